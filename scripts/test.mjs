@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: type-check, then every `test/**\/*.test.ts` file under uvu with
+ * c8 coverage, in one process (uvu's own model). uvu prints its own totals;
+ * CI reads one closing line, `N passed, N failed`, which this script adds
+ * (a failed type-check counts as one failure).
+ *
+ * `npm test -- <pattern>` runs only the test files whose path matches.
+ */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const pattern = process.argv[2] ?? "\\.test\\.ts$";
+const bin = (name) => path.join(root, "node_modules", name);
+
+let failed = 0;
+let passed = 0;
+
+if (process.argv[2] === undefined) {
+  const tsc = spawnSync(process.execPath, [bin("typescript/bin/tsc"), "--noEmit", "-p", root], { stdio: "inherit", cwd: root });
+  if (tsc.status === 0) passed += 1;
+  else {
+    failed += 1;
+    console.error("type-check failed");
+  }
+}
+
+const run = spawnSync(
+  process.execPath,
+  [
+    bin("c8/bin/c8.js"),
+    "--reporter=text-summary",
+    "--reports-dir=coverage",
+    "--include=src/**",
+    process.execPath,
+    "--import",
+    "tsx",
+    bin("uvu/bin.js"),
+    "test",
+    pattern,
+  ],
+  { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 30 },
+);
+process.stdout.write(run.stdout ?? "");
+
+const total = Number(/Total:\s+(\d+)/.exec(run.stdout ?? "")?.[1] ?? NaN);
+const ok = Number(/Passed:\s+(\d+)/.exec(run.stdout ?? "")?.[1] ?? NaN);
+const skipped = Number(/Skipped:\s+(\d+)/.exec(run.stdout ?? "")?.[1] ?? 0);
+if (Number.isNaN(total) || Number.isNaN(ok)) {
+  // The runner died before its summary (a crash outside any test): that is a failure.
+  failed += 1;
+  console.error(`test runner exited with status ${run.status} before printing its totals`);
+} else {
+  passed += ok;
+  failed += total - ok - skipped;
+  if (run.status !== 0 && total - ok - skipped === 0) {
+    failed += 1;
+    console.error(`test runner exited with status ${run.status}`);
+  }
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,66 @@
+/**
+ * The seam between the in-memory engine and everything that keeps it:
+ * storage loads tables into an `Engine`, runs commands on it, and writes
+ * what it holds back out; the engine never touches a file.
+ *
+ * Every mutation reports its effects as row-level `Change`s. They are the
+ * unit of undo (a persist that fails rolls memory back to the last durable
+ * state) and the unit a write-ahead journal will append, so keep them
+ * complete: a change must be enough to redo or undo itself.
+ */
+
+import type { Command, TableSchema, Value } from "../commands/types.js";
+import type { Result } from "../commands/results.js";
+import type { ProblemEntry } from "../errors.js";
+
+/** A stored row: the declared columns' values in declaration order (computed fields are not stored). */
+export type Row = readonly Value[];
+
+export type Change =
+  /** `position` is the row's index in the table after the insert (rows keep insertion order). */
+  | { readonly kind: "insert"; readonly table: string; readonly row: Row; readonly position: number }
+  /** `position` is the row's index before the delete. */
+  | { readonly kind: "delete"; readonly table: string; readonly row: Row; readonly position: number }
+  | { readonly kind: "update"; readonly table: string; readonly before: Row; readonly after: Row; readonly position: number }
+  | { readonly kind: "create-table"; readonly schema: TableSchema }
+  /** Carries the dropped table whole, so the drop can be undone. */
+  | { readonly kind: "drop-table"; readonly table: string; readonly schema: TableSchema; readonly rows: readonly Row[] };
+
+/** A table as read from a file, before any checking: `schema` and `rows` are raw JSON. */
+export interface LoadedTable {
+  readonly name: string;
+  readonly schema: unknown;
+  readonly rows: readonly unknown[];
+}
+
+/** A table as the writer sees it: the normalized schema, column order, and stored rows in insertion order. */
+export interface TableSnapshot {
+  readonly schema: TableSchema;
+  readonly columns: readonly string[];
+  readonly rows: readonly Row[];
+}
+
+export interface Outcome {
+  readonly result: Result;
+  /** Empty for reads; for a mutation, what it did, in order. */
+  readonly changes: readonly Change[];
+}
+
+/**
+ * The in-memory database. Synchronous: one command runs to completion, and a
+ * command that fails (validation, constraint, type) leaves no change behind.
+ */
+export interface EngineApi {
+  /** Problems found when the tables were loaded (empty for a valid database). */
+  readonly problems: readonly ProblemEntry[];
+  /**
+   * Runs any command of CONTRACT §4 except that `validate` only re-checks the
+   * in-memory state. Throws StoreError; on an invalid database every kind but
+   * `validate` throws `database_corrupt`.
+   */
+  execute(command: Command): Outcome;
+  /** Reverts changes (in reverse order) made by earlier `execute` calls. */
+  undo(changes: readonly Change[]): void;
+  /** The tables, sorted by name, for the writer. */
+  snapshot(): readonly TableSnapshot[];
+}

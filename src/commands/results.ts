@@ -1,0 +1,38 @@
+/** The result shapes of CONTRACT §6: what every surface returns for a command. */
+
+import type { ProblemEntry } from "../errors.js";
+import type { Plan } from "../planner/plan.js";
+import type { TableSchema, Value } from "./types.js";
+
+export interface RowsResult {
+  readonly kind: "rows";
+  readonly columns: readonly string[];
+  /** Objects keyed in `columns` order, or arrays in `columns` order (`output: "arrays"`). */
+  readonly rows: readonly (Readonly<Record<string, Value>> | readonly Value[])[];
+  readonly rowCount: number;
+}
+
+export interface MutationResult {
+  readonly kind: "mutation";
+  readonly operation: "insert" | "update" | "delete" | "create-table" | "drop-table";
+  readonly table: string;
+  readonly rowsAffected: number;
+}
+
+export interface ValidationResult {
+  readonly kind: "validation";
+  readonly valid: boolean;
+  readonly errors: readonly ProblemEntry[];
+}
+
+export interface SchemaResult {
+  readonly kind: "schema";
+  readonly tables: readonly TableSchema[];
+}
+
+export interface PlanResult {
+  readonly kind: "plan";
+  readonly plan: Plan;
+}
+
+export type Result = RowsResult | MutationResult | ValidationResult | SchemaResult | PlanResult;
