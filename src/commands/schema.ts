@@ -1,0 +1,313 @@
+/**
+ * JSON Schemas (draft-07 style) for the wire format: the envelope, every
+ * command of CONTRACT §4, the table schema of §3 and the expressions of §5.
+ *
+ * These objects are the single description of what a client may send: the
+ * validator in `validate.ts` compiles them with Ajv, and the HTTP route uses
+ * the same objects. Design choices that must stay together:
+ * - `additionalProperties: false` on every object except insert rows and
+ *   update `set` (their keys are column names the engine checks, with 422).
+ * - Unions are `oneOf` + Ajv's `discriminator` on `kind`/`type`, so an error
+ *   comes from the branch the client meant, not from every branch at once.
+ * - Every `pattern` in here is a name rule (CONTRACT §1): the validator maps
+ *   a failed `pattern` to `invalid_name`, everything else to
+ *   `invalid_request`. Do not add a pattern that is not a name rule.
+ * - Expressions recurse through `#/definitions/expression`; the validator
+ *   bounds their depth before Ajv runs, so the recursion cannot overflow.
+ */
+
+const IDENT = "[A-Za-z_][A-Za-z0-9_]{0,63}";
+const NOT_PROTO = "(?!__proto__(?:$|\\.))";
+
+/** Table and column names (CONTRACT §1). */
+export const IDENTIFIER_PATTERN = `^${NOT_PROTO}${IDENT}$`;
+/** A column reference: `col` or `source.col`. */
+export const QUALIFIED_NAME_PATTERN = `^${NOT_PROTO}${IDENT}(?:\\.${NOT_PROTO}${IDENT})?$`;
+/** Database names: lower case, and never a Windows device name. */
+export const DATABASE_NAME_PATTERN = "^(?!(?:con|nul|aux|prn|com[1-9]|lpt[1-9])$)[a-z0-9][a-z0-9_-]{0,63}$";
+
+const ref = (name: string) => ({ $ref: `#/definitions/${name}` }) as const;
+const name = ref("name");
+const names = { type: "array", minItems: 1, items: name } as const;
+const columnList = { type: "object", additionalProperties: false, required: ["columns"], properties: { columns: names } } as const;
+
+/** The definitions every schema below shares; `$ref`s point into them. */
+export const definitions = {
+  name: { type: "string", pattern: IDENTIFIER_PATTERN },
+  qualifiedName: { type: "string", pattern: QUALIFIED_NAME_PATTERN },
+  value: { type: ["string", "number", "boolean", "null"] },
+  columnType: { enum: ["text", "integer", "real", "boolean"] },
+
+  expression: {
+    type: "object",
+    discriminator: { propertyName: "type" },
+    oneOf: [
+      ref("literalExpr"),
+      ref("identifierExpr"),
+      ref("comparisonExpr"),
+      ref("isNullExpr"),
+      ref("andExpr"),
+      ref("orExpr"),
+      ref("notExpr"),
+    ],
+  },
+  literalExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "value"],
+    properties: { type: { const: "literal" }, value: ref("value") },
+  },
+  identifierExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "name"],
+    properties: { type: { const: "identifier" }, name: ref("qualifiedName") },
+  },
+  comparisonExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "op", "left", "right"],
+    properties: {
+      type: { const: "comparison" },
+      op: { enum: ["=", "!=", "<>", "<", "<=", ">", ">="] },
+      left: ref("expression"),
+      right: ref("expression"),
+    },
+  },
+  isNullExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "expr"],
+    properties: { type: { const: "is-null" }, expr: ref("expression"), not: { type: "boolean" } },
+  },
+  andExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "operands"],
+    properties: { type: { const: "and" }, operands: { type: "array", minItems: 1, items: ref("expression") } },
+  },
+  orExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "operands"],
+    properties: { type: { const: "or" }, operands: { type: "array", minItems: 1, items: ref("expression") } },
+  },
+  notExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "expr"],
+    properties: { type: { const: "not" }, expr: ref("expression") },
+  },
+
+  tableSchema: {
+    type: "object",
+    additionalProperties: false,
+    required: ["name", "columns"],
+    properties: {
+      name,
+      columns: {
+        type: "object",
+        minProperties: 1,
+        propertyNames: name,
+        additionalProperties: ref("columnType"),
+      },
+      required: { type: "array", items: name },
+      primary_key: columnList,
+      unique: { type: "array", items: columnList },
+      foreign_keys: {
+        type: "array",
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["columns", "references"],
+          properties: {
+            columns: names,
+            references: {
+              type: "object",
+              additionalProperties: false,
+              required: ["table", "columns"],
+              properties: { table: name, columns: names },
+            },
+            on_delete: { enum: ["restrict", "cascade"] },
+          },
+        },
+      },
+      checks: {
+        type: "array",
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["expr"],
+          properties: { name, expr: ref("expression") },
+        },
+      },
+      indexes: {
+        type: "array",
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["name", "columns"],
+          properties: { name, columns: names },
+        },
+      },
+      defaults: { type: "object", propertyNames: name, additionalProperties: ref("value") },
+      computed: { type: "object", propertyNames: name, additionalProperties: ref("expression") },
+      comment: { type: "string" },
+      comments: { type: "object", propertyNames: name, additionalProperties: { type: "string" } },
+    },
+  },
+
+  join: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "table", "on"],
+    properties: { type: { enum: ["inner", "left"] }, table: name, as: name, on: ref("expression") },
+  },
+  orderBy: {
+    type: "object",
+    additionalProperties: false,
+    required: ["column"],
+    properties: { column: ref("qualifiedName"), direction: { enum: ["asc", "desc"] } },
+  },
+
+  select: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "table", "columns"],
+    properties: {
+      kind: { const: "select" },
+      table: name,
+      columns: {
+        type: ["string", "array"],
+        if: { type: "string" },
+        then: { type: "string", const: "*" },
+        else: { type: "array", minItems: 1, items: ref("qualifiedName") },
+      },
+      joins: { type: "array", items: ref("join") },
+      where: ref("expression"),
+      orderBy: { type: "array", items: ref("orderBy") },
+      limit: { type: "integer", minimum: 0 },
+      offset: { type: "integer", minimum: 0 },
+      output: { enum: ["objects", "arrays"] },
+    },
+  },
+  insert: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "table", "rows"],
+    properties: {
+      kind: { const: "insert" },
+      table: name,
+      // Row keys are column names and values any JSON: the engine answers 422 for both.
+      rows: { type: "array", minItems: 1, items: { type: "object" } },
+    },
+  },
+  update: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "table", "set", "where"],
+    properties: {
+      kind: { const: "update" },
+      table: name,
+      set: { type: "object", minProperties: 1 },
+      where: ref("expression"),
+    },
+  },
+  delete: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "table", "where"],
+    properties: { kind: { const: "delete" }, table: name, where: ref("expression") },
+  },
+  createTable: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "schema"],
+    properties: { kind: { const: "create-table" }, schema: ref("tableSchema"), ifNotExists: { type: "boolean" } },
+  },
+  dropTable: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "table"],
+    properties: { kind: { const: "drop-table" }, table: name, ifExists: { type: "boolean" } },
+  },
+  validate: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind"],
+    properties: { kind: { const: "validate" } },
+  },
+  sql: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "sql"],
+    properties: { kind: { const: "sql" }, sql: { type: "string" }, params: { type: "array", items: ref("value") } },
+  },
+  describe: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind"],
+    properties: { kind: { const: "describe" }, table: name },
+  },
+  explain: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "command"],
+    properties: { kind: { const: "explain" }, command: ref("explainable") },
+  },
+  explainable: {
+    type: "object",
+    discriminator: { propertyName: "kind" },
+    oneOf: [ref("select"), ref("insert"), ref("update"), ref("delete"), ref("sql")],
+  },
+  command: {
+    type: "object",
+    discriminator: { propertyName: "kind" },
+    oneOf: [
+      ref("select"),
+      ref("insert"),
+      ref("update"),
+      ref("delete"),
+      ref("createTable"),
+      ref("dropTable"),
+      ref("validate"),
+      ref("sql"),
+      ref("describe"),
+      ref("explain"),
+    ],
+  },
+} as const;
+
+/** A command of CONTRACT §4 (what `parseCommand` accepts). */
+export const commandSchema = {
+  $id: "https://storedb.dev/schemas/command.json",
+  definitions,
+  ...definitions.command,
+} as const;
+
+/** The body of `POST /v1/commands`. */
+export const envelopeSchema = {
+  $id: "https://storedb.dev/schemas/envelope.json",
+  definitions,
+  type: "object",
+  additionalProperties: false,
+  required: ["database", "command"],
+  properties: {
+    database: { type: "string", pattern: DATABASE_NAME_PATTERN },
+    command: ref("command"),
+  },
+} as const;
+
+/** A table schema of CONTRACT §3, standalone (for tools and docs). */
+export const tableSchemaSchema = {
+  $id: "https://storedb.dev/schemas/table-schema.json",
+  definitions,
+  ...definitions.tableSchema,
+} as const;
+
+/** An expression of CONTRACT §5, standalone. */
+export const expressionSchema = {
+  $id: "https://storedb.dev/schemas/expression.json",
+  definitions,
+  ...definitions.expression,
+} as const;

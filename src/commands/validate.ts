@@ -1,0 +1,250 @@
+/**
+ * Strict validation of what clients send: the envelope, commands, names.
+ *
+ * The schemas of `schema.ts` are compiled once with Ajv (first error only,
+ * discriminated unions), so the common case — a valid command — costs one
+ * generated function call. Only a failure pays for building a message, which
+ * names the offending field the way a client wrote it
+ * (`command.where.operands[2].op: must be one of =, !=, ...`).
+ *
+ * Ajv's generated code recurses once per expression level, so an iterative
+ * depth check runs first: no input, however deep, can overflow the stack.
+ * Returned values are the input objects themselves (no copy): validation is
+ * on the hot path of every request.
+ */
+
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { StoreError } from "../errors.js";
+import { commandSchema, definitions, envelopeSchema } from "./schema.js";
+import type { Command, Envelope } from "./types.js";
+
+/** Expressions may nest this deep (CONTRACT §5); one more level is `invalid_request`. */
+export const MAX_EXPRESSION_DEPTH = 256;
+
+const ajv = new Ajv({
+  allErrors: false,
+  discriminator: true,
+  strict: true,
+  allowUnionTypes: true,
+  verbose: true,
+  messages: false,
+});
+const validateCommandSchema: ValidateFunction = ajv.compile(commandSchema);
+const validateEnvelopeSchema: ValidateFunction = ajv.compile(envelopeSchema);
+
+/** The compiled Ajv validators, for callers (the HTTP route) that want the raw Ajv interface. */
+export const validators = { command: validateCommandSchema, envelope: validateEnvelopeSchema } as const;
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const DATABASE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const DEVICE_NAME = /^(?:con|nul|aux|prn|com[1-9]|lpt[1-9])$/;
+
+const IDENTIFIER_RULE = "a name starts with a letter or _, has only letters, digits and _, at most 64 characters, and is not __proto__";
+const DATABASE_RULE =
+  "a database name is 1-64 lower-case letters, digits, _ or -, starts with a letter or digit, and is not a device name (con, nul, aux, prn, com1-9, lpt1-9)";
+
+/** True for a valid table or column name (CONTRACT §1). */
+export function isValidIdentifier(name: string): boolean {
+  return IDENTIFIER.test(name) && name !== "__proto__";
+}
+
+/** Returns `name` if it is a valid database name, else throws 400 `invalid_name`. */
+export function assertDatabaseName(name: unknown): string {
+  if (typeof name === "string" && DATABASE_NAME.test(name) && !DEVICE_NAME.test(name)) return name;
+  throw new StoreError("invalid_name", `database: invalid name ${quote(name)}: ${DATABASE_RULE}`);
+}
+
+/** Validates a request body `{database, command}` (CONTRACT §4). Throws `invalid_request` / `invalid_name`. */
+export function parseEnvelope(body: unknown): Envelope {
+  if (isObject(body)) checkDepth(body["command"], "command");
+  if (validateEnvelopeSchema(body)) return body as Envelope;
+  throw toStoreError(validateEnvelopeSchema.errors, "");
+}
+
+/** Validates one command of CONTRACT §4. Throws `invalid_request` / `invalid_name`. */
+export function parseCommand(value: unknown): Command {
+  checkDepth(value, "command");
+  if (validateCommandSchema(value)) return value as Command;
+  throw toStoreError(validateCommandSchema.errors, "command");
+}
+
+// ---------------------------------------------------------------- depth
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Checks every expression position of a (not yet validated) command without recursion. */
+function checkDepth(command: unknown, path: string): void {
+  // An explain wraps one command; anything nested further is rejected by the schema anyway.
+  for (let level = 0; level < 2 && isObject(command); level++) {
+    checkExpression(command["where"], `${path}.where`);
+    const joins = command["joins"];
+    if (Array.isArray(joins)) {
+      for (let i = 0; i < joins.length; i++) {
+        const join: unknown = joins[i];
+        if (isObject(join)) checkExpression(join["on"], `${path}.joins[${i}].on`);
+      }
+    }
+    const schema = command["schema"];
+    if (isObject(schema)) {
+      const checks = schema["checks"];
+      if (Array.isArray(checks)) {
+        for (let i = 0; i < checks.length; i++) {
+          const check: unknown = checks[i];
+          if (isObject(check)) checkExpression(check["expr"], `${path}.schema.checks[${i}].expr`);
+        }
+      }
+      const computed = schema["computed"];
+      if (isObject(computed)) {
+        for (const key of Object.keys(computed)) checkExpression(computed[key], `${path}.schema.computed${segment(key)}`);
+      }
+    }
+    command = command["command"];
+    path = `${path}.command`;
+  }
+}
+
+function checkExpression(root: unknown, path: string): void {
+  if (!isObject(root)) return;
+  const nodes: unknown[] = [root];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const depth = depths.pop() as number;
+    if (!isObject(node)) continue;
+    if (depth > MAX_EXPRESSION_DEPTH) {
+      throw new StoreError("invalid_request", `${path}: expression nested deeper than ${MAX_EXPRESSION_DEPTH} levels`);
+    }
+    for (const child of [node["left"], node["right"], node["expr"]]) {
+      if (isObject(child)) {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
+    }
+    const operands = node["operands"];
+    if (Array.isArray(operands)) {
+      for (const operand of operands) {
+        if (isObject(operand)) {
+          nodes.push(operand);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- messages
+
+/** Builds the one error a client sees from Ajv's first error. */
+function toStoreError(errors: readonly ErrorObject[] | null | undefined, root: string): StoreError {
+  const error = errors?.[0];
+  if (!error) return new StoreError("invalid_request", `${root || "body"}: invalid`);
+  const at = pathOf(root, error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "pattern": {
+      const propertyName = (error as { propertyName?: string }).propertyName;
+      const rule = error.schema === envelopeSchema.properties.database.pattern ? DATABASE_RULE : IDENTIFIER_RULE;
+      return new StoreError("invalid_name", `${at}: invalid name ${quote(propertyName ?? error.data)}: ${rule}`);
+    }
+    case "additionalProperties":
+      return unknownField(at, String(params["additionalProperty"]));
+    case "required": {
+      const stray = strayField(error.data, error.parentSchema);
+      if (stray !== undefined) return unknownField(at, stray);
+      return new StoreError("invalid_request", `${at}: missing required field "${String(params["missingProperty"])}"`);
+    }
+    case "discriminator": {
+      const tag = String(params["tag"]);
+      if (params["error"] === "tag") {
+        const message = params["tagValue"] === undefined ? `${at}: missing required field "${tag}"` : `${at}.${tag}: must be a string`;
+        return new StoreError("invalid_request", message);
+      }
+      const allowed = tagValues(error.parentSchema, tag);
+      return new StoreError("invalid_request", `${at}.${tag}: must be one of ${allowed.join(", ")}`);
+    }
+    case "enum":
+      return new StoreError("invalid_request", `${at}: must be one of ${(params["allowedValues"] as unknown[]).join(", ")}`);
+    case "const":
+      return new StoreError("invalid_request", `${at}: must be ${JSON.stringify(params["allowedValue"])} or a non-empty array of names`);
+    case "type":
+      return new StoreError("invalid_request", `${at}: must be ${typeName(params["type"])}`);
+    case "minimum":
+      return new StoreError("invalid_request", `${at}: must be >= ${String(params["limit"])}`);
+    case "minItems":
+      return new StoreError("invalid_request", `${at}: must have at least ${String(params["limit"])} item(s)`);
+    case "minProperties":
+      return new StoreError("invalid_request", `${at}: must have at least ${String(params["limit"])} field(s)`);
+    default:
+      return new StoreError("invalid_request", `${at}: invalid (${error.keyword})`);
+  }
+}
+
+function unknownField(at: string, key: string): StoreError {
+  const field = at === "body" ? segment(key).replace(/^\./, "") : `${at}${segment(key)}`;
+  return new StoreError("invalid_request", `${field}: unknown field`);
+}
+
+/**
+ * A missing required field next to an unknown one is most likely a typo
+ * (`wehre`): name the unknown field, which is what the client must fix.
+ */
+function strayField(data: unknown, parentSchema: unknown): string | undefined {
+  if (!isObject(data) || !isObject(parentSchema) || parentSchema["additionalProperties"] !== false) return undefined;
+  const properties = parentSchema["properties"];
+  if (!isObject(properties)) return undefined;
+  return Object.keys(data).find((key) => !Object.hasOwn(properties, key));
+}
+
+/** The values a discriminated union accepts for its tag, read from the branches' `const`. */
+function tagValues(parentSchema: unknown, tag: string): string[] {
+  if (!isObject(parentSchema) || !Array.isArray(parentSchema["oneOf"])) return [];
+  const defs = definitions as unknown as Record<string, { properties?: Record<string, { const?: string }> }>;
+  return (parentSchema["oneOf"] as { $ref: string }[]).map((branch) => {
+    const name = branch.$ref.slice("#/definitions/".length);
+    return String(defs[name]?.properties?.[tag]?.const);
+  });
+}
+
+function typeName(type: unknown): string {
+  if (Array.isArray(type)) return "a string, finite number, boolean or null";
+  switch (type) {
+    case "integer":
+    case "array":
+    case "object":
+      return `an ${type}`;
+    case "number":
+      return "a finite number";
+    default:
+      return `a ${String(type)}`;
+  }
+}
+
+/** JSON Pointer (`/where/operands/2/op`) → `command.where.operands[2].op`. */
+function pathOf(root: string, pointer: string): string {
+  let path = root;
+  if (pointer !== "") {
+    for (const raw of pointer.slice(1).split("/")) {
+      path += segment(raw.replace(/~1/g, "/").replace(/~0/g, "~"));
+    }
+  }
+  return path === "" ? "body" : path.startsWith(".") ? path.slice(1) : path;
+}
+
+function segment(key: string): string {
+  if (/^(?:0|[1-9][0-9]*)$/.test(key)) return `[${key}]`;
+  if (/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(key)) return `.${key}`;
+  return `[${JSON.stringify(key)}]`;
+}
+
+/** A value for a message: JSON, cut short so a hostile input cannot blow up the message. */
+function quote(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(typeof value);
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
