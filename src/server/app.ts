@@ -1,0 +1,84 @@
+/**
+ * `buildApp(options)`: the fastify instance of the service, without
+ * listening (fastify's own layout: `main.ts` listens, tests `inject`).
+ *
+ * One plugin per concern, registered in the order their hooks must run:
+ * request logs, errors (one error handler, one not-found handler), the
+ * shutdown gate (503 while draining), auth (401 before anything else), then
+ * the routes. The instance options are chosen deliberately:
+ * - Only one body parser, for `application/json`, using `JSON.parse`
+ *   directly: it keeps a `__proto__` key as an ordinary own property (no
+ *   prototype change), so such a body reaches validation and is rejected
+ *   there with the right code, instead of fastify's parser refusing it as
+ *   "invalid JSON" (`onProtoPoisoning: "error"`) or silently dropping it
+ *   (`"remove"`). The parse error's message says where the JSON broke.
+ * - Timeouts against slow clients (fastify's `requestTimeout` defaults to
+ *   none), and `return503OnClosing: false` so a request that arrives while
+ *   closing gets our problem body, not fastify's.
+ */
+
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { StoreError } from "../errors.js";
+import { authPlugin } from "./auth.js";
+import { DrainGate, drainPlugin } from "./drain.js";
+import { problemsPlugin } from "./problems.js";
+import { requestLogPlugin } from "./request-log.js";
+import { routes, type CommandStore } from "./routes.js";
+
+export interface AppOptions {
+  readonly store: CommandStore;
+  readonly apiKey?: string | undefined;
+  readonly maxBodyBytes: number;
+  /** Opened by `main.ts` on SIGTERM/SIGINT; a fresh closed gate when omitted. */
+  readonly gate?: DrainGate;
+  /** fastify logger options; false (no logs) when omitted, as in tests. */
+  readonly logger?: FastifyServerOptions["logger"];
+  readonly loggerInstance?: FastifyBaseLogger;
+}
+
+/** Timeouts, in milliseconds, against clients that send slowly or hold connections. */
+export const TIMEOUTS = {
+  /** Whole request (headers and body) must arrive within this. */
+  requestTimeout: 30_000,
+  /** Headers must arrive within this (Node checks it every `connectionsCheckingInterval`). */
+  headersTimeout: 10_000,
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeout: 5_000,
+  /** A socket with no activity at all is closed after this. */
+  connectionTimeout: 60_000,
+} as const;
+
+export function buildApp(options: AppOptions): FastifyInstance {
+  const app = Fastify({
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    disableRequestLogging: true,
+    genReqId: () => randomUUID(),
+    bodyLimit: options.maxBodyBytes,
+    requestTimeout: TIMEOUTS.requestTimeout,
+    keepAliveTimeout: TIMEOUTS.keepAliveTimeout,
+    connectionTimeout: TIMEOUTS.connectionTimeout,
+    http: { headersTimeout: TIMEOUTS.headersTimeout, connectionsCheckingInterval: 1_000 },
+    forceCloseConnections: "idle",
+    return503OnClosing: false,
+    onProtoPoisoning: "ignore",
+    onConstructorPoisoning: "ignore",
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(body as string));
+    } catch (error) {
+      const reason = error instanceof SyntaxError ? `: ${error.message}` : "";
+      done(new StoreError("invalid_json", `The body is not valid JSON${reason}.`), undefined);
+    }
+  });
+
+  app.register(requestLogPlugin);
+  app.register(problemsPlugin, { maxBodyBytes: options.maxBodyBytes });
+  app.register(drainPlugin, { gate: options.gate ?? new DrainGate() });
+  app.register(authPlugin, { apiKey: options.apiKey });
+  app.register(routes, { store: options.store });
+  return app;
+}
