@@ -1,0 +1,375 @@
+/**
+ * SQL AST → wire command: the SQL surface's step into the one bind step.
+ *
+ * Every statement becomes the same command a JSON client would send
+ * (`src/commands/types.ts`), with `{type:"param", index}` for each `?`, so
+ * SQL, JSON and the fluent builder are bound, planned and executed by the
+ * same code. Lowering checks only what the command form cannot express or
+ * would silently lose — a duplicate column in an INSERT list or a CREATE
+ * TABLE, VALUES of the wrong width, an unknown type name, two primary keys —
+ * and names that break CONTRACT §1 (only a quoted identifier can). It raises
+ * them with the position of the offending token; everything that needs the
+ * catalog (tables, columns, types) is left to the binder.
+ */
+
+import type {
+  Command,
+  CreateTableCommand,
+  Expression,
+  ForeignKey,
+  InsertCommand,
+  SelectCommand,
+  TableSchema,
+  Value,
+  ValueOrParam,
+  ColumnType,
+  Check,
+  ExplainCommand,
+} from "../commands/types.js";
+import { isValidIdentifier } from "../commands/validate.js";
+import { SqlError, StoreError, assertNever, type SourcePosition } from "../errors.js";
+import type {
+  ColumnRefExpr,
+  CreateTableStmt,
+  DeleteStmt,
+  Expr,
+  InsertStmt,
+  Name,
+  References,
+  SelectStmt,
+  Span,
+  Statement,
+  TypeName,
+  UpdateStmt,
+  ValueExpr,
+} from "../parser/ast.js";
+
+type Lowerable = SelectStmt | InsertStmt | UpdateStmt | DeleteStmt;
+
+/** Lowers one parsed statement to the command it means. Throws `sql_error` / `invalid_name` with a position. */
+export function lowerSql(stmt: Statement): Command {
+  switch (stmt.kind) {
+    case "explain":
+      return { kind: "explain", command: lowerQuery(stmt.statement) };
+    case "create-table":
+      return lowerCreateTable(stmt);
+    case "drop-table":
+      return stmt.ifExists ? { kind: "drop-table", table: name(stmt.table), ifExists: true } : { kind: "drop-table", table: name(stmt.table) };
+    case "select":
+    case "insert":
+    case "update":
+    case "delete":
+      return lowerQuery(stmt);
+    default:
+      return assertNever(stmt, "statement");
+  }
+}
+
+/** The number of `?` placeholders in a statement (they are numbered 0..n-1 in text order). */
+export function countParams(stmt: Statement): number {
+  let count = 0;
+  const visit = (expr: Expr | undefined): void => {
+    if (expr === undefined) return;
+    switch (expr.kind) {
+      case "param":
+        count++;
+        return;
+      case "literal":
+      case "column":
+        return;
+      case "comparison":
+        visit(expr.left);
+        visit(expr.right);
+        return;
+      case "is-null":
+      case "not":
+        visit(expr.expr);
+        return;
+      case "and":
+      case "or":
+        for (const operand of expr.operands) visit(operand);
+        return;
+      default:
+        assertNever(expr, "expression");
+    }
+  };
+  const visitStatement = (s: Statement): void => {
+    switch (s.kind) {
+      case "select":
+        for (const join of s.joins) visit(join.on);
+        visit(s.where);
+        return;
+      case "insert":
+        for (const row of s.rows) for (const value of row) visit(value);
+        return;
+      case "update":
+        for (const assignment of s.assignments) visit(assignment.value);
+        visit(s.where);
+        return;
+      case "delete":
+        visit(s.where);
+        return;
+      case "create-table":
+        for (const column of s.columns) visit(column.default);
+        for (const constraint of s.constraints) if (constraint.kind === "check") visit(constraint.expr);
+        return;
+      case "drop-table":
+        return;
+      case "explain":
+        visitStatement(s.statement);
+        return;
+      default:
+        assertNever(s, "statement");
+    }
+  };
+  visitStatement(stmt);
+  return count;
+}
+
+// ---------------------------------------------------------------- queries
+
+function lowerQuery(stmt: Lowerable): ExplainCommand["command"] {
+  switch (stmt.kind) {
+    case "select":
+      return lowerSelect(stmt);
+    case "insert":
+      return lowerInsert(stmt);
+    case "update":
+      return {
+        kind: "update",
+        table: name(stmt.table),
+        set: lowerAssignments(stmt),
+        where: stmt.where ? lowerExpr(stmt.where) : TRUE,
+      };
+    case "delete":
+      return { kind: "delete", table: name(stmt.table), where: stmt.where ? lowerExpr(stmt.where) : TRUE };
+    default:
+      return assertNever(stmt, "statement");
+  }
+}
+
+const TRUE: Expression = { type: "literal", value: true };
+
+function lowerSelect(stmt: SelectStmt): SelectCommand {
+  if (stmt.from.alias) {
+    throw new SqlError("sql_error", "An alias on the FROM table is not supported; alias joined tables instead", at(stmt.from.alias.span));
+  }
+  const command: { -readonly [K in keyof SelectCommand]: SelectCommand[K] } = {
+    kind: "select",
+    table: name(stmt.from.name),
+    columns: stmt.columns === "*" ? "*" : stmt.columns.map(columnName),
+  };
+  if (stmt.joins.length > 0) {
+    command.joins = stmt.joins.map((join) =>
+      join.table.alias
+        ? { type: join.type, table: name(join.table.name), as: name(join.table.alias), on: lowerExpr(join.on) }
+        : { type: join.type, table: name(join.table.name), on: lowerExpr(join.on) },
+    );
+  }
+  if (stmt.where) command.where = lowerExpr(stmt.where);
+  if (stmt.orderBy.length > 0) {
+    command.orderBy = stmt.orderBy.map((item) => ({ column: columnName(item.column), direction: item.direction }));
+  }
+  if (stmt.limit !== undefined) command.limit = stmt.limit;
+  if (stmt.offset !== undefined) command.offset = stmt.offset;
+  return command;
+}
+
+function lowerInsert(stmt: InsertStmt): InsertCommand {
+  if (stmt.columns.length === 0) {
+    throw new SqlError("sql_error", "INSERT needs a column list: INSERT INTO t (a, b) VALUES (...)", at(stmt.table.span));
+  }
+  const columns = distinctNames(stmt.columns, "INSERT column list");
+  const rows = stmt.rows.map((tuple) => {
+    if (tuple.length !== columns.length) {
+      const culprit = tuple[columns.length] ?? tuple[tuple.length - 1];
+      throw new SqlError(
+        "sql_error",
+        `VALUES has ${tuple.length} value(s) but the column list has ${columns.length}`,
+        at(culprit ? culprit.span : stmt.table.span),
+      );
+    }
+    const row: Record<string, ValueOrParam> = {};
+    tuple.forEach((value, i) => {
+      row[columns[i] as string] = lowerValue(value);
+    });
+    return row;
+  });
+  return { kind: "insert", table: name(stmt.table), rows };
+}
+
+function lowerAssignments(stmt: UpdateStmt): Record<string, ValueOrParam> {
+  distinctNames(
+    stmt.assignments.map((assignment) => assignment.column),
+    "SET list",
+  );
+  const set: Record<string, ValueOrParam> = {};
+  for (const assignment of stmt.assignments) set[assignment.column.text] = lowerValue(assignment.value);
+  return set;
+}
+
+function lowerValue(value: ValueExpr): ValueOrParam {
+  return value.kind === "param" ? { type: "param", index: value.index } : value.value;
+}
+
+// ---------------------------------------------------------------- create table
+
+const TYPES: Readonly<Record<string, readonly [ColumnType, number]>> = {
+  // type name → [column type, how many arguments it may take]
+  TEXT: ["text", 0],
+  VARCHAR: ["text", 1],
+  CHAR: ["text", 1],
+  INT: ["integer", 0],
+  INTEGER: ["integer", 0],
+  BIGINT: ["integer", 0],
+  SMALLINT: ["integer", 0],
+  REAL: ["real", 0],
+  FLOAT: ["real", 1],
+  DOUBLE: ["real", 0],
+  NUMERIC: ["real", 2],
+  DECIMAL: ["real", 2],
+  BOOL: ["boolean", 0],
+  BOOLEAN: ["boolean", 0],
+};
+
+function columnType(type: TypeName): ColumnType {
+  const key = type.name.toUpperCase();
+  const entry = Object.hasOwn(TYPES, key) ? TYPES[key] : undefined;
+  if (!entry) {
+    throw new SqlError("sql_error", `Unknown type ${type.name}: use TEXT, VARCHAR, CHAR, INTEGER, INT, BIGINT, SMALLINT, REAL, FLOAT, DOUBLE, NUMERIC, DECIMAL or BOOLEAN`, at(type.span));
+  }
+  if (type.args.length > entry[1]) {
+    throw new SqlError("sql_error", `Type ${type.name} takes at most ${entry[1]} argument(s)`, at(type.span));
+  }
+  return entry[0];
+}
+
+function lowerCreateTable(stmt: CreateTableStmt): CreateTableCommand {
+  const columns: Record<string, ColumnType> = {};
+  const required: string[] = [];
+  const unique: { columns: string[] }[] = [];
+  const foreignKeys: ForeignKey[] = [];
+  const checks: Check[] = [];
+  const defaults: Record<string, Value> = {};
+  let primaryKey: { columns: string[] } | undefined;
+
+  const setPrimaryKey = (names: string[], span: Span): void => {
+    if (primaryKey) {
+      throw new SqlError("sql_error", "A table has at most one PRIMARY KEY", at(span));
+    }
+    primaryKey = { columns: names };
+  };
+
+  distinctNames(
+    stmt.columns.map((column) => column.name),
+    "column list",
+  );
+  for (const column of stmt.columns) {
+    const columnName = name(column.name);
+    columns[columnName] = columnType(column.type);
+    if (column.primaryKey) setPrimaryKey([columnName], column.span);
+    if (column.notNull) required.push(columnName);
+    if (column.unique) unique.push({ columns: [columnName] });
+    if (column.default) defaults[columnName] = column.default.value;
+    if (column.references) foreignKeys.push(foreignKey([columnName], column.references, column.span));
+  }
+  for (const constraint of stmt.constraints) {
+    switch (constraint.kind) {
+      case "primary-key":
+        setPrimaryKey(distinctNames(constraint.columns, "PRIMARY KEY"), constraint.span);
+        break;
+      case "unique":
+        unique.push({ columns: distinctNames(constraint.columns, "UNIQUE") });
+        break;
+      case "foreign-key":
+        foreignKeys.push(foreignKey(distinctNames(constraint.columns, "FOREIGN KEY"), constraint.references, constraint.span));
+        break;
+      case "check":
+        checks.push(constraint.name ? { name: name(constraint.name), expr: lowerExpr(constraint.expr) } : { expr: lowerExpr(constraint.expr) });
+        break;
+      default:
+        assertNever(constraint, "table constraint");
+    }
+  }
+
+  const schema: { -readonly [K in keyof TableSchema]: TableSchema[K] } = { name: name(stmt.table), columns };
+  if (required.length > 0) schema.required = required;
+  if (primaryKey) schema.primary_key = primaryKey;
+  if (unique.length > 0) schema.unique = unique;
+  if (foreignKeys.length > 0) schema.foreign_keys = foreignKeys;
+  if (checks.length > 0) schema.checks = checks;
+  if (Object.keys(defaults).length > 0) schema.defaults = defaults;
+  return stmt.ifNotExists ? { kind: "create-table", schema, ifNotExists: true } : { kind: "create-table", schema };
+}
+
+function foreignKey(columns: string[], references: References, span: Span): ForeignKey {
+  if (references.columns.length === 0) {
+    throw new SqlError("sql_error", "REFERENCES needs the referenced column list: REFERENCES t(c)", at(references.span));
+  }
+  if (references.columns.length !== columns.length) {
+    throw new SqlError(
+      "sql_error",
+      `FOREIGN KEY has ${columns.length} column(s) but REFERENCES names ${references.columns.length}`,
+      at(span),
+    );
+  }
+  const target = { table: name(references.table), columns: distinctNames(references.columns, "REFERENCES") };
+  return references.onDelete ? { columns, references: target, on_delete: references.onDelete } : { columns, references: target };
+}
+
+// ---------------------------------------------------------------- expressions and names
+
+/** The parser bounds nesting at 256 levels, so recursion here is safe. */
+function lowerExpr(expr: Expr): Expression {
+  switch (expr.kind) {
+    case "literal":
+      return { type: "literal", value: expr.value };
+    case "param":
+      return { type: "param", index: expr.index };
+    case "column":
+      return { type: "identifier", name: columnName(expr) };
+    case "comparison":
+      return { type: "comparison", op: expr.op, left: lowerExpr(expr.left), right: lowerExpr(expr.right) };
+    case "is-null":
+      return expr.not ? { type: "is-null", expr: lowerExpr(expr.expr), not: true } : { type: "is-null", expr: lowerExpr(expr.expr) };
+    case "and":
+      return { type: "and", operands: expr.operands.map(lowerExpr) };
+    case "or":
+      return { type: "or", operands: expr.operands.map(lowerExpr) };
+    case "not":
+      return { type: "not", expr: lowerExpr(expr.expr) };
+    default:
+      return assertNever(expr, "expression");
+  }
+}
+
+function columnName(ref: ColumnRefExpr): string {
+  return ref.table ? `${name(ref.table)}.${name(ref.name)}` : name(ref.name);
+}
+
+/** A name as written, checked against CONTRACT §1 (only a quoted identifier can break it). */
+function name(n: Name): string {
+  if (!isValidIdentifier(n.text)) {
+    throw new StoreError(
+      "invalid_name",
+      `Invalid name ${JSON.stringify(n.text.length > 70 ? `${n.text.slice(0, 67)}...` : n.text)}: a name starts with a letter or _, has only letters, digits and _, at most 64 characters, and is not __proto__`,
+      at(n.span),
+    );
+  }
+  return n.text;
+}
+
+/** The names of a list, checked and free of duplicates (a duplicate would silently merge in an object). */
+function distinctNames(list: readonly Name[], what: string): string[] {
+  const seen = new Set<string>();
+  return list.map((n) => {
+    const text = name(n);
+    if (seen.has(text)) throw new SqlError("sql_error", `Column ${text} appears twice in the ${what}`, at(n.span));
+    seen.add(text);
+    return text;
+  });
+}
+
+function at(span: Span): { position: SourcePosition } {
+  return { position: { line: span.line, column: span.column, offset: span.start } };
+}
