@@ -1,0 +1,196 @@
+/**
+ * The SQL token vocabulary, as Chevrotain token types in one ordered list.
+ *
+ * Order matters: Chevrotain tries patterns in list order among those that can
+ * start with the current character, so keywords precede the bare identifier
+ * (each keyword has `longer_alt: BareIdentifier`, so `selected` lexes as an
+ * identifier and not as SELECT + `ed`), and two-character operators precede
+ * their one-character prefixes. Keywords match case-insensitively.
+ *
+ * `Identifier` is an abstract category: the parser consumes it and accepts a
+ * bare word, a `"quoted"` name, or one of the few soft keywords that are
+ * unambiguous wherever a name may stand (KEY, ASC, ...), so a column may be
+ * called `key` without quoting. Every token has a `label`: it is the name
+ * reported in `expected` lists and shown in messages and syntax diagrams.
+ */
+import { createToken, Lexer, type TokenType } from "chevrotain";
+
+export const Identifier = createToken({ name: "Identifier", label: "Identifier", pattern: Lexer.NA });
+
+export const BareIdentifier = createToken({
+  name: "BareIdentifier",
+  label: "Identifier",
+  pattern: /[A-Za-z_][A-Za-z0-9_]*/,
+  start_chars_hint: [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"],
+  categories: [Identifier],
+});
+
+export const QuotedIdentifier = createToken({
+  name: "QuotedIdentifier",
+  label: "Identifier",
+  pattern: /"(?:[^"]|"")+"/,
+  start_chars_hint: ['"'],
+  line_breaks: true,
+  categories: [Identifier],
+});
+
+/** Keywords that may also serve as names: nowhere in the grammar can they be mistaken for one. */
+const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "OFFSET"];
+
+function keyword(word: string): TokenType {
+  const name = word.charAt(0) + word.slice(1).toLowerCase();
+  return createToken({
+    name,
+    label: word,
+    pattern: new RegExp(word, "i"),
+    start_chars_hint: [word.charAt(0), word.charAt(0).toLowerCase()],
+    longer_alt: BareIdentifier,
+    ...(SOFT.includes(word) ? { categories: [Identifier] } : {}),
+  });
+}
+
+export const Select = keyword("SELECT");
+export const From = keyword("FROM");
+export const Where = keyword("WHERE");
+export const And = keyword("AND");
+export const Or = keyword("OR");
+export const Not = keyword("NOT");
+export const Is = keyword("IS");
+export const Null = keyword("NULL");
+export const True = keyword("TRUE");
+export const False = keyword("FALSE");
+export const As = keyword("AS");
+export const Join = keyword("JOIN");
+export const Inner = keyword("INNER");
+export const Left = keyword("LEFT");
+export const On = keyword("ON");
+export const Order = keyword("ORDER");
+export const By = keyword("BY");
+export const Asc = keyword("ASC");
+export const Desc = keyword("DESC");
+export const Limit = keyword("LIMIT");
+export const Offset = keyword("OFFSET");
+export const Insert = keyword("INSERT");
+export const Into = keyword("INTO");
+export const Values = keyword("VALUES");
+export const Update = keyword("UPDATE");
+/** Not `Set`: that would shadow the global in this module. */
+export const SetKeyword = keyword("SET");
+export const Delete = keyword("DELETE");
+export const Create = keyword("CREATE");
+export const Table = keyword("TABLE");
+export const If = keyword("IF");
+export const Exists = keyword("EXISTS");
+export const Primary = keyword("PRIMARY");
+export const Key = keyword("KEY");
+export const Unique = keyword("UNIQUE");
+export const Default = keyword("DEFAULT");
+export const References = keyword("REFERENCES");
+export const Cascade = keyword("CASCADE");
+export const Restrict = keyword("RESTRICT");
+export const Foreign = keyword("FOREIGN");
+export const Check = keyword("CHECK");
+export const Constraint = keyword("CONSTRAINT");
+export const Drop = keyword("DROP");
+export const Explain = keyword("EXPLAIN");
+
+/** Every keyword, for tests and documentation. */
+export const keywords: readonly TokenType[] = [
+  Select, From, Where, And, Or, Not, Is, Null, True, False, As, Join, Inner, Left, On, Order, By, Asc, Desc,
+  Limit, Offset, Insert, Into, Values, Update, SetKeyword, Delete, Create, Table, If, Exists, Primary, Key, Unique,
+  Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain,
+];
+
+export const StringLiteral = createToken({
+  name: "StringLiteral",
+  label: "String",
+  pattern: /'(?:[^']|'')*'/,
+  start_chars_hint: ["'"],
+  line_breaks: true,
+});
+
+/** Integers, decimals (`1.5`, `.5`, `1.`) and exponents (`1e-3`); the sign is a separate `-` token. */
+export const NumberLiteral = createToken({
+  name: "NumberLiteral",
+  label: "Number",
+  pattern: /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/,
+  start_chars_hint: [..."0123456789."],
+});
+
+export const Param = createToken({ name: "Param", label: "?", pattern: "?" });
+
+/** Parent of the seven comparison operators, so the grammar consumes "any comparison" in one step. */
+export const ComparisonOperator = createToken({ name: "ComparisonOperator", label: "comparison operator", pattern: Lexer.NA });
+
+function operator(name: string, text: string): TokenType {
+  return createToken({ name, label: text, pattern: text, categories: [ComparisonOperator] });
+}
+
+export const NotEquals = operator("NotEquals", "!=");
+export const LessGreater = operator("LessGreater", "<>");
+export const LessEquals = operator("LessEquals", "<=");
+export const GreaterEquals = operator("GreaterEquals", ">=");
+export const Equals = operator("Equals", "=");
+export const Less = operator("Less", "<");
+export const Greater = operator("Greater", ">");
+
+export const LParen = createToken({ name: "LParen", label: "(", pattern: "(" });
+export const RParen = createToken({ name: "RParen", label: ")", pattern: ")" });
+export const Comma = createToken({ name: "Comma", label: ",", pattern: "," });
+export const Dot = createToken({ name: "Dot", label: ".", pattern: "." });
+export const Star = createToken({ name: "Star", label: "*", pattern: "*" });
+export const Semicolon = createToken({ name: "Semicolon", label: ";", pattern: ";" });
+export const Minus = createToken({ name: "Minus", label: "-", pattern: "-" });
+
+export const LineComment = createToken({
+  name: "LineComment",
+  pattern: /--[^\n\r]*/,
+  start_chars_hint: ["-"],
+  group: Lexer.SKIPPED,
+});
+
+export const BlockComment = createToken({
+  name: "BlockComment",
+  pattern: /\/\*[\s\S]*?\*\//,
+  start_chars_hint: ["/"],
+  line_breaks: true,
+  group: Lexer.SKIPPED,
+});
+
+export const Whitespace = createToken({
+  name: "Whitespace",
+  pattern: /[ \t\r\n\f\v]+/,
+  start_chars_hint: [" ", "\t", "\r", "\n", "\f", "\v"],
+  line_breaks: true,
+  group: Lexer.SKIPPED,
+});
+
+/** The lexer's token list, in matching order (see the header). */
+export const allTokens: readonly TokenType[] = [
+  Whitespace,
+  LineComment,
+  BlockComment,
+  Identifier,
+  ComparisonOperator,
+  // Longest first, so a keyword that is a prefix of another (OR, ORDER) never shadows it.
+  ...[...keywords].sort((a, b) => String(b.PATTERN).length - String(a.PATTERN).length),
+  BareIdentifier,
+  QuotedIdentifier,
+  StringLiteral,
+  NumberLiteral,
+  Param,
+  NotEquals,
+  LessGreater,
+  LessEquals,
+  GreaterEquals,
+  Equals,
+  Less,
+  Greater,
+  LParen,
+  RParen,
+  Comma,
+  Dot,
+  Star,
+  Semicolon,
+  Minus,
+];

@@ -1,0 +1,388 @@
+/**
+ * The SQL grammar: the single source of truth for what storedb's SQL accepts.
+ *
+ * A grammar-only Chevrotain `CstParser`: rules build a concrete syntax tree
+ * and nothing else; meaning is given by the visitor in `to-ast.ts`. The railroad
+ * diagrams (`grammar/diagrams.html`) and the CST types (`cst.generated.ts`)
+ * are generated from this class by `npm run grammar`; never edit them by hand.
+ *
+ * There is exactly one instance (`grammar`), reused for every parse through
+ * `grammar.input = tokens`: building a Chevrotain parser is expensive, running
+ * one is cheap. Error recovery is off, so the first error ends the parse.
+ *
+ * Precedence, loosest first: OR, AND, NOT, then comparison and IS [NOT] NULL.
+ * A comparison takes plain operands on both sides, so `a = b = c` does not
+ * parse. Rule bodies avoid per-call closures beyond Chevrotain's own DSL.
+ */
+import { CstParser } from "chevrotain";
+import * as T from "../lexer/tokens.js";
+import { errorMessages } from "./syntax-errors.js";
+
+class SqlGrammar extends CstParser {
+  constructor() {
+    super(T.allTokens as never, {
+      recoveryEnabled: false,
+      nodeLocationTracking: "full",
+      maxLookahead: 3,
+      errorMessageProvider: errorMessages,
+      skipValidations: process.env["NODE_ENV"] === "production",
+    });
+    this.performSelfAnalysis();
+  }
+
+  readonly statement = this.RULE("statement", () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.selectStatement) },
+      { ALT: () => this.SUBRULE(this.insertStatement) },
+      { ALT: () => this.SUBRULE(this.updateStatement) },
+      { ALT: () => this.SUBRULE(this.deleteStatement) },
+      { ALT: () => this.SUBRULE(this.createTableStatement) },
+      { ALT: () => this.SUBRULE(this.dropTableStatement) },
+      { ALT: () => this.SUBRULE(this.explainStatement) },
+    ]);
+    this.OPTION(() => this.CONSUME(T.Semicolon));
+  });
+
+  readonly explainStatement = this.RULE("explainStatement", () => {
+    this.CONSUME(T.Explain);
+    this.OR([
+      { ALT: () => this.SUBRULE(this.selectStatement) },
+      { ALT: () => this.SUBRULE(this.insertStatement) },
+      { ALT: () => this.SUBRULE(this.updateStatement) },
+      { ALT: () => this.SUBRULE(this.deleteStatement) },
+    ]);
+  });
+
+  // ------------------------------------------------------------------ SELECT
+
+  readonly selectStatement = this.RULE("selectStatement", () => {
+    this.CONSUME(T.Select);
+    this.OR([
+      { ALT: () => this.CONSUME(T.Star) },
+      {
+        ALT: () => {
+          this.SUBRULE(this.columnRef);
+          this.MANY(() => {
+            this.CONSUME(T.Comma);
+            this.SUBRULE2(this.columnRef);
+          });
+        },
+      },
+    ]);
+    this.CONSUME(T.From);
+    this.SUBRULE(this.tableRef);
+    this.MANY2(() => this.SUBRULE(this.joinClause));
+    this.OPTION(() => this.SUBRULE(this.whereClause));
+    this.OPTION2(() => this.SUBRULE(this.orderByClause));
+    this.OPTION3(() => this.SUBRULE(this.limitClause));
+  });
+
+  readonly tableRef = this.RULE("tableRef", () => {
+    this.CONSUME(T.Identifier);
+    this.OPTION(() => {
+      this.OPTION2(() => this.CONSUME(T.As));
+      this.CONSUME2(T.Identifier);
+    });
+  });
+
+  readonly joinClause = this.RULE("joinClause", () => {
+    this.OPTION(() => {
+      this.OR([{ ALT: () => this.CONSUME(T.Inner) }, { ALT: () => this.CONSUME(T.Left) }]);
+    });
+    this.CONSUME(T.Join);
+    this.SUBRULE(this.tableRef);
+    this.CONSUME(T.On);
+    this.SUBRULE(this.expression);
+  });
+
+  readonly whereClause = this.RULE("whereClause", () => {
+    this.CONSUME(T.Where);
+    this.SUBRULE(this.expression);
+  });
+
+  readonly orderByClause = this.RULE("orderByClause", () => {
+    this.CONSUME(T.Order);
+    this.CONSUME(T.By);
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.orderItem) });
+  });
+
+  readonly orderItem = this.RULE("orderItem", () => {
+    this.SUBRULE(this.columnRef);
+    this.OPTION(() => {
+      this.OR([{ ALT: () => this.CONSUME(T.Asc) }, { ALT: () => this.CONSUME(T.Desc) }]);
+    });
+  });
+
+  readonly limitClause = this.RULE("limitClause", () => {
+    this.CONSUME(T.Limit);
+    this.CONSUME(T.NumberLiteral);
+    this.OPTION(() => {
+      this.CONSUME(T.Offset);
+      this.CONSUME2(T.NumberLiteral);
+    });
+  });
+
+  // ------------------------------------------------------- INSERT, UPDATE, DELETE
+
+  readonly insertStatement = this.RULE("insertStatement", () => {
+    this.CONSUME(T.Insert);
+    this.CONSUME(T.Into);
+    this.CONSUME(T.Identifier);
+    this.SUBRULE(this.nameList);
+    this.CONSUME(T.Values);
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.valueRow) });
+  });
+
+  readonly valueRow = this.RULE("valueRow", () => {
+    this.CONSUME(T.LParen);
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.value) });
+    this.CONSUME(T.RParen);
+  });
+
+  /** A single value: a literal or a `?`. */
+  readonly value = this.RULE("value", () => {
+    this.OR([{ ALT: () => this.CONSUME(T.Param) }, { ALT: () => this.SUBRULE(this.literal) }]);
+  });
+
+  readonly updateStatement = this.RULE("updateStatement", () => {
+    this.CONSUME(T.Update);
+    this.CONSUME(T.Identifier);
+    this.CONSUME(T.SetKeyword);
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.assignment) });
+    this.OPTION(() => this.SUBRULE(this.whereClause));
+  });
+
+  readonly assignment = this.RULE("assignment", () => {
+    this.CONSUME(T.Identifier);
+    this.CONSUME(T.Equals);
+    this.SUBRULE(this.value);
+  });
+
+  readonly deleteStatement = this.RULE("deleteStatement", () => {
+    this.CONSUME(T.Delete);
+    this.CONSUME(T.From);
+    this.CONSUME(T.Identifier);
+    this.OPTION(() => this.SUBRULE(this.whereClause));
+  });
+
+  // ------------------------------------------------------------------ DDL
+
+  readonly createTableStatement = this.RULE("createTableStatement", () => {
+    this.CONSUME(T.Create);
+    this.CONSUME(T.Table);
+    this.OPTION(() => {
+      this.CONSUME(T.If);
+      this.CONSUME(T.Not);
+      this.CONSUME(T.Exists);
+    });
+    this.CONSUME(T.Identifier);
+    this.CONSUME(T.LParen);
+    this.AT_LEAST_ONE_SEP({
+      SEP: T.Comma,
+      DEF: () => {
+        this.OR([
+          { ALT: () => this.SUBRULE(this.columnDefinition) },
+          { ALT: () => this.SUBRULE(this.tableConstraint) },
+        ]);
+      },
+    });
+    this.CONSUME(T.RParen);
+  });
+
+  readonly columnDefinition = this.RULE("columnDefinition", () => {
+    this.CONSUME(T.Identifier);
+    this.SUBRULE(this.typeName);
+    this.MANY(() => this.SUBRULE(this.columnConstraint));
+  });
+
+  readonly typeName = this.RULE("typeName", () => {
+    this.CONSUME(T.Identifier);
+    this.OPTION(() => {
+      this.CONSUME(T.LParen);
+      this.CONSUME(T.NumberLiteral);
+      this.OPTION2(() => {
+        this.CONSUME(T.Comma);
+        this.CONSUME2(T.NumberLiteral);
+      });
+      this.CONSUME(T.RParen);
+    });
+  });
+
+  readonly columnConstraint = this.RULE("columnConstraint", () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.Primary);
+          this.CONSUME(T.Key);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Not);
+          this.CONSUME(T.Null);
+        },
+      },
+      { ALT: () => this.CONSUME(T.Unique) },
+      {
+        ALT: () => {
+          this.CONSUME(T.Default);
+          this.SUBRULE(this.literal);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.referencesClause) },
+    ]);
+  });
+
+  readonly tableConstraint = this.RULE("tableConstraint", () => {
+    this.OPTION(() => {
+      this.CONSUME(T.Constraint);
+      this.CONSUME(T.Identifier);
+    });
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.Primary);
+          this.CONSUME(T.Key);
+          this.SUBRULE(this.nameList);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Unique);
+          this.SUBRULE2(this.nameList);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Foreign);
+          this.CONSUME2(T.Key);
+          this.SUBRULE3(this.nameList);
+          this.SUBRULE(this.referencesClause);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Check);
+          this.CONSUME(T.LParen);
+          this.SUBRULE(this.expression);
+          this.CONSUME(T.RParen);
+        },
+      },
+    ]);
+  });
+
+  readonly referencesClause = this.RULE("referencesClause", () => {
+    this.CONSUME(T.References);
+    this.CONSUME(T.Identifier);
+    this.SUBRULE(this.nameList);
+    this.OPTION(() => {
+      this.CONSUME(T.On);
+      this.CONSUME(T.Delete);
+      this.OR([{ ALT: () => this.CONSUME(T.Cascade) }, { ALT: () => this.CONSUME(T.Restrict) }]);
+    });
+  });
+
+  /** `(a, b, c)`: column names in parentheses. */
+  readonly nameList = this.RULE("nameList", () => {
+    this.CONSUME(T.LParen);
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.CONSUME(T.Identifier) });
+    this.CONSUME(T.RParen);
+  });
+
+  readonly dropTableStatement = this.RULE("dropTableStatement", () => {
+    this.CONSUME(T.Drop);
+    this.CONSUME(T.Table);
+    this.OPTION(() => {
+      this.CONSUME(T.If);
+      this.CONSUME(T.Exists);
+    });
+    this.CONSUME(T.Identifier);
+  });
+
+  // ------------------------------------------------------------------ expressions
+
+  readonly expression = this.RULE("expression", () => {
+    this.AT_LEAST_ONE_SEP({ SEP: T.Or, DEF: () => this.SUBRULE(this.andExpression) });
+  });
+
+  readonly andExpression = this.RULE("andExpression", () => {
+    this.AT_LEAST_ONE_SEP({ SEP: T.And, DEF: () => this.SUBRULE(this.notExpression) });
+  });
+
+  readonly notExpression = this.RULE("notExpression", () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.Not);
+          this.SUBRULE(this.notExpression);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.predicate) },
+    ]);
+  });
+
+  /** An operand, optionally compared with a second one or tested with IS [NOT] NULL. */
+  readonly predicate = this.RULE("predicate", () => {
+    this.SUBRULE(this.operand);
+    this.OPTION(() => {
+      this.OR([
+        {
+          ALT: () => {
+            this.CONSUME(T.ComparisonOperator);
+            this.SUBRULE2(this.operand);
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(T.Is);
+            this.OPTION2(() => this.CONSUME(T.Not));
+            this.CONSUME(T.Null);
+          },
+        },
+      ]);
+    });
+  });
+
+  readonly operand = this.RULE("operand", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(T.Param) },
+      { ALT: () => this.SUBRULE(this.literal) },
+      { ALT: () => this.SUBRULE(this.columnRef) },
+      {
+        ALT: () => {
+          this.CONSUME(T.LParen);
+          this.SUBRULE(this.expression);
+          this.CONSUME(T.RParen);
+        },
+      },
+    ]);
+  });
+
+  readonly columnRef = this.RULE("columnRef", () => {
+    this.CONSUME(T.Identifier);
+    this.OPTION(() => {
+      this.CONSUME(T.Dot);
+      this.CONSUME2(T.Identifier);
+    });
+  });
+
+  readonly literal = this.RULE("literal", () => {
+    this.OR([
+      { ALT: () => this.CONSUME(T.StringLiteral) },
+      { ALT: () => this.CONSUME(T.NumberLiteral) },
+      {
+        ALT: () => {
+          this.CONSUME(T.Minus);
+          this.CONSUME2(T.NumberLiteral);
+        },
+      },
+      { ALT: () => this.CONSUME(T.True) },
+      { ALT: () => this.CONSUME(T.False) },
+      { ALT: () => this.CONSUME(T.Null) },
+    ]);
+  });
+}
+
+/** The one parser instance. Set `grammar.input`, call `grammar.statement()`, read `grammar.errors`. */
+export const grammar = new SqlGrammar();
+

@@ -1,0 +1,37 @@
+/**
+ * `parseSql(text)`: one SQL statement to its AST (`ast.ts`), or a `SqlError`.
+ *
+ * The pipeline is lex → limits (nesting, one statement) → parse (the single
+ * grammar instance) → CST-to-AST. Errors carry CONTRACT §7's code
+ * (`sql_syntax_error` for text that does not fit the grammar, `sql_error`
+ * for text that fits but is not allowed), the position of the offending
+ * token and, for syntax errors, the names of the tokens that would fit.
+ */
+import type { IToken } from "chevrotain";
+import { lex } from "../lexer/index.js";
+import type { Statement } from "./ast.js";
+import { grammar } from "./grammar.js";
+import { checkLimits } from "./limits.js";
+import { syntaxError } from "./syntax-errors.js";
+import type { StatementCstNode } from "./cst.generated.js";
+import { toAst } from "./to-ast.js";
+
+export type * from "./ast.js";
+
+/** Content assist replays the grammar over the prefix: fine for a statement, not for a megabyte. */
+const ASSIST_LIMIT = 2000;
+
+function assist(preceding: IToken[]) {
+  if (preceding.length > ASSIST_LIMIT) return undefined;
+  return grammar.computeContentAssist("statement", preceding).map((path) => path.nextTokenType);
+}
+
+export function parseSql(text: string): Statement {
+  const tokens = lex(text);
+  checkLimits(tokens);
+  grammar.input = tokens;
+  const cst = grammar.statement();
+  const error = grammar.errors[0];
+  if (error !== undefined) throw syntaxError(text, tokens, error, assist);
+  return toAst(cst as StatementCstNode);
+}

@@ -1,0 +1,78 @@
+/**
+ * Checks on the token stream made before parsing, so hostile input fails
+ * fast and cleanly instead of deep in the parser:
+ *
+ * - nesting: each open parenthesis and each prefix NOT still in force is one
+ *   level; more than 256 is `sql_error` (CONTRACT §4). Without this, a
+ *   megabyte of `(` or 100,000 NOTs would exhaust the recursive-descent
+ *   parser's stack. A NOT stays in force until its operand ends: at AND, OR,
+ *   a comma, the `)` closing its level, or any token that cannot sit inside
+ *   a comparison.
+ * - one statement: any token after a `;` is a second statement, `sql_error`,
+ *   whatever the first one looks like.
+ *
+ * One linear pass, no allocation per token beyond the paren stack.
+ */
+import { tokenMatcher, type IToken, type TokenType } from "chevrotain";
+import { SqlError } from "../errors.js";
+import * as T from "../lexer/tokens.js";
+
+export const MAX_NESTING = 256;
+
+/** Tokens that may occur inside one comparison, so a NOT before them is still in force. */
+const PREDICATE_TOKENS: readonly TokenType[] = [
+  T.Identifier, T.Dot, T.StringLiteral, T.NumberLiteral, T.Minus, T.Param,
+  T.ComparisonOperator, T.Is, T.Null, T.True, T.False,
+];
+
+function insidePredicate(token: IToken): boolean {
+  for (const type of PREDICATE_TOKENS) if (tokenMatcher(token, type)) return true;
+  return false;
+}
+
+function at(token: IToken): string {
+  return `at line ${token.startLine}, column ${token.startColumn}`;
+}
+
+function position(token: IToken) {
+  return { line: token.startLine!, column: token.startColumn!, offset: token.startOffset };
+}
+
+export function checkLimits(tokens: readonly IToken[]): void {
+  const enclosingNots: number[] = [];
+  let nots = 0; // prefix NOTs in force at the current paren level
+  let depth = 0; // open parens + all NOTs in force
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const type = token.tokenType;
+    if (type === T.LParen) {
+      enclosingNots.push(nots);
+      nots = 0;
+      depth++;
+    } else if (type === T.Not) {
+      if (tokens[i - 1]?.tokenType === T.Is) continue;
+      nots++;
+      depth++;
+    } else if (type === T.RParen) {
+      if (enclosingNots.length === 0) continue; // unbalanced: the parser reports it
+      depth -= nots + 1;
+      nots = enclosingNots.pop()!;
+      continue;
+    } else if (type === T.Semicolon) {
+      const next = tokens[i + 1];
+      if (next !== undefined) {
+        throw new SqlError("sql_error", `Only one statement is allowed, but another starts ${at(next)}`, { position: position(next) });
+      }
+      continue;
+    } else {
+      if (nots > 0 && !insidePredicate(token)) {
+        depth -= nots;
+        nots = 0;
+      }
+      continue;
+    }
+    if (depth > MAX_NESTING) {
+      throw new SqlError("sql_error", `Expression nested deeper than ${MAX_NESTING} levels ${at(token)}`, { position: position(token) });
+    }
+  }
+}

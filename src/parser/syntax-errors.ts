@@ -1,0 +1,128 @@
+/**
+ * Turns Chevrotain's recognition errors into `sql_syntax_error`s a person can
+ * act on: "Expected FROM but found 'WHER' at line 1, column 18", with the
+ * position of the offending token and the names of the tokens that would
+ * have fitted (token labels: "FROM", "Identifier", ")", ...).
+ *
+ * Chevrotain hands the expected token types only to its message provider, so
+ * the provider below records them (`lastExpected`) as it phrases the message;
+ * with recovery off, the first error is the only one, and the parse is
+ * synchronous, so the recorded list always belongs to the error being
+ * reported. Trailing input ("redundant input") carries no expectations, so
+ * those are computed with the parser's content assist over the preceding
+ * tokens, for inputs small enough that this stays cheap.
+ */
+import { EOF, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
+import { SqlError, type SourcePosition } from "../errors.js";
+import { describePosition, positionAt } from "../lexer/index.js";
+import * as T from "../lexer/tokens.js";
+import { ComparisonOperator, Identifier, NumberLiteral, StringLiteral } from "../lexer/tokens.js";
+
+let lastExpected: string[] = [];
+
+/** The reported name of a token type: its label (`FROM`, `)`, `Identifier`) or, failing that, its name. */
+function label(type: TokenType): string {
+  return type === EOF ? "EOF" : (type.LABEL ?? type.name);
+}
+
+/** How a token type reads inside a sentence. */
+function phrase(type: TokenType): string {
+  if (type === Identifier) return "an identifier";
+  if (type === NumberLiteral) return "a number";
+  if (type === StringLiteral) return "a string";
+  if (type === ComparisonOperator) return "a comparison operator";
+  if (type === EOF) return "end of input";
+  const text = label(type);
+  return /^[A-Z]+$/.test(text) ? text : `'${text}'`;
+}
+
+/** How an actual token reads: `'WHER'`, or "end of input". */
+function found(token: IToken | undefined): string {
+  if (token === undefined || token.tokenType === EOF) return "end of input";
+  const image = token.image.length > 40 ? `${token.image.slice(0, 40)}…` : token.image;
+  return `'${image}'`;
+}
+
+function expectation(types: readonly TokenType[]): string {
+  lastExpected = [...new Set(types.map(label))];
+  const unique = [...new Map(types.map((t) => [label(t), t])).values()];
+  if (unique.length === 1) return phrase(unique[0]!);
+  const words = unique.map(phrase);
+  return `one of ${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+}
+
+function firstTokens(paths: readonly (readonly TokenType[])[]): TokenType[] {
+  const out: TokenType[] = [];
+  for (const path of paths) if (path[0] !== undefined) out.push(path[0]);
+  return out;
+}
+
+/** Rules whose alternatives are better summarized than listed. */
+const SUMMARY: Readonly<Record<string, string>> = {
+  expression: "an expression",
+  andExpression: "an expression",
+  notExpression: "an expression",
+  operand: "an expression",
+  value: "a value (a literal or '?')",
+  literal: "a literal",
+  statement: "a statement (SELECT, INSERT, UPDATE, DELETE, CREATE TABLE, DROP TABLE or EXPLAIN)",
+};
+
+export const errorMessages: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage({ expected, actual }) {
+    return `Expected ${expectation([expected])} but found ${found(actual)}`;
+  },
+  buildNotAllInputParsedMessage({ firstRedundant }) {
+    lastExpected = [];
+    return `Expected end of input but found ${found(firstRedundant)}`;
+  },
+  buildNoViableAltMessage({ expectedPathsPerAlt, actual, ruleName }) {
+    const list = expectation(firstTokens(expectedPathsPerAlt.flat()));
+    return `Expected ${SUMMARY[ruleName] ?? list} but found ${found(actual[0])}`;
+  },
+  buildEarlyExitMessage({ expectedIterationPaths, actual, ruleName }) {
+    const list = expectation(firstTokens(expectedIterationPaths));
+    return `Expected ${SUMMARY[ruleName] ?? list} but found ${found(actual[0])}`;
+  },
+};
+
+/** What may follow `preceding`, by token label, computed from the grammar; `undefined` when too costly to ask. */
+export type ContentAssist = (preceding: IToken[]) => TokenType[] | undefined;
+
+/** The `sql_syntax_error` for the first recognition error of a parse. */
+export function syntaxError(text: string, tokens: IToken[], error: IRecognitionException, assist: ContentAssist): SqlError {
+  const token = error.token;
+  const position: SourcePosition =
+    token.tokenType === EOF || Number.isNaN(token.startOffset)
+      ? positionAt(text, text.length)
+      : { line: token.startLine!, column: token.startColumn!, offset: token.startOffset };
+  let message = error.message;
+  let expected = lastExpected;
+  if (error.name === "NotAllInputParsedException") {
+    const index = tokens.indexOf(token);
+    const next = index < 0 ? undefined : assist(tokens.slice(0, index));
+    if (next !== undefined) {
+      message = `Expected ${expectation([...next, EOF])} but found ${found(token)}`;
+      expected = lastExpected;
+    } else expected = ["EOF"];
+  }
+  if (token.tokenType !== EOF && isChainedComparison(tokens, token)) message += " (comparisons do not chain: join them with AND)";
+  return new SqlError("sql_syntax_error", `${message} at ${describePosition(position)}`, { position, expected });
+}
+
+/** True when `token` is a comparison operator right after `operand op operand`. */
+function isChainedComparison(tokens: readonly IToken[], token: IToken): boolean {
+  if (!token.tokenType.CATEGORIES?.includes(ComparisonOperator)) return false;
+  let i = tokens.indexOf(token) - 1;
+  while (i >= 0 && isOperandToken(tokens[i]!)) i--;
+  return i >= 0 && tokens[i]!.tokenType.CATEGORIES?.includes(ComparisonOperator) === true;
+}
+
+/** Tokens that can make up a plain operand. */
+const OPERAND_TOKENS: ReadonlySet<TokenType> = new Set([
+  T.NumberLiteral, T.StringLiteral, T.BareIdentifier, T.QuotedIdentifier, T.Dot, T.Param, T.Minus, T.True, T.False, T.Null,
+]);
+
+function isOperandToken(token: IToken): boolean {
+  return OPERAND_TOKENS.has(token.tokenType) || token.tokenType.CATEGORIES?.includes(Identifier) === true;
+}
