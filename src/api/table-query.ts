@@ -1,0 +1,231 @@
+/**
+ * The fluent table API: `db.table("users").select("id", "name").where(...)`.
+ *
+ * Immutable, in the manner of Kysely: every call returns a new `TableQuery`
+ * and never changes the one it was called on, so a partial query can be kept
+ * and extended in several directions. It hands off with one `toPlan()` — the
+ * same wire command a JSON client would send — and `run()` passes that to the
+ * runner it was built with. The builder checks no names or types: that is
+ * the one bind step's job, shared with JSON and SQL. It only refuses what it
+ * cannot turn into a command (a `limit` on a delete, an update or delete with
+ * neither `where` nor `all()`), with `invalid_request`, mirroring the JSON
+ * rule that a missing `where` never means "every row".
+ */
+
+import type { Result } from "../commands/results.js";
+import type { Command, Expression, Join, OrderBy, SelectCommand, Value, ValueOrParam } from "../commands/types.js";
+import { StoreError, assertNever } from "../errors.js";
+import { and, eq, isNull, type Operand } from "./expressions.js";
+
+export type Runner = (command: Command) => Promise<Result>;
+
+type Row = Record<string, Value>;
+type ParamSlot = { readonly type: "param"; readonly index: number };
+
+/** A column of the table, or a qualified `source.col`. */
+export type ColumnName<R extends Row> = (keyof R & string) | `${string}.${string}`;
+/** `where` shorthand: every listed column equals its value (`null` means IS NULL). */
+export type Match<R extends Row> = { readonly [K in keyof R & string]?: R[K] | Expression } & {
+  readonly [qualified: `${string}.${string}`]: Operand;
+};
+/** A row to insert, or the `set` of an update: values, or `param()` slots. */
+export type Writable<R extends Row> = { readonly [K in keyof R & string]?: R[K] | ParamSlot };
+
+type Kind = "select" | "insert" | "update" | "delete";
+
+interface State {
+  readonly kind: Kind;
+  readonly columns?: readonly string[];
+  readonly joins: readonly Join[];
+  readonly where: readonly Expression[];
+  readonly all: boolean;
+  readonly orderBy: readonly OrderBy[];
+  readonly limit?: number;
+  readonly offset?: number;
+  readonly output?: "objects" | "arrays";
+  readonly rows?: readonly Readonly<Record<string, ValueOrParam>>[];
+  readonly set?: Readonly<Record<string, ValueOrParam>>;
+  readonly explain: boolean;
+  /** The first call that does not fit the query's kind; `toPlan()` refuses with it. */
+  readonly misuse?: string;
+}
+
+const INITIAL: State = { kind: "select", joins: [], where: [], all: false, orderBy: [], explain: false };
+
+const EXPRESSION_TYPES = new Set(["literal", "identifier", "comparison", "is-null", "and", "or", "not", "param"]);
+
+export class TableQuery<R extends Row = Row> {
+  readonly #table: string;
+  readonly #run: Runner;
+  #state: State = INITIAL;
+
+  /** `run` executes a wire command, e.g. `(command) => db.execute(command)`. */
+  constructor(table: string, run: Runner) {
+    this.#table = table;
+    this.#run = run;
+  }
+
+  #with(patch: Partial<State>, needs?: readonly Kind[], call?: string): TableQuery<R> {
+    let next: State = { ...this.#state, ...patch };
+    if (needs && call && !needs.includes(next.kind) && next.misuse === undefined) {
+      next = { ...next, misuse: `.${call}() does not apply to ${next.kind}` };
+    }
+    const query = new TableQuery<R>(this.#table, this.#run);
+    query.#state = next;
+    return query;
+  }
+
+  /** The columns to return; no arguments means `*`. Each call replaces the list. */
+  select(...columns: ColumnName<R>[]): TableQuery<R> {
+    return this.#with(columns.length === 0 ? { columns: undefined } : { columns }, ["select"], "select");
+  }
+
+  /** Keeps rows where `condition` is TRUE. Several calls AND together. */
+  where(condition: Expression | Match<R>): TableQuery<R> {
+    return this.#with({ where: [...this.#state.where, toCondition(condition as Expression | Readonly<Record<string, Operand>>)] }, ["select", "update", "delete"], "where");
+  }
+
+  /** Targets every row: an update or delete without `where` needs it, as JSON needs `where: true`. */
+  all(): TableQuery<R> {
+    return this.#with({ all: true }, ["update", "delete"], "all");
+  }
+
+  join(table: string, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
+    return this.#addJoin("inner", table, on, options.as, "join");
+  }
+
+  leftJoin(table: string, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
+    return this.#addJoin("left", table, on, options.as, "leftJoin");
+  }
+
+  #addJoin(type: Join["type"], table: string, on: Expression, as: string | undefined, call: string): TableQuery<R> {
+    const join: Join = as === undefined ? { type, table, on } : { type, table, as, on };
+    return this.#with({ joins: [...this.#state.joins, join] }, ["select"], call);
+  }
+
+  /** Adds a sort key; repeat for several keys. */
+  orderBy(column: ColumnName<R>, direction: "asc" | "desc" = "asc"): TableQuery<R> {
+    return this.#with({ orderBy: [...this.#state.orderBy, { column, direction }] }, ["select"], "orderBy");
+  }
+
+  limit(count: number): TableQuery<R> {
+    return this.#with({ limit: count }, ["select"], "limit");
+  }
+
+  offset(count: number): TableQuery<R> {
+    return this.#with({ offset: count }, ["select"], "offset");
+  }
+
+  /** `"arrays"` returns each row as an array in column order. */
+  output(shape: "objects" | "arrays"): TableQuery<R> {
+    return this.#with({ output: shape }, ["select"], "output");
+  }
+
+  /** Inserts one row or several (all or nothing). */
+  insert(rows: Writable<R> | readonly Writable<R>[]): TableQuery<R> {
+    const list = (Array.isArray(rows) ? rows : [rows]) as readonly Readonly<Record<string, ValueOrParam>>[];
+    return this.#switch("insert", { rows: list });
+  }
+
+  /** Sets columns on the rows a following `.where()` (or `.all()`) selects. */
+  update(set: Writable<R>): TableQuery<R> {
+    return this.#switch("update", { set: set as Readonly<Record<string, ValueOrParam>> });
+  }
+
+  /** Deletes the rows a following `.where()` (or `.all()`) selects. */
+  delete(): TableQuery<R> {
+    return this.#switch("delete", {});
+  }
+
+  /** Asks for the plan instead of running the query. */
+  explain(): TableQuery<R> {
+    return this.#with({ explain: true });
+  }
+
+  #switch(kind: Kind, patch: Partial<State>): TableQuery<R> {
+    const state = this.#state;
+    const selectOnly = state.columns !== undefined || state.joins.length > 0 || state.orderBy.length > 0;
+    const shaped = selectOnly || state.limit !== undefined || state.offset !== undefined || state.output !== undefined;
+    let misuse = state.misuse;
+    if (misuse === undefined && state.kind !== "select") misuse = `.${kind}() on a query that is already an ${state.kind}`;
+    if (misuse === undefined && shaped) misuse = `.${kind}() on a query shaped as a select`;
+    if (misuse === undefined && kind === "insert" && state.where.length > 0) misuse = ".insert() takes no where";
+    return this.#with({ ...patch, kind, misuse });
+  }
+
+  /** The wire command this query stands for (CONTRACT §4), ready for the bind step. */
+  toPlan(): Command {
+    const state = this.#state;
+    if (state.misuse !== undefined) throw new StoreError("invalid_request", state.misuse);
+    const command = this.#command(state);
+    return state.explain ? { kind: "explain", command } : command;
+  }
+
+  #command(state: State): SelectCommand | Extract<Command, { kind: "insert" | "update" | "delete" }> {
+    const table = this.#table;
+    const where = state.where.length === 0 ? undefined : state.where.length === 1 ? state.where[0] : and(...state.where);
+    switch (state.kind) {
+      case "select": {
+        const command: { -readonly [K in keyof SelectCommand]: SelectCommand[K] } = {
+          kind: "select",
+          table,
+          columns: state.columns ?? "*",
+        };
+        if (state.joins.length > 0) command.joins = state.joins;
+        if (where) command.where = where;
+        if (state.orderBy.length > 0) command.orderBy = state.orderBy;
+        if (state.limit !== undefined) command.limit = state.limit;
+        if (state.offset !== undefined) command.offset = state.offset;
+        if (state.output !== undefined) command.output = state.output;
+        return command;
+      }
+      case "insert":
+        return { kind: "insert", table, rows: state.rows ?? [] };
+      case "update":
+        return { kind: "update", table, set: state.set ?? {}, where: targetOf(state, where) };
+      case "delete":
+        return { kind: "delete", table, where: targetOf(state, where) };
+      default:
+        return assertNever(state.kind, "query kind");
+    }
+  }
+
+  /** Runs `toPlan()` through the runner; a query that cannot be planned rejects with `invalid_request`. */
+  run(): Promise<Result> {
+    let command: Command;
+    try {
+      command = this.toPlan();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#run(command);
+  }
+}
+
+function targetOf(state: State, where: Expression | undefined): Expression {
+  if (where) return where;
+  if (state.all) return { type: "literal", value: true };
+  throw new StoreError(
+    "invalid_request",
+    `.${state.kind}() needs .where(...) or .all(): a missing condition never means every row`,
+  );
+}
+
+/** An expression as is, or `{col: value, ...}` as the AND of equalities (`null` → IS NULL). */
+function toCondition(condition: Expression | Readonly<Record<string, Operand>>): Expression {
+  if (isExpressionNode(condition)) return condition;
+  const terms = Object.keys(condition).map((column) => {
+    const value = condition[column] as Operand;
+    return value === null ? isNull(column) : eq(column, value);
+  });
+  return terms.length === 1 ? (terms[0] as Expression) : and(...terms);
+}
+
+/**
+ * Tells an expression from `where` shorthand: a node has a known `type`. (A
+ * column literally named `type` is matched with `eq("type", ...)` instead.)
+ */
+function isExpressionNode(value: object): value is Expression {
+  const type = (value as { type?: unknown }).type;
+  return typeof type === "string" && EXPRESSION_TYPES.has(type);
+}
