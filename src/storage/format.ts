@@ -1,0 +1,151 @@
+/**
+ * The `<name>.store` document (CONTRACT §2): writer and reader.
+ *
+ * Writer: deterministic bytes so a file diffs well — checksum, format, tables
+ * (sorted by name); per table the schema (top-level members sorted, `columns`
+ * and `computed` kept in declaration order) then the rows, one per line, keys
+ * in column order. It never sorts a row: each row's line is built from
+ * precomputed `"column":` prefixes and cached per row array (stored rows are
+ * immutable, an update makes a new array), so a rewrite after a one-row
+ * change serializes one row and joins cached lines for the rest.
+ *
+ * Reader: verifies the checksum, parses, checks the document's shape and
+ * hands raw tables to `Engine.load`, which checks schemas and rows. Every
+ * problem becomes a `ProblemEntry` (JSON syntax errors with line and column);
+ * the reader never throws on bad content.
+ */
+
+import type { LoadedTable, Row, TableSnapshot } from "../catalog/types.js";
+import type { TableSchema } from "../commands/types.js";
+import type { ProblemEntry } from "../errors.js";
+import { findSyntaxError } from "./json-syntax.js";
+import { CHECKSUM_PLACEHOLDER, sealChecksum, verifyChecksum } from "./checksum.js";
+
+export const FORMAT = "storedb/1";
+
+/** Serializes the rows of one table shape, caching each row's line. */
+class RowWriter {
+  private readonly prefixes: readonly string[];
+  private readonly lines = new WeakMap<Row, string>();
+
+  constructor(columns: readonly string[]) {
+    this.prefixes = columns.map((column, i) => (i === 0 ? "{" : ",") + JSON.stringify(column) + ":");
+  }
+
+  line(row: Row): string {
+    let line = this.lines.get(row);
+    if (line === undefined) {
+      line = "";
+      const prefixes = this.prefixes;
+      for (let i = 0; i < prefixes.length; i++) line += prefixes[i]! + JSON.stringify(row[i] ?? null);
+      line += prefixes.length === 0 ? "{}" : "}";
+      this.lines.set(row, line);
+    }
+    return line;
+  }
+}
+
+/** Schema members sorted at the top level; nested values as the engine normalized them. */
+export function serializeSchema(schema: TableSchema): string {
+  const record = schema as unknown as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((key) => record[key] !== undefined)
+    .sort();
+  return "{" + keys.map((key) => JSON.stringify(key) + ":" + JSON.stringify(record[key])).join(",") + "}";
+}
+
+/**
+ * Writes whole `.store` documents. One writer per database, kept across
+ * persists, so unchanged rows cost a cache lookup.
+ */
+export class StoreWriter {
+  private writers = new Map<string, RowWriter>();
+
+  write(tables: readonly TableSnapshot[]): Buffer {
+    const next = new Map<string, RowWriter>();
+    let text = CHECKSUM_PLACEHOLDER + '"format":' + JSON.stringify(FORMAT) + ',"tables":{';
+    tables.forEach((table, t) => {
+      const key = table.schema.name + "\0" + table.columns.join("\0");
+      const writer = this.writers.get(key) ?? new RowWriter(table.columns);
+      next.set(key, writer);
+      const lines = new Array<string>(table.rows.length);
+      for (let i = 0; i < lines.length; i++) lines[i] = writer.line(table.rows[i]!);
+      text += (t === 0 ? "\n" : ",\n") + JSON.stringify(table.schema.name) + ':{"schema":' + serializeSchema(table.schema);
+      text += ',\n"rows":[' + (lines.length === 0 ? "" : "\n" + lines.join(",\n")) + "\n]}";
+    });
+    text += "}}\n";
+    this.writers = next;
+    const bytes = Buffer.from(text, "utf8");
+    sealChecksum(bytes);
+    return bytes;
+  }
+}
+
+export interface ReadOutcome {
+  /** The raw tables, when the document parsed and has the right shape. */
+  readonly tables?: readonly LoadedTable[];
+  /** File-level problems (codes `checksum`, `json`, `format`); empty for a sound file. */
+  readonly problems: readonly ProblemEntry[];
+}
+
+const TOP_LEVEL = new Set(["checksum", "format", "tables"]);
+
+/** Reads a `.store` document. Never throws on bad content. */
+export function readStore(bytes: Buffer): ReadOutcome {
+  const problems: ProblemEntry[] = [];
+  const verdict = verifyChecksum(bytes);
+  if (verdict === "mismatch") problems.push({ code: "checksum", message: "The file's checksum does not match its content: it was damaged or edited without updating it (remove the checksum member after a hand edit)." });
+  else if (verdict === "malformed") problems.push({ code: "checksum", message: 'The checksum member is malformed: it must be the first member, "sha256:" followed by 64 lower-case hex digits.' });
+
+  let text = bytes.toString("utf8");
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    problems.push({ code: "json", message: describeSyntaxError(text) });
+    return { problems };
+  }
+  if (!isObject(document)) {
+    problems.push({ code: "format", message: "The file must hold a JSON object." });
+    return { problems };
+  }
+  if ("checksum" in document && verdict === "absent") {
+    problems.push({ code: "checksum", message: "The checksum member must come first, exactly as the writer puts it." });
+  }
+  for (const key of Object.keys(document)) {
+    if (!TOP_LEVEL.has(key)) problems.push({ code: "format", message: `Unknown top-level member ${JSON.stringify(key)}.` });
+  }
+  if (document.format !== FORMAT) {
+    problems.push({ code: "format", message: `The format member must be ${JSON.stringify(FORMAT)}, found ${document.format === undefined ? "none" : JSON.stringify(document.format)}.` });
+  }
+  const tables = document.tables;
+  if (!isObject(tables)) {
+    problems.push({ code: "format", message: 'The "tables" member must be an object of tables by name.' });
+    return { problems };
+  }
+  const loaded: LoadedTable[] = [];
+  for (const name of Object.keys(tables)) {
+    const table = tables[name];
+    if (!isObject(table) || !Array.isArray(table.rows) || !("schema" in table)) {
+      problems.push({ table: name, code: "format", message: 'A table must be an object with "schema" and "rows" (an array).' });
+      continue;
+    }
+    for (const key of Object.keys(table)) {
+      if (key !== "schema" && key !== "rows") problems.push({ table: name, code: "format", message: `Unknown table member ${JSON.stringify(key)}.` });
+    }
+    loaded.push({ name, schema: table.schema, rows: table.rows as unknown[] });
+  }
+  return { tables: loaded, problems };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Where and why the text is not JSON, as "line 3, column 14: expected ',' or '}' but found ']'". */
+function describeSyntaxError(text: string): string {
+  const problem = findSyntaxError(text);
+  if (problem === null) return "Invalid JSON.";
+  return `Invalid JSON at line ${problem.line}, column ${problem.column}: ${problem.reason}.`;
+}

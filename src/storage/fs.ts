@@ -1,0 +1,131 @@
+/**
+ * The narrow file-system layer persistence goes through.
+ *
+ * Every byte storage reads or writes passes one of these calls, so tests can
+ * wrap them: record the order of write / fsync / rename / fsync(dir), inject
+ * ENOSPC, EIO, EACCES or EROFS at any step, or model a power loss that drops
+ * whatever was not fsynced. `nodeFs` is the real thing; nothing in storage
+ * imports `node:fs` for data access except this module.
+ */
+
+import { constants, promises as fsp } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+
+/** What storage needs to know about a file: identity for change detection, mode to keep on rewrite. */
+export interface FileInfo {
+  readonly size: number;
+  readonly mtimeNs: bigint;
+  readonly ino: bigint;
+  readonly dev: bigint;
+  readonly mode: number;
+  readonly isFile: boolean;
+  readonly isSymbolicLink: boolean;
+}
+
+/** An open file, written front to back. */
+export interface WritableFile {
+  write(data: Uint8Array): Promise<void>;
+  /** Applies `mode` exactly (not masked by the umask). */
+  chmod(mode: number): Promise<void>;
+  fsync(): Promise<void>;
+  stat(): Promise<FileInfo>;
+  close(): Promise<void>;
+}
+
+export interface FileSystem {
+  /** Creates `path`, failing with EEXIST when it is already there. */
+  createExclusive(path: string, mode?: number): Promise<WritableFile>;
+  rename(from: string, to: string): Promise<void>;
+  /** Flushes a directory's entries (a rename is durable only after this). */
+  fsyncDir(dir: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  /** Hard link; fails with EEXIST when `to` exists. */
+  link(from: string, to: string): Promise<void>;
+  /** Follows symlinks; `null` when nothing is there. */
+  stat(path: string): Promise<FileInfo | null>;
+  /** Does not follow symlinks; `null` when nothing is there. */
+  lstat(path: string): Promise<FileInfo | null>;
+  realpath(path: string): Promise<string>;
+  readFile(path: string): Promise<Buffer>;
+  readdir(dir: string): Promise<string[]>;
+  mkdir(dir: string): Promise<void>;
+}
+
+function info(s: import("node:fs").BigIntStats): FileInfo {
+  return {
+    size: Number(s.size),
+    mtimeNs: s.mtimeNs,
+    ino: s.ino,
+    dev: s.dev,
+    mode: Number(s.mode) & 0o7777,
+    isFile: s.isFile(),
+    isSymbolicLink: s.isSymbolicLink(),
+  };
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+class NodeFile implements WritableFile {
+  constructor(private readonly handle: FileHandle) {}
+  async write(data: Uint8Array): Promise<void> {
+    let offset = 0;
+    while (offset < data.length) {
+      const { bytesWritten } = await this.handle.write(data, offset, data.length - offset);
+      offset += bytesWritten;
+    }
+  }
+  chmod(mode: number): Promise<void> {
+    return this.handle.chmod(mode);
+  }
+  fsync(): Promise<void> {
+    return this.handle.sync();
+  }
+  async stat(): Promise<FileInfo> {
+    return info(await this.handle.stat({ bigint: true }));
+  }
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
+
+export const nodeFs: FileSystem = {
+  async createExclusive(path, mode = 0o666) {
+    return new NodeFile(await fsp.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode));
+  },
+  rename: (from, to) => fsp.rename(from, to),
+  async fsyncDir(dir) {
+    const handle = await fsp.open(dir, constants.O_RDONLY);
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+  unlink: (path) => fsp.unlink(path),
+  link: (from, to) => fsp.link(from, to),
+  async stat(path) {
+    try {
+      return info(await fsp.stat(path, { bigint: true }));
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  },
+  async lstat(path) {
+    try {
+      return info(await fsp.lstat(path, { bigint: true }));
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  },
+  realpath: (path) => fsp.realpath(path),
+  readFile: (path) => fsp.readFile(path),
+  readdir: (dir) => fsp.readdir(dir),
+  async mkdir(dir) {
+    await fsp.mkdir(dir, { recursive: true });
+  },
+};

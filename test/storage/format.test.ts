@@ -1,0 +1,140 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import type { TableSnapshot } from "../../src/catalog/types.js";
+import { readStore, StoreWriter } from "../../src/storage/format.js";
+import { verifyChecksum } from "../../src/storage/checksum.js";
+
+const users: TableSnapshot = {
+  schema: { name: "users", columns: { id: "text", name: "text" }, required: ["id"], primary_key: { columns: ["id"] } },
+  columns: ["id", "name"],
+  rows: [
+    ["1", "Ada"],
+    ["2", null],
+  ],
+};
+
+const orders: TableSnapshot = {
+  schema: {
+    name: "orders",
+    // Declaration order, not alphabetical: the writer must keep it.
+    columns: { zeta: "integer", alpha: "text" },
+    computed: { z: { type: "literal", value: 1 }, a: { type: "literal", value: 2 } },
+    comment: "c",
+  },
+  columns: ["zeta", "alpha"],
+  rows: [[1, 'quote " and \\ and \n newline']],
+};
+
+function body(bytes: Buffer): string {
+  return bytes.toString("utf8").replace(/sha256:[0-9a-f]{64}/, "sha256:<digits>");
+}
+
+test("writes the exact layout of CONTRACT §2", () => {
+  const text = body(new StoreWriter().write([users]));
+  assert.is(
+    text,
+    '{"checksum":"sha256:<digits>","format":"storedb/1","tables":{\n' +
+      '"users":{"schema":{"columns":{"id":"text","name":"text"},"name":"users","primary_key":{"columns":["id"]},"required":["id"]},\n' +
+      '"rows":[\n' +
+      '{"id":"1","name":"Ada"},\n' +
+      '{"id":"2","name":null}\n' +
+      "]}}}\n",
+  );
+});
+
+test("sorts schema members at the top level only, keeps columns and computed in declaration order", () => {
+  const text = body(new StoreWriter().write([orders]));
+  assert.ok(text.includes('{"columns":{"zeta":"integer","alpha":"text"},"comment":"c","computed":{"z":{"type":"literal","value":1},"a":{"type":"literal","value":2}},"name":"orders"}'), text);
+  assert.ok(text.includes('{"zeta":1,"alpha":"quote \\" and \\\\ and \\n newline"}'), text);
+});
+
+test("tables in the given (name) order, empty tables and an empty database", () => {
+  const empty: TableSnapshot = { ...users, rows: [] };
+  const text = body(new StoreWriter().write([orders, empty]));
+  assert.ok(text.indexOf('"orders":') < text.indexOf('"users":'));
+  assert.ok(text.endsWith('"rows":[\n]}}}\n'), text);
+  assert.is(body(new StoreWriter().write([])), '{"checksum":"sha256:<digits>","format":"storedb/1","tables":{}}\n');
+});
+
+test("writing is deterministic and reuses cached row lines", () => {
+  const writer = new StoreWriter();
+  const first = writer.write([orders, users]);
+  const again = writer.write([orders, users]);
+  assert.ok(first.equals(again));
+  assert.ok(first.equals(new StoreWriter().write([orders, users])));
+});
+
+test("round trip: what the writer writes, the reader reads back", () => {
+  const read = readStore(new StoreWriter().write([orders, users]));
+  assert.equal(read.problems, []);
+  assert.equal(read.tables?.map((t) => t.name), ["orders", "users"]);
+  assert.equal(read.tables?.[1]?.rows, [
+    { id: "1", name: "Ada" },
+    { id: "2", name: null },
+  ]);
+  assert.equal(read.tables?.[0]?.schema, orders.schema);
+});
+
+test("every single-bit flip is detected", () => {
+  const bytes = new StoreWriter().write([users, orders].sort((a, b) => a.schema.name.localeCompare(b.schema.name)));
+  let undetected = 0;
+  for (let byte = 0; byte < bytes.length; byte++) {
+    for (let bit = 0; bit < 8; bit++) {
+      const damaged = Buffer.from(bytes);
+      damaged[byte]! ^= 1 << bit;
+      const read = readStore(damaged);
+      if (read.problems.length === 0) undetected += 1;
+    }
+  }
+  assert.is(undetected, 0);
+  assert.is(verifyChecksum(bytes), "valid");
+});
+
+test("a file without a checksum is accepted (hand-written)", () => {
+  const read = readStore(Buffer.from('{"format":"storedb/1","tables":{"t":{"schema":{"name":"t","columns":{"a":"text"}},"rows":[{"a":"x"}]}}}'));
+  assert.equal(read.problems, []);
+  assert.is(read.tables?.length, 1);
+});
+
+test("checksum problems: mismatch, malformed, misplaced", () => {
+  const good = new StoreWriter().write([users]).toString("utf8");
+  const cases: [string, string][] = [
+    ["mismatch", good.replace('"Ada"', '"Ado"')],
+    ["upper-case digits", good.replace(/sha256:([0-9a-f]{64})/, (_, d: string) => "sha256:" + d.toUpperCase())],
+    ["other algorithm", good.replace("sha256:", "sha512:")],
+    ["short", good.replace(/sha256:[0-9a-f]{64}/, "sha256:abc")],
+    ["misplaced", '{"format":"storedb/1","checksum":"sha256:' + "0".repeat(64) + '","tables":{}}'],
+    ["spaced", '{ "checksum":"sha256:' + "0".repeat(64) + '","format":"storedb/1","tables":{}}'],
+  ];
+  for (const [label, text] of cases) {
+    const codes = readStore(Buffer.from(text)).problems.map((p) => p.code);
+    assert.ok(codes.includes("checksum"), `${label}: ${codes.join(",")}`);
+  }
+});
+
+test("format problems", () => {
+  const cases: [string, string][] = [
+    ["wrong format", '{"format":"storedb/2","tables":{}}'],
+    ["no format", '{"tables":{}}'],
+    ["not an object", "[]"],
+    ["tables not an object", '{"format":"storedb/1","tables":[]}'],
+    ["table without rows", '{"format":"storedb/1","tables":{"t":{"schema":{}}}}'],
+    ["rows not an array", '{"format":"storedb/1","tables":{"t":{"schema":{},"rows":{}}}}'],
+    ["unknown member", '{"format":"storedb/1","tables":{},"extra":1}'],
+    ["unknown table member", '{"format":"storedb/1","tables":{"t":{"schema":{},"rows":[],"x":1}}}'],
+  ];
+  for (const [label, text] of cases) {
+    const problems = readStore(Buffer.from(text)).problems;
+    assert.ok(problems.some((p) => p.code === "format"), `${label}: ${JSON.stringify(problems)}`);
+  }
+});
+
+test("JSON syntax errors name line and column", () => {
+  const read = readStore(Buffer.from('{"format":"storedb/1","tables":{\n"t":{"schema":{},\n"rows":[\n{"a":1},\n{"a":2,}\n]}}}'));
+  assert.is(read.tables, undefined);
+  assert.is(read.problems.length, 1);
+  assert.is(read.problems[0]?.code, "json");
+  assert.match(read.problems[0]!.message, /line 5, column 8/);
+});
+
+test.run();

@@ -1,0 +1,194 @@
+/**
+ * A `FileSystem` over the real one that tests can watch and break.
+ *
+ * - `log` records every call in order ("write .t.store.tmp-1-2", "rename
+ *   .t.store.tmp-1-2 t.store", "fsyncDir", ...), and tests append their own
+ *   marks ("answer") to see what happened before a promise resolved.
+ * - `inject(op, code)` makes the next matching call fail with that errno.
+ * - Power loss: it keeps its own model of what is durable in the directory —
+ *   a file's content once fsynced, a directory's entries once the directory
+ *   is fsynced — and `crash()` rewrites the real directory to exactly that,
+ *   dropping everything not yet fsynced (SIGKILL cannot show this: the page
+ *   cache survives a killed process).
+ */
+
+import { promises as fsp } from "node:fs";
+import path from "node:path";
+import type { FileInfo, FileSystem, WritableFile } from "../../../src/storage/fs.js";
+import { nodeFs } from "../../../src/storage/fs.js";
+
+export type Op = "create" | "write" | "chmod" | "fsync" | "fstat" | "close" | "rename" | "fsyncDir" | "unlink" | "link" | "stat" | "lstat" | "realpath" | "readFile" | "readdir" | "mkdir";
+
+interface Fault {
+  readonly op: Op;
+  readonly code: string;
+  readonly match: (name: string) => boolean;
+}
+
+function errno(code: string, op: string): NodeJS.ErrnoException {
+  const error = new Error(`${code}: injected failure in ${op}`) as NodeJS.ErrnoException;
+  error.code = code;
+  return error;
+}
+
+export class InstrumentedFs implements FileSystem {
+  readonly log: string[] = [];
+  private faults: Fault[] = [];
+  private nextId = 0;
+  /** name → file id, as the directory is now / as it would be after a power loss. */
+  private volatile = new Map<string, number>();
+  private durable = new Map<string, number>();
+  private written = new Map<number, Buffer>();
+  private synced = new Map<number, Buffer>();
+
+  private constructor(readonly dir: string) {}
+
+  /** Watches `dir` (all of its files count as durable now). */
+  static async over(dir: string): Promise<InstrumentedFs> {
+    const fs = new InstrumentedFs(dir);
+    await fs.adoptDisk();
+    return fs;
+  }
+
+  private async adoptDisk(): Promise<void> {
+    this.volatile.clear();
+    this.written.clear();
+    this.synced.clear();
+    for (const name of await fsp.readdir(this.dir)) {
+      const stat = await fsp.lstat(path.join(this.dir, name));
+      if (!stat.isFile()) continue;
+      const id = this.nextId++;
+      const content = await fsp.readFile(path.join(this.dir, name));
+      this.volatile.set(name, id);
+      this.written.set(id, content);
+      this.synced.set(id, content);
+    }
+    this.durable = new Map(this.volatile);
+  }
+
+  /** The next call of `op` (on a path whose base name passes `match`) fails with `code`. */
+  inject(op: Op, code: string, match: (name: string) => boolean = () => true): void {
+    this.faults.push({ op, code, match });
+  }
+
+  private call(op: Op, target: string, extra = ""): void {
+    const name = path.basename(target);
+    const fault = this.faults.findIndex((f) => f.op === op && f.match(name));
+    if (fault !== -1) {
+      const { code } = this.faults[fault]!;
+      this.faults.splice(fault, 1);
+      this.log.push(`${op} ${name} FAILED ${code}`);
+      throw errno(code, op);
+    }
+    this.log.push(extra ? `${op} ${name} ${extra}` : `${op} ${name}`);
+  }
+
+  private inDir(target: string): boolean {
+    return path.dirname(target) === this.dir;
+  }
+
+  /** Drops everything not fsynced: the directory becomes what a power loss would leave. */
+  async crash(): Promise<void> {
+    for (const name of await fsp.readdir(this.dir)) {
+      if (!this.durable.has(name)) await fsp.rm(path.join(this.dir, name), { force: true, recursive: true });
+    }
+    for (const [name, id] of this.durable) {
+      await fsp.writeFile(path.join(this.dir, name), this.synced.get(id) ?? Buffer.alloc(0));
+    }
+    this.log.push("CRASH");
+    await this.adoptDisk();
+  }
+
+  async createExclusive(target: string, mode?: number): Promise<WritableFile> {
+    this.call("create", target);
+    const real = await nodeFs.createExclusive(target, mode);
+    const id = this.nextId++;
+    if (this.inDir(target)) {
+      this.volatile.set(path.basename(target), id);
+      this.written.set(id, Buffer.alloc(0));
+    }
+    const name = path.basename(target);
+    const self = this;
+    return {
+      async write(data) {
+        self.call("write", name);
+        await real.write(data);
+        self.written.set(id, Buffer.concat([self.written.get(id) ?? Buffer.alloc(0), data]));
+      },
+      async chmod(m) {
+        self.call("chmod", name);
+        await real.chmod(m);
+      },
+      async fsync() {
+        self.call("fsync", name);
+        await real.fsync();
+        self.synced.set(id, self.written.get(id) ?? Buffer.alloc(0));
+      },
+      async stat(): Promise<FileInfo> {
+        self.call("fstat", name);
+        return real.stat();
+      },
+      async close() {
+        self.call("close", name);
+        await real.close();
+      },
+    };
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    this.call("rename", from, path.basename(to));
+    await nodeFs.rename(from, to);
+    const id = this.volatile.get(path.basename(from));
+    this.volatile.delete(path.basename(from));
+    if (id !== undefined && this.inDir(to)) this.volatile.set(path.basename(to), id);
+  }
+
+  async fsyncDir(dir: string): Promise<void> {
+    this.call("fsyncDir", dir);
+    await nodeFs.fsyncDir(dir);
+    if (dir === this.dir) this.durable = new Map(this.volatile);
+  }
+
+  async unlink(target: string): Promise<void> {
+    this.call("unlink", target);
+    await nodeFs.unlink(target);
+    this.volatile.delete(path.basename(target));
+  }
+
+  async link(from: string, to: string): Promise<void> {
+    this.call("link", from, path.basename(to));
+    await nodeFs.link(from, to);
+    const id = this.volatile.get(path.basename(from));
+    if (id !== undefined) this.volatile.set(path.basename(to), id);
+  }
+
+  async stat(target: string): Promise<FileInfo | null> {
+    this.call("stat", target);
+    return nodeFs.stat(target);
+  }
+
+  async lstat(target: string): Promise<FileInfo | null> {
+    this.call("lstat", target);
+    return nodeFs.lstat(target);
+  }
+
+  async realpath(target: string): Promise<string> {
+    this.call("realpath", target);
+    return nodeFs.realpath(target);
+  }
+
+  async readFile(target: string): Promise<Buffer> {
+    this.call("readFile", target);
+    return nodeFs.readFile(target);
+  }
+
+  async readdir(dir: string): Promise<string[]> {
+    this.call("readdir", dir);
+    return nodeFs.readdir(dir);
+  }
+
+  async mkdir(dir: string): Promise<void> {
+    this.call("mkdir", dir);
+    await nodeFs.mkdir(dir);
+  }
+}
