@@ -18,11 +18,11 @@
  */
 
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { StoreError } from "../errors.js";
 import { authPlugin } from "./auth.js";
 import { DrainGate, drainPlugin } from "./drain.js";
-import { problemsPlugin } from "./problems.js";
+import { asStoreError, clientErrorHandler, problemsPlugin, sendProblem } from "./problems.js";
 import { requestLogPlugin } from "./request-log.js";
 import { routes, type CommandStore } from "./routes.js";
 
@@ -52,7 +52,8 @@ export const TIMEOUTS = {
 export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
-    disableRequestLogging: true,
+    // request-log.ts writes one line per request instead of fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     bodyLimit: options.maxBodyBytes,
     requestTimeout: TIMEOUTS.requestTimeout,
@@ -63,6 +64,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return503OnClosing: false,
     onProtoPoisoning: "ignore",
     onConstructorPoisoning: "ignore",
+    clientErrorHandler,
+    // A malformed URL fails before routing, outside the error handler.
+    frameworkErrors: (error, request, reply) => {
+      sendProblem(request, reply, asStoreError(error, options.maxBodyBytes) ?? new StoreError("invalid_request", "The request could not be routed."));
+    },
   });
 
   app.removeAllContentTypeParsers();

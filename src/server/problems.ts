@@ -11,6 +11,7 @@
  * path or internal message leaves the process.
  */
 
+import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { StoreError } from "../errors.js";
 import { rootPlugin } from "./plugin.js";
@@ -91,6 +92,28 @@ export function asStoreError(error: unknown, maxBodyBytes: number): StoreError |
       }
       return undefined;
   }
+}
+
+/**
+ * Answers a request Node's HTTP parser rejected before fastify saw it
+ * (malformed, headers too large, too slow). §7 has no 408/431 code, so these
+ * are 400 `invalid_request`; the connection is closed, as Node does.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  if (socket.writable) {
+    const detail =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? "The request did not arrive in time."
+        : error.code === "HPE_HEADER_OVERFLOW"
+          ? "The request headers are too large."
+          : "The request is not valid HTTP.";
+    const body = JSON.stringify(new StoreError("invalid_request", detail).toProblem());
+    socket.write(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 function pathOf(url: string): string {
