@@ -1,0 +1,179 @@
+/**
+ * The fuzz properties, shared by `test/hostile/fuzz.test.ts` (a few hundred
+ * runs) and `scripts/soak.ts` (tens of thousands):
+ *
+ * - `select`: a generated select, sent as JSON or as SQL (inline literals or
+ *   `?` parameters), answers exactly what the reference evaluator computes
+ *   over the fixed rows, or the error the contract names.
+ * - `request`: any request — valid, near-valid or garbage — is answered in
+ *   time, never with a 5xx, every error is a §7 problem, and a rejected
+ *   request leaves every file in the data directory byte-identical and the
+ *   database's contents (as read back) unchanged.
+ *
+ * Each check returns its violations; `runProperty` turns a failing case into
+ * a fixture (the exact input) that `replayFixture` sends again later.
+ */
+import fc from "fast-check";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { COLUMN_NAMES, ROWS, SCHEMA, TABLE } from "./dataset.js";
+import { bodyBytes, request, type RawRequest } from "./envelopes.js";
+import { problemViolations } from "./problem.js";
+import { select, selectCommand, toSql } from "./queries.js";
+import { check, referenceSelect, type ReferenceSelect } from "./reference.js";
+import type { Reply, ServerProcess } from "./server.js";
+
+/** Databases the properties use: `fz` is only read, `fzm` takes every generated request. */
+export const READ_DB = "fz";
+export const MUTATE_DB = "fzm";
+
+const RESULT_KINDS = new Set(["rows", "mutation", "validation", "schema", "plan"]);
+const TIMEOUT_MS = 15_000;
+
+export type Via = "json" | "sql-inline" | "sql-params";
+
+export interface SelectCase {
+  readonly select: ReferenceSelect;
+  readonly via: Via;
+}
+
+export type Fixture =
+  | { readonly property: "select"; readonly input: SelectCase; readonly note: string }
+  | { readonly property: "request"; readonly input: RawRequest; readonly note: string };
+
+export async function seedDatabase(server: ServerProcess, database: string): Promise<void> {
+  const created = await server.command({ database, command: { kind: "create-table", schema: SCHEMA } });
+  if (created.status !== 200) throw new Error(`create-table on ${database}: ${created.status} ${created.text}`);
+  const inserted = await server.command({ database, command: { kind: "insert", table: TABLE, rows: ROWS } });
+  if (inserted.status !== 200) throw new Error(`insert on ${database}: ${inserted.status} ${inserted.text}`);
+}
+
+function serverViolations(reply: Reply, dataDir: string): string[] {
+  if (reply.status >= 500) return [`answered ${reply.status}: ${reply.text.slice(0, 300)}`];
+  if (reply.status >= 400) return problemViolations(reply, { dataDir });
+  const kind = (reply.json as { kind?: unknown } | undefined)?.kind;
+  if (reply.status !== 200 || typeof kind !== "string" || !RESULT_KINDS.has(kind)) return [`success is not a §6 result: ${reply.status} ${reply.text.slice(0, 200)}`];
+  return [];
+}
+
+export async function checkSelect(server: ServerProcess, input: SelectCase): Promise<string[]> {
+  const { via } = input;
+  let body: unknown;
+  let asked = input.select;
+  if (via === "json") body = { database: READ_DB, command: selectCommand(input.select) };
+  else {
+    const q = toSql(input.select, via === "sql-inline");
+    asked = q.select;
+    body = { database: READ_DB, command: { kind: "sql", sql: q.sql, params: q.params } };
+  }
+  const reply = await server.command(body, { timeoutMs: TIMEOUT_MS });
+  const out = serverViolations(reply, server.dataDir);
+  const verdict = asked.where ? check(asked.where, TABLE, SCHEMA.columns) : ({ kind: "ok" } as const);
+  const code = (reply.json as { code?: string } | undefined)?.code;
+  switch (verdict.kind) {
+    case "ok": {
+      if (reply.status !== 200) {
+        out.push(`expected 200, got ${reply.status} ${code ?? ""}: ${reply.text.slice(0, 300)}`);
+        break;
+      }
+      const expected = JSON.stringify(referenceSelect(asked, TABLE, COLUMN_NAMES, ROWS));
+      const actual = JSON.stringify(reply.json);
+      if (expected !== actual) out.push(`result differs from the reference\nexpected: ${expected.slice(0, 1500)}\nactual:   ${actual.slice(0, 1500)}`);
+      break;
+    }
+    case "error":
+      if (reply.status !== 400 || !verdict.codes.includes(code ?? "")) out.push(`expected 400 ${verdict.codes.join("|")}, got ${reply.status} ${code ?? ""}: ${reply.text.slice(0, 200)}`);
+      break;
+    case "unspecified":
+      if (reply.status !== 200 && reply.status !== 400) out.push(`expected 200 or 400, got ${reply.status}`);
+      break;
+  }
+  return out.map((v) => `${v}\nrequest: ${JSON.stringify(body).slice(0, 2000)}`);
+}
+
+/** What a rejected request must not change: the bytes of every file, and the contents as read back. */
+async function fingerprint(server: ServerProcess): Promise<{ files: string; contents: string }> {
+  const files = readdirSync(server.dataDir)
+    .sort()
+    .map((name) => {
+      try {
+        return `${name}:${readFileSync(path.join(server.dataDir, name)).toString("base64")}`;
+      } catch {
+        return `${name}:<unreadable>`;
+      }
+    })
+    .join("\n");
+  const described = await server.command({ database: MUTATE_DB, command: { kind: "describe" } }, { timeoutMs: TIMEOUT_MS });
+  let contents = described.text;
+  const tables = (described.json as { tables?: { name: string }[] } | undefined)?.tables ?? [];
+  for (const { name } of tables) {
+    const rows = await server.command({ database: MUTATE_DB, command: { kind: "select", table: name, columns: "*" } }, { timeoutMs: TIMEOUT_MS });
+    contents += `\n${name}:${rows.text}`;
+  }
+  return { files, contents };
+}
+
+/** Stateful: remembers the fingerprint after the last accepted request. */
+export class RequestChecker {
+  private last: { files: string; contents: string } | undefined;
+
+  constructor(private readonly server: ServerProcess) {}
+
+  async check(raw: RawRequest): Promise<string[]> {
+    this.last ??= await fingerprint(this.server);
+    const headers: Record<string, string> = {};
+    if (raw.contentType !== null) headers["content-type"] = raw.contentType;
+    const reply = await this.server.request(bodyBytes(raw), { method: raw.method, path: raw.path, headers, noContentType: true, timeoutMs: TIMEOUT_MS });
+    const out = serverViolations(reply, this.server.dataDir);
+    const after = await fingerprint(this.server);
+    if (reply.status >= 300 && this.last) {
+      if (after.files !== this.last.files) out.push(`rejected (${reply.status}) but the data directory changed`);
+      if (after.contents !== this.last.contents) out.push(`rejected (${reply.status}) but the contents changed`);
+    }
+    this.last = after;
+    if (!this.server.alive) out.push(`server died: ${this.server.log.slice(-2000)}`);
+    return out.map((v) => `${v}\nrequest: ${JSON.stringify(raw).slice(0, 2000)}`);
+  }
+}
+
+export interface RunResult {
+  readonly runs: number;
+  readonly failure?: { readonly fixture: Fixture; readonly seed: number; readonly message: string };
+}
+
+/** Runs one property for `runs` cases; on failure returns the shrunk case as a fixture. */
+export async function runProperty(server: ServerProcess, property: Fixture["property"], runs: number, seed?: number): Promise<RunResult> {
+  const parameters: fc.Parameters<unknown> = { numRuns: runs, endOnFailure: false, ...(seed === undefined ? {} : { seed }) };
+  if (property === "select") {
+    const details = await fc.check(
+      fc.asyncProperty(select, fc.constantFrom<Via>("json", "sql-inline", "sql-params"), async (s, via) => {
+        const v = await checkSelect(server, { select: s, via });
+        if (v.length > 0) throw new Error(v.join("\n"));
+      }),
+      parameters as fc.Parameters<[ReferenceSelect, Via]>,
+    );
+    if (!details.failed || !details.counterexample) return { runs: details.numRuns };
+    const [s, via] = details.counterexample;
+    return { runs: details.numRuns, failure: { seed: details.seed, message: String(details.errorInstance), fixture: { property, input: { select: s, via }, note: "" } } };
+  }
+  const checker = new RequestChecker(server);
+  const details = await fc.check(
+    fc.asyncProperty(request, async (raw) => {
+      const v = await checker.check(raw);
+      if (v.length > 0) throw new Error(v.join("\n"));
+    }),
+    parameters as fc.Parameters<[RawRequest]>,
+  );
+  if (!details.failed || !details.counterexample) return { runs: details.numRuns };
+  const [raw] = details.counterexample;
+  return { runs: details.numRuns, failure: { seed: details.seed, message: String(details.errorInstance), fixture: { property, input: raw, note: "" } } };
+}
+
+export async function replayFixture(server: ServerProcess, fixture: Fixture): Promise<string[]> {
+  switch (fixture.property) {
+    case "select":
+      return checkSelect(server, fixture.input);
+    case "request":
+      return new RequestChecker(server).check(fixture.input);
+  }
+}
