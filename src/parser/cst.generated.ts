@@ -90,7 +90,7 @@ export interface OrderByClauseCstNode extends CstNode {
 export type OrderByClauseCstChildren = {
   Order: IToken[];
   By: IToken[];
-  orderItem: OrderItemCstNode[];
+  orderItem: (OrderItemCstNode)[];
   Comma?: IToken[];
 };
 
@@ -127,7 +127,7 @@ export type InsertStatementCstChildren = {
   Identifier: IToken[];
   nameList: NameListCstNode[];
   Values: IToken[];
-  valueRow: ValueRowCstNode[];
+  valueRow: (ValueRowCstNode)[];
   Comma?: IToken[];
 };
 
@@ -138,7 +138,7 @@ export interface ValueRowCstNode extends CstNode {
 
 export type ValueRowCstChildren = {
   LParen: IToken[];
-  value: ValueCstNode[];
+  value: (ValueCstNode)[];
   Comma?: IToken[];
   RParen: IToken[];
 };
@@ -162,7 +162,7 @@ export type UpdateStatementCstChildren = {
   Update: IToken[];
   Identifier: IToken[];
   Set: IToken[];
-  assignment: AssignmentCstNode[];
+  assignment: (AssignmentCstNode)[];
   Comma?: IToken[];
   whereClause?: WhereClauseCstNode[];
 };
@@ -203,10 +203,19 @@ export type CreateTableStatementCstChildren = {
   Exists?: IToken[];
   Identifier: IToken[];
   LParen: IToken[];
-  columnDefinition?: ColumnDefinitionCstNode[];
-  tableConstraint?: TableConstraintCstNode[];
+  tableElement: (TableElementCstNode)[];
   Comma?: IToken[];
   RParen: IToken[];
+};
+
+export interface TableElementCstNode extends CstNode {
+  name: "tableElement";
+  children: TableElementCstChildren;
+}
+
+export type TableElementCstChildren = {
+  columnDefinition?: ColumnDefinitionCstNode[];
+  tableConstraint?: TableConstraintCstNode[];
 };
 
 export interface ColumnDefinitionCstNode extends CstNode {
@@ -291,7 +300,7 @@ export interface NameListCstNode extends CstNode {
 
 export type NameListCstChildren = {
   LParen: IToken[];
-  Identifier: IToken[];
+  Identifier: (IToken)[];
   Comma?: IToken[];
   RParen: IToken[];
 };
@@ -315,7 +324,7 @@ export interface ExpressionCstNode extends CstNode {
 }
 
 export type ExpressionCstChildren = {
-  andExpression: AndExpressionCstNode[];
+  andExpression: (AndExpressionCstNode)[];
   Or?: IToken[];
 };
 
@@ -325,7 +334,7 @@ export interface AndExpressionCstNode extends CstNode {
 }
 
 export type AndExpressionCstChildren = {
-  notExpression: NotExpressionCstNode[];
+  notExpression: (NotExpressionCstNode)[];
   And?: IToken[];
 };
 

@@ -14,11 +14,17 @@
  * A comparison takes plain operands on both sides, so `a = b = c` does not
  * parse. Rule bodies avoid per-call closures beyond Chevrotain's own DSL.
  */
-import { CstParser } from "chevrotain";
+import { CstParser, type IOrAlt } from "chevrotain";
 import * as T from "../lexer/tokens.js";
 import { errorMessages } from "./syntax-errors.js";
 
 class SqlGrammar extends CstParser {
+  /**
+   * Each OR's alternatives, built on first use and reused (Chevrotain's advice):
+   * a fresh array of closures per call would cost more than the decision itself.
+   */
+  private readonly alternatives: Record<string, IOrAlt<unknown>[]> = {};
+
   constructor() {
     super(T.allTokens as never, {
       recoveryEnabled: false,
@@ -31,33 +37,37 @@ class SqlGrammar extends CstParser {
   }
 
   readonly statement = this.RULE("statement", () => {
-    this.OR([
-      { ALT: () => this.SUBRULE(this.selectStatement) },
-      { ALT: () => this.SUBRULE(this.insertStatement) },
-      { ALT: () => this.SUBRULE(this.updateStatement) },
-      { ALT: () => this.SUBRULE(this.deleteStatement) },
-      { ALT: () => this.SUBRULE(this.createTableStatement) },
-      { ALT: () => this.SUBRULE(this.dropTableStatement) },
-      { ALT: () => this.SUBRULE(this.explainStatement) },
-    ]);
+    this.OR(
+      (this.alternatives.statement ??= [
+        { ALT: () => this.SUBRULE(this.selectStatement) },
+        { ALT: () => this.SUBRULE(this.insertStatement) },
+        { ALT: () => this.SUBRULE(this.updateStatement) },
+        { ALT: () => this.SUBRULE(this.deleteStatement) },
+        { ALT: () => this.SUBRULE(this.createTableStatement) },
+        { ALT: () => this.SUBRULE(this.dropTableStatement) },
+        { ALT: () => this.SUBRULE(this.explainStatement) },
+      ]),
+    );
     this.OPTION(() => this.CONSUME(T.Semicolon));
   });
 
   readonly explainStatement = this.RULE("explainStatement", () => {
     this.CONSUME(T.Explain);
-    this.OR([
-      { ALT: () => this.SUBRULE(this.selectStatement) },
-      { ALT: () => this.SUBRULE(this.insertStatement) },
-      { ALT: () => this.SUBRULE(this.updateStatement) },
-      { ALT: () => this.SUBRULE(this.deleteStatement) },
-    ]);
+    this.OR(
+      (this.alternatives.explained ??= [
+        { ALT: () => this.SUBRULE(this.selectStatement) },
+        { ALT: () => this.SUBRULE(this.insertStatement) },
+        { ALT: () => this.SUBRULE(this.updateStatement) },
+        { ALT: () => this.SUBRULE(this.deleteStatement) },
+      ]),
+    );
   });
 
   // ------------------------------------------------------------------ SELECT
 
   readonly selectStatement = this.RULE("selectStatement", () => {
     this.CONSUME(T.Select);
-    this.OR([
+    this.OR((this.alternatives.selectStatement ??= [
       { ALT: () => this.CONSUME(T.Star) },
       {
         ALT: () => {
@@ -68,7 +78,7 @@ class SqlGrammar extends CstParser {
           });
         },
       },
-    ]);
+    ]));
     this.CONSUME(T.From);
     this.SUBRULE(this.tableRef);
     this.MANY2(() => this.SUBRULE(this.joinClause));
@@ -87,7 +97,7 @@ class SqlGrammar extends CstParser {
 
   readonly joinClause = this.RULE("joinClause", () => {
     this.OPTION(() => {
-      this.OR([{ ALT: () => this.CONSUME(T.Inner) }, { ALT: () => this.CONSUME(T.Left) }]);
+      this.OR((this.alternatives.joinClause ??= [{ ALT: () => this.CONSUME(T.Inner) }, { ALT: () => this.CONSUME(T.Left) }]));
     });
     this.CONSUME(T.Join);
     this.SUBRULE(this.tableRef);
@@ -103,13 +113,17 @@ class SqlGrammar extends CstParser {
   readonly orderByClause = this.RULE("orderByClause", () => {
     this.CONSUME(T.Order);
     this.CONSUME(T.By);
-    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.orderItem) });
+    this.SUBRULE(this.orderItem);
+    this.MANY(() => {
+      this.CONSUME(T.Comma);
+      this.SUBRULE2(this.orderItem);
+    });
   });
 
   readonly orderItem = this.RULE("orderItem", () => {
     this.SUBRULE(this.columnRef);
     this.OPTION(() => {
-      this.OR([{ ALT: () => this.CONSUME(T.Asc) }, { ALT: () => this.CONSUME(T.Desc) }]);
+      this.OR((this.alternatives.orderItem ??= [{ ALT: () => this.CONSUME(T.Asc) }, { ALT: () => this.CONSUME(T.Desc) }]));
     });
   });
 
@@ -130,25 +144,37 @@ class SqlGrammar extends CstParser {
     this.CONSUME(T.Identifier);
     this.SUBRULE(this.nameList);
     this.CONSUME(T.Values);
-    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.valueRow) });
+    this.SUBRULE(this.valueRow);
+    this.MANY(() => {
+      this.CONSUME(T.Comma);
+      this.SUBRULE2(this.valueRow);
+    });
   });
 
   readonly valueRow = this.RULE("valueRow", () => {
     this.CONSUME(T.LParen);
-    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.value) });
+    this.SUBRULE(this.value);
+    this.MANY(() => {
+      this.CONSUME(T.Comma);
+      this.SUBRULE2(this.value);
+    });
     this.CONSUME(T.RParen);
   });
 
   /** A single value: a literal or a `?`. */
   readonly value = this.RULE("value", () => {
-    this.OR([{ ALT: () => this.CONSUME(T.Param) }, { ALT: () => this.SUBRULE(this.literal) }]);
+    this.OR((this.alternatives.value ??= [{ ALT: () => this.CONSUME(T.Param) }, { ALT: () => this.SUBRULE(this.literal) }]));
   });
 
   readonly updateStatement = this.RULE("updateStatement", () => {
     this.CONSUME(T.Update);
     this.CONSUME(T.Identifier);
     this.CONSUME(T.SetKeyword);
-    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.assignment) });
+    this.SUBRULE(this.assignment);
+    this.MANY(() => {
+      this.CONSUME(T.Comma);
+      this.SUBRULE2(this.assignment);
+    });
     this.OPTION(() => this.SUBRULE(this.whereClause));
   });
 
@@ -177,16 +203,19 @@ class SqlGrammar extends CstParser {
     });
     this.CONSUME(T.Identifier);
     this.CONSUME(T.LParen);
-    this.AT_LEAST_ONE_SEP({
-      SEP: T.Comma,
-      DEF: () => {
-        this.OR([
-          { ALT: () => this.SUBRULE(this.columnDefinition) },
-          { ALT: () => this.SUBRULE(this.tableConstraint) },
-        ]);
-      },
+    this.SUBRULE(this.tableElement);
+    this.MANY(() => {
+      this.CONSUME(T.Comma);
+      this.SUBRULE2(this.tableElement);
     });
     this.CONSUME(T.RParen);
+  });
+
+  readonly tableElement = this.RULE("tableElement", () => {
+    this.OR((this.alternatives.tableElement ??= [
+      { ALT: () => this.SUBRULE(this.columnDefinition) },
+      { ALT: () => this.SUBRULE(this.tableConstraint) },
+    ]));
   });
 
   readonly columnDefinition = this.RULE("columnDefinition", () => {
@@ -209,7 +238,7 @@ class SqlGrammar extends CstParser {
   });
 
   readonly columnConstraint = this.RULE("columnConstraint", () => {
-    this.OR([
+    this.OR((this.alternatives.columnConstraint ??= [
       {
         ALT: () => {
           this.CONSUME(T.Primary);
@@ -230,7 +259,7 @@ class SqlGrammar extends CstParser {
         },
       },
       { ALT: () => this.SUBRULE(this.referencesClause) },
-    ]);
+    ]));
   });
 
   readonly tableConstraint = this.RULE("tableConstraint", () => {
@@ -238,7 +267,7 @@ class SqlGrammar extends CstParser {
       this.CONSUME(T.Constraint);
       this.CONSUME(T.Identifier);
     });
-    this.OR([
+    this.OR((this.alternatives.tableConstraint ??= [
       {
         ALT: () => {
           this.CONSUME(T.Primary);
@@ -268,7 +297,7 @@ class SqlGrammar extends CstParser {
           this.CONSUME(T.RParen);
         },
       },
-    ]);
+    ]));
   });
 
   readonly referencesClause = this.RULE("referencesClause", () => {
@@ -278,14 +307,18 @@ class SqlGrammar extends CstParser {
     this.OPTION(() => {
       this.CONSUME(T.On);
       this.CONSUME(T.Delete);
-      this.OR([{ ALT: () => this.CONSUME(T.Cascade) }, { ALT: () => this.CONSUME(T.Restrict) }]);
+      this.OR((this.alternatives.referencesClause ??= [{ ALT: () => this.CONSUME(T.Cascade) }, { ALT: () => this.CONSUME(T.Restrict) }]));
     });
   });
 
   /** `(a, b, c)`: column names in parentheses. */
   readonly nameList = this.RULE("nameList", () => {
     this.CONSUME(T.LParen);
-    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.CONSUME(T.Identifier) });
+    this.CONSUME(T.Identifier);
+    this.MANY(() => {
+      this.CONSUME(T.Comma);
+      this.CONSUME2(T.Identifier);
+    });
     this.CONSUME(T.RParen);
   });
 
@@ -302,15 +335,23 @@ class SqlGrammar extends CstParser {
   // ------------------------------------------------------------------ expressions
 
   readonly expression = this.RULE("expression", () => {
-    this.AT_LEAST_ONE_SEP({ SEP: T.Or, DEF: () => this.SUBRULE(this.andExpression) });
+    this.SUBRULE(this.andExpression);
+    this.MANY(() => {
+      this.CONSUME(T.Or);
+      this.SUBRULE2(this.andExpression);
+    });
   });
 
   readonly andExpression = this.RULE("andExpression", () => {
-    this.AT_LEAST_ONE_SEP({ SEP: T.And, DEF: () => this.SUBRULE(this.notExpression) });
+    this.SUBRULE(this.notExpression);
+    this.MANY(() => {
+      this.CONSUME(T.And);
+      this.SUBRULE2(this.notExpression);
+    });
   });
 
   readonly notExpression = this.RULE("notExpression", () => {
-    this.OR([
+    this.OR((this.alternatives.notExpression ??= [
       {
         ALT: () => {
           this.CONSUME(T.Not);
@@ -318,14 +359,14 @@ class SqlGrammar extends CstParser {
         },
       },
       { ALT: () => this.SUBRULE(this.predicate) },
-    ]);
+    ]));
   });
 
   /** An operand, optionally compared with a second one or tested with IS [NOT] NULL. */
   readonly predicate = this.RULE("predicate", () => {
     this.SUBRULE(this.operand);
     this.OPTION(() => {
-      this.OR([
+      this.OR((this.alternatives.predicate ??= [
         {
           ALT: () => {
             this.CONSUME(T.ComparisonOperator);
@@ -339,12 +380,12 @@ class SqlGrammar extends CstParser {
             this.CONSUME(T.Null);
           },
         },
-      ]);
+      ]));
     });
   });
 
   readonly operand = this.RULE("operand", () => {
-    this.OR([
+    this.OR((this.alternatives.operand ??= [
       { ALT: () => this.CONSUME(T.Param) },
       { ALT: () => this.SUBRULE(this.literal) },
       { ALT: () => this.SUBRULE(this.columnRef) },
@@ -355,7 +396,7 @@ class SqlGrammar extends CstParser {
           this.CONSUME(T.RParen);
         },
       },
-    ]);
+    ]));
   });
 
   readonly columnRef = this.RULE("columnRef", () => {
@@ -367,7 +408,7 @@ class SqlGrammar extends CstParser {
   });
 
   readonly literal = this.RULE("literal", () => {
-    this.OR([
+    this.OR((this.alternatives.literal ??= [
       { ALT: () => this.CONSUME(T.StringLiteral) },
       { ALT: () => this.CONSUME(T.NumberLiteral) },
       {
@@ -379,7 +420,7 @@ class SqlGrammar extends CstParser {
       { ALT: () => this.CONSUME(T.True) },
       { ALT: () => this.CONSUME(T.False) },
       { ALT: () => this.CONSUME(T.Null) },
-    ]);
+    ]));
   });
 }
 

@@ -216,9 +216,12 @@ class AstBuilder {
   createTable(node: C.CreateTableStatementCstNode): A.CreateTableStmt {
     const c = node.children;
     const columns: A.ColumnDef[] = [];
-    if (c.columnDefinition) for (const def of c.columnDefinition) columns.push(this.columnDefinition(def));
     const constraints: A.TableConstraint[] = [];
-    if (c.tableConstraint) for (const con of c.tableConstraint) constraints.push(this.tableConstraint(con));
+    for (const element of c.tableElement) {
+      const e = element.children;
+      if (e.columnDefinition) columns.push(this.columnDefinition(e.columnDefinition[0]!));
+      else constraints.push(this.tableConstraint(e.tableConstraint![0]!));
+    }
     return {
       kind: "create-table",
       ifNotExists: c.If !== undefined,

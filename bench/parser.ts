@@ -1,0 +1,148 @@
+/**
+ * Parser benchmark: statements/s of `parseSql` against node-sql-parser
+ * (`new Parser().astify`), pgsql-ast-parser (`parse`) and SQLite's own
+ * parse + plan (better-sqlite3 `db.prepare`), side by side in one process on
+ * a fixed corpus.
+ *
+ * Each (statement, parser) pair is warmed up, then run for a fixed time
+ * slice; the table shows statements/s, and the summary the geometric mean of
+ * parseSql's throughput over each peer's, on the statements both accept.
+ * Dialect adjustments, applied only to that peer's copy of the text:
+ * pgsql-ast-parser numbers its placeholders (`$1`), and does not parse
+ * EXPLAIN (excluded from its column). SQLite prepares every statement against
+ * an in-memory database holding the referenced tables; preparing compiles
+ * without executing, so DDL prepares repeatedly (the CREATE targets a table
+ * that does not exist yet, the DROP one that does).
+ *
+ * A checksum over every parser's output keeps the work observable.
+ */
+import Database from "better-sqlite3";
+import nodeSqlParser from "node-sql-parser";
+import { parse as pgParse } from "pgsql-ast-parser";
+import { parseSql } from "../src/parser/index.js";
+
+const longSelect = (() => {
+  const cols = Array.from({ length: 40 }, (_, i) => `u.column_number_${i}`).join(", ");
+  const terms = Array.from({ length: 30 }, (_, i) => `(u.column_number_${i} >= ${i * 10} AND u.column_number_${i + 1} <> 'value ${i}')`).join(" OR ");
+  return `SELECT ${cols} FROM wide u WHERE ${terms} ORDER BY u.column_number_1 DESC, u.column_number_2 LIMIT 100`;
+})();
+
+const tenRows = Array.from({ length: 10 }, (_, i) => `(${i + 1}, 'user ${i}', 'u${i}@example.com', ${20 + i}, 'NL')`).join(", ");
+
+const corpus: readonly (readonly [label: string, sql: string])[] = [
+  ["point select", "SELECT id, name, email FROM users WHERE id = ?"],
+  ["select *", "SELECT * FROM users"],
+  [
+    "filtered select",
+    "SELECT id, name FROM users WHERE (age >= 18 AND country = 'NL') OR (vip = TRUE AND email IS NOT NULL) ORDER BY name ASC, id DESC LIMIT 50 OFFSET 100",
+  ],
+  [
+    "2-table join",
+    "SELECT u.id, u.name, o.amount FROM users u INNER JOIN orders o ON o.user_id = u.id WHERE o.amount > 100 ORDER BY o.amount DESC LIMIT 10",
+  ],
+  ["left join is null", "SELECT u.id FROM users AS u LEFT JOIN orders AS o ON o.user_id = u.id WHERE o.id IS NULL"],
+  ["insert 5 params", "INSERT INTO users (id, name, email, age, country) VALUES (?, ?, ?, ?, ?)"],
+  ["insert 10 rows", `INSERT INTO users (id, name, email, age, country) VALUES ${tenRows}`],
+  ["update", "UPDATE users SET name = ?, age = 31, vip = FALSE WHERE id = ?"],
+  ["delete", "DELETE FROM orders WHERE user_id = ? AND (amount < 10 OR note IS NULL)"],
+  [
+    "create table 6 cols",
+    "CREATE TABLE IF NOT EXISTS invoices (id INTEGER PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, amount REAL NOT NULL DEFAULT 0, paid BOOLEAN DEFAULT FALSE, note VARCHAR(200), code CHAR(8) UNIQUE)",
+  ],
+  [
+    "create table constraints",
+    "CREATE TABLE lines (invoice_id INTEGER, line INTEGER, qty INTEGER, CONSTRAINT pk PRIMARY KEY (invoice_id, line), FOREIGN KEY (invoice_id) REFERENCES invoices(id), CHECK (qty > 0))",
+  ],
+  ["drop table", "DROP TABLE IF EXISTS orders"],
+  ["explain select", "EXPLAIN SELECT id FROM users WHERE id = ?"],
+  ["~2 KB select", longSelect],
+];
+
+const setup = [
+  "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, email TEXT, age INTEGER, country TEXT, vip BOOLEAN)",
+  "CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id INTEGER, amount REAL, note TEXT)",
+  `CREATE TABLE wide (${Array.from({ length: 41 }, (_, i) => `column_number_${i}`).join(", ")})`,
+];
+
+const db = new Database(":memory:");
+for (const sql of setup) db.exec(sql);
+
+type Run = (sql: string) => unknown;
+const nsp = new nodeSqlParser.Parser();
+
+function pgDialect(sql: string): string | undefined {
+  if (/^EXPLAIN/i.test(sql)) return undefined;
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+const parsers: readonly (readonly [name: string, run: Run, adapt: (sql: string) => string | undefined])[] = [
+  ["parseSql", parseSql, (s) => s],
+  ["node-sql-parser", (s) => nsp.astify(s), (s) => s],
+  ["pgsql-ast-parser", (s) => pgParse(s), pgDialect],
+  ["sqlite prepare", (s) => db.prepare(s), (s) => s],
+];
+
+const SLICE_MS = Number(process.env["BENCH_SLICE_MS"] ?? 300);
+let checksum = 0;
+
+function measure(run: Run, sql: string): number {
+  for (let i = 0; i < 200; i++) if (run(sql)) checksum++;
+  globalThis.gc?.();
+  let ops = 0;
+  const start = process.hrtime.bigint();
+  const end = start + BigInt(SLICE_MS) * 1_000_000n;
+  let now = start;
+  while (now < end) {
+    for (let i = 0; i < 50; i++) if (run(sql)) checksum++;
+    ops += 50;
+    now = process.hrtime.bigint();
+  }
+  return ops / (Number(now - start) / 1e9);
+}
+
+const table: (number | undefined)[][] = [];
+for (const [, sql] of corpus) {
+  const row: (number | undefined)[] = [];
+  for (const [, run, adapt] of parsers) {
+    const text = adapt(sql);
+    if (text === undefined) {
+      row.push(undefined);
+      continue;
+    }
+    try {
+      run(text);
+    } catch (error) {
+      console.log(`  (${sql.slice(0, 30)}… rejected by a peer: ${(error as Error).message.split("\n")[0]})`);
+      row.push(undefined);
+      continue;
+    }
+    row.push(measure(run, text));
+  }
+  table.push(row);
+}
+
+const fmt = (n: number | undefined) => (n === undefined ? "—" : Math.round(n).toLocaleString("en-US"));
+const width = [26, ...parsers.map(() => 18)];
+const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(width[i]!) : c.padStart(width[i]!))).join("");
+console.log(`statements/s (slice ${SLICE_MS} ms per cell)`);
+console.log(line(["statement (bytes)", ...parsers.map(([name]) => name)]));
+corpus.forEach(([label, sql], i) => console.log(line([`${label} (${sql.length})`, ...table[i]!.map(fmt)])));
+
+console.log("\ngeometric mean of parseSql / peer, over the statements both accept:");
+for (let p = 1; p < parsers.length; p++) {
+  let logSum = 0;
+  let count = 0;
+  for (const row of table) {
+    const ours = row[0];
+    const theirs = row[p];
+    if (ours === undefined || theirs === undefined) continue;
+    logSum += Math.log(ours / theirs);
+    count++;
+  }
+  console.log(`  vs ${parsers[p]![0]}: ${Math.exp(logSum / count).toFixed(2)}x over ${count} statements`);
+}
+
+let outputSum = 0;
+for (const [, sql] of corpus) for (const ch of JSON.stringify(parseSql(sql))) outputSum = (outputSum * 31 + ch.charCodeAt(0)) >>> 0;
+console.log(`\nchecksum: runs ${checksum}, parseSql output ${outputSum.toString(16)}`);
