@@ -1,0 +1,260 @@
+/**
+ * HTTP benchmark: storedb's service against the ceiling of its HTTP stack
+ * and against a conventional peer, with autocannon on loopback.
+ *
+ * Three servers, each a child process so the load generator (this process)
+ * does not share their event loop:
+ * - `bare`: a fastify route that parses the same JSON body and returns the
+ *   same point-select answer from a constant — the most any fastify service
+ *   can do on this machine.
+ * - `sqlite`: fastify + better-sqlite3 answering the same point select with
+ *   a prepared statement (file database, WAL, synchronous=FULL so its
+ *   inserts are durable like ours).
+ * - `storedb`: the real service (`src/server/main.ts`, bundled as
+ *   `npm run build` does), default log level, on a scratch data directory.
+ * Each run is bounded in time with 64 connections; ids are random over the
+ * seeded table. Before timing, one answer of each server is compared with
+ * storedb's and a checksum of the answers is printed.
+ *
+ * Targets: storedb point selects ≥ 80% of `bare` and ahead of `sqlite`; no
+ * non-2xx answers anywhere.
+ */
+
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROWS = 10_000;
+const CONNECTIONS = 64;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const here = fileURLToPath(import.meta.url);
+const root = path.dirname(path.dirname(here));
+const require = createRequire(import.meta.url);
+
+function user(id: number): { id: number; name: string; email: string } {
+  return { id, name: `user ${id}`, email: `user${id}@example.com` };
+}
+
+function pointAnswer(id: number): string {
+  return JSON.stringify({ kind: "rows", columns: ["id", "name", "email"], rows: [user(id)], rowCount: 1 });
+}
+
+// ---------------------------------------------------------------- peers (child mode)
+
+async function serveBare(port: number): Promise<void> {
+  const { default: Fastify } = await import("fastify");
+  const app = Fastify({ logger: false });
+  app.post("/v1/commands", async (request, reply) => {
+    const body = request.body as { command: { params?: number[] } };
+    const id = body.command.params?.[0] ?? 1;
+    reply.type("application/json").send(pointAnswer(id));
+  });
+  await app.listen({ host: "127.0.0.1", port });
+  process.send?.("ready");
+}
+
+async function serveSqlite(port: number, dir: string): Promise<void> {
+  const { default: Fastify } = await import("fastify");
+  const Sqlite = require("better-sqlite3") as new (file: string) => {
+    pragma(text: string): unknown;
+    exec(text: string): void;
+    prepare(text: string): { get(...params: unknown[]): unknown; run(...params: unknown[]): unknown };
+    transaction<T extends (...args: never[]) => void>(fn: T): T;
+  };
+  const db = new Sqlite(path.join(dir, "bench.sqlite"));
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.exec("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, email TEXT); CREATE TABLE events (id INTEGER PRIMARY KEY, name TEXT)");
+  const insertUser = db.prepare("INSERT INTO users (id, name, email) VALUES (?, ?, ?)");
+  db.transaction(() => {
+    for (let id = 1; id <= ROWS; id++) {
+      const row = user(id);
+      insertUser.run(row.id, row.name, row.email);
+    }
+  })();
+  const select = db.prepare("SELECT id, name, email FROM users WHERE id = ?");
+  const insertEvent = db.prepare("INSERT INTO events (id, name) VALUES (?, ?)");
+  const app = Fastify({ logger: false });
+  app.post("/v1/commands", async (request) => {
+    const { command } = request.body as { command: { kind: string; params?: number[]; rows?: { id: number; name: string }[] } };
+    if (command.kind === "insert") {
+      const row = command.rows![0]!;
+      insertEvent.run(row.id, row.name);
+      return { kind: "mutation", operation: "insert", table: "events", rowsAffected: 1 };
+    }
+    const row = select.get(command.params![0]);
+    return { kind: "rows", columns: ["id", "name", "email"], rows: row === undefined ? [] : [row], rowCount: row === undefined ? 0 : 1 };
+  });
+  await app.listen({ host: "127.0.0.1", port });
+  process.send?.("ready");
+}
+
+// ---------------------------------------------------------------- driver
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = require("autocannon") as Autocannon;
+
+interface Server {
+  readonly child: ChildProcess;
+  readonly url: string;
+}
+
+function startPeer(kind: "bare" | "sqlite", port: number, dir: string): Promise<Server> {
+  const child = spawn(process.execPath, ["--import", "tsx", here, `serve-${kind}`, String(port), dir], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("message", () => resolve({ child, url: `http://127.0.0.1:${port}` }));
+    child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+async function startStoredb(port: number, dir: string): Promise<Server> {
+  const { build } = await import("esbuild");
+  const outfile = path.join(root, ".tmp", "bench-http", "server.js");
+  mkdirSync(path.dirname(outfile), { recursive: true });
+  await build({ absWorkingDir: root, entryPoints: ["src/server/main.ts"], outfile, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "error" });
+  const child = spawn(process.execPath, [outfile], {
+    env: { ...process.env, NODE_ENV: "production", STORE_DATA_PATH: dir, STORE_PORT: String(port), STORE_LOG_LEVEL: process.env.STORE_LOG_LEVEL ?? "info" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  child.stdout!.resume(); // logs are drained and discarded, as a log shipper would read them
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { child, url };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("storedb did not start");
+}
+
+async function post(url: string, body: unknown): Promise<string> {
+  const response = await fetch(`${url}/v1/commands`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${response.status}: ${text}`);
+  return text;
+}
+
+async function seedStoredb(url: string): Promise<void> {
+  await post(url, { database: "bench", command: { kind: "create-table", schema: { name: "users", columns: { id: "integer", name: "text", email: "text" }, primary_key: { columns: ["id"] } } } });
+  await post(url, { database: "bench", command: { kind: "create-table", schema: { name: "events", columns: { id: "integer", name: "text" }, primary_key: { columns: ["id"] } } } });
+  for (let start = 1; start <= ROWS; start += 1000) {
+    const rows = Array.from({ length: Math.min(1000, ROWS - start + 1) }, (_, i) => user(start + i));
+    await post(url, { database: "bench", command: { kind: "insert", table: "users", rows } });
+  }
+}
+
+const sqlBody = (id: number) => ({ database: "bench", command: { kind: "sql", sql: "SELECT id, name, email FROM users WHERE id = ?", params: [id] } });
+const jsonBody = (id: number) => ({
+  database: "bench",
+  command: {
+    kind: "select",
+    table: "users",
+    columns: ["id", "name", "email"],
+    where: { type: "comparison", op: "=", left: { type: "identifier", name: "id" }, right: { type: "literal", value: id } },
+  },
+});
+let nextEvent = 0;
+const insertBody = () => ({ database: "bench", command: { kind: "insert", table: "events", rows: [{ id: ++nextEvent, name: `event ${nextEvent}` }] } });
+
+async function load(url: string, makeBody: () => unknown, seconds: number): Promise<AutocannonResult> {
+  return autocannon({
+    url: `${url}/v1/commands`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        setupRequest: (request: Record<string, unknown>) => ({ ...request, body: JSON.stringify(makeBody()) }),
+      },
+    ],
+  });
+}
+
+const randomId = () => 1 + Math.floor(Math.random() * ROWS);
+
+async function main(): Promise<void> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "storedb-bench-http-"));
+  const servers: Server[] = [];
+  try {
+    const bare = await startPeer("bare", 31801, scratch);
+    servers.push(bare);
+    const sqlite = await startPeer("sqlite", 31802, scratch);
+    servers.push(sqlite);
+    const storedb = await startStoredb(31803, path.join(scratch, "data"));
+    servers.push(storedb);
+    await seedStoredb(storedb.url);
+
+    // Same question, same answer, everywhere (parsed: key order and spacing may differ).
+    const hash = createHash("sha256");
+    for (const id of [1, 4242, ROWS]) {
+      const expected = JSON.parse(pointAnswer(id)) as unknown;
+      const answers = [await post(bare.url, sqlBody(id)), await post(sqlite.url, sqlBody(id)), await post(storedb.url, sqlBody(id)), await post(storedb.url, jsonBody(id))];
+      for (const answer of answers) {
+        if (JSON.stringify(JSON.parse(answer)) !== JSON.stringify(expected)) throw new Error(`answers differ for id ${id}: ${answer}`);
+        hash.update(answer);
+      }
+    }
+
+    const runs: [string, string, () => unknown][] = [
+      ["point select — bare fastify route (ceiling)", bare.url, () => sqlBody(randomId())],
+      ["point select — fastify + better-sqlite3", sqlite.url, () => sqlBody(randomId())],
+      ["point select — storedb, SQL form", storedb.url, () => sqlBody(randomId())],
+      ["point select — storedb, JSON form", storedb.url, () => jsonBody(randomId())],
+      ["insert 1 row — fastify + better-sqlite3 (sync=FULL)", sqlite.url, insertBody],
+      ["insert 1 row — storedb (durable before 2xx)", storedb.url, insertBody],
+    ];
+    const results: [string, AutocannonResult][] = [];
+    for (const [name, url, body] of runs) {
+      if (body === insertBody) nextEvent = name.includes("storedb") ? 1_000_000 : 0;
+      await load(url, body, 1); // warm-up: JIT, plan cache, connection setup
+      results.push([name, await load(url, body, SECONDS)]);
+    }
+
+    const bareRps = results[0]![1].requests.average;
+    const sqliteRps = results[1]![1].requests.average;
+    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run, ${ROWS} rows, loopback, ${os.cpus().length} CPUs\n`);
+    console.log("run".padEnd(54) + "req/s".padStart(10) + "p50 ms".padStart(9) + "p99 ms".padStart(9) + "non-2xx".padStart(9) + "errors".padStart(8) + "  vs bare  vs sqlite");
+    let bad = 0;
+    for (const [name, r] of results) {
+      bad += r.non2xx + r.errors + r.timeouts;
+      const versus = name.startsWith("point")
+        ? `${((r.requests.average / bareRps) * 100).toFixed(0).padStart(6)}%  ${(r.requests.average / sqliteRps).toFixed(2).padStart(7)}x`
+        : "";
+      console.log(
+        name.padEnd(54) +
+          r.requests.average.toFixed(0).padStart(10) +
+          String(r.latency.p50).padStart(9) +
+          String(r.latency.p99).padStart(9) +
+          String(r.non2xx).padStart(9) +
+          String(r.errors + r.timeouts).padStart(8) +
+          "  " +
+          versus,
+      );
+    }
+    const sqlRps = results[2]![1].requests.average;
+    const jsonRps = results[3]![1].requests.average;
+    console.log(`\ntargets: point selects >= 80% of bare (SQL ${((sqlRps / bareRps) * 100).toFixed(0)}%, JSON ${((jsonRps / bareRps) * 100).toFixed(0)}%), ahead of fastify + better-sqlite3 (SQL ${(sqlRps / sqliteRps).toFixed(2)}x, JSON ${(jsonRps / sqliteRps).toFixed(2)}x), non-2xx + errors = ${bad}`);
+    console.log(`checksum ${hash.digest("hex").slice(0, 16)}`);
+  } finally {
+    for (const server of servers) server.child.kill("SIGTERM");
+    await Promise.all(servers.map((server) => new Promise((resolve) => (server.child.exitCode !== null ? resolve(null) : server.child.once("exit", resolve)))));
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const mode = process.argv[2];
+if (mode === "serve-bare") await serveBare(Number(process.argv[3]));
+else if (mode === "serve-sqlite") await serveSqlite(Number(process.argv[3]), process.argv[4]!);
+else await main();
