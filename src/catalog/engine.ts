@@ -1,0 +1,279 @@
+/**
+ * The in-memory database engine (`EngineApi`): tables, the bind → prepare →
+ * run pipeline for every command kind, undo, and snapshots for storage.
+ *
+ * SQL goes parse → lower → bind → prepare once per distinct text; the
+ * prepared statement (plan plus compiled code) sits in a bounded LRU cache,
+ * so a repeated statement with new parameters only checks and binds values.
+ * Any schema change (create, drop, or undoing one) clears the cache.
+ *
+ * A mutation either completes or throws having changed nothing: the rules
+ * are checked before any row moves (see `mutate.ts`).
+ */
+
+import type { Result } from "../commands/results.js";
+import type { Command, PlanCommand, SqlCommand, Value } from "../commands/types.js";
+import { SqlError, StoreError, assertNever, type ProblemEntry } from "../errors.js";
+import { checkParams, prepareMatch, prepareSelect, runSelect, type PreparedMatch, type PreparedSelect, type Stores } from "../executor/index.js";
+import { parseSql } from "../parser/index.js";
+import { bind, type Catalog } from "../planner/index.js";
+import { countParams, lowerSql } from "../planner/lower-sql.js";
+import { PlanCache } from "../planner/plan-cache.js";
+import type { ParamUse, Plan } from "../planner/plan.js";
+import { checkTables } from "./check-state.js";
+import { linksTo } from "./foreign-keys.js";
+import { loadTables } from "./load.js";
+import { applyDelete, applyInsert, applyUpdate } from "./mutate.js";
+import { Table } from "./table.js";
+import type { Change, EngineApi, LoadedTable, Outcome, TableSnapshot } from "./types.js";
+
+/** A plan with its compiled code, ready to run with parameter values. */
+interface Prepared {
+  readonly plan: Plan;
+  readonly select?: PreparedSelect;
+  readonly match?: PreparedMatch;
+}
+
+/** A cached SQL statement: a plan to run, or (EXPLAIN) a plan to show. */
+interface CachedSql {
+  readonly prepared: Prepared;
+  readonly explain: boolean;
+}
+
+const NO_CHANGES: readonly Change[] = Object.freeze([]);
+
+export class Engine implements EngineApi {
+  readonly problems: readonly ProblemEntry[];
+  private readonly tables: Map<string, Table>;
+  private readonly sqlCache = new PlanCache<CachedSql>(256);
+  private readonly catalog: Catalog = { table: (name) => this.tables.get(name) };
+  private readonly stores: Stores = {
+    store: (name) => {
+      const t = this.tables.get(name);
+      if (!t) throw new StoreError("table_not_found", `Table "${name}" does not exist`);
+      return t;
+    },
+  };
+
+  private constructor(tables: Map<string, Table>, problems: readonly ProblemEntry[]) {
+    this.tables = tables;
+    this.problems = problems;
+  }
+
+  static empty(): Engine {
+    return new Engine(new Map(), []);
+  }
+
+  /** Builds an engine from a file's tables; bad data becomes `problems`, never an exception. */
+  static load(tables: readonly LoadedTable[]): Engine {
+    const { tables: built, problems } = loadTables(tables);
+    return new Engine(built, problems);
+  }
+
+  execute(command: Command): Outcome {
+    if (this.problems.length > 0 && command.kind !== "validate") {
+      throw new StoreError("database_corrupt", `The database is invalid (${this.problems.length} problem(s)); only validate runs on it`);
+    }
+    switch (command.kind) {
+      case "select":
+      case "insert":
+      case "update":
+      case "delete":
+      case "create-table":
+      case "drop-table":
+        return this.run(this.prepare(bind(command, this.catalog)), []);
+      case "sql":
+        return this.sql(command);
+      case "validate": {
+        const errors = this.problems.length > 0 ? this.problems : checkTables(this.tables);
+        return { result: { kind: "validation", valid: errors.length === 0, errors }, changes: NO_CHANGES };
+      }
+      case "describe": {
+        if (command.table !== undefined) {
+          const t = this.tables.get(command.table);
+          if (!t) throw new StoreError("table_not_found", `Table "${command.table}" does not exist`);
+          return { result: { kind: "schema", tables: [t.schema] }, changes: NO_CHANGES };
+        }
+        return { result: { kind: "schema", tables: this.sorted().map((t) => t.schema) }, changes: NO_CHANGES };
+      }
+      case "explain": {
+        const inner = command.command;
+        const plan = inner.kind === "sql" ? this.cachedSql(inner.sql).prepared.plan : bind(inner, this.catalog);
+        return { result: { kind: "plan", plan }, changes: NO_CHANGES };
+      }
+      default:
+        return assertNever(command, "command kind");
+    }
+  }
+
+  private sql(command: SqlCommand): Outcome {
+    const cached = this.cachedSql(command.sql);
+    if (cached.explain) return { result: { kind: "plan", plan: cached.prepared.plan }, changes: NO_CHANGES };
+    return this.run(cached.prepared, command.params ?? []);
+  }
+
+  /** The prepared statement for a SQL text, from the cache or parsed, lowered, bound and compiled now. */
+  private cachedSql(text: string): CachedSql {
+    const hit = this.sqlCache.get(text);
+    if (hit) return hit;
+    const stmt = parseSql(text);
+    const count = countParams(stmt);
+    const lowered = lowerSql(stmt);
+    let entry: CachedSql;
+    if (lowered.kind === "explain") {
+      const inner = lowered.command;
+      if (inner.kind === "sql") throw new SqlError("sql_error", "EXPLAIN takes a statement");
+      entry = { prepared: { plan: withParamCount(bind(inner, this.catalog), count) }, explain: true };
+    } else if (isPlanCommand(lowered)) {
+      entry = { prepared: this.prepare(withParamCount(bind(lowered, this.catalog), count)), explain: false };
+    } else {
+      throw new SqlError("sql_error", `A SQL statement cannot run "${lowered.kind}"`);
+    }
+    this.sqlCache.set(text, entry);
+    return entry;
+  }
+
+  private prepare(plan: Plan): Prepared {
+    const s = plan.statement;
+    switch (s.kind) {
+      case "select":
+        return { plan, select: prepareSelect(s, (table, column) => this.tables.get(table)?.position.get(column) ?? -1) };
+      case "update":
+      case "delete":
+        return { plan, match: prepareMatch(s.access, s.where) };
+      case "insert":
+      case "create-table":
+      case "drop-table":
+        return { plan };
+      default:
+        return assertNever(s, "plan");
+    }
+  }
+
+  private run(prepared: Prepared, params: readonly Value[]): Outcome {
+    const plan = prepared.plan;
+    checkParams(plan.params, params);
+    const s = plan.statement;
+    switch (s.kind) {
+      case "select":
+        return { result: runSelect(prepared.select as PreparedSelect, this.stores, params), changes: NO_CHANGES };
+      case "insert": {
+        const changes = applyInsert(this.tables, this.table(s.table), s, params);
+        return { result: mutation("insert", s.table, changes.length), changes };
+      }
+      case "update": {
+        const { changes, matched } = applyUpdate(this.tables, this.table(s.table), s, prepared.match as PreparedMatch, params);
+        return { result: mutation("update", s.table, matched), changes };
+      }
+      case "delete": {
+        const { changes, matched } = applyDelete(this.tables, this.table(s.table), prepared.match as PreparedMatch, params);
+        return { result: mutation("delete", s.table, matched), changes };
+      }
+      case "create-table": {
+        const name = s.schema.name;
+        if (this.tables.has(name)) {
+          if (s.ifNotExists) return { result: mutation("create-table", name, 0), changes: NO_CHANGES };
+          throw new StoreError("table_exists", `Table "${name}" already exists`);
+        }
+        this.tables.set(name, new Table(s.schema));
+        this.sqlCache.clear();
+        return { result: mutation("create-table", name, 0), changes: [{ kind: "create-table", schema: s.schema }] };
+      }
+      case "drop-table": {
+        const t = this.tables.get(s.table);
+        if (!t) {
+          if (s.ifExists) return { result: mutation("drop-table", s.table, 0), changes: NO_CHANGES };
+          throw new StoreError("table_not_found", `Table "${s.table}" does not exist`);
+        }
+        const referencing = linksTo(t, this.tables).filter((l) => l.child !== t);
+        if (referencing.length > 0) {
+          const names = [...new Set(referencing.map((l) => l.child.name))];
+          throw new StoreError("constraint_violation", `Table "${t.name}" is referenced by ${names.map((n) => `"${n}"`).join(", ")}`, {
+            errors: names.map((n) => ({ table: n, code: "foreign_key" as const, message: `"${n}" has a foreign key to "${t.name}"` })),
+          });
+        }
+        this.tables.delete(t.name);
+        this.sqlCache.clear();
+        const change: Change = { kind: "drop-table", table: t.name, schema: t.schema, rows: t.rows.map((r) => t.values(r)) };
+        return { result: mutation("drop-table", t.name, 0), changes: [change] };
+      }
+      default:
+        return assertNever(s, "plan");
+    }
+  }
+
+  private table(name: string): Table {
+    const t = this.tables.get(name);
+    if (!t) throw new StoreError("table_not_found", `Table "${name}" does not exist`);
+    return t;
+  }
+
+  private sorted(): Table[] {
+    return [...this.tables.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  undo(changes: readonly Change[]): void {
+    const touched = new Set<Table>();
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const c = changes[i] as Change;
+      switch (c.kind) {
+        case "insert": {
+          const t = this.table(c.table);
+          t.rows.splice(c.position, 1);
+          touched.add(t);
+          break;
+        }
+        case "delete": {
+          const t = this.table(c.table);
+          t.rows.splice(c.position, 0, t.stored(c.row));
+          touched.add(t);
+          break;
+        }
+        case "update": {
+          const t = this.table(c.table);
+          const row = t.rows[c.position];
+          if (!row) throw new StoreError("internal_error", `Undo: no row ${c.position} in "${c.table}"`);
+          for (let k = 0; k < t.width; k++) row[k] = c.before[k] as Value;
+          touched.add(t);
+          break;
+        }
+        case "create-table":
+          this.tables.delete(c.schema.name);
+          this.sqlCache.clear();
+          break;
+        case "drop-table": {
+          const t = new Table(c.schema);
+          t.rows = c.rows.map((r) => t.stored(r));
+          this.tables.set(c.table, t);
+          touched.add(t);
+          this.sqlCache.clear();
+          break;
+        }
+        default:
+          assertNever(c, "change");
+      }
+    }
+    // Rows moved by position: renumber and rebuild every key of the tables touched.
+    for (const t of touched) if (this.tables.get(t.name) === t) t.rebuild();
+  }
+
+  snapshot(): readonly TableSnapshot[] {
+    return this.sorted().map((t) => ({ schema: t.schema, columns: t.columns, rows: t.rows.map((r) => t.values(r)) }));
+  }
+}
+
+function mutation(operation: "insert" | "update" | "delete" | "create-table" | "drop-table", table: string, rowsAffected: number): Result {
+  return { kind: "mutation", operation, table, rowsAffected };
+}
+
+function isPlanCommand(c: Command): c is PlanCommand {
+  return c.kind === "select" || c.kind === "insert" || c.kind === "update" || c.kind === "delete" || c.kind === "create-table" || c.kind === "drop-table";
+}
+
+/** A SQL plan lists one use per `?`, also for a placeholder no expression reads. */
+function withParamCount(plan: Plan, count: number): Plan {
+  if (plan.params.length >= count) return plan;
+  const params: ParamUse[] = [...plan.params];
+  while (params.length < count) params.push({ kind: "any" });
+  return { ...plan, params };
+}

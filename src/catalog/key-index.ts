@@ -1,0 +1,138 @@
+/**
+ * In-memory keys over a table's rows: `UniqueIndex` (primary and unique
+ * keys: one row per key) and `MultiIndex` (secondary indexes: rows per key,
+ * kept in insertion order so an index lookup returns rows in table order).
+ *
+ * A one-column key is the value itself as a Map key (integer and real 1 are
+ * the same number, text "1" differs from 1); a composite key is the JSON of
+ * its values. Rows with a NULL in the key are not indexed: NULL never
+ * equals anything, so unique keys allow several and lookups skip them.
+ *
+ * Stored rows carry a sequence number after their last column (`seqAt`),
+ * increasing in table order; a MultiIndex uses it to place a row whose key
+ * changed at its table-order position in the new bucket.
+ */
+
+import type { Value } from "../commands/types.js";
+
+export type MutableRow = Value[];
+
+const EMPTY: readonly MutableRow[] = Object.freeze([]) as readonly MutableRow[];
+
+/** The key of `values` (undefined when one is NULL). */
+export function keyOfValues(values: readonly Value[]): unknown {
+  if (values.length === 1) return values[0] === null ? undefined : values[0];
+  for (const v of values) if (v === null) return undefined;
+  return JSON.stringify(values);
+}
+
+/** The key of a row's columns at `positions` (undefined when one is NULL). */
+export function keyOfRow(row: readonly Value[], positions: readonly number[]): unknown {
+  if (positions.length === 1) {
+    const v = row[positions[0] as number] as Value;
+    return v === null ? undefined : v;
+  }
+  const values: Value[] = [];
+  for (const p of positions) {
+    const v = row[p] as Value;
+    if (v === null) return undefined;
+    values.push(v);
+  }
+  return JSON.stringify(values);
+}
+
+export class UniqueIndex {
+  private readonly map = new Map<unknown, MutableRow>();
+
+  constructor(
+    readonly name: string,
+    readonly positions: readonly number[],
+  ) {}
+
+  get(key: unknown): MutableRow | undefined {
+    return key === undefined ? undefined : this.map.get(key);
+  }
+
+  lookup(values: readonly Value[]): readonly MutableRow[] {
+    const key = keyOfValues(values);
+    const row = key === undefined ? undefined : this.map.get(key);
+    return row === undefined ? EMPTY : [row];
+  }
+
+  /** Adds a row; returns false (and changes nothing) when its key is taken. */
+  add(row: MutableRow): boolean {
+    const key = keyOfRow(row, this.positions);
+    if (key === undefined) return true;
+    if (this.map.has(key)) return false;
+    this.map.set(key, row);
+    return true;
+  }
+
+  remove(row: MutableRow): void {
+    const key = keyOfRow(row, this.positions);
+    if (key !== undefined && this.map.get(key) === row) this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+export class MultiIndex {
+  private readonly map = new Map<unknown, MutableRow[]>();
+
+  constructor(
+    readonly name: string,
+    readonly positions: readonly number[],
+    private readonly seqAt: number,
+  ) {}
+
+  lookup(values: readonly Value[]): readonly MutableRow[] {
+    const key = keyOfValues(values);
+    return (key === undefined ? undefined : this.map.get(key)) ?? EMPTY;
+  }
+
+  /** Rows whose key equals `key` (already encoded). */
+  get(key: unknown): readonly MutableRow[] {
+    return (key === undefined ? undefined : this.map.get(key)) ?? EMPTY;
+  }
+
+  add(row: MutableRow): void {
+    const key = keyOfRow(row, this.positions);
+    if (key === undefined) return;
+    const bucket = this.map.get(key);
+    if (!bucket) {
+      this.map.set(key, [row]);
+      return;
+    }
+    const seq = row[this.seqAt] as number;
+    const last = bucket[bucket.length - 1] as MutableRow;
+    if ((last[this.seqAt] as number) < seq) {
+      bucket.push(row);
+      return;
+    }
+    let lo = 0;
+    let hi = bucket.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (((bucket[mid] as MutableRow)[this.seqAt] as number) < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    bucket.splice(lo, 0, row);
+  }
+
+  remove(row: MutableRow): void {
+    const key = keyOfRow(row, this.positions);
+    if (key === undefined) return;
+    const bucket = this.map.get(key);
+    if (!bucket) return;
+    const at = bucket.indexOf(row);
+    if (at < 0) return;
+    if (bucket.length === 1) this.map.delete(key);
+    else bucket.splice(at, 1);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Builds tables from a file's raw JSON without ever throwing on bad data:
+ * every problem — a schema of the wrong shape or meaning (`format`), a row
+ * that is no object (`format`), an unknown key (`unknown_column`), a value
+ * that is no JSON scalar (`type`) — is recorded, and the rows that can be
+ * represented are kept so `checkTables` can report the rest (types,
+ * required, keys, references, checks). A missing key is NULL.
+ */
+
+import type { TableSchema, Value } from "../commands/types.js";
+import { StoreError, type ProblemEntry } from "../errors.js";
+import { checkSchema } from "../planner/bind-create.js";
+import { checkTables } from "./check-state.js";
+import { schemaShapeProblem } from "./schema-shape.js";
+import { Table } from "./table.js";
+import type { LoadedTable } from "./types.js";
+
+const isScalar = (v: unknown): v is Value =>
+  v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+
+export function loadTables(loaded: readonly LoadedTable[]): { tables: Map<string, Table>; problems: ProblemEntry[] } {
+  const problems: ProblemEntry[] = [];
+  const shapes = new Map<string, TableSchema>();
+  for (const lt of loaded) {
+    const shape = schemaShapeProblem(lt.schema);
+    if (shape !== undefined) problems.push({ table: lt.name, code: "format", message: shape });
+    else if ((lt.schema as TableSchema).name !== lt.name) problems.push({ table: lt.name, code: "format", message: "schema.name differs from the table's name" });
+    else if (shapes.has(lt.name)) problems.push({ table: lt.name, code: "format", message: "The table appears twice" });
+    else shapes.set(lt.name, lt.schema as TableSchema);
+  }
+  const tables = new Map<string, Table>();
+  for (const [name, schema] of shapes) {
+    try {
+      tables.set(name, new Table(checkSchema(schema, (other) => shapes.get(other))));
+    } catch (err) {
+      if (!(err instanceof StoreError)) throw err;
+      problems.push({ table: name, code: "format", message: err.message });
+    }
+  }
+  for (const lt of loaded) {
+    const table = tables.get(lt.name);
+    if (!table || !shapes.has(lt.name)) continue;
+    lt.rows.forEach((raw, row) => {
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+        problems.push({ table: table.name, row, code: "format", message: "A row must be an object" });
+        return;
+      }
+      const record = raw as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        if (!table.position.has(key)) problems.push({ table: table.name, row, column: key, code: "unknown_column", message: `Unknown column "${key}"` });
+      }
+      const values = table.columns.map((column) => {
+        const v = Object.hasOwn(record, column) ? record[column] : null;
+        if (isScalar(v)) return v;
+        problems.push({ table: table.name, row, column, code: "type", message: `"${column}" must be a JSON scalar` });
+        return null;
+      });
+      table.rows.push(table.stored(values));
+    });
+    table.rebuild();
+  }
+  problems.push(...checkTables(tables));
+  return { tables, problems };
+}

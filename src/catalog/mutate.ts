@@ -1,0 +1,213 @@
+/**
+ * Applies insert, update and delete plans to tables under every schema rule
+ * of CONTRACT §3, all or nothing: each mutation first checks everything —
+ * row rules (422 `validation_failed`: type, required, check), then keys and
+ * references (409 `constraint_violation`: duplicate_key, unique,
+ * foreign_key) — and only then changes rows and keys. It returns the
+ * row-level `Change`s it made, in order.
+ *
+ * `row` in an error entry is the row's index within the command: the insert
+ * row, or the n-th row the update/delete matched.
+ */
+
+import type { Value } from "../commands/types.js";
+import { ConstraintError, ValidationError, type ProblemEntry } from "../errors.js";
+import { matchRows, type PreparedMatch } from "../executor/index.js";
+import type { InsertPlan, UpdatePlan } from "../planner/plan.js";
+import type { Change } from "./types.js";
+import { ChildFinder, linksFrom, linksTo } from "./foreign-keys.js";
+import { keyOfRow, type MutableRow } from "./key-index.js";
+import type { Table } from "./table.js";
+
+type Tables = ReadonlyMap<string, Table>;
+
+function columnsOf(table: Table, positions: readonly number[]): string {
+  return positions.map((p) => table.columns[p]).join(",");
+}
+
+function throwRowProblems(table: Table, what: string, problems: readonly ProblemEntry[]): void {
+  if (problems.length > 0) throw new ValidationError(`${what} "${table.name}" breaks its schema (${problems.length} problem(s))`, problems);
+}
+
+function throwConstraints(table: Table, what: string, problems: readonly ProblemEntry[]): void {
+  if (problems.length > 0) throw new ConstraintError(`${what} "${table.name}" breaks a key or reference (${problems.length} problem(s))`, problems);
+}
+
+export function applyInsert(tables: Tables, table: Table, plan: InsertPlan, params: readonly Value[]): Change[] {
+  const rows = plan.rows.map((row) =>
+    row.map((v, i) => (v.kind === "const" ? v.value : v.kind === "param" ? (params[v.index] ?? null) : (table.defaults[i] as Value))),
+  );
+  throwRowProblems(table, "Insert into", rows.flatMap((v, i) => table.rowProblems(v, i)));
+
+  const problems: ProblemEntry[] = [];
+  for (const ix of table.uniqueKeys()) {
+    const seen = new Set<unknown>();
+    const code = ix === table.pk ? "duplicate_key" : "unique";
+    rows.forEach((v, i) => {
+      const k = keyOfRow(v, ix.positions);
+      if (k === undefined) return;
+      if (ix.get(k) !== undefined || seen.has(k)) {
+        const column = columnsOf(table, ix.positions);
+        problems.push({ table: table.name, row: i, column, code, message: `A row with this ${code === "duplicate_key" ? "primary key" : "unique key"} (${column}) exists` });
+      }
+      seen.add(k);
+    });
+  }
+  for (const l of linksFrom(table, tables)) {
+    const ownKeys = l.parent === table ? new Set(rows.map((v) => keyOfRow(v, l.parentKey.positions))) : undefined;
+    rows.forEach((v, i) => {
+      const k = keyOfRow(v, l.childPositions);
+      if (k === undefined || l.parentKey.get(k) !== undefined || ownKeys?.has(k)) return;
+      const column = columnsOf(table, l.childPositions);
+      problems.push({ table: table.name, row: i, column, code: "foreign_key", message: `No row in "${l.parent.name}" has this key (${column})` });
+    });
+  }
+  throwConstraints(table, "Insert into", problems);
+
+  return rows.map((v) => {
+    const position = table.append(table.stored(v));
+    return { kind: "insert", table: table.name, row: v, position };
+  });
+}
+
+export function applyUpdate(tables: Tables, table: Table, plan: UpdatePlan, match: PreparedMatch, params: readonly Value[]): { changes: Change[]; matched: number } {
+  const matched = matchRows(match, table, params) as MutableRow[];
+  const afters = matched.map((row) => {
+    const v = table.values(row);
+    for (const a of plan.set) v[a.position] = a.value.kind === "const" ? a.value.value : (params[a.value.index] ?? null);
+    return v;
+  });
+  throwRowProblems(table, "Update of", afters.flatMap((v, i) => table.rowProblems(v, i)));
+
+  const setPositions = new Set(plan.set.map((a) => a.position));
+  const touches = (positions: readonly number[]): boolean => positions.some((p) => setPositions.has(p));
+  const matchedSet = new Set(matched);
+  const problems: ProblemEntry[] = [];
+  for (const ix of table.uniqueKeys()) {
+    if (!touches(ix.positions)) continue;
+    const seen = new Set<unknown>();
+    const code = ix === table.pk ? "duplicate_key" : "unique";
+    afters.forEach((v, i) => {
+      const k = keyOfRow(v, ix.positions);
+      if (k === undefined) return;
+      const holder = ix.get(k);
+      if (seen.has(k) || (holder !== undefined && !matchedSet.has(holder))) {
+        const column = columnsOf(table, ix.positions);
+        problems.push({ table: table.name, row: i, column, code, message: `A row with this ${code === "duplicate_key" ? "primary key" : "unique key"} (${column}) exists` });
+      }
+      seen.add(k);
+    });
+  }
+  // As a child: changed references must point at an existing parent (after the update, for a self-reference).
+  for (const l of linksFrom(table, tables)) {
+    if (!touches(l.childPositions)) continue;
+    const selfKeys = l.parent === table ? new Set(afters.map((v) => keyOfRow(v, l.parentKey.positions))) : undefined;
+    afters.forEach((v, i) => {
+      const k = keyOfRow(v, l.childPositions);
+      if (k === undefined || selfKeys?.has(k)) return;
+      const parent = l.parentKey.get(k);
+      if (parent !== undefined && !(selfKeys && matchedSet.has(parent))) return;
+      const column = columnsOf(table, l.childPositions);
+      problems.push({ table: table.name, row: i, column, code: "foreign_key", message: `No row in "${l.parent.name}" has this key (${column})` });
+    });
+  }
+  // As a parent: a referenced key may not change while rows reference it.
+  const finder = new ChildFinder();
+  for (const l of linksTo(table, tables)) {
+    if (!touches(l.parentKey.positions)) continue;
+    matched.forEach((row, i) => {
+      const before = keyOfRow(row, l.parentKey.positions);
+      if (before === undefined || before === keyOfRow(afters[i] as Value[], l.parentKey.positions)) return;
+      if (finder.rows(l, before).length === 0) return;
+      problems.push({
+        table: table.name,
+        row: i,
+        column: columnsOf(table, l.parentKey.positions),
+        code: "foreign_key",
+        message: `Rows in "${l.child.name}" reference this key`,
+      });
+    });
+  }
+  throwConstraints(table, "Update of", problems);
+
+  // Unindex all first, so keys swapped between matched rows never collide midway.
+  const befores = matched.map((row) => table.values(row));
+  for (const row of matched) table.unindexRow(row);
+  matched.forEach((row, i) => {
+    const after = afters[i] as Value[];
+    for (let c = 0; c < table.width; c++) row[c] = after[c] as Value;
+  });
+  for (const row of matched) table.indexRow(row);
+  const changes: Change[] = matched.map((row, i) => ({
+    kind: "update",
+    table: table.name,
+    before: befores[i] as Value[],
+    after: afters[i] as Value[],
+    position: table.positionOf(row),
+  }));
+  return { changes, matched: matched.length };
+}
+
+export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, params: readonly Value[]): { changes: Change[]; matched: number } {
+  const matched = matchRows(match, table, params) as MutableRow[];
+  const doomed = new Map<Table, Set<MutableRow>>([[table, new Set(matched)]]);
+  const finder = new ChildFinder();
+
+  // Cascade: follow `on_delete: cascade` links until no new rows join.
+  let frontier: [Table, MutableRow[]][] = [[table, matched]];
+  while (frontier.length > 0) {
+    const next: [Table, MutableRow[]][] = [];
+    for (const [parent, rows] of frontier) {
+      for (const l of linksTo(parent, tables)) {
+        if (l.onDelete !== "cascade") continue;
+        let set = doomed.get(l.child);
+        if (!set) doomed.set(l.child, (set = new Set()));
+        const added: MutableRow[] = [];
+        for (const row of rows) {
+          for (const child of finder.rows(l, keyOfRow(row, l.parentKey.positions))) {
+            if (!set.has(child)) {
+              set.add(child);
+              added.push(child);
+            }
+          }
+        }
+        if (added.length > 0) next.push([l.child, added]);
+      }
+    }
+    frontier = next;
+  }
+
+  // Restrict: no surviving row may reference a deleted one.
+  const problems: ProblemEntry[] = [];
+  for (const [parent, rows] of doomed) {
+    for (const l of linksTo(parent, tables)) {
+      if (l.onDelete !== "restrict") continue;
+      const childDoomed = doomed.get(l.child);
+      let i = 0;
+      for (const row of rows) {
+        const referencing = finder.rows(l, keyOfRow(row, l.parentKey.positions));
+        if (referencing.some((c) => !childDoomed?.has(c))) {
+          problems.push({
+            table: l.child.name,
+            row: i,
+            column: columnsOf(l.child, l.childPositions),
+            code: "foreign_key",
+            message: `Rows in "${l.child.name}" reference a row being deleted from "${parent.name}"`,
+          });
+        }
+        i++;
+      }
+    }
+  }
+  throwConstraints(table, "Delete from", problems);
+
+  const changes: Change[] = [];
+  for (const [t, set] of doomed) {
+    if (set.size === 0) continue;
+    const ordered = [...set].sort((a, b) => (a[t.width] as number) - (b[t.width] as number));
+    const positions = t.removeRows(set);
+    // Positions as if rows were deleted one after another, in table order (so undo in reverse restores them).
+    ordered.forEach((row, j) => changes.push({ kind: "delete", table: t.name, row: t.values(row), position: (positions[j] as number) - j }));
+  }
+  return { changes, matched: matched.length };
+}

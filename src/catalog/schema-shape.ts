@@ -1,0 +1,113 @@
+/**
+ * Checks that a schema read from a file has the shape of CONTRACT §3 —
+ * member names and JSON types — before its meaning is checked. Commands get
+ * this from the request validator; files arrive as raw JSON, so loading
+ * needs its own check. Returns the first problem found, or undefined.
+ */
+
+import type { TableSchema } from "../commands/types.js";
+import { isColumnType } from "../planner/value-types.js";
+
+type Check = (value: unknown, at: string) => string | undefined;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const str: Check = (v, at) => (typeof v === "string" ? undefined : `${at} must be a string`);
+const strings: Check = (v, at) => (Array.isArray(v) && v.every((s) => typeof s === "string") ? undefined : `${at} must be an array of strings`);
+const isValue = (v: unknown): boolean => v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+
+function object(members: Record<string, Check>, required: readonly string[]): Check {
+  return (v, at) => {
+    if (!isObject(v)) return `${at} must be an object`;
+    for (const key of Object.keys(v)) if (!Object.hasOwn(members, key)) return `${at} has unknown member "${key}"`;
+    for (const key of required) if (!Object.hasOwn(v, key)) return `${at} needs "${key}"`;
+    for (const [key, check] of Object.entries(members)) {
+      if (Object.hasOwn(v, key)) {
+        const problem = check(v[key], `${at}.${key}`);
+        if (problem) return problem;
+      }
+    }
+    return undefined;
+  };
+}
+
+function arrayOf(item: Check): Check {
+  return (v, at) => {
+    if (!Array.isArray(v)) return `${at} must be an array`;
+    for (const [i, x] of v.entries()) {
+      const problem = item(x, `${at}[${i}]`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+}
+
+function recordOf(item: Check): Check {
+  return (v, at) => {
+    if (!isObject(v)) return `${at} must be an object`;
+    for (const [k, x] of Object.entries(v)) {
+      const problem = item(x, `${at}.${k}`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+}
+
+/** Expressions are checked for shape here, for meaning when bound. */
+const expression: Check = (v, at) => {
+  if (!isObject(v) || typeof v.type !== "string") return `${at} must be an expression`;
+  switch (v.type) {
+    case "literal":
+      return object({ type: str, value: (x, a) => (isValue(x) ? undefined : `${a} must be a JSON scalar`) }, ["type", "value"])(v, at);
+    case "identifier":
+      return object({ type: str, name: str }, ["type", "name"])(v, at);
+    case "comparison":
+      return object({ type: str, op: str, left: expression, right: expression }, ["type", "op", "left", "right"])(v, at);
+    case "is-null":
+      return object({ type: str, expr: expression, not: (x, a) => (typeof x === "boolean" ? undefined : `${a} must be a boolean`) }, ["type", "expr"])(v, at);
+    case "and":
+    case "or":
+      return object({ type: str, operands: arrayOf(expression) }, ["type", "operands"])(v, at);
+    case "not":
+      return object({ type: str, expr: expression }, ["type", "expr"])(v, at);
+    default:
+      return `${at} has unknown expression type ${JSON.stringify(v.type)}`;
+  }
+};
+
+const columnsOf = object({ columns: strings }, ["columns"]);
+
+const schemaShape = object(
+  {
+    name: str,
+    columns: recordOf((v, at) => (isColumnType(v) ? undefined : `${at} must be a column type`)),
+    required: strings,
+    primary_key: columnsOf,
+    unique: arrayOf(columnsOf),
+    foreign_keys: arrayOf(
+      object(
+        {
+          columns: strings,
+          references: object({ table: str, columns: strings }, ["table", "columns"]),
+          on_delete: (v, at) => (v === "restrict" || v === "cascade" ? undefined : `${at} must be "restrict" or "cascade"`),
+        },
+        ["columns", "references"],
+      ),
+    ),
+    checks: arrayOf(object({ name: str, expr: expression }, ["expr"])),
+    indexes: arrayOf(object({ name: str, columns: strings }, ["name", "columns"])),
+    defaults: recordOf((v, at) => (isValue(v) ? undefined : `${at} must be a JSON scalar`)),
+    computed: recordOf(expression),
+    comment: str,
+    comments: recordOf(str),
+  },
+  ["name", "columns"],
+);
+
+export function schemaShapeProblem(raw: unknown): string | undefined {
+  return schemaShape(raw, "schema");
+}
+
+export function isTableSchema(raw: unknown): raw is TableSchema {
+  return schemaShapeProblem(raw) === undefined;
+}

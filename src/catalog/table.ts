@@ -1,0 +1,199 @@
+/**
+ * One in-memory table: its normalized schema, its rows (arrays in
+ * declaration order, insertion order kept) and its keys — the primary key,
+ * the unique keys and the schema's secondary indexes — kept exact on every
+ * change. It implements the planner's `TableInfo` and the executor's
+ * `TableStore`, so bind and execution read it directly.
+ *
+ * Rule checks that look at one row (types, required, checks) live here;
+ * rules across rows and tables live in `mutate.ts` and `check-state.ts`.
+ */
+
+import type { ColumnType, Expression, TableSchema, Value } from "../commands/types.js";
+import type { ProblemEntry } from "../errors.js";
+import { compileValue } from "../executor/index.js";
+import { bindTableExpr } from "../planner/bind-expr.js";
+import type { KeyInfo, TableInfo } from "../planner/table-info.js";
+import { PRIMARY_KEY_NAME, tableInfoOf } from "../planner/table-info.js";
+import { describeValue, fitsType } from "../planner/value-types.js";
+import type { TableStore } from "../executor/table-store.js";
+import { MultiIndex, UniqueIndex, type MutableRow } from "./key-index.js";
+
+interface CompiledCheck {
+  readonly label: string;
+  readonly eval: (r: readonly Value[], p: readonly Value[]) => Value;
+}
+
+export class Table implements TableInfo, TableStore {
+  readonly name: string;
+  readonly schema: TableSchema;
+  readonly columns: readonly string[];
+  readonly types: readonly ColumnType[];
+  readonly position: ReadonlyMap<string, number>;
+  readonly computed: ReadonlyMap<string, Expression>;
+  readonly keys: readonly KeyInfo[];
+  readonly width: number;
+  readonly required: readonly boolean[];
+  readonly defaults: readonly Value[];
+  readonly pk: UniqueIndex | undefined;
+  readonly uniques: readonly UniqueIndex[];
+  readonly secondary: readonly MultiIndex[];
+  /** Rows in insertion order; each has its sequence number at `width`. */
+  rows: MutableRow[] = [];
+  private readonly checks: readonly CompiledCheck[];
+  private readonly byName = new Map<string, UniqueIndex | MultiIndex>();
+  private nextSeq = 0;
+
+  /** `schema` must be normalized and checked (see planner `checkSchema`). */
+  constructor(schema: TableSchema) {
+    const info = tableInfoOf(schema);
+    this.name = info.name;
+    this.schema = schema;
+    this.columns = info.columns;
+    this.types = info.types;
+    this.position = info.position;
+    this.computed = info.computed;
+    this.keys = info.keys;
+    this.width = info.columns.length;
+    const required = new Set(schema.required ?? []);
+    this.required = this.columns.map((c) => required.has(c));
+    this.defaults = this.columns.map((c) => (schema.defaults && Object.hasOwn(schema.defaults, c) ? (schema.defaults[c] as Value) : null));
+    const uniques: UniqueIndex[] = [];
+    const secondary: MultiIndex[] = [];
+    let pk: UniqueIndex | undefined;
+    for (const k of info.keys) {
+      if (k.kind === "index") {
+        const ix = new MultiIndex(k.name, k.positions, this.width);
+        secondary.push(ix);
+        this.byName.set(k.name, ix);
+      } else {
+        const ix = new UniqueIndex(k.name, k.positions);
+        if (k.kind === "primary") pk = ix;
+        else uniques.push(ix);
+        this.byName.set(k.name, ix);
+      }
+    }
+    this.pk = pk;
+    this.uniques = uniques;
+    this.secondary = secondary;
+    this.checks = (schema.checks ?? []).map((c, i) => ({
+      label: c.name ?? `check ${i}`,
+      eval: compileValue(bindTableExpr(info, c.expr, true), "row") as unknown as CompiledCheck["eval"],
+    }));
+  }
+
+  /** Primary key first, then unique keys. */
+  uniqueKeys(): readonly UniqueIndex[] {
+    return this.pk ? [this.pk, ...this.uniques] : this.uniques;
+  }
+
+  index(name: string): UniqueIndex | MultiIndex | undefined {
+    return this.byName.get(name);
+  }
+
+  lookup(key: string, values: readonly Value[]): readonly MutableRow[] {
+    const ix = key === PRIMARY_KEY_NAME ? this.pk : this.byName.get(key);
+    return ix ? ix.lookup(values) : [];
+  }
+
+  /** A stored row of `values` (declared width), not yet in the table. */
+  stored(values: readonly Value[]): MutableRow {
+    const row = values.slice(0, this.width) as MutableRow;
+    row.push(this.nextSeq++);
+    return row;
+  }
+
+  /** The declared columns of a stored row. */
+  values(row: readonly Value[]): Value[] {
+    return row.slice(0, this.width);
+  }
+
+  /** Appends a stored row and indexes it (keys must have been checked). */
+  append(row: MutableRow): number {
+    this.rows.push(row);
+    this.indexRow(row);
+    return this.rows.length - 1;
+  }
+
+  /** The row's index in `rows`, by binary search on its sequence number. */
+  positionOf(row: readonly Value[]): number {
+    const seq = row[this.width] as number;
+    let lo = 0;
+    let hi = this.rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (((this.rows[mid] as MutableRow)[this.width] as number) < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  indexRow(row: MutableRow): void {
+    for (const ix of this.uniqueKeys()) ix.add(row);
+    for (const ix of this.secondary) ix.add(row);
+  }
+
+  unindexRow(row: MutableRow): void {
+    for (const ix of this.uniqueKeys()) ix.remove(row);
+    for (const ix of this.secondary) ix.remove(row);
+  }
+
+  /** Writes new column values into a stored row in place, keeping every key exact. */
+  rewrite(row: MutableRow, values: readonly Value[]): void {
+    this.unindexRow(row);
+    for (let i = 0; i < this.width; i++) row[i] = values[i] as Value;
+    this.indexRow(row);
+  }
+
+  /** Removes the rows in `doomed` in one pass; returns their positions before removal, ascending. */
+  removeRows(doomed: ReadonlySet<MutableRow>): number[] {
+    const positions: number[] = [];
+    const kept: MutableRow[] = [];
+    this.rows.forEach((row, i) => {
+      if (doomed.has(row)) positions.push(i);
+      else kept.push(row);
+    });
+    if (doomed.size * 4 > this.rows.length) {
+      this.rows = kept;
+      this.rebuild();
+    } else {
+      for (const row of doomed) this.unindexRow(row);
+      this.rows = kept;
+    }
+    return positions;
+  }
+
+  /** Renumbers rows in table order and rebuilds every key from scratch (after undo, or a large delete). */
+  rebuild(): void {
+    for (const ix of this.uniqueKeys()) ix.clear();
+    for (const ix of this.secondary) ix.clear();
+    this.nextSeq = 0;
+    for (const row of this.rows) {
+      row[this.width] = this.nextSeq++;
+      this.indexRow(row);
+    }
+  }
+
+  /** Problems of one row on its own: types, required columns, checks. `row` is the index reported. */
+  rowProblems(values: readonly Value[], row: number): ProblemEntry[] {
+    const problems: ProblemEntry[] = [];
+    for (let i = 0; i < this.width; i++) {
+      const v = values[i] as Value;
+      const column = this.columns[i] as string;
+      if (v === null) {
+        if (this.required[i]) problems.push({ table: this.name, row, column, code: "required", message: `"${column}" is required` });
+      } else if (!fitsType(v, this.types[i] as ColumnType)) {
+        problems.push({ table: this.name, row, column, code: "type", message: `"${column}" must be ${this.types[i]}, got ${describeValue(v)}` });
+      }
+    }
+    // Checks only make sense on well-typed values.
+    if (problems.length === 0) {
+      for (const check of this.checks) {
+        if (check.eval(values, []) === false) {
+          problems.push({ table: this.name, row, code: "check", message: `Row breaks ${check.label} of "${this.name}"` });
+        }
+      }
+    }
+    return problems;
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * Compiles bound expressions into JavaScript source, once per plan, turned
+ * into functions with `new Function` and cached by source text.
+ *
+ * Safety rule: generated source never holds user text. Constants (and the
+ * result keys of a projection) live in a `c` array passed as an argument and
+ * are referenced by index; parameters are `p[i]`; columns are
+ * `r[column]` (one source) or `r[source][column]` (a join tuple). Every
+ * index is checked to be a safe integer before it is written, and operators
+ * come from a fixed table. Because the source depends only on the plan's
+ * shape, two queries differing in literal values share one compiled factory.
+ *
+ * Three-valued logic: `value()` yields true/false/null; `truth()` yields a
+ * plain JS boolean meaning "is TRUE", which is what WHERE and ON need and is
+ * cheaper (no temporaries for simple comparisons).
+ */
+
+import type { Value } from "../commands/types.js";
+import { StoreError, assertNever } from "../errors.js";
+import { typeOf } from "../planner/bind-expr.js";
+import type { BoundExpr, CompareOp } from "../planner/plan.js";
+import { compareText, compareValues } from "./value-order.js";
+
+/** Helpers generated code may call, passed in as `h`. */
+const HELPERS = Object.freeze({ text: compareText, cmp: compareValues });
+
+/** `row`: expressions over one stored row `r`; `tuple`: over a join tuple `r` of rows. */
+export type RowMode = "row" | "tuple";
+
+function int(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new StoreError("internal_error", "Invalid index in generated code");
+  return String(n);
+}
+
+const JS_OP: Record<CompareOp, string> = { "=": "===", "<>": "!==", "<": "<", "<=": "<=", ">": ">", ">=": ">=" };
+
+export class Codegen {
+  readonly consts: unknown[] = [];
+  private temps = 0;
+
+  constructor(readonly mode: RowMode) {}
+
+  /** Declares the temporaries used so far (put at the top of the generated function). */
+  declarations(): string {
+    if (this.temps === 0) return "";
+    return `let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(", ")};`;
+  }
+
+  const(value: unknown): string {
+    this.consts.push(value);
+    return `c[${int(this.consts.length - 1)}]`;
+  }
+
+  private temp(): string {
+    return `t${int(this.temps++)}`;
+  }
+
+  private column(source: number, column: number): string {
+    if (this.mode === "row") {
+      if (source !== 0) throw new StoreError("internal_error", "Row-mode code cannot read a joined source");
+      return `r[${int(column)}]`;
+    }
+    return `r[${int(source)}][${int(column)}]`;
+  }
+
+  private isLeaf(e: BoundExpr): boolean {
+    return e.kind === "const" || e.kind === "param" || e.kind === "column";
+  }
+
+  /** `a op b` for two non-null operands, by their static types. */
+  private compareCode(op: CompareOp, left: BoundExpr, right: BoundExpr, a: string, b: string): string {
+    if (op === "=" || op === "<>") return `${a} ${JS_OP[op]} ${b}`;
+    const lt = typeOf(left);
+    const rt = typeOf(right);
+    if (lt === "text" || rt === "text") return `h.text(${a}, ${b}) ${JS_OP[op]} 0`;
+    if (lt === "unknown" && rt === "unknown") return `h.cmp(${a}, ${b}) ${JS_OP[op]} 0`;
+    return `${a} ${JS_OP[op]} ${b}`;
+  }
+
+  /** JS for the expression's SQL value: a Value, with NULL as `null`. */
+  value(e: BoundExpr): string {
+    switch (e.kind) {
+      case "const":
+        return this.const(e.value);
+      case "param":
+        return `p[${int(e.index)}]`;
+      case "column":
+        return this.column(e.source, e.column);
+      case "compare": {
+        const a = this.temp();
+        const b = this.temp();
+        return `((${a} = ${this.value(e.left)}) === null || (${b} = ${this.value(e.right)}) === null ? null : ${this.compareCode(e.op, e.left, e.right, a, b)})`;
+      }
+      case "is-null":
+        return `(${this.value(e.expr)} ${e.not ? "!==" : "==="} null)`;
+      case "and":
+      case "or": {
+        // AND: any FALSE → FALSE, else any NULL → NULL, else TRUE. OR is the dual.
+        const decisive = e.kind === "and" ? "false" : "true";
+        const temps = e.operands.map(() => this.temp());
+        const tests = e.operands.map((o, i) => `(${temps[i]} = ${this.value(o)}) === ${decisive}`).join(" || ");
+        const nulls = temps.map((t) => `${t} === null`).join(" || ");
+        return `(${tests} ? ${decisive} : ${nulls} ? null : ${e.kind === "and" ? "true" : "false"})`;
+      }
+      case "not": {
+        const t = this.temp();
+        return `((${t} = ${this.value(e.expr)}) === null ? null : !${t})`;
+      }
+      default:
+        return assertNever(e, "expression");
+    }
+  }
+
+  /** JS for "the expression IS TRUE": a plain boolean. */
+  truth(e: BoundExpr): string {
+    switch (e.kind) {
+      case "const":
+      case "param":
+      case "column":
+        return `(${this.value(e)} === true)`;
+      case "compare": {
+        if (this.isLeaf(e.left) && this.isLeaf(e.right)) {
+          const a = this.value(e.left);
+          const b = this.value(e.right);
+          // `x === c` with a non-null constant c is already false for NULL x: no NULL test needed.
+          const leftSafe = e.left.kind === "const" && e.left.value !== null;
+          const rightSafe = e.right.kind === "const" && e.right.value !== null;
+          if (e.op === "=" && (leftSafe || rightSafe)) return `(${a} === ${b})`;
+          const guards = [leftSafe ? "" : `${a} !== null`, rightSafe ? "" : `${b} !== null`].filter((g) => g !== "");
+          return `(${[...guards, this.compareCode(e.op, e.left, e.right, a, b)].join(" && ")})`;
+        }
+        return `(${this.value(e)} === true)`;
+      }
+      case "is-null":
+        return this.value(e);
+      case "and":
+        return `(${e.operands.map((o) => this.truth(o)).join(" && ")})`;
+      case "or":
+        return `(${e.operands.map((o) => this.truth(o)).join(" || ")})`;
+      case "not":
+        return `(${this.value(e.expr)} === false)`;
+      default:
+        return assertNever(e, "expression");
+    }
+  }
+}
+
+type Factory = (c: readonly unknown[], h: typeof HELPERS) => unknown;
+
+const FACTORY_LIMIT = 512;
+const factories = new Map<string, Factory>();
+
+/**
+ * Turns generated source (the body of a function of `c` and `h` that returns
+ * the compiled function) into a function bound to its constants. Factories
+ * are cached by source, least recently used dropped first.
+ */
+export function instantiate<F>(source: string, consts: readonly unknown[]): F {
+  let factory = factories.get(source);
+  if (factory) {
+    factories.delete(source);
+  } else {
+    factory = new Function("c", "h", `"use strict";\n${source}`) as Factory;
+    if (factories.size >= FACTORY_LIMIT) factories.delete(factories.keys().next().value as string);
+  }
+  factories.set(source, factory);
+  return factory(consts, HELPERS) as F;
+}
+
+export type RowLike = readonly Value[] | readonly (readonly Value[])[];
+/** `(r, p) → Value`. */
+export type ValueFn = (r: never, p: readonly Value[]) => Value;
+/** `(r, p) → boolean`: the expression IS TRUE. */
+export type PredicateFn = (r: never, p: readonly Value[]) => boolean;
+
+export function compileValue(e: BoundExpr, mode: RowMode): ValueFn {
+  const g = new Codegen(mode);
+  const body = g.value(e);
+  return instantiate(`return function value(r, p) { ${g.declarations()} return ${body}; };`, g.consts);
+}
+
+export function compilePredicate(e: BoundExpr, mode: RowMode): PredicateFn {
+  const g = new Codegen(mode);
+  const body = g.truth(e);
+  return instantiate(`return function predicate(r, p) { ${g.declarations()} return ${body}; };`, g.consts);
+}

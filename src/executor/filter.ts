@@ -1,0 +1,33 @@
+/**
+ * A compiled filter loop: the whole scan — loop, predicate and early stop —
+ * is one generated function per plan shape, so the predicate is inlined
+ * into the loop instead of called per row through a shared call site (which
+ * V8 could not inline once several plans ran it).
+ */
+
+import type { Value } from "../commands/types.js";
+import type { BoundExpr } from "../planner/plan.js";
+import { Codegen, instantiate } from "./codegen.js";
+import type { StoredRow } from "./table-store.js";
+
+/** Keeps rows where the condition IS TRUE, in order, stopping after `max` matches (`-1`: no limit). */
+export type FilterFn = (rows: readonly StoredRow[], p: readonly Value[], max: number) => StoredRow[];
+
+export function compileFilter(where: BoundExpr): FilterFn {
+  const g = new Codegen("row");
+  const cond = g.truth(where);
+  return instantiate(
+    `return function filter(rows, p, max) {
+  ${g.declarations()}
+  const out = [];
+  for (let i = 0, n = rows.length; i < n; i++) {
+    const r = rows[i];
+    if (${cond}) {
+      if (out.push(r) === max) break;
+    }
+  }
+  return out;
+};`,
+    g.consts,
+  );
+}

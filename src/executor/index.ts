@@ -1,0 +1,12 @@
+/**
+ * The executor: compiles a bound plan once (`prepare`) and runs it on
+ * tables (`runSelect`, `matchRows`). Mutations are applied by the catalog,
+ * which owns the tables and their rules; the executor finds their rows.
+ */
+
+export { checkParams } from "./params.js";
+export { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "./codegen.js";
+export { matchRows, prepareMatch, type PreparedMatch } from "./match.js";
+export { prepareSelect, runSelect, type PreparedSelect } from "./select.js";
+export type { StoredRow, Stores, TableStore } from "./table-store.js";
+export { compareText, compareValues } from "./value-order.js";

@@ -1,0 +1,76 @@
+/**
+ * ORDER BY on several keys, stable, with NULL first ascending and last
+ * descending. Keys are computed once per row. With a limit, only the first
+ * `k = offset + limit` rows are needed: a bounded max-heap keeps them in
+ * O(n log k) instead of sorting everything.
+ */
+
+import type { Value } from "../commands/types.js";
+import { compareValues } from "./value-order.js";
+
+export interface SortSpec<T> {
+  readonly key: (item: T) => Value;
+  readonly descending: boolean;
+}
+
+/** Returns the items in order; with `keep` given, only the first `keep` of them. */
+export function orderItems<T>(items: readonly T[], specs: readonly SortSpec<T>[], keep?: number): T[] {
+  const n = items.length;
+  const keys = specs.map((s) => {
+    const column: Value[] = new Array(n);
+    for (let i = 0; i < n; i++) column[i] = s.key(items[i] as T);
+    return column;
+  });
+  const signs = specs.map((s) => (s.descending ? -1 : 1));
+  const cmp = (i: number, j: number): number => {
+    for (let k = 0; k < keys.length; k++) {
+      const column = keys[k] as Value[];
+      const c = compareValues(column[i] as Value, column[j] as Value);
+      if (c !== 0) return c * (signs[k] as number);
+    }
+    return i - j; // stable: earlier row first
+  };
+  let order: number[];
+  if (keep !== undefined && keep < n) order = topK(n, keep, cmp);
+  else {
+    order = Array.from({ length: n }, (_, i) => i);
+    order.sort(cmp);
+  }
+  return order.map((i) => items[i] as T);
+}
+
+/** The `k` smallest indexes under `cmp`, sorted, via a max-heap of size k. */
+function topK(n: number, k: number, cmp: (i: number, j: number) => number): number[] {
+  if (k <= 0) return [];
+  const heap: number[] = [];
+  const up = (at: number): void => {
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (cmp(heap[at] as number, heap[parent] as number) <= 0) return;
+      [heap[at], heap[parent]] = [heap[parent] as number, heap[at] as number];
+      at = parent;
+    }
+  };
+  const down = (at: number): void => {
+    for (;;) {
+      const l = 2 * at + 1;
+      const r = l + 1;
+      let top = at;
+      if (l < heap.length && cmp(heap[l] as number, heap[top] as number) > 0) top = l;
+      if (r < heap.length && cmp(heap[r] as number, heap[top] as number) > 0) top = r;
+      if (top === at) return;
+      [heap[at], heap[top]] = [heap[top] as number, heap[at] as number];
+      at = top;
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    if (heap.length < k) {
+      heap.push(i);
+      up(heap.length - 1);
+    } else if (cmp(i, heap[0] as number) < 0) {
+      heap[0] = i;
+      down(0);
+    }
+  }
+  return heap.sort(cmp);
+}

@@ -1,0 +1,29 @@
+/**
+ * Checks parameter values against what the plan says each slot must hold.
+ * A comparison slot with the wrong type is 400 `type_mismatch` (the same as
+ * a literal of that type would be); slots written into columns are checked
+ * with the row, as 422 `validation_failed`.
+ */
+
+import type { Value } from "../commands/types.js";
+import { SqlError, StoreError } from "../errors.js";
+import type { ParamUse } from "../planner/plan.js";
+
+function family(value: Value): string {
+  return typeof value === "number" ? "number" : typeof value === "string" ? "text" : "boolean";
+}
+
+export function checkParams(uses: readonly ParamUse[], values: readonly Value[]): void {
+  if (values.length !== uses.length) {
+    throw new SqlError("sql_error", `The statement has ${uses.length} placeholder(s) but ${values.length} parameter(s) were given`);
+  }
+  for (let i = 0; i < uses.length; i++) {
+    const use = uses[i] as ParamUse;
+    const value = values[i] as Value;
+    if (use.kind !== "compare" || value === null) continue;
+    const want = use.type === "integer" || use.type === "real" ? "number" : use.type;
+    if (family(value) !== want) {
+      throw new StoreError("type_mismatch", `Parameter ${i + 1} is compared with ${use.type} but is ${family(value)}`);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Projection into result rows, compiled: one generated function builds an
+ * object (keys in `columns` order, key strings passed as constants) or an
+ * array per row.
+ */
+
+import type { Value } from "../commands/types.js";
+import type { OutputColumn } from "../planner/plan.js";
+import { Codegen, instantiate, type RowMode } from "./codegen.js";
+
+export type ProjectFn = (r: never, p: readonly Value[]) => Record<string, Value> | Value[];
+
+export function compileProjection(columns: readonly OutputColumn[], output: "objects" | "arrays", mode: RowMode): ProjectFn {
+  const g = new Codegen(mode);
+  if (output === "arrays") {
+    const items = columns.map((c) => g.value(c.expr));
+    return instantiate(`return function project(r, p) { ${g.declarations()} return [${items.join(", ")}]; };`, g.consts);
+  }
+  const sets = columns.map((c) => `o[${g.const(c.name)}] = ${g.value(c.expr)};`);
+  return instantiate(`return function project(r, p) { ${g.declarations()} const o = {}; ${sets.join(" ")} return o; };`, g.consts);
+}

@@ -1,0 +1,97 @@
+/**
+ * Runs a select plan: access path → filter on the first table → joins →
+ * residual filter → order (top-k with a limit) → offset/limit → projection.
+ *
+ * `prepareSelect` compiles everything once; the prepared form is cached with
+ * the plan, so a repeated statement only binds new parameter values. WHERE
+ * conjuncts that read only the first table run before the joins (the first
+ * table is the preserved side of every join, so this is exact for left
+ * joins too); the rest run on joined tuples.
+ */
+
+import type { RowsResult } from "../commands/results.js";
+import type { Value } from "../commands/types.js";
+import type { BoundExpr, SelectPlan } from "../planner/plan.js";
+import { conjuncts, maxSource } from "../planner/passes.js";
+import { accessRows } from "./access.js";
+import { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "./codegen.js";
+import { compileFilter, type FilterFn } from "./filter.js";
+import { prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
+import { orderItems } from "./order.js";
+import { compileProjection, type ProjectFn } from "./project.js";
+import type { Stores, StoredRow } from "./table-store.js";
+
+export interface PreparedSelect {
+  readonly plan: SelectPlan;
+  readonly firstFilter: FilterFn | undefined;
+  readonly joins: readonly PreparedJoin[];
+  readonly residual: PredicateFn | undefined;
+  readonly sortKeys: readonly ValueFn[];
+  readonly project: ProjectFn;
+}
+
+function all(terms: readonly BoundExpr[]): BoundExpr | undefined {
+  if (terms.length === 0) return undefined;
+  return terms.length === 1 ? terms[0] : { kind: "and", operands: terms };
+}
+
+/** `positionOf(source, column)` finds a joined table's column position for hash/index joins. */
+export function prepareSelect(plan: SelectPlan, positionOf: (table: string, column: string) => number): PreparedSelect {
+  const joined = plan.joins.length > 0;
+  const mode = joined ? "tuple" : "row";
+  const terms = conjuncts(plan.where);
+  const first = joined ? terms.filter((t) => maxSource(t) <= 0) : terms;
+  const rest = joined ? terms.filter((t) => maxSource(t) > 0) : [];
+  const firstWhere = all(first);
+  const restWhere = all(rest);
+  return {
+    plan,
+    firstFilter: firstWhere === undefined ? undefined : compileFilter(firstWhere),
+    joins: plan.joins.map((j) => {
+      const table = plan.sources[j.source]?.table ?? "";
+      return prepareJoin(j, table, (c) => positionOf(table, c));
+    }),
+    residual: restWhere === undefined ? undefined : compilePredicate(restWhere, "tuple"),
+    sortKeys: plan.orderBy.map((k) => compileValue(k.expr, mode)),
+    project: compileProjection(plan.columns, plan.output, mode),
+  };
+}
+
+export function runSelect(prepared: PreparedSelect, stores: Stores, params: readonly Value[]): RowsResult {
+  const plan = prepared.plan;
+  const offset = plan.offset ?? 0;
+  const keep = plan.limit === undefined ? undefined : offset + plan.limit;
+  const names = plan.columns.map((c) => c.name);
+  if (keep === 0) return { kind: "rows", columns: names, rows: [], rowCount: 0 };
+
+  const base = accessRows(plan.access, stores.store(plan.sources[0]?.table ?? ""), params);
+  // Without joins, residual or sort, the filter can stop at the last row needed.
+  const canStop = plan.joins.length === 0 && plan.orderBy.length === 0 && keep !== undefined;
+  let firstRows: readonly StoredRow[] = base;
+  if (prepared.firstFilter) firstRows = prepared.firstFilter(base, params, canStop ? (keep as number) : -1);
+
+  let items: readonly (StoredRow | Tuple)[] = firstRows;
+  if (plan.joins.length > 0) {
+    let tuples: Tuple[] = firstRows.map((r) => [r]);
+    for (const join of prepared.joins) tuples = runJoin(join, tuples, stores.store(join.table), params);
+    if (prepared.residual) {
+      const residual = prepared.residual as unknown as (t: Tuple, p: readonly Value[]) => boolean;
+      tuples = tuples.filter((t) => residual(t, params));
+    }
+    items = tuples;
+  }
+
+  if (prepared.sortKeys.length > 0) {
+    const specs = prepared.sortKeys.map((key, i) => ({
+      key: (item: StoredRow | Tuple) => (key as unknown as (r: unknown, p: readonly Value[]) => Value)(item, params),
+      descending: plan.orderBy[i]?.direction === "desc",
+    }));
+    items = orderItems(items, specs, keep);
+  }
+  if (offset > 0 || (keep !== undefined && keep < items.length)) items = items.slice(offset, keep);
+
+  const project = prepared.project as unknown as (r: unknown, p: readonly Value[]) => Record<string, Value> | Value[];
+  const rows = new Array<Record<string, Value> | Value[]>(items.length);
+  for (let i = 0; i < items.length; i++) rows[i] = project(items[i], params);
+  return { kind: "rows", columns: names, rows, rowCount: rows.length };
+}

@@ -1,0 +1,36 @@
+/**
+ * The planner's entry: `bind(command, catalog)` turns any plan command of
+ * CONTRACT §4 — from JSON, lowered SQL or the fluent builder — into the one
+ * bound `Plan` the executor runs and `explain` shows, then runs the
+ * optimization passes.
+ */
+
+import type { PlanCommand } from "../commands/types.js";
+import { assertNever } from "../errors.js";
+import { bindCreateTable, bindDropTable } from "./bind-create.js";
+import { bindDelete, bindInsert, bindUpdate } from "./bind-mutation.js";
+import { bindSelect } from "./bind-select.js";
+import type { Plan } from "./plan.js";
+import { optimize } from "./passes.js";
+import type { Catalog } from "./table-info.js";
+
+export type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
+
+export function bind(command: PlanCommand, catalog: Catalog): Plan {
+  switch (command.kind) {
+    case "select":
+      return optimize(bindSelect(command, catalog), catalog);
+    case "insert":
+      return bindInsert(command, catalog);
+    case "update":
+      return optimize(bindUpdate(command, catalog), catalog);
+    case "delete":
+      return optimize(bindDelete(command, catalog), catalog);
+    case "create-table":
+      return bindCreateTable(command, catalog);
+    case "drop-table":
+      return bindDropTable(command);
+    default:
+      return assertNever(command, "command kind");
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Optimization passes: a flat, named list of pure plan → plan functions run
+ * after bind. Each only rewrites how rows are reached — never what a query
+ * means — so any pass can be switched off and results stay the same.
+ *
+ * - `access-path`: equality on the full primary key (constant or parameter)
+ *   → primary-key lookup; on a full unique key → unique lookup; on all
+ *   columns of a secondary index → index lookup; otherwise scan. The WHERE
+ *   stays whole: the path only narrows the rows it is evaluated on.
+ * - `join-strategy`: an equi-join on a key or index of the joined table →
+ *   index nested loop; other equi-joins → hash; else nested loop.
+ */
+
+import type { AccessPath, BoundExpr, JoinStep, JoinStrategy, Plan, PlanNode } from "./plan.js";
+import type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
+
+export interface Pass {
+  readonly name: string;
+  readonly run: (plan: Plan, catalog: Catalog) => Plan;
+}
+
+/** The conjuncts of a condition: nested ANDs flattened. */
+export function conjuncts(e: BoundExpr | undefined): BoundExpr[] {
+  if (e === undefined) return [];
+  if (e.kind === "and") return e.operands.flatMap(conjuncts);
+  return [e];
+}
+
+/** The highest source an expression reads (-1 for none). */
+export function maxSource(e: BoundExpr): number {
+  switch (e.kind) {
+    case "const":
+    case "param":
+      return -1;
+    case "column":
+      return e.source;
+    case "compare":
+      return Math.max(maxSource(e.left), maxSource(e.right));
+    case "is-null":
+    case "not":
+      return maxSource(e.expr);
+    case "and":
+    case "or":
+      return e.operands.reduce((m, o) => Math.max(m, maxSource(o)), -1);
+  }
+}
+
+/** Whether an expression reads source `s`. */
+function readsSource(e: BoundExpr, s: number): boolean {
+  switch (e.kind) {
+    case "const":
+    case "param":
+      return false;
+    case "column":
+      return e.source === s;
+    case "compare":
+      return readsSource(e.left, s) || readsSource(e.right, s);
+    case "is-null":
+    case "not":
+      return readsSource(e.expr, s);
+    case "and":
+    case "or":
+      return e.operands.some((o) => readsSource(o, s));
+  }
+}
+
+/**
+ * Equalities `source.column = other` among the conjuncts, where `other` may
+ * use only what `allowed` accepts. First one per column wins.
+ */
+function equalities(terms: readonly BoundExpr[], source: number, allowed: (e: BoundExpr) => boolean): Map<number, BoundExpr> {
+  const found = new Map<number, BoundExpr>();
+  for (const t of terms) {
+    if (t.kind !== "compare" || t.op !== "=") continue;
+    for (const [col, other] of [
+      [t.left, t.right],
+      [t.right, t.left],
+    ] as const) {
+      if (col.kind === "column" && col.source === source && allowed(other) && !found.has(col.column)) found.set(col.column, other);
+    }
+  }
+  return found;
+}
+
+/** The first key of `table` (primary, unique, index order) whose columns are all covered. */
+function coveredKey(table: TableInfo, covered: ReadonlyMap<number, BoundExpr>, kinds: readonly KeyInfo["kind"][]): KeyInfo | undefined {
+  for (const kind of kinds) {
+    const key = table.keys.find((k) => k.kind === kind && k.positions.every((p) => covered.has(p)));
+    if (key) return key;
+  }
+  return undefined;
+}
+
+function chooseAccess(table: TableInfo | undefined, where: BoundExpr | undefined): AccessPath {
+  if (!table) return { kind: "scan" };
+  const eq = equalities(conjuncts(where), 0, (e) => e.kind === "const" || e.kind === "param");
+  const key = coveredKey(table, eq, ["primary", "unique", "index"]);
+  if (!key) return { kind: "scan" };
+  const values = key.positions.map((p) => eq.get(p) as BoundExpr);
+  switch (key.kind) {
+    case "primary":
+      return { kind: "primary-key-lookup", columns: key.columns, values };
+    case "unique":
+      return { kind: "unique-lookup", index: key.name, columns: key.columns, values };
+    case "index":
+      return { kind: "index-lookup", index: key.name, columns: key.columns, values };
+  }
+}
+
+const accessPath: Pass = {
+  name: "access-path",
+  run(plan, catalog) {
+    const s: PlanNode = plan.statement;
+    switch (s.kind) {
+      case "select":
+        return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(s.sources[0]?.table ?? ""), s.where) } };
+      case "update":
+      case "delete":
+        return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(s.table), s.where) } };
+      default:
+        return plan;
+    }
+  },
+};
+
+function chooseJoin(table: TableInfo | undefined, step: JoinStep): JoinStrategy {
+  if (!table) return { kind: "nested-loop" };
+  const eq = equalities(conjuncts(step.on), step.source, (e) => !readsSource(e, step.source) && maxSource(e) < step.source);
+  if (eq.size === 0) return { kind: "nested-loop" };
+  const key = coveredKey(table, eq, ["primary", "unique", "index"]);
+  if (key) {
+    return { kind: "index-nested-loop", index: key.name, innerColumns: key.columns, outerKeys: key.positions.map((p) => eq.get(p) as BoundExpr) };
+  }
+  const positions = [...eq.keys()];
+  return { kind: "hash", innerColumns: positions.map((p) => table.columns[p] as string), outerKeys: positions.map((p) => eq.get(p) as BoundExpr) };
+}
+
+const joinStrategy: Pass = {
+  name: "join-strategy",
+  run(plan, catalog) {
+    const s = plan.statement;
+    if (s.kind !== "select" || s.joins.length === 0) return plan;
+    const joins = s.joins.map((j) => ({ ...j, strategy: chooseJoin(catalog.table(s.sources[j.source]?.table ?? ""), j) }));
+    return { ...plan, statement: { ...s, joins } };
+  },
+};
+
+export const PASSES: readonly Pass[] = [accessPath, joinStrategy];
+
+export function optimize(plan: Plan, catalog: Catalog, passes: readonly Pass[] = PASSES): Plan {
+  return passes.reduce((p, pass) => pass.run(p, catalog), plan);
+}

@@ -1,0 +1,73 @@
+/**
+ * Name resolution: the sources of a statement (FROM table, then each JOIN)
+ * and how an identifier — `col` or `source.col` — finds its column.
+ *
+ * A qualifier matches a source's alias or its table name. An unqualified name
+ * that several sources have is `ambiguous_column`; a name no source has is
+ * `unknown_column`. Computed fields resolve to their expression, bound against
+ * their own source, so they read, filter and sort like columns.
+ */
+
+import type { Expression } from "../commands/types.js";
+import { StoreError } from "../errors.js";
+import type { TableInfo } from "./table-info.js";
+
+export interface ScopeSource {
+  readonly table: TableInfo;
+  /** Alias if given, else the table name. */
+  readonly name: string;
+  readonly alias?: string;
+  /** Position in the FROM/JOIN list. */
+  readonly index: number;
+}
+
+/** What an identifier resolved to: a stored column, or a computed field (expression unbound yet). */
+export type Resolved =
+  | { readonly kind: "column"; readonly source: ScopeSource; readonly column: number }
+  | { readonly kind: "computed"; readonly source: ScopeSource; readonly name: string; readonly expr: Expression };
+
+export class Scope {
+  constructor(
+    readonly sources: readonly ScopeSource[],
+    /** Inside a computed field or check only stored columns resolve. */
+    readonly storedOnly = false,
+  ) {}
+
+  resolve(name: string): Resolved {
+    const dot = name.indexOf(".");
+    if (dot >= 0) {
+      const qualifier = name.slice(0, dot);
+      const column = name.slice(dot + 1);
+      let matches = this.sources.filter((s) => s.alias === qualifier);
+      if (matches.length === 0) matches = this.sources.filter((s) => s.alias === undefined && s.table.name === qualifier);
+      if (matches.length === 0) matches = this.sources.filter((s) => s.table.name === qualifier);
+      if (matches.length === 0) throw new StoreError("unknown_column", `Unknown column "${name}": no source named "${qualifier}"`);
+      if (matches.length > 1) throw new StoreError("ambiguous_column", `Column "${name}" is ambiguous: several sources are named "${qualifier}"`);
+      const found = this.find(matches[0] as ScopeSource, column);
+      if (!found) throw new StoreError("unknown_column", `Unknown column "${name}"`);
+      return found;
+    }
+    const found: Resolved[] = [];
+    for (const source of this.sources) {
+      const r = this.find(source, name);
+      if (r) found.push(r);
+    }
+    if (found.length === 0) throw new StoreError("unknown_column", `Unknown column "${name}"`);
+    if (found.length > 1) throw new StoreError("ambiguous_column", `Column "${name}" is ambiguous: ${found.map((r) => r.source.name).join(", ")} have it`);
+    return found[0] as Resolved;
+  }
+
+  private find(source: ScopeSource, name: string): Resolved | undefined {
+    const column = source.table.position.get(name);
+    if (column !== undefined) return { kind: "column", source, column };
+    if (this.storedOnly) return undefined;
+    const expr = source.table.computed.get(name);
+    if (expr !== undefined) return { kind: "computed", source, name, expr };
+    return undefined;
+  }
+}
+
+/** A scope of one table, as checks and computed fields see it. */
+export function tableScope(table: TableInfo, storedOnly: boolean): Scope {
+  return new Scope([{ table, name: table.name, index: 0 }], storedOnly);
+}
