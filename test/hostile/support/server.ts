@@ -36,6 +36,8 @@ export interface RequestOptions {
   readonly timeoutMs?: number;
   /** Omit the default `content-type: application/json`. */
   readonly noContentType?: boolean;
+  /** Send the body chunked, without a content-length. */
+  readonly chunked?: boolean;
 }
 
 export interface StartOptions {
@@ -144,6 +146,20 @@ export class ServerProcess {
     return kb / 1024;
   }
 
+  /** Runs `work` while sampling this process's RSS every 20 ms; returns its result and the peak in MiB. */
+  async peakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakMiB: number }> {
+    let peakMiB = this.rssMiB();
+    const timer = setInterval(() => {
+      if (this.alive) peakMiB = Math.max(peakMiB, this.rssMiB());
+    }, 20);
+    try {
+      const result = await work();
+      return { result, peakMiB: Math.max(peakMiB, this.alive ? this.rssMiB() : 0) };
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
   /** POST a command envelope (an object is JSON-encoded; a string or Buffer is sent as is). */
   command(body: unknown, options: RequestOptions = {}): Promise<Reply> {
     const raw = typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
@@ -155,7 +171,7 @@ export class ServerProcess {
     const headers: Record<string, string> = {};
     if (body !== undefined && !options.noContentType) headers["content-type"] = "application/json";
     Object.assign(headers, options.headers);
-    if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+    if (body !== undefined && !options.chunked) headers["content-length"] = String(Buffer.byteLength(body));
     const timeoutMs = options.timeoutMs ?? 10_000;
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -184,7 +200,11 @@ export class ServerProcess {
         clearTimeout(timer);
         reject(error);
       });
-      req.end(body);
+      if (options.chunked && body !== undefined) {
+        const bytes = Buffer.from(body);
+        for (let at = 0; at < bytes.length; at += 65536) req.write(bytes.subarray(at, at + 65536));
+        req.end();
+      } else req.end(body);
     });
   }
 

@@ -1,0 +1,81 @@
+/**
+ * Abuse limits against the real server (short form; `npm run soak` runs the
+ * big sizes): the body limit to the byte, numbers no column holds exactly,
+ * nesting far past the limit, megabyte SQL texts, ten thousand parameters
+ * and OR terms, a 200k-row select with the server's RSS measured, and slow
+ * clients that never finish their headers.
+ */
+import { rmSync } from "node:fs";
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { bigSelect, bigSql, bodyLimit, deepNesting, hugeNumbers, slowloris, wideQueries, writeBigStore } from "./support/abuse.js";
+import { loudHook, ServerProcess, tempDir } from "./support/server.js";
+
+const LIMIT = 65_536;
+const BIG_ROWS = Number(process.env.HOSTILE_BIG_ROWS ?? 200_000);
+/** Generous: the rows as JS objects plus their JSON text, several times over; a leak or a copy per row breaks it. */
+const RSS_BUDGET_MIB = 200 + (BIG_ROWS / 1_000_000) * 1_500;
+
+interface Context {
+  small: ServerProcess;
+  big: ServerProcess;
+  bigDir: string;
+}
+
+const test = suite<Context>("hostile/abuse", {} as Context);
+
+test.before(
+  loudHook(async (context) => {
+    context.small = await ServerProcess.start({ env: { STORE_MAX_BODY_BYTES: String(LIMIT) } });
+    context.bigDir = tempDir("big");
+    writeBigStore(context.bigDir, "big", BIG_ROWS);
+    context.big = await ServerProcess.start({ dataDir: context.bigDir, env: { STORE_MAX_BODY_BYTES: String(8 * 1024 * 1024) } });
+  }),
+);
+
+test.after(async (context) => {
+  await context.small?.stop();
+  await context.big?.kill();
+  if (context.bigDir) rmSync(context.bigDir, { recursive: true, force: true });
+});
+
+test(`a body of exactly ${LIMIT} bytes is served, one byte more is 413`, async ({ small }) => {
+  await bodyLimit(small, LIMIT);
+});
+
+test("1e400, 2^53+1 and friends are rejected, never stored rounded", async ({ small }) => {
+  await hugeNumbers(small);
+});
+
+test("an expression 100,000 levels deep is a 400, in JSON and SQL", async ({ big }) => {
+  await deepNesting(big, 100_000);
+  assert.ok(big.alive);
+});
+
+test("a megabyte of SQL parentheses, strings and comments is a 400 in time", async ({ big }) => {
+  await bigSql(big, 1_000_000);
+  assert.ok(big.alive);
+});
+
+test("10,000 parameters and OR terms are served with the right rows", async ({ big }) => {
+  await wideQueries(big, 10_000);
+});
+
+test(`a select of ${BIG_ROWS} rows is served with bounded memory`, async ({ big }) => {
+  const figures = await bigSelect(big, "big", BIG_ROWS);
+  console.log(`  big select: ${figures.rows} rows, status ${figures.status}, ${Math.round(figures.ms)} ms, RSS ${Math.round(figures.baselineMiB)} → peak ${Math.round(figures.peakMiB)} MiB`);
+  assert.ok(figures.peakMiB < RSS_BUDGET_MIB, `peak RSS ${Math.round(figures.peakMiB)} MiB over the ${RSS_BUDGET_MIB} MiB budget`);
+  // And again: memory must come back to a plateau, not grow per request.
+  const again = await bigSelect(big, "big", BIG_ROWS);
+  assert.ok(again.peakMiB < RSS_BUDGET_MIB, `second peak ${Math.round(again.peakMiB)} MiB`);
+});
+
+test("slow clients (slowloris) do not starve others and are dropped by the header timeout", async ({ small }) => {
+  const figures = await slowloris(small, 200, 20);
+  console.log(`  slowloris: ${figures.closedByServer}/${figures.sockets} dropped by the server after ${figures.secondsToDrop.toFixed(1)} s; ${figures.servedMeanwhile} requests served meanwhile, worst ${Math.round(figures.worstMs)} ms`);
+  assert.is(figures.closedByServer, figures.sockets, "every slow socket dropped by the server");
+  assert.ok(figures.worstMs < 2_000, "other clients answered within 2 s");
+  assert.ok(small.alive);
+});
+
+test.run();

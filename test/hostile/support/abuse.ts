@@ -1,0 +1,249 @@
+/**
+ * Abuse cases against a running server, sized by the caller: `npm test` runs
+ * them small, `scripts/soak.ts` large. Each case asserts its own outcome —
+ * a clear §7 error or a correct answer, in time — and that the process is
+ * still alive; memory is read from /proc so "bounded" is a measured number.
+ */
+import { writeFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import * as assert from "uvu/assert";
+import { codeOf, problemViolations } from "./problem.js";
+import { sleep, type Reply, type ServerProcess } from "./server.js";
+
+export const BIG_SCHEMA = { name: "t", columns: { id: "integer", n: "integer", r: "real", s: "text" }, primary_key: { columns: ["id"] }, required: ["id"] };
+
+export function expectProblem(reply: Reply, status: number, codes: readonly string[], what: string, dataDir?: string): void {
+  const v = problemViolations(reply, { status, codes, ...(dataDir ? { dataDir } : {}) });
+  assert.equal(v, [], `${what}: ${v.join("; ")}\n${reply.text.slice(0, 300)}`);
+}
+
+export function expectOk(reply: Reply, what: string): void {
+  assert.is(reply.status, 200, `${what}: ${reply.status} ${reply.text.slice(0, 300)}`);
+}
+
+async function ids(server: ServerProcess, database: string): Promise<number[]> {
+  const reply = await server.command({ database, command: { kind: "select", table: "t", columns: ["id"], output: "arrays" } });
+  expectOk(reply, "select ids");
+  return (reply.json as { rows: [number][] }).rows.map(([id]) => id);
+}
+
+/** A body of exactly `limit` bytes is served; one byte more is 413, with or without a content-length. */
+export async function bodyLimit(server: ServerProcess, limit: number): Promise<void> {
+  const database = "limits";
+  expectOk(await server.command({ database, command: { kind: "create-table", schema: BIG_SCHEMA } }), "create");
+  const tail = `"}]}}`;
+  const head = (id: number): string => `{"database":"${database}","command":{"kind":"insert","table":"t","rows":[{"id":${id},"s":"`;
+  const make = (id: number, size: number): string => head(id) + "x".repeat(size - head(id).length - tail.length) + tail;
+  const atLimit = make(1, limit);
+  assert.is(Buffer.byteLength(atLimit), limit);
+  expectOk(await server.command(atLimit), "a body of exactly the limit");
+  expectProblem(await server.command(make(2, limit + 1)), 413, ["payload_too_large"], "one byte over the limit", server.dataDir);
+  expectProblem(await server.command(make(3, limit + 1), { chunked: true }), 413, ["payload_too_large"], "one byte over, chunked", server.dataDir);
+  expectProblem(await server.command(make(4, limit * 4), { chunked: true }), 413, ["payload_too_large"], "four times the limit, chunked", server.dataDir);
+  assert.equal(await ids(server, database), [1], "only the body within the limit was stored");
+  const row = await server.command({ database, command: { kind: "select", table: "t", columns: ["s"], where: { type: "comparison", op: "=", left: { type: "identifier", name: "id" }, right: { type: "literal", value: 1 } } } });
+  const stored = (row.json as { rows: { s: string }[] }).rows[0]?.s ?? "";
+  assert.is(stored.length, limit - head(1).length - tail.length, "the padded value is stored whole");
+}
+
+/** Numbers no column can hold exactly: rejected with 400/422, never stored rounded or as null. */
+export async function hugeNumbers(server: ServerProcess): Promise<number> {
+  const database = "numbers";
+  expectOk(await server.command({ database, command: { kind: "create-table", schema: BIG_SCHEMA } }), "create");
+  const raw = (id: number, member: string): string => `{"database":"${database}","command":{"kind":"insert","table":"t","rows":[{"id":${id},${member}}]}}`;
+  const cases: [string, string][] = [
+    ["1e400 in a real column", raw(10, `"r":1e400`)],
+    ["-1e400 in a real column", raw(11, `"r":-1e400`)],
+    ["1e400 in an integer column", raw(12, `"n":1e400`)],
+    ["2^53+1 in an integer column", raw(13, `"n":9007199254740993`)],
+    ["-(2^53+1) in an integer column", raw(14, `"n":-9007199254740993`)],
+    ["2^53 in an integer column", raw(15, `"n":9007199254740992`)],
+    ["1.5 in an integer column", raw(16, `"n":1.5`)],
+    ["2^53+1 as the primary key", raw(9007199254740993, `"n":1`)],
+    ["1e400 as the primary key", raw(0, `"n":1`).replace('"id":0', '"id":1e400')],
+    ["update set 1e400", `{"database":"${database}","command":{"kind":"update","table":"t","set":{"r":1e400},"where":{"type":"literal","value":true}}}`],
+    ["SQL literal 1e400", JSON.stringify({ database, command: { kind: "sql", sql: "INSERT INTO t (id, r) VALUES (20, 1e400)" } })],
+    ["SQL literal 2^53+1", JSON.stringify({ database, command: { kind: "sql", sql: "INSERT INTO t (id, n) VALUES (21, 9007199254740993)" } })],
+    ["SQL literal 1e400 digits", JSON.stringify({ database, command: { kind: "sql", sql: `INSERT INTO t (id, r) VALUES (22, 1${"0".repeat(400)})` } })],
+    ["SQL param 1e400", `{"database":"${database}","command":{"kind":"sql","sql":"INSERT INTO t (id, r) VALUES (?, ?)","params":[23,1e400]}}`],
+    ["SQL param 2^53+1", `{"database":"${database}","command":{"kind":"sql","sql":"INSERT INTO t (id, n) VALUES (?, ?)","params":[24,9007199254740993]}}`],
+    ["SQL set 2^53+1", JSON.stringify({ database, command: { kind: "sql", sql: "UPDATE t SET n = 9007199254740993" } })],
+  ];
+  expectOk(await server.command({ database, command: { kind: "insert", table: "t", rows: [{ id: 1, n: 1, r: 1.5 }] } }), "a normal row");
+  for (const [what, body] of cases) {
+    const reply = await server.command(body);
+    assert.ok(reply.status === 400 || reply.status === 422, `${what}: expected 400/422, got ${reply.status} ${reply.text.slice(0, 300)}`);
+    assert.equal(problemViolations(reply, { dataDir: server.dataDir }), [], what);
+  }
+  const rows = await server.command({ database, command: { kind: "select", table: "t", columns: "*" } });
+  assert.equal((rows.json as { rows: unknown[] }).rows, [{ id: 1, n: 1, r: 1.5, s: null }], "nothing rounded, nulled or half-stored");
+  return cases.length;
+}
+
+function deepNot(depth: number): string {
+  return `${'{"type":"not","expr":'.repeat(depth)}{"type":"literal","value":true}${"}".repeat(depth)}`;
+}
+
+/** Nesting far past the 256-level limit, in JSON and SQL: a 400, not a stack overflow. */
+export async function deepNesting(server: ServerProcess, depth: number): Promise<number> {
+  const database = "deep";
+  expectOk(await server.command({ database, command: { kind: "create-table", schema: BIG_SCHEMA } }), "create");
+  const json = (command: string) => `{"database":"${database}","command":${command}}`;
+  const cases: [string, string, readonly string[]][] = [
+    [`a where ${depth} levels deep`, json(`{"kind":"select","table":"t","columns":"*","where":${deepNot(depth)}}`), ["invalid_request"]],
+    ["257 levels", json(`{"kind":"select","table":"t","columns":"*","where":${deepNot(257)}}`), ["invalid_request"]],
+    [`an and ${depth} levels deep`, json(`{"kind":"delete","table":"t","where":${'{"type":"and","operands":['.repeat(depth)}{"type":"literal","value":true}${"]}".repeat(depth)}}`), ["invalid_request"]],
+    [`a value ${depth} arrays deep`, json(`{"kind":"insert","table":"t","rows":[{"id":1,"s":${"[".repeat(depth)}${"]".repeat(depth)}}]}`), ["invalid_request", "validation_failed"]],
+    [`an object ${depth} levels deep in an unknown field`, json(`{"kind":"validate","x":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}`), ["invalid_request"]],
+    [`SQL NOT x${depth}`, JSON.stringify({ database, command: { kind: "sql", sql: `SELECT * FROM t WHERE ${"NOT ".repeat(depth)}TRUE` } }), ["sql_error"]],
+    [`SQL ${depth} parentheses`, JSON.stringify({ database, command: { kind: "sql", sql: `SELECT * FROM t WHERE ${"(".repeat(depth)}n = 1${")".repeat(depth)}` } }), ["sql_error"]],
+    ["SQL 257 parentheses", JSON.stringify({ database, command: { kind: "sql", sql: `SELECT * FROM t WHERE ${"(".repeat(257)}n = 1${")".repeat(257)}` } }), ["sql_error"]],
+  ];
+  for (const [what, body, codes] of cases) {
+    const reply = await server.command(body, { timeoutMs: 30_000 });
+    expectProblem(reply, codes.includes("validation_failed") && reply.status === 422 ? 422 : 400, codes, what, server.dataDir);
+  }
+  // 256 levels is within the limit and must work.
+  const ok = await server.command(json(`{"kind":"select","table":"t","columns":"*","where":${deepNot(255)}}`));
+  expectOk(ok, "255 nested nots under the root");
+  return cases.length + 1;
+}
+
+/** Megabyte-sized SQL texts: parentheses, an unterminated string and comment; a 400 in time. */
+export async function bigSql(server: ServerProcess, bytes: number): Promise<number> {
+  const database = "deep";
+  const half = Math.floor(bytes / 2);
+  const cases: [string, string, readonly string[]][] = [
+    [`${bytes} bytes of balanced parentheses`, `SELECT * FROM t WHERE ${"(".repeat(half)}1 = 1${")".repeat(half)}`, ["sql_error"]],
+    [`${bytes} bytes of open parentheses`, `SELECT ${"(".repeat(bytes)}`, ["sql_error", "sql_syntax_error"]],
+    [`an unterminated string of ${bytes} bytes`, `SELECT * FROM t WHERE s = '${"a''".repeat(bytes / 3)}`, ["sql_syntax_error"]],
+    [`an unterminated comment of ${bytes} bytes`, `SELECT * FROM t /*${"*".repeat(bytes)}`, ["sql_syntax_error"]],
+    [`${bytes} bytes of semicolons`, `SELECT * FROM t${";".repeat(bytes)}`, ["sql_syntax_error", "sql_error"]],
+    [`${bytes / 10} statements`, "SELECT * FROM t;".repeat(bytes / 160), ["sql_syntax_error", "sql_error"]],
+  ];
+  for (const [what, sql, codes] of cases) {
+    const started = performance.now();
+    const reply = await server.command({ database, command: { kind: "sql", sql } }, { timeoutMs: 30_000 });
+    expectProblem(reply, 400, codes, what, server.dataDir);
+    assert.ok(performance.now() - started < 20_000, `${what} took ${Math.round(performance.now() - started)} ms`);
+  }
+  return cases.length;
+}
+
+/** Wide but shallow: `terms` parameters and OR terms are served, with the right rows. */
+export async function wideQueries(server: ServerProcess, terms: number): Promise<number> {
+  const database = "wide";
+  expectOk(await server.command({ database, command: { kind: "create-table", schema: BIG_SCHEMA } }), "create");
+  const rows = Array.from({ length: 50 }, (_, i) => ({ id: i, n: i * 1000 }));
+  expectOk(await server.command({ database, command: { kind: "insert", table: "t", rows } }), "insert");
+  // Every 1000th value hits a row, so the answer is known: ids 0..min(49, terms/1000).
+  const values = Array.from({ length: terms }, (_, i) => i);
+  const expected = rows.filter((r) => r.n < terms).map((r) => ({ id: r.id }));
+  const check = (reply: Reply, what: string): void => {
+    expectOk(reply, what);
+    assert.equal((reply.json as { rows: unknown[] }).rows, expected, what);
+  };
+  const params = await server.command({ database, command: { kind: "sql", sql: `SELECT id FROM t WHERE ${values.map(() => "n = ?").join(" OR ")}`, params: values } }, { timeoutMs: 30_000 });
+  check(params, `${terms} ? parameters in an OR chain`);
+  const literals = await server.command({ database, command: { kind: "sql", sql: `SELECT id FROM t WHERE ${values.map((v) => `n = ${v}`).join(" OR ")}` } }, { timeoutMs: 30_000 });
+  check(literals, `an OR chain of ${terms} literal terms`);
+  const and = await server.command({ database, command: { kind: "sql", sql: `SELECT id FROM t WHERE ${values.map((v) => `n != ${v + 1_000_000}`).join(" AND ")} AND n < ${terms}` } }, { timeoutMs: 30_000 });
+  check(and, `an AND chain of ${terms} terms`);
+  const json = await server.command({ database, command: { kind: "select", table: "t", columns: ["id"], where: { type: "or", operands: values.map((v) => ({ type: "comparison", op: "=", left: { type: "identifier", name: "n" }, right: { type: "literal", value: v } })) } } }, { timeoutMs: 30_000 });
+  check(json, `a JSON or of ${terms} operands`);
+  const mismatch = await server.command({ database, command: { kind: "sql", sql: `SELECT id FROM t WHERE ${values.map(() => "n = ?").join(" OR ")}`, params: values.slice(1) } });
+  expectProblem(mismatch, 400, ["sql_error"], `${terms} placeholders with ${terms - 1} params`, server.dataDir);
+  const manyRows = await server.command({ database, command: { kind: "insert", table: "t", rows: Array.from({ length: terms }, (_, i) => ({ id: 1000 + i, n: -i })) } }, { timeoutMs: 30_000 });
+  expectOk(manyRows, `an insert of ${terms} rows`);
+  return 6;
+}
+
+/** Writes a hand-made `.store` file (no checksum, as a person may) holding `count` rows. */
+export function writeBigStore(dataDir: string, database: string, count: number): void {
+  const lines = [`{"format":"storedb/1","tables":{`, `"t":{"schema":${JSON.stringify(BIG_SCHEMA)},`, `"rows":[`];
+  for (let i = 0; i < count; i++) lines.push(`{"id":${i},"n":${i % 1000},"r":${i / 4},"s":"row-${i}"}${i === count - 1 ? "" : ","}`);
+  lines.push("]}}}");
+  writeFileSync(path.join(dataDir, `${database}.store`), `${lines.join("\n")}\n`);
+}
+
+export interface BigSelectFigures {
+  readonly status: number;
+  readonly rows: number;
+  readonly baselineMiB: number;
+  readonly peakMiB: number;
+  readonly ms: number;
+}
+
+/** Selects every row of a big database, sampling the server's RSS meanwhile. */
+export async function bigSelect(server: ServerProcess, database: string, expectedRows: number): Promise<BigSelectFigures> {
+  const baselineMiB = server.rssMiB();
+  const started = performance.now();
+  const { result: reply, peakMiB } = await server.peakRss(() => server.command({ database, command: { kind: "select", table: "t", columns: "*" } }, { timeoutMs: 120_000 }));
+  const ms = performance.now() - started;
+  let rows = 0;
+  if (reply.status === 200) {
+    const body = reply.json as { rows: { id: number }[]; rowCount: number };
+    rows = body.rowCount;
+    assert.is(body.rows.length, expectedRows, "every row served");
+    assert.is(body.rows[expectedRows - 1]?.id, expectedRows - 1, "the last row is the last inserted");
+  } else {
+    // A clear refusal is allowed: a §7 problem, never a bare 500.
+    assert.equal(problemViolations(reply, { dataDir: server.dataDir }), [], "a refused big select is a problem");
+    assert.not.ok(codeOf(reply) === "internal_error", `big select answered internal_error: ${reply.text}`);
+  }
+  assert.ok(server.alive, "alive after the big select");
+  return { status: reply.status, rows, baselineMiB, peakMiB, ms };
+}
+
+export interface SlowlorisFigures {
+  readonly sockets: number;
+  readonly closedByServer: number;
+  readonly servedMeanwhile: number;
+  readonly worstMs: number;
+  readonly secondsToDrop: number;
+}
+
+/**
+ * Opens `count` sockets that send a request's headers one byte at a time and
+ * never finish, then keeps making real requests: those must stay fast, and
+ * the server must drop the slow sockets by its own header timeout.
+ */
+export async function slowloris(server: ServerProcess, count: number, maxSeconds: number): Promise<SlowlorisFigures> {
+  let closed = 0;
+  const sockets: net.Socket[] = [];
+  const started = Date.now();
+  let lastClose = 0;
+  for (let i = 0; i < count; i++) {
+    const socket = net.connect(server.port, "127.0.0.1");
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      closed += 1;
+      lastClose = Date.now();
+    });
+    socket.write("POST /v1/commands HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n");
+    sockets.push(socket);
+  }
+  const trickle = setInterval(() => {
+    for (const s of sockets) if (!s.destroyed) s.write("X");
+  }, 300);
+  let served = 0;
+  let worstMs = 0;
+  let closedByServer = 0;
+  try {
+    while (Date.now() - started < maxSeconds * 1000 && closed < count) {
+      const reply = await server.request(undefined, { method: "GET", path: "/health", timeoutMs: 5_000 });
+      assert.is(reply.status, 200, "health while under slowloris");
+      const select = await server.command({ database: "wide", command: { kind: "describe" } }, { timeoutMs: 5_000 });
+      assert.ok(select.status === 200 || select.status === 404, `a command under slowloris: ${select.status}`);
+      served += 2;
+      worstMs = Math.max(worstMs, reply.ms, select.ms);
+      await sleep(200);
+    }
+  } finally {
+    clearInterval(trickle);
+    closedByServer = closed;
+    for (const s of sockets) s.destroy();
+  }
+  return { sockets: count, closedByServer, servedMeanwhile: served, worstMs, secondsToDrop: (lastClose - started) / 1000 };
+}
