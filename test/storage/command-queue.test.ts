@@ -59,7 +59,7 @@ class Counter {
   read(tag = "read"): Promise<number> {
     return this.queue.run({ kind: "select", table: "t", columns: "*" }).then((r) => {
       this.log.push(`answer ${tag}`);
-      return (r as { rows: number[][] }).rows[0]![0]!;
+      return (r as unknown as { rows: number[][] }).rows[0]![0]!;
     });
   }
   reject(): Promise<string> {

@@ -5,11 +5,13 @@
  *   .t.store.tmp-1-2 t.store", "fsyncDir", ...), and tests append their own
  *   marks ("answer") to see what happened before a promise resolved.
  * - `inject(op, code)` makes the next matching call fail with that errno.
+ * - `hold(op)` makes the next matching call wait until released (a slow disk).
  * - Power loss: it keeps its own model of what is durable in the directory —
  *   a file's content once fsynced, a directory's entries once the directory
  *   is fsynced — and `crash()` rewrites the real directory to exactly that,
  *   dropping everything not yet fsynced (SIGKILL cannot show this: the page
- *   cache survives a killed process).
+ *   cache survives a killed process). `cutPowerAfter(op)` lets that call
+ *   finish and fails every later one, as if the machine stopped there.
  */
 
 import { promises as fsp } from "node:fs";
@@ -34,6 +36,9 @@ function errno(code: string, op: string): NodeJS.ErrnoException {
 export class InstrumentedFs implements FileSystem {
   readonly log: string[] = [];
   private faults: Fault[] = [];
+  private holds: { op: Op; match: (name: string) => boolean; until: Promise<void> }[] = [];
+  private cut: Op | undefined;
+  private dead = false;
   private nextId = 0;
   /** name → file id, as the directory is now / as it would be after a power loss. */
   private volatile = new Map<string, number>();
@@ -71,8 +76,35 @@ export class InstrumentedFs implements FileSystem {
     this.faults.push({ op, code, match });
   }
 
-  private call(op: Op, target: string, extra = ""): void {
+  /** The next call of `op` waits until the returned function is called. */
+  hold(op: Op, match: (name: string) => boolean = () => true): () => void {
+    let release!: () => void;
+    const until = new Promise<void>((resolve) => (release = resolve));
+    this.holds.push({ op, match, until });
+    return release;
+  }
+
+  /** Lets the next call of `op` complete, then fails everything after it (the power went out). */
+  cutPowerAfter(op: Op): void {
+    this.cut = op;
+  }
+
+  private async call(op: Op, target: string, extra = ""): Promise<void> {
     const name = path.basename(target);
+    if (this.dead) {
+      this.log.push(`${op} ${name} NO POWER`);
+      throw errno("EIO", op);
+    }
+    if (this.cut === op) {
+      this.cut = undefined;
+      this.dead = true;
+    }
+    const held = this.holds.findIndex((h) => h.op === op && h.match(name));
+    if (held !== -1) {
+      const { until } = this.holds[held]!;
+      this.holds.splice(held, 1);
+      await until;
+    }
     const fault = this.faults.findIndex((f) => f.op === op && f.match(name));
     if (fault !== -1) {
       const { code } = this.faults[fault]!;
@@ -96,11 +128,12 @@ export class InstrumentedFs implements FileSystem {
       await fsp.writeFile(path.join(this.dir, name), this.synced.get(id) ?? Buffer.alloc(0));
     }
     this.log.push("CRASH");
+    this.dead = false;
     await this.adoptDisk();
   }
 
   async createExclusive(target: string, mode?: number): Promise<WritableFile> {
-    this.call("create", target);
+    await this.call("create", target);
     const real = await nodeFs.createExclusive(target, mode);
     const id = this.nextId++;
     if (this.inDir(target)) {
@@ -111,32 +144,32 @@ export class InstrumentedFs implements FileSystem {
     const self = this;
     return {
       async write(data) {
-        self.call("write", name);
+        await self.call("write", name);
         await real.write(data);
         self.written.set(id, Buffer.concat([self.written.get(id) ?? Buffer.alloc(0), data]));
       },
       async chmod(m) {
-        self.call("chmod", name);
+        await self.call("chmod", name);
         await real.chmod(m);
       },
       async fsync() {
-        self.call("fsync", name);
+        await self.call("fsync", name);
         await real.fsync();
         self.synced.set(id, self.written.get(id) ?? Buffer.alloc(0));
       },
       async stat(): Promise<FileInfo> {
-        self.call("fstat", name);
+        await self.call("fstat", name);
         return real.stat();
       },
       async close() {
-        self.call("close", name);
+        await self.call("close", name);
         await real.close();
       },
     };
   }
 
   async rename(from: string, to: string): Promise<void> {
-    this.call("rename", from, path.basename(to));
+    await this.call("rename", from, path.basename(to));
     await nodeFs.rename(from, to);
     const id = this.volatile.get(path.basename(from));
     this.volatile.delete(path.basename(from));
@@ -144,51 +177,51 @@ export class InstrumentedFs implements FileSystem {
   }
 
   async fsyncDir(dir: string): Promise<void> {
-    this.call("fsyncDir", dir);
+    await this.call("fsyncDir", dir);
     await nodeFs.fsyncDir(dir);
     if (dir === this.dir) this.durable = new Map(this.volatile);
   }
 
   async unlink(target: string): Promise<void> {
-    this.call("unlink", target);
+    await this.call("unlink", target);
     await nodeFs.unlink(target);
     this.volatile.delete(path.basename(target));
   }
 
   async link(from: string, to: string): Promise<void> {
-    this.call("link", from, path.basename(to));
+    await this.call("link", from, path.basename(to));
     await nodeFs.link(from, to);
     const id = this.volatile.get(path.basename(from));
     if (id !== undefined) this.volatile.set(path.basename(to), id);
   }
 
   async stat(target: string): Promise<FileInfo | null> {
-    this.call("stat", target);
+    await this.call("stat", target);
     return nodeFs.stat(target);
   }
 
   async lstat(target: string): Promise<FileInfo | null> {
-    this.call("lstat", target);
+    await this.call("lstat", target);
     return nodeFs.lstat(target);
   }
 
   async realpath(target: string): Promise<string> {
-    this.call("realpath", target);
+    await this.call("realpath", target);
     return nodeFs.realpath(target);
   }
 
   async readFile(target: string): Promise<Buffer> {
-    this.call("readFile", target);
+    await this.call("readFile", target);
     return nodeFs.readFile(target);
   }
 
   async readdir(dir: string): Promise<string[]> {
-    this.call("readdir", dir);
+    await this.call("readdir", dir);
     return nodeFs.readdir(dir);
   }
 
   async mkdir(dir: string): Promise<void> {
-    this.call("mkdir", dir);
+    await this.call("mkdir", dir);
     await nodeFs.mkdir(dir);
   }
 }

@@ -1,0 +1,263 @@
+/**
+ * Storage benchmark: the durable write path and load, against better-sqlite3
+ * on a file (journal_mode=WAL, synchronous=FULL), side by side in one run.
+ *
+ * For 1k, 10k and 100k rows of a 5-column table:
+ * - one durable single-row insert (answered after fsync), storedb vs SQLite;
+ * - 64 concurrent inserts (storedb group-commits them) vs 64 sequential;
+ * - open: storedb reading, verifying and loading the file into the engine
+ *   (to the first answer), vs SQLite's open + first query; and the bare
+ *   JSON.parse of the same file;
+ * - persist: one storedb commit (whole-file rewrite, steady state and with a
+ *   cold row cache) vs the bare JSON.stringify + write + fsync of the same
+ *   document.
+ * Targets (issue 4): 64 concurrent ≥50x faster than 64 sequential at every
+ * size; persist at 100k ≤2x bare stringify+write+fsync; load of 100k rows
+ * ≤1.3x JSON.parse. A checksum over the answers keeps the work observable.
+ */
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Engine } from "../src/catalog/engine.js";
+import type { TableSnapshot } from "../src/catalog/types.js";
+import type { Result } from "../src/commands/results.js";
+import { Database } from "../src/database.js";
+import { StoreWriter } from "../src/storage/format.js";
+import { nodeFs } from "../src/storage/fs.js";
+import { SnapshotFilePersistence } from "../src/storage/snapshot-file.js";
+
+/** The slice of better-sqlite3's API used here (the package ships no types). */
+interface SqliteDatabase {
+  pragma(text: string): unknown;
+  exec(sql: string): void;
+  prepare(sql: string): { run(...params: unknown[]): unknown; get(...params: unknown[]): unknown };
+  transaction(fn: () => void): () => void;
+  close(): void;
+}
+const BetterSqlite = createRequire(import.meta.url)("better-sqlite3") as new (file: string) => SqliteDatabase;
+
+const SIZES = [1_000, 10_000, 100_000];
+const root = mkdtempSync(path.join(os.tmpdir(), "storedb-bench-"));
+const digest = createHash("sha256");
+const note = (value: unknown) => digest.update(JSON.stringify(value));
+let nextId = 10_000_000;
+
+const schema = {
+  name: "items",
+  columns: { id: "integer", name: "text", qty: "integer", price: "real", active: "boolean" },
+  primary_key: { columns: ["id"] },
+  required: ["id"],
+} as const;
+const columns = ["id", "name", "qty", "price", "active"];
+const rowOf = (i: number) => [i, `item number ${i}`, i % 97, (i % 1000) / 7, i % 2 === 0] as const;
+const insert = () => {
+  const id = nextId++;
+  return { kind: "insert", table: "items", rows: [{ id, name: `item number ${id}`, qty: 1, price: 1.5, active: true }] } as const;
+};
+
+function ms(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+async function time<T>(fn: () => Promise<T> | T): Promise<[number, T]> {
+  const start = process.hrtime.bigint();
+  const value = await fn();
+  return [ms(start), value];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** A `.store` file of n rows written by the storage writer itself. */
+function writeStore(file: string, n: number): void {
+  const rows = Array.from({ length: n }, (_, i) => rowOf(i));
+  const table: TableSnapshot = { schema, columns, rows };
+  const fd = openSync(file, "w");
+  writeSync(fd, new StoreWriter().write([table]));
+  closeSync(fd);
+}
+
+function sqliteAt(file: string, n: number): SqliteDatabase {
+  const db = new BetterSqlite(file);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.exec("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT, qty INTEGER, price REAL, active INTEGER)");
+  const add = db.prepare("INSERT INTO items VALUES (?, ?, ?, ?, ?)");
+  db.transaction(() => {
+    for (let i = 0; i < n; i++) {
+      const [id, name, qty, price, active] = rowOf(i);
+      add.run(id, name, qty, price, active ? 1 : 0);
+    }
+  })();
+  return db;
+}
+
+/** The bare cost the persist target compares with: stringify the same document, write it, fsync it. */
+function bareStringifyWriteFsync(file: string, n: number): number {
+  const objects = Array.from({ length: n }, (_, i) => {
+    const [id, name, qty, price, active] = rowOf(i);
+    return { id, name, qty, price, active };
+  });
+  const doc = { checksum: "sha256:" + "0".repeat(64), format: "storedb/1", tables: { items: { schema, rows: objects } } };
+  const runs: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const start = process.hrtime.bigint();
+    const text = JSON.stringify(doc);
+    const fd = openSync(file, "w");
+    writeSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    runs.push(ms(start));
+  }
+  return median(runs);
+}
+
+interface Row {
+  size: number;
+  insertMs: number;
+  sqliteInsertMs: number;
+  concurrent64Ms: number;
+  sequential64Ms: number;
+  sqlite64Ms: number;
+  openMs: number;
+  sqliteOpenMs: number;
+  parseMs: number;
+  persistMs: number;
+  coldPersistMs: number;
+  bareMs: number;
+}
+
+async function measure(n: number): Promise<Row> {
+  const dir = mkdtempSync(path.join(root, `n${n}-`));
+  const file = path.join(dir, "items.store");
+  writeStore(file, n);
+
+  // Open: read + checksum + parse + Engine.load, to the first answer (median of 3 fresh opens).
+  const opens: number[] = [];
+  let db: Database | undefined;
+  for (let r = 0; r < 3; r++) {
+    global.gc?.();
+    await db?.close();
+    const [t, [opened, result]] = await time(async () => {
+      const d = await Database.open(file);
+      return [d, await d.run({ kind: "select", table: "items", columns: ["id"], limit: 1 })] as const;
+    });
+    note(result);
+    opens.push(t);
+    db = opened;
+  }
+  const text = readFileSync(file, "utf8");
+  const parses: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    global.gc?.();
+    const [t, parsed] = await time(() => JSON.parse(text) as { tables: object });
+    note(Object.keys(parsed.tables));
+    parses.push(t);
+  }
+  const live = db!;
+
+  // Persist with a cold row cache: a fresh persistence over a loaded engine writes every line.
+  const cold: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const persistence = new SnapshotFilePersistence(nodeFs, path.join(dir, `cold${r}.store`));
+    const engine = Engine.load([{ name: "items", schema, rows: JSON.parse(text).tables.items.rows }]);
+    const [t] = await time(() => persistence.commit(engine, [], true));
+    cold.push(t);
+  }
+
+  // One durable insert at a time.
+  const repeats = n >= 100_000 ? 8 : 20;
+  const singles: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const [t, result] = await time(() => live.run(insert()));
+    note(result);
+    singles.push(t);
+  }
+  const [sequential64] = await time(async () => {
+    for (let i = 0; i < 64; i++) note(await live.run(insert()));
+  });
+  const concurrent: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const [t, results] = await time(() => Promise.all(Array.from({ length: 64 }, () => live.run(insert()))));
+    note(results.map((x: Result) => x.kind));
+    concurrent.push(t);
+  }
+  await live.close();
+
+  const sqlite = sqliteAt(path.join(dir, "items.sqlite"), n);
+  const add = sqlite.prepare("INSERT INTO items VALUES (?, ?, ?, ?, ?)");
+  const sqliteSingles: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const [t] = await time(() => add.run(nextId++, "x", 1, 1.5, 1));
+    sqliteSingles.push(t);
+  }
+  const [sqlite64] = await time(() => {
+    for (let i = 0; i < 64; i++) add.run(nextId++, "x", 1, 1.5, 1);
+  });
+  sqlite.close();
+  const [sqliteOpen] = await time(() => {
+    const again = new BetterSqlite(path.join(dir, "items.sqlite"));
+    note(again.prepare("SELECT id FROM items LIMIT 1").get());
+    again.close();
+  });
+
+  const bare = bareStringifyWriteFsync(path.join(dir, "bare.json"), n);
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    size: n,
+    insertMs: median(singles),
+    sqliteInsertMs: median(sqliteSingles),
+    concurrent64Ms: median(concurrent),
+    sequential64Ms: sequential64,
+    sqlite64Ms: sqlite64,
+    openMs: median(opens),
+    sqliteOpenMs: sqliteOpen,
+    parseMs: median(parses),
+    persistMs: median(singles),
+    coldPersistMs: median(cold),
+    bareMs: bare,
+  };
+}
+
+const f = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const rows: Row[] = [];
+for (const n of SIZES) rows.push(await measure(n));
+rmSync(root, { recursive: true, force: true });
+
+console.log("\nDurable writes (ms, median; storedb answers after fsync of file and directory)");
+console.table(
+  rows.map((r) => ({
+    rows: r.size,
+    "storedb insert": f(r.insertMs),
+    "sqlite insert": f(r.sqliteInsertMs),
+    "storedb 64 seq": f(r.sequential64Ms),
+    "storedb 64 concurrent": f(r.concurrent64Ms),
+    "seq/concurrent": f(r.sequential64Ms / r.concurrent64Ms) + "x",
+    "sqlite 64 seq": f(r.sqlite64Ms),
+  })),
+);
+console.log("Open and persist (ms)");
+console.table(
+  rows.map((r) => ({
+    rows: r.size,
+    "storedb open": f(r.openMs),
+    "JSON.parse": f(r.parseMs),
+    "open/parse": f(r.openMs / r.parseMs) + "x",
+    "sqlite open": f(r.sqliteOpenMs),
+    "persist (1-row insert)": f(r.persistMs),
+    "persist cold cache": f(r.coldPersistMs),
+    "bare stringify+write+fsync": f(r.bareMs),
+    "persist/bare": f(r.persistMs / r.bareMs) + "x",
+    "cold/bare": f(r.coldPersistMs / r.bareMs) + "x",
+  })),
+);
+const big = rows[rows.length - 1]!;
+const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
+console.log(`target 64 concurrent >=50x faster than 64 sequential at every size: ${verdict(rows.every((r) => r.sequential64Ms / r.concurrent64Ms >= 50))}`);
+console.log(`target persist at 100k <=2x bare: ${verdict(big.persistMs / big.bareMs <= 2)} (cold cache ${f(big.coldPersistMs / big.bareMs)}x)`);
+console.log(`target load of 100k <=1.3x JSON.parse: ${verdict(big.openMs / big.parseMs <= 1.3)}`);
+console.log(`checksum ${digest.digest("hex").slice(0, 16)}`);

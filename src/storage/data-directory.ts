@@ -1,0 +1,94 @@
+/**
+ * `DataDirectory`: the databases of one data directory, as the service sees
+ * them (CONTRACT §1, §2).
+ *
+ * A database name reaches the filesystem only here, and only as
+ * `<dir>/<name>.store` after `assertDatabaseName` (the §1 pattern: no
+ * separators, no dots, no device names). Databases open lazily on first use
+ * and stay in memory, each with its own serial queue, so a slow write to one
+ * never holds up another. Opening takes the directory lock and removes temp
+ * files left by a crash; closing drains every queue and releases the lock.
+ */
+
+import path from "node:path";
+import { assertDatabaseName } from "../commands/index.js";
+import type { Command } from "../commands/types.js";
+import type { Result } from "../commands/results.js";
+import { Database } from "../database.js";
+import { StoreError } from "../errors.js";
+import { nodeFs } from "./fs.js";
+import type { FileSystem } from "./fs.js";
+import { DirectoryLock } from "./lock.js";
+import type { EngineFactory } from "./persistence.js";
+import { SnapshotFilePersistence } from "./snapshot-file.js";
+import { removeLeftovers } from "./temp-files.js";
+
+export interface DataDirectoryOptions {
+  /** The file-system layer (tests instrument it). */
+  readonly fs?: FileSystem;
+  readonly engines?: EngineFactory;
+}
+
+export class DataDirectory {
+  private readonly databases = new Map<string, Database>();
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    /** The directory's real path (symlinks resolved): files must resolve inside it. */
+    readonly dir: string,
+    private readonly fs: FileSystem,
+    private readonly lock: DirectoryLock,
+    private readonly engines: EngineFactory | undefined,
+  ) {}
+
+  /** Creates `dir` if missing, takes its lock (throws if another live process holds it), removes leftover temp files. */
+  static async open(dir: string, options: DataDirectoryOptions = {}): Promise<DataDirectory> {
+    const fs = options.fs ?? nodeFs;
+    try {
+      await fs.mkdir(dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "error";
+      throw new StoreError("storage_error", `The data directory could not be created (${code}).`, { cause: error });
+    }
+    const real = await fs.realpath(dir);
+    const lock = await DirectoryLock.acquire(fs, real);
+    try {
+      await removeLeftovers(fs, real);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+    return new DataDirectory(real, fs, lock, options.engines);
+  }
+
+  /** Runs `command` on database `database`, opening it on first use. */
+  execute(database: string, command: Command): Promise<Result> {
+    if (this.closing) return Promise.reject(new StoreError("shutting_down", "The server is shutting down."));
+    let db: Database;
+    try {
+      db = this.database(assertDatabaseName(database));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return db.run(command);
+  }
+
+  private database(name: string): Database {
+    let db = this.databases.get(name);
+    if (db === undefined) {
+      const file = path.join(this.dir, `${name}.store`);
+      db = new Database(new SnapshotFilePersistence(this.fs, file, { confineTo: this.dir, engines: this.engines }), this.engines);
+      this.databases.set(name, db);
+    }
+    return db;
+  }
+
+  /** Stops taking commands, waits for every queued command and write, then releases the lock. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.databases.values()].map((db) => db.close()));
+      await this.lock.release();
+    })();
+    return this.closing;
+  }
+}

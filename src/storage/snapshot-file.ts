@@ -1,0 +1,123 @@
+/**
+ * Persistence by whole-file rewrite: every commit writes the engine's full
+ * snapshot as a new `.store` document and atomically replaces the old one.
+ *
+ * It also remembers the identity (inode, size, mtime) of the file it last
+ * read or wrote, so a file replaced or edited by someone else is noticed and
+ * reloaded, and a file that disappeared means the database is gone. When
+ * confined to a data directory, a symlink leading out of it reads as no
+ * database at all.
+ */
+
+import path from "node:path";
+import type { Change, EngineApi } from "../catalog/types.js";
+import { StorageError } from "../errors.js";
+import { PersistFailure, removeDurably, writeAtomically } from "./atomic-write.js";
+import { readStore } from "./format.js";
+import { StoreWriter } from "./format.js";
+import type { FileInfo, FileSystem } from "./fs.js";
+import { realEngines } from "./persistence.js";
+import type { EngineFactory, LoadState, Persistence } from "./persistence.js";
+
+export interface SnapshotFileOptions {
+  /** A directory (real path) the file must resolve inside; a symlink leading out of it is "no database". */
+  readonly confineTo?: string;
+  readonly engines?: EngineFactory;
+}
+
+type Identity = Pick<FileInfo, "ino" | "dev" | "size" | "mtimeNs" | "mode">;
+
+function sameFile(a: Identity | null, b: Identity | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeNs === b.mtimeNs;
+}
+
+function readFailure(error: unknown): StorageError {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return new StorageError("storage_error", `The database file could not be read${code ? ` (${code})` : ""}.`, error);
+}
+
+export class SnapshotFilePersistence implements Persistence {
+  private readonly writer = new StoreWriter();
+  private readonly engines: EngineFactory;
+  /** The file as we last read or wrote it; `null` when it did not exist. `undefined`: unknown, reload. */
+  private known: Identity | null | undefined = undefined;
+
+  constructor(
+    private readonly fs: FileSystem,
+    readonly file: string,
+    private readonly options: SnapshotFileOptions = {},
+  ) {
+    this.engines = options.engines ?? realEngines;
+  }
+
+  /** The file's identity, or `null` when there is no database (missing, or a symlink leading out). */
+  private async current(): Promise<Identity | null> {
+    try {
+      const link = await this.fs.lstat(this.file);
+      if (link === null) return null;
+      if (link.isSymbolicLink && this.options.confineTo !== undefined) {
+        const real = await this.fs.realpath(this.file).catch(() => null);
+        if (real === null || path.dirname(real) !== this.options.confineTo) return null;
+      }
+      return link.isSymbolicLink ? await this.fs.stat(this.file) : link;
+    } catch (error) {
+      throw readFailure(error);
+    }
+  }
+
+  async load(): Promise<LoadState> {
+    const before = await this.current();
+    if (before === null) {
+      this.known = null;
+      return { kind: "missing" };
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await this.fs.readFile(this.file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        this.known = null;
+        return { kind: "missing" };
+      }
+      throw readFailure(error);
+    }
+    this.known = before;
+    const read = readStore(bytes);
+    if (read.tables === undefined) return { kind: "loaded", engine: this.engines.empty(), problems: read.problems };
+    const engine = this.engines.load(read.tables);
+    return { kind: "loaded", engine, problems: [...read.problems, ...engine.problems] };
+  }
+
+  async changedElsewhere(): Promise<boolean> {
+    if (this.known === undefined) return true;
+    return !sameFile(this.known, await this.current());
+  }
+
+  async commit(engine: EngineApi, changes: readonly Change[], created: boolean): Promise<void> {
+    const mode = this.known?.mode;
+    try {
+      this.known = await writeAtomically(this.fs, this.file, this.writer.write(engine.snapshot()), mode);
+    } catch (error) {
+      engine.undo(changes);
+      if (error instanceof PersistFailure && error.afterRename) await this.restore(engine, created, mode);
+      throw error;
+    }
+  }
+
+  /** The new file may be in place though the commit failed: put the old state back. */
+  private async restore(engine: EngineApi, created: boolean, mode: number | undefined): Promise<void> {
+    try {
+      if (created) {
+        await removeDurably(this.fs, this.file);
+        this.known = null;
+      } else {
+        // The writer is deterministic, so this is byte for byte the last durable file.
+        this.known = await writeAtomically(this.fs, this.file, this.writer.write(engine.snapshot()), mode);
+      }
+    } catch {
+      // The disk state is unknown: reload it before the next command rather than guess.
+      this.known = undefined;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/** The library's `Database`: in memory and on a `.store` file (CONTRACT §10). */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Database } from "../../src/database.js";
+import { outcome, removeDir, scratchDir, threeUsers, usersTable } from "./helpers/scratch.js";
+
+test("memory: JSON commands, SQL and the table builder share one database", async () => {
+  const db = Database.memory();
+  await db.execute(usersTable);
+  await db.execute(threeUsers);
+  assert.equal(await db.sql("SELECT name FROM users WHERE id = ?", ["2"]), { kind: "rows", columns: ["name"], rows: [{ name: "Bo" }], rowCount: 1 });
+  const viaTable = await db.table("users").select("id").run();
+  assert.is(viaTable.kind === "rows" ? viaTable.rowCount : -1, 3);
+  await db.close();
+});
+
+test("execute validates commands strictly", async () => {
+  const db = Database.memory();
+  assert.is(await outcome(db.execute({ kind: "delete", table: "users", wehre: { type: "literal", value: true } })), "invalid_request");
+  assert.is(await outcome(db.execute({ kind: "nope" })), "invalid_request");
+});
+
+test("open: a .store path, created by the first create-table, durable across opens", async () => {
+  const dir = scratchDir("library");
+  try {
+    const file = path.join(dir, "shop.store");
+    await assert.is(await outcome(Database.open(path.join(dir, "shop.json")) as never), "invalid_name");
+    writeFileSync(path.join(dir, ".shop.store.tmp-999999-1"), "leftover of a dead writer");
+    const db = await Database.open(file);
+    assert.equal(readdirSync(dir), [], "leftover of a dead process removed");
+    assert.is(await outcome(db.sql("SELECT * FROM users")), "database_not_found");
+    assert.not.ok(existsSync(file));
+    await db.execute(usersTable);
+    await db.execute(threeUsers);
+    await db.close();
+    assert.is(await outcome(db.execute({ kind: "validate" })), "shutting_down");
+    const again = await Database.open(file);
+    assert.equal(await again.execute({ kind: "validate" }), { kind: "validation", valid: true, errors: [] });
+    const rows = await again.sql("SELECT id FROM users");
+    assert.is(rows.kind === "rows" ? rows.rowCount : -1, 3);
+    await again.close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test.run();
