@@ -141,10 +141,14 @@ if (onPath("podman") === undefined) {
   const context = path.join(scratch, "context");
   const data = path.join(scratch, "data");
   let url = "";
+  /** Images present before our build: everything else the build made (final and intermediate) is removed after. */
+  let imagesBefore = new Set<string>();
 
   test.after(async () => {
     await run("podman", ["rm", "-f", NAME]).catch(() => undefined);
+    const made = (await podman("images", "-a", "-q", "--no-trunc")).split("\n").filter((id) => id !== "" && !imagesBefore.has(id));
     await run("podman", ["rmi", "-f", IMAGE]).catch(() => undefined);
+    if (made.length > 0) await run("podman", ["rmi", "-f", ...made]).catch(() => undefined);
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -153,6 +157,7 @@ if (onPath("podman") === undefined) {
     mkdirSync(context);
     stageContext(context);
     await ensureBaseImage();
+    imagesBefore = new Set((await podman("images", "-a", "-q", "--no-trunc")).split("\n"));
     await podman(
       "build",
       "--format=docker",
