@@ -4,7 +4,8 @@
  *
  * Safety rule: generated source never holds user text. Constants (and the
  * result keys of a projection) live in a `c` array passed as an argument and
- * are referenced by index; parameters are `p[i]`; columns are
+ * are read by index into locals `cN`; parameters are read from `p` into
+ * locals `pN`; columns are
  * `r[column]` (one source) or `r[source][column]` (a join tuple). Every
  * index is checked to be a safe integer before it is written, and operators
  * come from a fixed table. Because the source depends only on the plan's
@@ -37,18 +38,29 @@ const JS_OP: Record<CompareOp, string> = { "=": "===", "<>": "!==", "<": "<", "<
 export class Codegen {
   readonly consts: unknown[] = [];
   private temps = 0;
+  private readonly params = new Set<number>();
 
   constructor(readonly mode: RowMode) {}
 
-  /** Declares the temporaries used so far (put at the top of the generated function). */
+  /**
+   * Declares the temporaries and parameter values used so far: put it at the
+   * top of the generated function, so loops read locals, not `p[i]`.
+   */
   declarations(): string {
-    if (this.temps === 0) return "";
-    return `let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(", ")};`;
+    const parts: string[] = [];
+    if (this.temps > 0) parts.push(`let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(", ")};`);
+    for (const i of this.params) parts.push(`const p${int(i)} = p[${int(i)}];`);
+    return parts.join(" ");
+  }
+
+  /** Binds the constants to locals of the factory (put it before `return function`). */
+  constants(): string {
+    return this.consts.map((_, i) => `const c${int(i)} = c[${int(i)}];`).join(" ");
   }
 
   const(value: unknown): string {
     this.consts.push(value);
-    return `c[${int(this.consts.length - 1)}]`;
+    return `c${int(this.consts.length - 1)}`;
   }
 
   private temp(): string {
@@ -83,7 +95,8 @@ export class Codegen {
       case "const":
         return this.const(e.value);
       case "param":
-        return `p[${int(e.index)}]`;
+        this.params.add(e.index);
+        return `p${int(e.index)}`;
       case "column":
         return this.column(e.source, e.column);
       case "compare": {
@@ -176,11 +189,11 @@ export type PredicateFn = (r: never, p: readonly Value[]) => boolean;
 export function compileValue(e: BoundExpr, mode: RowMode): ValueFn {
   const g = new Codegen(mode);
   const body = g.value(e);
-  return instantiate(`return function value(r, p) { ${g.declarations()} return ${body}; };`, g.consts);
+  return instantiate(`${g.constants()} return function value(r, p) { ${g.declarations()} return ${body}; };`, g.consts);
 }
 
 export function compilePredicate(e: BoundExpr, mode: RowMode): PredicateFn {
   const g = new Codegen(mode);
   const body = g.truth(e);
-  return instantiate(`return function predicate(r, p) { ${g.declarations()} return ${body}; };`, g.consts);
+  return instantiate(`${g.constants()} return function predicate(r, p) { ${g.declarations()} return ${body}; };`, g.consts);
 }

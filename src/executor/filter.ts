@@ -17,7 +17,8 @@ export function compileFilter(where: BoundExpr): FilterFn {
   const g = new Codegen("row");
   const cond = g.truth(where);
   return instantiate(
-    `return function filter(rows, p, max) {
+    `${g.constants()}
+return function filter(rows, p, max) {
   ${g.declarations()}
   const out = [];
   for (let i = 0, n = rows.length; i < n; i++) {

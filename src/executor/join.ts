@@ -8,12 +8,16 @@
  *   index;
  * - hash: builds a map of the joined table on the join columns, once per run;
  * - nested loop: tries every joined row.
- * The full ON condition is evaluated on every candidate pair in all three.
+ * The ON condition is evaluated on every candidate pair, less the
+ * equalities the key match already guarantees (a Map key matches exactly
+ * when `=` is TRUE: same number, same text, same boolean, never NULL). A
+ * candidate is tested in a scratch tuple; only a match allocates its own.
  */
 
 import type { Value } from "../commands/types.js";
 import { assertNever } from "../errors.js";
-import type { JoinStep } from "../planner/plan.js";
+import { conjuncts } from "../planner/passes.js";
+import type { BoundExpr, JoinStep } from "../planner/plan.js";
 import { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "./codegen.js";
 import type { StoredRow, TableStore } from "./table-store.js";
 
@@ -22,7 +26,8 @@ export type Tuple = StoredRow[];
 export interface PreparedJoin {
   readonly step: JoinStep;
   readonly table: string;
-  readonly on: PredicateFn;
+  /** What of ON the key match does not already guarantee; undefined when nothing. */
+  readonly on: PredicateFn | undefined;
   readonly outerKeys: readonly ValueFn[];
   readonly innerPositions: readonly number[];
 }
@@ -30,10 +35,24 @@ export interface PreparedJoin {
 export function prepareJoin(step: JoinStep, table: string, positionOf: (column: string) => number): PreparedJoin {
   const s = step.strategy;
   const keyed = s.kind === "index-nested-loop" || s.kind === "hash";
+  const inner = keyed ? s.innerColumns : [];
+  const outer = keyed ? s.outerKeys.map((k) => JSON.stringify(k)) : [];
+  const implied = (t: BoundExpr): boolean => {
+    if (t.kind !== "compare" || t.op !== "=") return false;
+    return [
+      [t.left, t.right],
+      [t.right, t.left],
+    ].some(([col, other]) => {
+      if (col?.kind !== "column" || col.source !== step.source) return false;
+      const i = inner.findIndex((c) => positionOf(c) === col.column);
+      return i >= 0 && outer[i] === JSON.stringify(other);
+    });
+  };
+  const rest = conjuncts(step.on).filter((t) => !implied(t));
   return {
     step,
     table,
-    on: compilePredicate(step.on, "tuple"),
+    on: rest.length === 0 ? undefined : compilePredicate(rest.length === 1 ? (rest[0] as BoundExpr) : { kind: "and", operands: rest }, "tuple"),
     outerKeys: keyed ? s.outerKeys.map((k) => compileValue(k, "tuple")) : [],
     innerPositions: keyed ? s.innerColumns.map(positionOf) : [],
   };
@@ -47,7 +66,7 @@ export function runJoin(join: PreparedJoin, tuples: readonly Tuple[], store: Tab
   const out: Tuple[] = [];
   const left = join.step.type === "left";
   const nullRow: StoredRow = new Array<Value>(store.width).fill(null);
-  const on = join.on as unknown as (t: Tuple, p: readonly Value[]) => boolean;
+  const on = join.on as unknown as ((t: Tuple, p: readonly Value[]) => boolean) | undefined;
   const keys = join.outerKeys as unknown as ((t: Tuple, p: readonly Value[]) => Value)[];
   let candidates: (t: Tuple) => readonly StoredRow[];
   const s = join.step.strategy;
@@ -77,20 +96,20 @@ export function runJoin(join: PreparedJoin, tuples: readonly Tuple[], store: Tab
     default:
       return assertNever(s, "join strategy");
   }
+  const at = join.step.source;
   for (const t of tuples) {
     let matched = false;
+    const scratch = t.slice();
     for (const row of candidates(t)) {
-      const next = t.slice();
-      next.push(row);
-      if (on(next, params)) {
-        out.push(next);
+      scratch[at] = row;
+      if (on === undefined || on(scratch, params)) {
+        out.push(scratch.slice());
         matched = true;
       }
     }
     if (left && !matched) {
-      const next = t.slice();
-      next.push(nullRow);
-      out.push(next);
+      scratch[at] = nullRow;
+      out.push(scratch);
     }
   }
   return out;

@@ -14,8 +14,8 @@ export function compileProjection(columns: readonly OutputColumn[], output: "obj
   const g = new Codegen(mode);
   if (output === "arrays") {
     const items = columns.map((c) => g.value(c.expr));
-    return instantiate(`return function project(r, p) { ${g.declarations()} return [${items.join(", ")}]; };`, g.consts);
+    return instantiate(`${g.constants()} return function project(r, p) { ${g.declarations()} return [${items.join(", ")}]; };`, g.consts);
   }
   const sets = columns.map((c) => `o[${g.const(c.name)}] = ${g.value(c.expr)};`);
-  return instantiate(`return function project(r, p) { ${g.declarations()} const o = {}; ${sets.join(" ")} return o; };`, g.consts);
+  return instantiate(`${g.constants()} return function project(r, p) { ${g.declarations()} const o = {}; ${sets.join(" ")} return o; };`, g.consts);
 }

@@ -1,0 +1,277 @@
+/**
+ * Executor benchmark: storedb's engine against better-sqlite3 (in memory,
+ * same indexes) and a hand-written JavaScript loop over the same row
+ * objects, side by side in one process, on a seeded generated dataset:
+ * users (100k rows: id text primary key, name, email, age integer, city of
+ * 50 values, created, score real, note ~20% NULL) and orders (300k rows:
+ * id, user_id foreign key, amount, status), with an index on users.city and
+ * one on orders.user_id.
+ *
+ * Every storedb query runs as `engine.execute({kind: "sql", sql, params})`,
+ * so after the first call it is a plan-cache hit: parameters are checked and
+ * the cached compiled plan runs. Each query cycles through a fixed list of
+ * parameter values; each peer runs in short interleaved time slices and the
+ * median per-query time is kept. A checksum over every peer's row counts
+ * keeps the work observable (and the peers must agree on the counts).
+ *
+ *   Q1  SELECT * FROM users WHERE id = ?                       (primary key)
+ *   Q2  SELECT * FROM users WHERE city = ? AND age >= ?
+ *   Q3  SELECT * FROM users WHERE note IS NOT NULL AND city = ? ORDER BY score DESC LIMIT 20
+ *   Q4  SELECT users.name, orders.amount FROM users JOIN orders ON orders.user_id = users.id WHERE users.city = ?
+ *   Q5  the count of a filtered scan: storedb and the loop count rows of
+ *       SELECT id FROM users WHERE age >= ? AND score < ?; SQLite runs SELECT COUNT(*) with that WHERE.
+ */
+import { createRequire } from "node:module";
+import { Engine } from "../src/catalog/engine.js";
+import type { RowsResult } from "../src/commands/results.js";
+import type { Value } from "../src/commands/types.js";
+
+/** The slice of better-sqlite3 used here (the package ships no types). */
+interface Statement {
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): unknown;
+}
+interface SqliteDatabase {
+  exec(sql: string): void;
+  prepare(sql: string): Statement;
+  transaction(fn: () => void): () => void;
+}
+const Database = createRequire(import.meta.url)("better-sqlite3") as new (file: string) => SqliteDatabase;
+
+const USERS = 100_000;
+const ORDERS = 300_000;
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface User {
+  id: string;
+  name: string;
+  email: string;
+  age: number;
+  city: string;
+  created: string;
+  score: number;
+  note: string | null;
+}
+interface Order {
+  id: number;
+  user_id: string;
+  amount: number;
+  status: string;
+}
+
+const random = rng(20261122);
+const cities = Array.from({ length: 50 }, (_, i) => `city_${String(i).padStart(2, "0")}`);
+const statuses = ["new", "paid", "shipped", "cancelled"];
+const users: User[] = Array.from({ length: USERS }, (_, i) => ({
+  id: `u${i}`,
+  name: `user ${i}`,
+  email: `user${i}@example.com`,
+  age: 18 + Math.floor(random() * 63),
+  city: cities[Math.floor(random() * cities.length)] as string,
+  created: new Date(1_600_000_000_000 + Math.floor(random() * 1e11)).toISOString(),
+  score: Math.round(random() * 10000) / 100,
+  note: random() < 0.2 ? null : `note ${Math.floor(random() * 1000)}`,
+}));
+const orders: Order[] = Array.from({ length: ORDERS }, (_, i) => ({
+  id: i,
+  user_id: `u${Math.floor(random() * USERS)}`,
+  amount: Math.round(random() * 100000) / 100,
+  status: statuses[Math.floor(random() * statuses.length)] as string,
+}));
+
+// ---------------------------------------------------------------- storedb
+const engine = Engine.empty();
+engine.execute({
+  kind: "create-table",
+  schema: {
+    name: "users",
+    columns: { id: "text", name: "text", email: "text", age: "integer", city: "text", created: "text", score: "real", note: "text" },
+    primary_key: { columns: ["id"] },
+    indexes: [{ name: "by_city", columns: ["city"] }],
+  },
+});
+engine.execute({
+  kind: "create-table",
+  schema: {
+    name: "orders",
+    columns: { id: "integer", user_id: "text", amount: "real", status: "text" },
+    primary_key: { columns: ["id"] },
+    foreign_keys: [{ columns: ["user_id"], references: { table: "users", columns: ["id"] } }],
+    indexes: [{ name: "by_user", columns: ["user_id"] }],
+  },
+});
+const loadStart = performance.now();
+engine.execute({ kind: "insert", table: "users", rows: users as unknown as Record<string, Value>[] });
+engine.execute({ kind: "insert", table: "orders", rows: orders as unknown as Record<string, Value>[] });
+const engineLoadMs = performance.now() - loadStart;
+
+// ---------------------------------------------------------------- SQLite
+const db = new Database(":memory:");
+db.exec(`CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, email TEXT, age INTEGER, city TEXT, created TEXT, score REAL, note TEXT);
+CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id TEXT REFERENCES users(id), amount REAL, status TEXT);
+CREATE INDEX by_city ON users(city); CREATE INDEX by_user ON orders(user_id);`);
+const sqliteLoadStart = performance.now();
+db.transaction(() => {
+  const iu = db.prepare("INSERT INTO users VALUES (@id, @name, @email, @age, @city, @created, @score, @note)");
+  for (const u of users) iu.run(u);
+  const io = db.prepare("INSERT INTO orders VALUES (@id, @user_id, @amount, @status)");
+  for (const o of orders) io.run(o);
+})();
+const sqliteLoadMs = performance.now() - sqliteLoadStart;
+db.exec("ANALYZE");
+
+// ---------------------------------------------------------------- queries
+const ordersByUser = new Map<string, Order[]>();
+for (const o of orders) {
+  const list = ordersByUser.get(o.user_id);
+  if (list) list.push(o);
+  else ordersByUser.set(o.user_id, [o]);
+}
+const usersById = new Map(users.map((u) => [u.id, u] as const));
+
+type Peer = (i: number) => number;
+interface Query {
+  readonly name: string;
+  readonly sql: string;
+  readonly params: (i: number) => Value[];
+  readonly engine: Peer;
+  readonly sqlite: Peer;
+  readonly loop: Peer;
+}
+
+function viaEngine(sql: string, params: (i: number) => Value[]): Peer {
+  return (i) => (engine.execute({ kind: "sql", sql, params: params(i) }).result as RowsResult).rowCount;
+}
+
+const q1 = "SELECT * FROM users WHERE id = ?";
+const q2 = "SELECT * FROM users WHERE city = ? AND age >= ?";
+const q3 = "SELECT * FROM users WHERE note IS NOT NULL AND city = ? ORDER BY score DESC LIMIT 20";
+const q4 = "SELECT users.name, orders.amount FROM users JOIN orders ON orders.user_id = users.id WHERE users.city = ?";
+const q5 = "SELECT id FROM users WHERE age >= ? AND score < ?";
+const p1 = (i: number): Value[] => [`u${(i * 7919) % USERS}`];
+const p2 = (i: number): Value[] => [cities[i % 50] as string, 30 + (i % 40)];
+const p3 = (i: number): Value[] => [cities[i % 50] as string];
+const p5 = (i: number): Value[] => [60 + (i % 20), 1 + (i % 5)];
+
+const queries: Query[] = [
+  {
+    name: "Q1 pk lookup",
+    sql: q1,
+    params: p1,
+    engine: viaEngine(q1, p1),
+    sqlite: ((s) => (i: number) => (s.get(...p1(i)) === undefined ? 0 : 1))(db.prepare(q1)),
+    loop: (i) => (usersById.get(p1(i)[0] as string) === undefined ? 0 : 1),
+  },
+  {
+    name: "Q2 city = ? AND age >= ?",
+    sql: q2,
+    params: p2,
+    engine: viaEngine(q2, p2),
+    sqlite: ((s) => (i: number) => s.all(...p2(i)).length)(db.prepare(q2)),
+    loop: (i) => {
+      const [city, age] = p2(i) as [string, number];
+      const out: User[] = [];
+      for (const u of users) if (u.city === city && u.age >= age) out.push(u);
+      return out.length;
+    },
+  },
+  {
+    name: "Q3 top 20 by score",
+    sql: q3,
+    params: p3,
+    engine: viaEngine(q3, p3),
+    sqlite: ((s) => (i: number) => s.all(...p3(i)).length)(db.prepare(q3)),
+    loop: (i) => {
+      const city = p3(i)[0];
+      const out: User[] = [];
+      for (const u of users) if (u.note !== null && u.city === city) out.push(u);
+      out.sort((a, b) => b.score - a.score);
+      return out.slice(0, 20).length;
+    },
+  },
+  {
+    name: "Q4 join on user_id",
+    sql: q4,
+    params: p3,
+    engine: viaEngine(q4, p3),
+    sqlite: ((s) => (i: number) => s.all(...p3(i)).length)(db.prepare(q4)),
+    loop: (i) => {
+      const city = p3(i)[0];
+      const out: { name: string; amount: number }[] = [];
+      for (const u of users) {
+        if (u.city !== city) continue;
+        for (const o of ordersByUser.get(u.id) ?? []) out.push({ name: u.name, amount: o.amount });
+      }
+      return out.length;
+    },
+  },
+  {
+    name: "Q5 count of filtered scan",
+    sql: q5,
+    params: p5,
+    engine: viaEngine(q5, p5),
+    sqlite: ((s) => (i: number) => (s.get(...p5(i)) as { n: number }).n)(db.prepare("SELECT COUNT(*) AS n FROM users WHERE age >= ? AND score < ?")),
+    loop: (i) => {
+      const [age, score] = p5(i) as [number, number];
+      let n = 0;
+      for (const u of users) if (u.age >= age && u.score < score) n++;
+      return n;
+    },
+  },
+];
+
+/** Median µs per call over interleaved slices of ~`sliceMs`. */
+function measure(peers: readonly Peer[], sliceMs: number, slices: number): { us: number[]; checksum: number } {
+  const samples: number[][] = peers.map(() => []);
+  let checksum = 0;
+  let i = 0;
+  for (let s = 0; s < slices; s++) {
+    peers.forEach((peer, k) => {
+      let calls = 0;
+      const start = performance.now();
+      let now = start;
+      while (now - start < sliceMs) {
+        checksum = (checksum + peer(i++)) % 1_000_000_007;
+        calls++;
+        if ((calls & 7) === 0 || calls < 8) now = performance.now();
+      }
+      (samples[k] as number[]).push(((now - start) * 1000) / calls);
+    });
+  }
+  const us = samples.map((xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number);
+  return { us, checksum };
+}
+
+console.log(`dataset: ${USERS} users, ${ORDERS} orders; load: storedb ${engineLoadMs.toFixed(0)} ms, better-sqlite3 ${sqliteLoadMs.toFixed(0)} ms`);
+const header = ["query", "storedb µs", "sqlite µs", "loop µs", "sqlite/storedb", "storedb/loop", "rows"];
+const lines: string[][] = [];
+let total = 0;
+for (const q of queries) {
+  // Same answers from all three peers on a few parameter sets.
+  for (let i = 0; i < 5; i++) {
+    const counts = [q.engine(i), q.sqlite(i), q.loop(i)];
+    if (counts[0] !== counts[1] || counts[0] !== counts[2]) throw new Error(`${q.name}: peers disagree on row counts ${counts.join("/")}`);
+  }
+  for (let w = 0; w < 200; w++) q.engine(w), q.loop(w);
+  const { us, checksum } = measure([q.engine, q.sqlite, q.loop], 150, 7);
+  total = (total + checksum) % 1_000_000_007;
+  const [e, s, l] = us as [number, number, number];
+  lines.push([q.name, e.toFixed(2), s.toFixed(2), l.toFixed(2), `${(s / e).toFixed(2)}x`, `${(e / l).toFixed(2)}x`, String(q.engine(0))]);
+}
+const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => (l[c] as string).length)));
+const fmt = (cells: readonly string[]): string => cells.map((x, c) => (c === 0 ? x.padEnd(widths[c] as number) : x.padStart(widths[c] as number))).join("  ");
+console.log(fmt(header));
+for (const l of lines) console.log(fmt(l));
+console.log(`sqlite/storedb > 1 means storedb is faster; storedb/loop is the cost over a hand-written loop.`);
+console.log(`checksum ${total}`);
