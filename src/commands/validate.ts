@@ -208,7 +208,7 @@ function tagValues(parentSchema: unknown, tag: string): string[] {
 }
 
 function typeName(type: unknown): string {
-  if (Array.isArray(type)) return "a string, finite number, boolean or null";
+  if (Array.isArray(type)) return type.includes("null") ? "a string, finite number, boolean or null" : `a ${type.join(" or ")}`;
   switch (type) {
     case "integer":
     case "array":

@@ -1,0 +1,198 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import type { Command } from "../../src/commands/types.js";
+import { parseCommand } from "../../src/commands/validate.js";
+import { StoreError } from "../../src/errors.js";
+import { parseSql } from "../../src/parser/index.js";
+import { countParams, lowerSql } from "../../src/planner/lower-sql.js";
+
+const lower = (sql: string): Command => lowerSql(parseSql(sql));
+const id = (name: string) => ({ type: "identifier", name });
+const lit = (value: unknown) => ({ type: "literal", value });
+const p = (index: number) => ({ type: "param", index });
+const cmp = (op: string, left: unknown, right: unknown) => ({ type: "comparison", op, left, right });
+
+const CASES: [string, unknown][] = [
+  ["SELECT * FROM users", { kind: "select", table: "users", columns: "*" }],
+  ["SELECT id, users.name FROM users", { kind: "select", table: "users", columns: ["id", "users.name"] }],
+  ['SELECT "Name" FROM "Users"', { kind: "select", table: "Users", columns: ["Name"] }],
+  [
+    "SELECT u2.name FROM users JOIN users AS u2 ON u2.id = users.id LEFT JOIN orders o ON o.user_id = users.id",
+    {
+      kind: "select",
+      table: "users",
+      columns: ["u2.name"],
+      joins: [
+        { type: "inner", table: "users", as: "u2", on: cmp("=", id("u2.id"), id("users.id")) },
+        { type: "left", table: "orders", as: "o", on: cmp("=", id("o.user_id"), id("users.id")) },
+      ],
+    },
+  ],
+  ["SELECT * FROM t INNER JOIN u ON u.a = t.a", { kind: "select", table: "t", columns: "*", joins: [{ type: "inner", table: "u", on: cmp("=", id("u.a"), id("t.a")) }] }],
+  [
+    "SELECT a FROM t WHERE a = ? AND NOT b IS NOT NULL OR c <> 'it''s' ORDER BY a DESC, b LIMIT 10 OFFSET 5",
+    {
+      kind: "select",
+      table: "t",
+      columns: ["a"],
+      where: {
+        type: "or",
+        operands: [
+          { type: "and", operands: [cmp("=", id("a"), p(0)), { type: "not", expr: { type: "is-null", expr: id("b"), not: true } }] },
+          cmp("<>", id("c"), lit("it's")),
+        ],
+      },
+      orderBy: [{ column: "a", direction: "desc" }, { column: "b", direction: "asc" }],
+      limit: 10,
+      offset: 5,
+    },
+  ],
+  ["SELECT a FROM t WHERE a IS NULL LIMIT 0", { kind: "select", table: "t", columns: ["a"], where: { type: "is-null", expr: id("a") }, limit: 0 }],
+  ["SELECT a FROM t WHERE a != -1.5", { kind: "select", table: "t", columns: ["a"], where: cmp("!=", id("a"), lit(-1.5)) }],
+  ["SELECT a FROM t WHERE TRUE AND x = FALSE AND y = NULL", {
+    kind: "select", table: "t", columns: ["a"],
+    where: { type: "and", operands: [lit(true), cmp("=", id("x"), lit(false)), cmp("=", id("y"), lit(null))] },
+  }],
+  [
+    "INSERT INTO t (a, b) VALUES (1, ?), ('x', NULL), (?, TRUE)",
+    { kind: "insert", table: "t", rows: [{ a: 1, b: p(0) }, { a: "x", b: null }, { a: p(1), b: true }] },
+  ],
+  ["INSERT INTO t (constructor) VALUES (1)", { kind: "insert", table: "t", rows: [{ constructor: 1 }] }],
+  ["UPDATE t SET a = 1, b = ? WHERE c = ?", { kind: "update", table: "t", set: { a: 1, b: p(0) }, where: cmp("=", id("c"), p(1)) }],
+  ["UPDATE t SET a = 'x'", { kind: "update", table: "t", set: { a: "x" }, where: lit(true) }],
+  ["DELETE FROM t", { kind: "delete", table: "t", where: lit(true) }],
+  ["DELETE FROM t WHERE id = -5;", { kind: "delete", table: "t", where: cmp("=", id("id"), lit(-5)) }],
+  ["DROP TABLE t", { kind: "drop-table", table: "t" }],
+  ["DROP TABLE IF EXISTS t", { kind: "drop-table", table: "t", ifExists: true }],
+  ["EXPLAIN SELECT * FROM t", { kind: "explain", command: { kind: "select", table: "t", columns: "*" } }],
+  ["EXPLAIN DELETE FROM t", { kind: "explain", command: { kind: "delete", table: "t", where: lit(true) } }],
+  ["CREATE TABLE t (a TEXT)", { kind: "create-table", schema: { name: "t", columns: { a: "text" } } }],
+  [
+    "CREATE TABLE IF NOT EXISTS orders (id INTEGER PRIMARY KEY, name VARCHAR(20) NOT NULL UNIQUE, paid BOOL DEFAULT FALSE, " +
+      "user_id TEXT REFERENCES users(id) ON DELETE CASCADE, amount REAL DEFAULT -1, UNIQUE (name, amount), CONSTRAINT pos CHECK (amount > 0), CHECK (amount < 1000))",
+    {
+      kind: "create-table",
+      ifNotExists: true,
+      schema: {
+        name: "orders",
+        columns: { id: "integer", name: "text", paid: "boolean", user_id: "text", amount: "real" },
+        required: ["name"],
+        primary_key: { columns: ["id"] },
+        unique: [{ columns: ["name"] }, { columns: ["name", "amount"] }],
+        foreign_keys: [{ columns: ["user_id"], references: { table: "users", columns: ["id"] }, on_delete: "cascade" }],
+        checks: [{ name: "pos", expr: cmp(">", id("amount"), lit(0)) }, { expr: cmp("<", id("amount"), lit(1000)) }],
+        defaults: { paid: false, amount: -1 },
+      },
+    },
+  ],
+  [
+    "CREATE TABLE kv (k1 TEXT, k2 INT, v TEXT, PRIMARY KEY (k1, k2), FOREIGN KEY (k1, k2) REFERENCES other(a, b) ON DELETE RESTRICT)",
+    {
+      kind: "create-table",
+      schema: {
+        name: "kv",
+        columns: { k1: "text", k2: "integer", v: "text" },
+        primary_key: { columns: ["k1", "k2"] },
+        foreign_keys: [{ columns: ["k1", "k2"], references: { table: "other", columns: ["a", "b"] }, on_delete: "restrict" }],
+      },
+    },
+  ],
+];
+
+test("statements lower to the wire command a JSON client would send", () => {
+  for (const [sql, expected] of CASES) assert.equal(lower(sql), expected, sql);
+});
+
+test("lowered commands without parameters pass the JSON validator", () => {
+  for (const [sql] of CASES) {
+    const command = lower(sql);
+    if (!JSON.stringify(command).includes('"param"')) assert.is(parseCommand(command), command, sql);
+  }
+});
+
+test("every SQL type name maps onto a column type, case-insensitively", () => {
+  const types: [string, string][] = [
+    ["TEXT", "text"], ["varchar(255)", "text"], ["CHAR(3)", "text"], ["Char", "text"],
+    ["INT", "integer"], ["integer", "integer"], ["BIGINT", "integer"], ["SMALLINT", "integer"],
+    ["REAL", "real"], ["FLOAT", "real"], ["DOUBLE", "real"], ["NUMERIC(10, 2)", "real"], ["DECIMAL", "real"],
+    ["BOOL", "boolean"], ["boolean", "boolean"],
+  ];
+  for (const [name, type] of types) {
+    assert.equal(lower(`CREATE TABLE t (a ${name})`), { kind: "create-table", schema: { name: "t", columns: { a: type } } }, name);
+  }
+});
+
+function failure(sql: string): StoreError {
+  try {
+    lower(sql);
+  } catch (error) {
+    assert.instance(error, StoreError);
+    return error as StoreError;
+  }
+  throw new Error(`expected ${sql} to fail`);
+}
+
+test("what the command form cannot hold is a sql_error at the offending token", () => {
+  const cases: [string, string, number][] = [
+    ["INSERT INTO t (a, b) VALUES (1)", "VALUES has 1 value(s) but the column list has 2", 29],
+    ["INSERT INTO t (a) VALUES (1, 2, 3)", "VALUES has 3 value(s) but the column list has 1", 29],
+    ["INSERT INTO t (a, b) VALUES (1, 2), (3)", "VALUES has 1 value(s) but the column list has 2", 37],
+    ["INSERT INTO t (a, a) VALUES (1, 2)", "Column a appears twice in the INSERT column list", 18],
+    ["UPDATE t SET a = 1, a = 2", "Column a appears twice in the SET list", 20],
+    ["CREATE TABLE t (a TEXT, a INT)", "Column a appears twice in the column list", 24],
+    ["CREATE TABLE t (a BLOB)", "Unknown type BLOB", 18],
+    ["CREATE TABLE t (a INT(11))", "Type INT takes at most 0 argument(s)", 18],
+    ["CREATE TABLE t (a INT PRIMARY KEY, b INT PRIMARY KEY)", "A table has at most one PRIMARY KEY", 35],
+    ["CREATE TABLE t (a INT PRIMARY KEY, b INT, PRIMARY KEY (b))", "A table has at most one PRIMARY KEY", 42],
+    ["CREATE TABLE t (a INT, PRIMARY KEY (a, a))", "Column a appears twice in the PRIMARY KEY", 39],
+    ["CREATE TABLE t (a INT, FOREIGN KEY (a) REFERENCES u(x, y))", "FOREIGN KEY has 1 column(s) but REFERENCES names 2", 23],
+    ["SELECT * FROM users u", "An alias on the FROM table is not supported", 20],
+  ];
+  for (const [sql, message, offset] of cases) {
+    const error = failure(sql);
+    assert.is(error.code, "sql_error", sql);
+    assert.ok(error.message.startsWith(message), `${sql}: ${error.message}`);
+    assert.is(error.position?.offset, offset, `${sql}: offset`);
+    assert.is(error.position?.line, 1);
+    assert.is(error.position?.column, offset + 1);
+  }
+});
+
+test("a position counts lines and UTF-16 units", () => {
+  const error = failure("-- ünïcödé 😀\nCREATE TABLE t (\n  a INT,\n  b GEOMETRY)");
+  assert.equal(error.position, { line: 4, column: 5, offset: 44 });
+});
+
+test("quoted names that break CONTRACT §1 are invalid_name with a position", () => {
+  const cases: [string, number][] = [
+    ['SELECT * FROM "bad name"', 14],
+    ['SELECT "__proto__" FROM t', 7],
+    ['SELECT t."a-b" FROM t', 9],
+    ['INSERT INTO t ("x y") VALUES (1)', 15],
+    ['UPDATE t SET "a b" = 1', 13],
+    ['CREATE TABLE "9t" (a INT)', 13],
+    ['DROP TABLE "a.b"', 11],
+    [`SELECT ${"a".repeat(65)} FROM t`, 7],
+  ];
+  for (const [sql, offset] of cases) {
+    const error = failure(sql);
+    assert.is(error.code, "invalid_name", sql);
+    assert.is(error.position?.offset, offset, sql);
+  }
+});
+
+test("countParams counts every ? slot", () => {
+  const cases: [string, number][] = [
+    ["SELECT * FROM t", 0],
+    ["SELECT * FROM t JOIN u ON u.a = ? WHERE a = ? OR (b = ? AND NOT c IS NULL)", 3],
+    ["INSERT INTO t (a, b) VALUES (?, ?), (?, 1)", 3],
+    ["UPDATE t SET a = ? WHERE b = ?", 2],
+    ["DELETE FROM t WHERE a = ?", 1],
+    ["EXPLAIN SELECT * FROM t WHERE a = ?", 1],
+    ["DROP TABLE t", 0],
+    ["CREATE TABLE t (a INT, CHECK (a > 0))", 0],
+  ];
+  for (const [sql, count] of cases) assert.is(countParams(parseSql(sql)), count, sql);
+});
+
+test.run();
