@@ -24,8 +24,11 @@ export function val(value: Value): Expression {
   return { type: "literal", value };
 }
 
+/** A parameter slot: an expression, and also a value in an insert row or an update's `set`. */
+export type ParamSlot = Extract<Expression, { type: "param" }>;
+
 /** A positional parameter slot (0-based), bound when the prepared plan runs. */
-export function param(index: number): Expression {
+export function param(index: number): ParamSlot {
   return { type: "param", index };
 }
 

@@ -15,12 +15,11 @@
 import type { Result } from "../commands/results.js";
 import type { Command, Expression, Join, OrderBy, SelectCommand, Value, ValueOrParam } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import { and, eq, isNull, type Operand } from "./expressions.js";
+import { and, eq, isNull, type Operand, type ParamSlot } from "./expressions.js";
 
 export type Runner = (command: Command) => Promise<Result>;
 
 type Row = Record<string, Value>;
-type ParamSlot = { readonly type: "param"; readonly index: number };
 
 /** A column of the table, or a qualified `source.col`. */
 export type ColumnName<R extends Row> = (keyof R & string) | `${string}.${string}`;
@@ -169,18 +168,19 @@ export class TableQuery<R extends Row = Row> {
         const command: { -readonly [K in keyof SelectCommand]: SelectCommand[K] } = {
           kind: "select",
           table,
-          columns: state.columns ?? "*",
+          columns: state.columns ? [...state.columns] : "*",
         };
-        if (state.joins.length > 0) command.joins = state.joins;
+        // Fresh arrays: a caller changing the plan it got must not reach this query.
+        if (state.joins.length > 0) command.joins = [...state.joins];
         if (where) command.where = where;
-        if (state.orderBy.length > 0) command.orderBy = state.orderBy;
+        if (state.orderBy.length > 0) command.orderBy = [...state.orderBy];
         if (state.limit !== undefined) command.limit = state.limit;
         if (state.offset !== undefined) command.offset = state.offset;
         if (state.output !== undefined) command.output = state.output;
         return command;
       }
       case "insert":
-        return { kind: "insert", table, rows: state.rows ?? [] };
+        return { kind: "insert", table, rows: [...(state.rows ?? [])] };
       case "update":
         return { kind: "update", table, set: state.set ?? {}, where: targetOf(state, where) };
       case "delete":

@@ -1,0 +1,183 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { and, col, eq, ge, gt, isNotNull, isNull, le, lt, ne, not, or, param, val } from "../../src/api/expressions.js";
+import { TableQuery } from "../../src/api/table-query.js";
+import type { Result } from "../../src/commands/results.js";
+import type { Command } from "../../src/commands/types.js";
+import { parseCommand } from "../../src/commands/validate.js";
+import { StoreError } from "../../src/errors.js";
+
+const RESULT: Result = { kind: "rows", columns: [], rows: [], rowCount: 0 };
+
+/** A builder whose runner records what it was handed. */
+function recorded(table = "users") {
+  const seen: Command[] = [];
+  const query = new TableQuery(table, async (command) => {
+    seen.push(command);
+    return RESULT;
+  });
+  return { query, seen };
+}
+const users = () => recorded().query;
+
+test("expression helpers: strings on the left are columns, on the right values", () => {
+  assert.equal(eq("name", "Ada"), { type: "comparison", op: "=", left: { type: "identifier", name: "name" }, right: { type: "literal", value: "Ada" } });
+  assert.equal((eq("a", col("b")) as { right: unknown }).right, { type: "identifier", name: "b" });
+  assert.equal((eq(val("x"), col("b")) as { left: unknown }).left, { type: "literal", value: "x" });
+  assert.equal(eq(5, null), { type: "comparison", op: "=", left: { type: "literal", value: 5 }, right: { type: "literal", value: null } });
+  assert.equal([ne, lt, le, gt, ge].map((f) => (f("a", 1) as { op: string }).op), ["<>", "<", "<=", ">", ">="]);
+  assert.equal(isNull("a"), { type: "is-null", expr: { type: "identifier", name: "a" } });
+  assert.equal(isNotNull("a"), { type: "is-null", expr: { type: "identifier", name: "a" }, not: true });
+  assert.equal(and(val(true), val(false)), { type: "and", operands: [{ type: "literal", value: true }, { type: "literal", value: false }] });
+  assert.equal(or(val(true)), { type: "or", operands: [{ type: "literal", value: true }] });
+  assert.equal(not(val(true)), { type: "not", expr: { type: "literal", value: true } });
+  assert.equal(param(2), { type: "param", index: 2 });
+  assert.equal((eq("id", param(0)) as { right: unknown }).right, { type: "param", index: 0 });
+});
+
+test("select: columns, filters, joins, order, limits and output in one command", () => {
+  const plan = users()
+    .select("users.name", "o.amount")
+    .join("orders", eq("o.user_id", col("users.id")), { as: "o" })
+    .leftJoin("teams", eq("teams.id", col("users.team")))
+    .where({ "users.city": "Paris", age: null })
+    .where(gt("o.amount", 10))
+    .orderBy("o.amount", "desc")
+    .orderBy("users.name")
+    .limit(10)
+    .offset(20)
+    .output("arrays")
+    .toPlan();
+  assert.equal(plan, {
+    kind: "select",
+    table: "users",
+    columns: ["users.name", "o.amount"],
+    joins: [
+      { type: "inner", table: "orders", as: "o", on: eq("o.user_id", col("users.id")) },
+      { type: "left", table: "teams", on: eq("teams.id", col("users.team")) },
+    ],
+    where: and(and(eq("users.city", "Paris"), isNull("age")), gt("o.amount", 10)),
+    orderBy: [{ column: "o.amount", direction: "desc" }, { column: "users.name", direction: "asc" }],
+    limit: 10,
+    offset: 20,
+    output: "arrays",
+  });
+  assert.is(parseCommand(plan), plan);
+});
+
+test("select defaults: every column, no optional fields", () => {
+  assert.equal(users().toPlan(), { kind: "select", table: "users", columns: "*" });
+  assert.equal(users().select("a").select().toPlan(), { kind: "select", table: "users", columns: "*" });
+  assert.equal(users().select("a").select("b").toPlan(), { kind: "select", table: "users", columns: ["b"] });
+  assert.equal(users().where({ id: "u1" }).toPlan(), { kind: "select", table: "users", columns: "*", where: eq("id", "u1") });
+  assert.equal(users().where(isNotNull("a")).toPlan(), { kind: "select", table: "users", columns: "*", where: isNotNull("a") });
+  assert.equal(users().where({ n: 1, b: col("c") }).toPlan(), { kind: "select", table: "users", columns: "*", where: and(eq("n", 1), eq("b", col("c"))) });
+});
+
+test("a column literally named type is reachable through eq()", () => {
+  assert.equal(users().where({ type: "admin" }).toPlan(), { kind: "select", table: "users", columns: "*", where: eq("type", "admin") });
+  assert.equal(users().where(eq("type", "literal")).toPlan(), { kind: "select", table: "users", columns: "*", where: eq("type", "literal") });
+});
+
+test("the builder is immutable: every call returns a new query, the old one unchanged", () => {
+  const base = users().select("id").where({ city: "Paris" });
+  const before = JSON.stringify(base.toPlan());
+  const a = base.where({ active: true }).orderBy("id").limit(1);
+  const b = base.orderBy("name", "desc").join("orders", eq("orders.user_id", col("users.id")));
+  base.update({ a: 1 });
+  base.delete().all();
+  base.explain();
+  assert.is(JSON.stringify(base.toPlan()), before);
+  assert.is.not(a, base);
+  assert.equal((a.toPlan() as { orderBy: unknown }).orderBy, [{ column: "id", direction: "asc" }]);
+  assert.equal((b.toPlan() as { orderBy: unknown }).orderBy, [{ column: "name", direction: "desc" }]);
+  assert.is((b.toPlan() as { where: { type: string } }).where.type, "comparison");
+  // Mutating a plan someone got back does not reach the query.
+  const plan = base.toPlan() as unknown as { columns: string[] };
+  plan.columns.push("x");
+  assert.equal((base.toPlan() as unknown as { columns: string[] }).columns, ["id"]);
+});
+
+test("insert, update and delete", () => {
+  assert.equal(users().insert({ id: "u1", name: "Ada" }).toPlan(), { kind: "insert", table: "users", rows: [{ id: "u1", name: "Ada" }] });
+  assert.equal(users().insert([{ id: "u1" }, { id: "u2", n: param(0) }]).toPlan(), {
+    kind: "insert",
+    table: "users",
+    rows: [{ id: "u1" }, { id: "u2", n: { type: "param", index: 0 } }],
+  });
+  assert.equal(users().update({ name: "Bo" }).where({ id: "u2" }).toPlan(), { kind: "update", table: "users", set: { name: "Bo" }, where: eq("id", "u2") });
+  assert.equal(users().where({ id: "u2" }).update({ name: "Bo" }).toPlan(), { kind: "update", table: "users", set: { name: "Bo" }, where: eq("id", "u2") });
+  assert.equal(users().update({ name: "Bo" }).all().toPlan(), { kind: "update", table: "users", set: { name: "Bo" }, where: val(true) });
+  assert.equal(users().delete().where(lt("age", 3)).toPlan(), { kind: "delete", table: "users", where: lt("age", 3) });
+  assert.equal(users().delete().all().toPlan(), { kind: "delete", table: "users", where: val(true) });
+  assert.equal(users().delete().all().where({ id: "x" }).toPlan(), { kind: "delete", table: "users", where: eq("id", "x") });
+  for (const query of [users().insert({ a: 1 }), users().update({ a: 1 }).all(), users().delete().where({ a: 1 })]) {
+    const plan = query.toPlan();
+    assert.is(parseCommand(plan), plan);
+  }
+});
+
+test("explain wraps the command", () => {
+  assert.equal(users().select("id").where({ id: "u1" }).explain().toPlan(), {
+    kind: "explain",
+    command: { kind: "select", table: "users", columns: ["id"], where: eq("id", "u1") },
+  });
+  assert.equal(users().delete().all().explain().toPlan(), { kind: "explain", command: { kind: "delete", table: "users", where: val(true) } });
+});
+
+async function rejection(run: () => Promise<unknown>): Promise<StoreError> {
+  try {
+    await run();
+  } catch (error) {
+    assert.instance(error, StoreError);
+    return error as StoreError;
+  }
+  throw new Error("expected a rejection");
+}
+
+test("run() hands toPlan() to the runner once", async () => {
+  const { query, seen } = recorded("orders");
+  const q = query.select("id").where({ id: 1 });
+  assert.is(await q.run(), RESULT);
+  assert.equal(seen, [q.toPlan()]);
+});
+
+test("an update or delete with neither where nor all() rejects, and nothing runs", async () => {
+  const { query, seen } = recorded();
+  for (const q of [query.update({ a: 1 }), query.delete()]) {
+    const error = await rejection(() => q.run());
+    assert.is(error.code, "invalid_request");
+    assert.match(error.message, /needs \.where\(\.\.\.\) or \.all\(\)/);
+  }
+  assert.equal(seen, []);
+});
+
+test("calls that do not fit the query's kind reject with invalid_request", async () => {
+  const { query, seen } = recorded();
+  const cases: [TableQuery, RegExp][] = [
+    [query.delete().limit(1).all(), /\.limit\(\) does not apply to delete/],
+    [query.update({ a: 1 }).orderBy("a").all(), /\.orderBy\(\) does not apply to update/],
+    [query.insert({ a: 1 }).where({ a: 1 }), /\.where\(\) does not apply to insert/],
+    [query.insert({ a: 1 }).all(), /\.all\(\) does not apply to insert/],
+    [query.select("a").all(), /\.all\(\) does not apply to select/],
+    [query.select("a").delete().all(), /\.delete\(\) on a query shaped as a select/],
+    [query.limit(3).update({ a: 1 }).all(), /\.update\(\) on a query shaped as a select/],
+    [query.where({ a: 1 }).insert({ a: 1 }), /\.insert\(\) takes no where/],
+    [query.update({ a: 1 }).delete().all(), /\.delete\(\) on a query that is already an update/],
+    [query.insert({ a: 1 }).join("t", val(true)), /\.join\(\) does not apply to insert/],
+    [query.delete().output("arrays").all(), /\.output\(\) does not apply to delete/],
+  ];
+  for (const [q, message] of cases) {
+    assert.throws(() => q.toPlan(), message);
+    const error = await rejection(() => q.run());
+    assert.is(error.code, "invalid_request");
+  }
+  assert.equal(seen, []);
+});
+
+test("the builder checks no names or values: that is the bind step's job", () => {
+  const plan = new TableQuery("bad name", async () => RESULT).select("x y").limit(-1).toPlan();
+  assert.equal(plan, { kind: "select", table: "bad name", columns: ["x y"], limit: -1 });
+});
+
+test.run();
