@@ -1,0 +1,138 @@
+/**
+ * The bind step: name resolution and type errors with their codes, the
+ * access path and join strategy chosen, and one plan for one query whatever
+ * the surface (JSON command, SQL, EXPLAIN).
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { Engine } from "../../src/catalog/engine.js";
+import type { PlanResult } from "../../src/commands/results.js";
+import type { Command, SelectCommand } from "../../src/commands/types.js";
+import { StoreError } from "../../src/errors.js";
+import type { SelectPlan } from "../../src/planner/plan.js";
+
+function engine(): Engine {
+  const e = Engine.empty();
+  for (const s of [
+    "CREATE TABLE users (id TEXT PRIMARY KEY, email TEXT UNIQUE, city TEXT, age INTEGER, score REAL, ok BOOLEAN)",
+    "CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id TEXT REFERENCES users(id), amount REAL, city TEXT)",
+    "CREATE TABLE pairs (a INTEGER, b INTEGER, PRIMARY KEY (a, b))",
+  ]) {
+    e.execute({ kind: "sql", sql: s });
+  }
+  e.execute({ kind: "create-table", schema: { name: "idx", columns: { k: "text", v: "integer" }, indexes: [{ name: "by_k", columns: ["k"] }] } });
+  return e;
+}
+
+const explain = (e: Engine, sql: string): SelectPlan => ((e.execute({ kind: "sql", sql: `EXPLAIN ${sql}` }).result as PlanResult).plan.statement as SelectPlan);
+
+const ERRORS: [sql: string, code: string][] = [
+  ["SELECT nope FROM users", "unknown_column"],
+  ["SELECT x.id FROM users", "unknown_column"],
+  ["SELECT id FROM ghost", "table_not_found"],
+  ["SELECT id FROM users JOIN ghost ON ghost.a = users.id", "table_not_found"],
+  ["SELECT id FROM users JOIN orders ON orders.user_id = users.id", "ambiguous_column"],
+  ["SELECT users.id FROM users JOIN orders ON city = 'x'", "ambiguous_column"],
+  ["SELECT users.id FROM users JOIN users AS u2 ON users.id = u2.id", ""],
+  ["SELECT id FROM users WHERE age = 'x'", "type_mismatch"],
+  ["SELECT id FROM users WHERE city = 1", "type_mismatch"],
+  ["SELECT id FROM users WHERE ok = 1", "type_mismatch"],
+  ["SELECT id FROM users WHERE ok = 'true'", "type_mismatch"],
+  ["SELECT id FROM users WHERE city", "type_mismatch"],
+  ["SELECT id FROM users WHERE age AND ok", "type_mismatch"],
+  ["SELECT id FROM users WHERE NOT score", "type_mismatch"],
+  ["SELECT id FROM users JOIN orders ON orders.amount WHERE users.id = 'x'", "type_mismatch"],
+  ["SELECT id FROM users WHERE age = 1.5 AND score = 2 AND ok = FALSE AND city = NULL", ""],
+  ["SELECT id FROM users WHERE (age = 1) = ok", ""],
+  ["SELECT id FROM users ORDER BY nope", "unknown_column"],
+  ["UPDATE users SET nope = 1 WHERE id = 'x'", "validation_failed"],
+  ["INSERT INTO users (id, nope) VALUES ('x', 1)", "validation_failed"],
+  ["DELETE FROM users WHERE nope = 1", "unknown_column"],
+];
+
+test("name and type errors", () => {
+  const e = engine();
+  for (const [sql, code] of ERRORS) {
+    try {
+      e.execute({ kind: "sql", sql: `EXPLAIN ${sql}` });
+      assert.is(code, "", `${sql} should fail with ${code}`);
+    } catch (err) {
+      assert.instance(err, StoreError);
+      assert.is((err as StoreError).code, code, `${sql}: ${(err as StoreError).message}`);
+    }
+  }
+});
+
+const PATHS: [sql: string, access: string, extra?: string][] = [
+  ["SELECT * FROM users WHERE id = 'a'", "primary-key-lookup"],
+  ["SELECT * FROM users WHERE 'a' = id AND age > 3", "primary-key-lookup"],
+  ["SELECT * FROM users WHERE id = ?", "primary-key-lookup"],
+  ["SELECT * FROM users WHERE email = ?", "unique-lookup", "unique(email)"],
+  ["SELECT * FROM users WHERE id = 'a' OR id = 'b'", "scan"],
+  ["SELECT * FROM users WHERE id > 'a'", "scan"],
+  ["SELECT * FROM users WHERE NOT id = 'a'", "scan"],
+  ["SELECT * FROM pairs WHERE a = 1", "scan"],
+  ["SELECT * FROM pairs WHERE b = 2 AND a = 1", "primary-key-lookup"],
+  ["SELECT * FROM idx WHERE k = 'x' AND v = 2", "index-lookup", "by_k"],
+  ["SELECT * FROM idx WHERE v = 2", "scan"],
+];
+
+test("access path choice", () => {
+  const e = engine();
+  for (const [sql, kind, index] of PATHS) {
+    const access = explain(e, sql).access;
+    assert.is(access.kind, kind, sql);
+    if (index !== undefined) assert.is("index" in access ? access.index : undefined, index, sql);
+  }
+  const pk = explain(e, "SELECT * FROM pairs WHERE b = ? AND a = 7").access;
+  assert.equal(pk, { kind: "primary-key-lookup", columns: ["a", "b"], values: [{ kind: "const", value: 7 }, { kind: "param", index: 0 }] });
+  const del = (e.execute({ kind: "sql", sql: "EXPLAIN DELETE FROM users WHERE id = ?" }).result as PlanResult).plan.statement;
+  assert.is(del.kind === "delete" ? del.access.kind : "", "primary-key-lookup");
+});
+
+test("join strategy choice", () => {
+  const e = engine();
+  const strategy = (sql: string): string => explain(e, sql).joins[0]?.strategy.kind ?? "";
+  assert.is(strategy("SELECT users.id FROM users JOIN orders ON orders.id = users.age"), "index-nested-loop");
+  assert.is(strategy("SELECT users.id FROM orders JOIN users ON users.id = orders.user_id"), "index-nested-loop");
+  assert.is(strategy("SELECT users.id FROM users JOIN orders ON orders.user_id = users.id"), "hash");
+  assert.is(strategy("SELECT users.id FROM users JOIN orders ON orders.amount > users.score"), "nested-loop");
+  assert.is(strategy("SELECT users.id FROM users LEFT JOIN idx ON idx.k = users.city AND idx.v > 1"), "index-nested-loop");
+});
+
+test("one plan from JSON, SQL and EXPLAIN", () => {
+  const e = engine();
+  const json: SelectCommand = {
+    kind: "select",
+    table: "users",
+    columns: ["users.id", "orders.amount"],
+    joins: [{ type: "left", table: "orders", on: { type: "comparison", op: "=", left: { type: "identifier", name: "orders.user_id" }, right: { type: "identifier", name: "users.id" } } }],
+    where: {
+      type: "and",
+      operands: [
+        { type: "comparison", op: "!=", left: { type: "identifier", name: "users.city" }, right: { type: "literal", value: "x" } },
+        { type: "is-null", expr: { type: "identifier", name: "orders.id" }, not: true },
+      ],
+    },
+    orderBy: [{ column: "orders.amount", direction: "desc" }, { column: "users.id" }],
+    limit: 5,
+  };
+  const sql = "SELECT users.id, orders.amount FROM users LEFT JOIN orders ON orders.user_id = users.id WHERE users.city <> 'x' AND orders.id IS NOT NULL ORDER BY orders.amount DESC, users.id LIMIT 5";
+  const viaJson = e.execute({ kind: "explain", command: json }).result;
+  const viaSqlCommand = e.execute({ kind: "explain", command: { kind: "sql", sql } }).result;
+  const viaExplain = e.execute({ kind: "sql", sql: `EXPLAIN ${sql}` }).result;
+  assert.equal(viaSqlCommand, viaJson);
+  assert.equal(viaExplain, viaJson);
+  const where = (viaJson as PlanResult).plan.statement as SelectPlan;
+  assert.is(where.where?.kind === "and" && where.where.operands[0]?.kind === "compare" ? where.where.operands[0].op : "", "<>");
+});
+
+test("computed fields inline as expressions and `*` lists them last", () => {
+  const e = engine();
+  e.execute({ kind: "create-table", schema: { name: "c", columns: { a: "integer" }, computed: { big: { type: "comparison", op: ">", left: { type: "identifier", name: "a" }, right: { type: "literal", value: 10 } } } } } as Command);
+  const plan = explain(e, "SELECT * FROM c WHERE big ORDER BY big");
+  assert.equal(plan.columns.map((c) => c.name), ["a", "big"]);
+  assert.equal(plan.where, { kind: "compare", op: ">", left: { kind: "column", source: 0, column: 0, name: "a", type: "integer" }, right: { kind: "const", value: 10 } });
+});
+
+test.run();
