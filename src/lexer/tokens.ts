@@ -9,7 +9,7 @@
  *
  * `Identifier` is an abstract category: the parser consumes it and accepts a
  * bare word, a `"quoted"` name, or one of the few soft keywords that are
- * unambiguous wherever a name may stand (KEY, ASC, ...), so a column may be
+ * unambiguous wherever a name may stand (KEY, ASC, DESC, CASCADE, RESTRICT), so a column may be
  * called `key` without quoting. Every token has a `label`: it is the name
  * reported in `expected` lists and shown in messages and syntax diagrams.
  */
@@ -35,7 +35,7 @@ export const QuotedIdentifier = createToken({
 });
 
 /** Keywords that may also serve as names: nowhere in the grammar can they be mistaken for one. */
-const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "OFFSET"];
+const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT"];
 
 function keyword(word: string): TokenType {
   const name = word.charAt(0) + word.slice(1).toLowerCase();

@@ -1,0 +1,151 @@
+/**
+ * Compact builders for expected ASTs (spans left out), so each corpus case
+ * fits on one line, and `strip` to drop spans from an actual AST.
+ *
+ * Shorthands inside expressions: a string is a column reference (`"a"`,
+ * `"t.a"`), a number, boolean or null is a literal; string literals are
+ * written `str("...")`.
+ */
+import type * as A from "../../src/parser/ast.js";
+
+type NoSpan<T> = T extends readonly (infer U)[]
+  ? NoSpan<U>[]
+  : T extends object
+    ? { -readonly [K in keyof T as K extends "span" ? never : K]: NoSpan<T[K]> }
+    : T;
+
+export type Bare<T> = NoSpan<T>;
+type E = Bare<A.Expr>;
+type Operand = E | string | number | boolean | null;
+
+/** The AST as plain JSON without spans (undefined members dropped, as JSON does). */
+export function strip(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "span" ? undefined : v)));
+}
+
+export const n = (text: string): Bare<A.Name> => ({ text, quoted: false });
+export const q = (text: string): Bare<A.Name> => ({ text, quoted: true });
+
+export function col(ref: string): Bare<A.ColumnRefExpr> {
+  const dot = ref.indexOf(".");
+  if (dot < 0) return { kind: "column", name: n(ref) };
+  return { kind: "column", table: n(ref.slice(0, dot)), name: n(ref.slice(dot + 1)) };
+}
+
+export const lit = (value: A.LiteralValue): Bare<A.LiteralExpr> => ({ kind: "literal", value });
+export const str = (value: string): Bare<A.LiteralExpr> => lit(value);
+export const p = (index: number): Bare<A.ParamExpr> => ({ kind: "param", index });
+
+export function x(operand: Operand): E {
+  if (typeof operand === "string") return col(operand);
+  if (operand === null || typeof operand !== "object") return lit(operand);
+  return operand;
+}
+
+export const cmp = (op: A.ComparisonOp, left: Operand, right: Operand): E => ({ kind: "comparison", op, left: x(left), right: x(right) });
+export const eq = (left: Operand, right: Operand) => cmp("=", left, right);
+export const and = (...operands: Operand[]): E => ({ kind: "and", operands: operands.map(x) });
+export const or = (...operands: Operand[]): E => ({ kind: "or", operands: operands.map(x) });
+export const not = (expr: Operand): E => ({ kind: "not", expr: x(expr) });
+export const isNull = (expr: Operand): E => ({ kind: "is-null", expr: x(expr), not: false });
+export const notNull = (expr: Operand): E => ({ kind: "is-null", expr: x(expr), not: true });
+
+/** `"t"` or `"t alias"`. */
+export function table(ref: string): Bare<A.TableRef> {
+  const [name, alias] = ref.split(" ");
+  return alias === undefined ? { name: n(name!) } : { name: n(name!), alias: n(alias) };
+}
+
+export const join = (type: "inner" | "left", ref: string, on: Operand): Bare<A.JoinClause> => ({ type, table: table(ref), on: x(on) });
+
+interface SelectExtras {
+  joins?: Bare<A.JoinClause>[];
+  where?: Operand;
+  /** `"a"`, `"a desc"`, `"t.a asc"` */
+  orderBy?: string[];
+  limit?: number;
+  offset?: number;
+}
+
+export function select(columns: "*" | string[], from: string, extras: SelectExtras = {}): Bare<A.SelectStmt> {
+  const stmt: Bare<A.SelectStmt> = {
+    kind: "select",
+    columns: columns === "*" ? "*" : columns.map(col),
+    from: table(from),
+    joins: extras.joins ?? [],
+    orderBy: (extras.orderBy ?? []).map((item) => {
+      const [ref, dir] = item.split(" ");
+      return { column: col(ref!), direction: dir === "desc" ? "desc" : "asc" };
+    }),
+  };
+  if (extras.where !== undefined) stmt.where = x(extras.where);
+  if (extras.limit !== undefined) stmt.limit = extras.limit;
+  if (extras.offset !== undefined) stmt.offset = extras.offset;
+  return stmt;
+}
+
+type Value = Bare<A.ValueExpr> | string | number | boolean | null;
+const v = (value: Value): Bare<A.ValueExpr> => (value === null || typeof value !== "object" ? lit(value) : value);
+
+/** VALUES items: a plain string here is a string literal (no column references in VALUES). */
+export function insert(name: string, columns: string[], rows: Value[][]): Bare<A.InsertStmt> {
+  return { kind: "insert", table: n(name), columns: columns.map(n), rows: rows.map((row) => row.map(v)) };
+}
+
+export function update(name: string, set: [string, Value][], where?: Operand): Bare<A.UpdateStmt> {
+  const stmt: Bare<A.UpdateStmt> = { kind: "update", table: n(name), assignments: set.map(([c, value]) => ({ column: n(c), value: v(value) })) };
+  if (where !== undefined) stmt.where = x(where);
+  return stmt;
+}
+
+export function del(name: string, where?: Operand): Bare<A.DeleteStmt> {
+  return where === undefined ? { kind: "delete", table: n(name) } : { kind: "delete", table: n(name), where: x(where) };
+}
+
+interface ColumnOptions {
+  pk?: boolean;
+  notNull?: boolean;
+  unique?: boolean;
+  default?: A.LiteralValue;
+  references?: Bare<A.References>;
+}
+
+/** `def("id", "INTEGER", { pk: true })`; `type` may carry arguments: `"VARCHAR", [20]`. */
+export function def(name: string, type: string, options: ColumnOptions = {}, args: number[] = []): Bare<A.ColumnDef> {
+  const column: Bare<A.ColumnDef> = {
+    name: n(name),
+    type: { name: type, args },
+    primaryKey: options.pk ?? false,
+    notNull: options.notNull ?? false,
+    unique: options.unique ?? false,
+  };
+  if (options.default !== undefined) column.default = lit(options.default);
+  if (options.references) column.references = options.references;
+  return column;
+}
+
+export function refs(name: string, columns: string[], onDelete?: A.OnDelete): Bare<A.References> {
+  return onDelete === undefined ? { table: n(name), columns: columns.map(n) } : { table: n(name), columns: columns.map(n), onDelete };
+}
+
+export const pkey = (columns: string[], name?: string): Bare<A.TableConstraint> =>
+  ({ kind: "primary-key", ...(name ? { name: n(name) } : {}), columns: columns.map(n) });
+export const uniq = (columns: string[], name?: string): Bare<A.TableConstraint> =>
+  ({ kind: "unique", ...(name ? { name: n(name) } : {}), columns: columns.map(n) });
+export const fkey = (columns: string[], references: Bare<A.References>, name?: string): Bare<A.TableConstraint> =>
+  ({ kind: "foreign-key", ...(name ? { name: n(name) } : {}), columns: columns.map(n), references });
+export const check = (expr: Operand, name?: string): Bare<A.TableConstraint> =>
+  ({ kind: "check", ...(name ? { name: n(name) } : {}), expr: x(expr) });
+
+export function create(
+  name: string,
+  columns: Bare<A.ColumnDef>[],
+  constraints: Bare<A.TableConstraint>[] = [],
+  ifNotExists = false,
+): Bare<A.CreateTableStmt> {
+  return { kind: "create-table", ifNotExists, table: n(name), columns, constraints };
+}
+
+export const drop = (name: string, ifExists = false): Bare<A.DropTableStmt> => ({ kind: "drop-table", ifExists, table: n(name) });
+
+export const explain = (statement: Bare<A.ExplainStmt["statement"]>): Bare<A.ExplainStmt> => ({ kind: "explain", statement });
