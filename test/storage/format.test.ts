@@ -56,12 +56,23 @@ test("tables in the given (name) order, empty tables and an empty database", () 
   assert.is(body(new StoreWriter().write([])), '{"checksum":"sha256:<digits>","format":"storedb/1","tables":{}}\n');
 });
 
-test("writing is deterministic and reuses cached row lines", () => {
+test("writing is deterministic", () => {
   const writer = new StoreWriter();
   const first = writer.write([orders, users]);
   const again = writer.write([orders, users]);
   assert.ok(first.equals(again));
   assert.ok(first.equals(new StoreWriter().write([orders, users])));
+});
+
+test("a text value holding the row separator `},{` still gives one row per line", () => {
+  const tricky: TableSnapshot = { ...users, rows: [["1", "a},{b"], ["2", '"},{"'], ["3", null]] };
+  const text = new StoreWriter().write([tricky]).toString("utf8");
+  assert.ok(text.includes('{"id":"1","name":"a},{b"},\n{"id":"2","name":"\\"},{\\""},\n{"id":"3","name":null}\n'), text);
+  assert.equal(readStore(Buffer.from(text)).tables?.[0]?.rows, [
+    { id: "1", name: "a},{b" },
+    { id: "2", name: '"},{"' },
+    { id: "3", name: null },
+  ]);
 });
 
 test("round trip: what the writer writes, the reader reads back", () => {
