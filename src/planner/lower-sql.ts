@@ -9,7 +9,9 @@
  * TABLE, VALUES of the wrong width, an unknown type name, two primary keys —
  * and names that break CONTRACT §1 (only a quoted identifier can). It raises
  * them with the position of the offending token; everything that needs the
- * catalog (tables, columns, types) is left to the binder.
+ * catalog (tables, columns, types) is left to the binder. Column names of
+ * INSERT and SET are row keys, which the engine checks (422, as in JSON rows),
+ * so they pass through as written — as own properties, even `__proto__`.
  */
 
 import type {
@@ -179,7 +181,7 @@ function lowerInsert(stmt: InsertStmt): InsertCommand {
   if (stmt.columns.length === 0) {
     throw new SqlError("sql_error", "INSERT needs a column list: INSERT INTO t (a, b) VALUES (...)", at(stmt.table.span));
   }
-  const columns = distinctNames(stmt.columns, "INSERT column list");
+  const columns = distinctKeys(stmt.columns, "INSERT column list");
   const rows = stmt.rows.map((tuple) => {
     if (tuple.length !== columns.length) {
       const culprit = tuple[columns.length] ?? tuple[tuple.length - 1];
@@ -190,21 +192,19 @@ function lowerInsert(stmt: InsertStmt): InsertCommand {
       );
     }
     const row: Record<string, ValueOrParam> = {};
-    tuple.forEach((value, i) => {
-      row[columns[i] as string] = lowerValue(value);
-    });
+    tuple.forEach((value, i) => define(row, columns[i] as string, lowerValue(value)));
     return row;
   });
   return { kind: "insert", table: name(stmt.table), rows };
 }
 
 function lowerAssignments(stmt: UpdateStmt): Record<string, ValueOrParam> {
-  distinctNames(
+  distinctKeys(
     stmt.assignments.map((assignment) => assignment.column),
     "SET list",
   );
   const set: Record<string, ValueOrParam> = {};
-  for (const assignment of stmt.assignments) set[assignment.column.text] = lowerValue(assignment.value);
+  for (const assignment of stmt.assignments) define(set, assignment.column.text, lowerValue(assignment.value));
   return set;
 }
 
@@ -361,13 +361,23 @@ function name(n: Name): string {
 
 /** The names of a list, checked and free of duplicates (a duplicate would silently merge in an object). */
 function distinctNames(list: readonly Name[], what: string): string[] {
+  list.forEach(name);
+  return distinctKeys(list, what);
+}
+
+/** Row keys as written, free of duplicates; their validity is the engine's to judge. */
+function distinctKeys(list: readonly Name[], what: string): string[] {
   const seen = new Set<string>();
   return list.map((n) => {
-    const text = name(n);
-    if (seen.has(text)) throw new SqlError("sql_error", `Column ${text} appears twice in the ${what}`, at(n.span));
-    seen.add(text);
-    return text;
+    if (seen.has(n.text)) throw new SqlError("sql_error", `Column ${n.text} appears twice in the ${what}`, at(n.span));
+    seen.add(n.text);
+    return n.text;
   });
+}
+
+/** An own, enumerable property even for `__proto__`, which plain assignment would turn into a prototype. */
+function define(target: Record<string, ValueOrParam>, key: string, value: ValueOrParam): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function at(span: Span): { position: SourcePosition } {

@@ -7,6 +7,7 @@
  */
 
 import { eq, gt, val } from "../../src/api/expressions.js";
+import type { Value } from "../../src/commands/types.js";
 import { C, L, TRUE, c, del, err, ids, ins, mut, rows, sel, upd, type Case } from "./dsl.js";
 
 const orderIds = (...list: number[]) => rows(["id"], ...list.map((id) => [id]));
@@ -14,6 +15,10 @@ const allOrders = sel("orders", ["id"]);
 const allUsers = sel("users", ["id"]);
 const FIVE_USERS = ids("u1", "u2", "u3", "u4", "u5");
 const SIX_ORDERS = orderIds(1, 2, 3, 4, 5, 6);
+
+/** Rows as JSON.parse makes them from hostile text: `__proto__` as an own key. */
+const protoRow = () => JSON.parse('{"id":"u6","name":"Fay","__proto__":1}') as Record<string, Value>;
+const protoSet = () => JSON.parse('{"__proto__":1}') as Record<string, Value>;
 
 export const writeCases: readonly Case[] = [
   // ---- insert
@@ -67,6 +72,16 @@ export const writeCases: readonly Case[] = [
     "INSERT INTO users (id, name, nickname) VALUES ('u6', 'Fay', 'f')", err("validation_failed")),
   c("a computed field is never writable (insert)", (t) => t("users").insert({ id: "u6", name: "Fay", adult: true }),
     ins("users", { id: "u6", name: "Fay", adult: true }), "INSERT INTO users (id, name, adult) VALUES ('u6', 'Fay', TRUE)", err("validation_failed")),
+
+  c("an invalid name inside a row is a 422, not a 400", (t) => t("users").insert({ id: "u6", name: "Fay", "a b": 1 }), ins("users", { id: "u6", name: "Fay", "a b": 1 }),
+    'INSERT INTO users (id, name, "a b") VALUES (\'u6\', \'Fay\', 1)', err("validation_failed"), [allUsers, FIVE_USERS]),
+  c("a __proto__ key in a row is an unknown column", (t) => t("users").insert(protoRow()), { kind: "insert", table: "users", rows: [protoRow()] },
+    'INSERT INTO users (id, name, "__proto__") VALUES (\'u6\', \'Fay\', 1)', err("validation_failed"), [allUsers, FIVE_USERS]),
+  c("a constructor key in a row is an unknown column", (t) => t("users").insert({ id: "u6", name: "Fay", constructor: 1 }),
+    ins("users", { id: "u6", name: "Fay", constructor: 1 }), "INSERT INTO users (id, name, constructor) VALUES ('u6', 'Fay', 1)", err("validation_failed")),
+  c("a __proto__ key in an update's set is an unknown column", (t) => t("users").update(protoSet()).where({ id: "u1" }),
+    { kind: "update", table: "users", set: protoSet(), where: C("=", "id", "u1") }, 'UPDATE users SET "__proto__" = 1 WHERE id = \'u1\'',
+    err("validation_failed")),
 
   // ---- primary keys and unique keys
   c("a duplicate primary key", (t) => t("users").insert({ id: "u1", name: "Again" }), ins("users", { id: "u1", name: "Again" }),
