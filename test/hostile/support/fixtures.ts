@@ -2,8 +2,8 @@
  * Kept failing cases: each fuzz failure is written to `test/hostile/fixtures/`
  * as the exact input that broke a property, and every later run replays all
  * of them. A fixture whose fix belongs to another module and has not landed
- * yet is named in `KNOWN_FAILURES` (with the reason), so the default run
- * stays green without the case being forgotten or deleted.
+ * yet is named in `KNOWN_FAILURES` (known-failures.ts, with the reason), so
+ * the default run stays green without the case being forgotten or deleted.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -11,9 +11,6 @@ import type { Fixture } from "./fuzz.js";
 import { ROOT } from "./server.js";
 
 export const FIXTURE_DIR = path.join(ROOT, "test/hostile/fixtures");
-
-/** Fixture file name → why it still fails. Remove an entry once its fix lands. */
-export const KNOWN_FAILURES: Readonly<Record<string, string>> = {};
 
 export function loadFixtures(): { file: string; fixture: Fixture }[] {
   let files: string[] = [];

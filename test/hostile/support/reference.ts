@@ -56,12 +56,18 @@ function columnOf(name: string, table: string, columns: Readonly<Record<string, 
   return Object.prototype.hasOwnProperty.call(columns, bare) ? columns[bare] : undefined;
 }
 
-/** The verdict for a where clause; "unspecified" is sticky but a contract error anywhere wins. */
+/**
+ * The verdict for a where clause. Every contract error in the tree is
+ * collected (which one the server names first is its choice); a construct
+ * the contract leaves open also allows `type_mismatch`, the code a strict
+ * engine gives it.
+ */
 export function check(expr: Expression, table: string, columns: Readonly<Record<string, ColumnType>>): Verdict {
+  const errors = new Set<string>();
   let unspecified = false;
   const condition = (e: Expression, depth: number): void => {
-    const family_ = family(typeOf(e, depth));
-    if (family_ !== "boolean" && family_ !== "null") unspecified = true;
+    const f = family(typeOf(e, depth));
+    if (f !== "boolean" && f !== "null") unspecified = true;
   };
   const typeOf = (e: Expression, depth: number): StaticType => {
     if (depth > MAX_DEPTH) throw new Rejected({ kind: "error", codes: ["invalid_request"] });
@@ -70,15 +76,16 @@ export function check(expr: Expression, table: string, columns: Readonly<Record<
         return literalType(e.value);
       case "identifier": {
         const type = columnOf(e.name, table, columns);
-        if (type === undefined) throw new Rejected({ kind: "error", codes: ["unknown_column"] });
-        return type;
+        if (type !== undefined) return type;
+        errors.add("unknown_column");
+        return "null";
       }
       case "comparison": {
         const left = family(typeOf(e.left, depth + 1));
         const right = family(typeOf(e.right, depth + 1));
         if (left !== "null" && right !== "null" && left !== right) {
-          if (left === "text" || right === "text") throw new Rejected({ kind: "error", codes: ["type_mismatch"] });
-          unspecified = true;
+          if (left === "text" || right === "text") errors.add("type_mismatch");
+          else unspecified = true;
         }
         return "bool-result";
       }
@@ -87,14 +94,15 @@ export function check(expr: Expression, table: string, columns: Readonly<Record<
         return "bool-result";
       case "and":
       case "or":
-        if (e.operands.length === 0) throw new Rejected({ kind: "error", codes: ["invalid_request"] });
+        if (e.operands.length === 0) errors.add("invalid_request");
         for (const operand of e.operands) condition(operand, depth + 1);
         return "bool-result";
       case "not":
         condition(e.expr, depth + 1);
         return "bool-result";
       case "param":
-        throw new Rejected({ kind: "error", codes: ["invalid_request"] });
+        errors.add("invalid_request");
+        return "null";
     }
   };
   try {
@@ -103,7 +111,30 @@ export function check(expr: Expression, table: string, columns: Readonly<Record<
     if (error instanceof Rejected) return error.verdict;
     throw error;
   }
+  if (errors.size > 0) return { kind: "error", codes: [...errors, ...(unspecified ? ["type_mismatch"] : [])] };
   return unspecified ? { kind: "unspecified" } : { kind: "ok" };
+}
+
+/** Whether a comparison somewhere sets two literals of different families against each other. */
+export function literalMismatch(expr: Expression): boolean {
+  switch (expr.type) {
+    case "comparison":
+      if (expr.left.type === "literal" && expr.right.type === "literal") {
+        const [l, r] = [family(literalType(expr.left.value)), family(literalType(expr.right.value))];
+        if (l !== "null" && r !== "null" && l !== r) return true;
+      }
+      return literalMismatch(expr.left) || literalMismatch(expr.right);
+    case "is-null":
+    case "not":
+      return literalMismatch(expr.expr);
+    case "and":
+    case "or":
+      return expr.operands.some(literalMismatch);
+    case "literal":
+    case "identifier":
+    case "param":
+      return false;
+  }
 }
 
 /** Compares by Unicode code point, as §5 demands (not by UTF-16 unit, as JS `<` does). */

@@ -1,0 +1,22 @@
+/**
+ * Hostile cases that fail today because of a bug in a module this suite does
+ * not own. Each stays written and runs with HOSTILE_RUN_KNOWN=1; in the
+ * default run it is skipped (uvu `skip`), so `npm test` stays green without
+ * the case being lost. Remove an entry once its fix lands.
+ *
+ * Keys are test ids (`<file>/<case>`) or fixture file names.
+ */
+export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
+  "path-safety/fifo":
+    "storage: a FIFO named <db>.store in the data dir blocks every command on that database forever (the read blocks in libuv's thread pool); " +
+    "four such databases stall the pool and with it every database. Expected: a non-regular file reads as no database (404) or storage_error, at once.",
+  "select-param-vs-param-type-mismatch.json":
+    "planner bind: `? = ?` with params [\"\", 0] (text vs number) answers 200 instead of 400 type_mismatch; param-vs-param comparisons are not type-checked.",
+};
+
+export const RUN_KNOWN = process.env.HOSTILE_RUN_KNOWN === "1";
+
+/** Whether a case should run: always when HOSTILE_RUN_KNOWN=1, else only when not a known failure. */
+export function shouldRun(id: string): boolean {
+  return RUN_KNOWN || !(id in KNOWN_FAILURES);
+}
