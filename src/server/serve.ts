@@ -1,0 +1,97 @@
+/**
+ * Runs the service for a configuration: startup and graceful shutdown.
+ *
+ * Startup is fail-fast: the data directory is opened first — which takes its
+ * lock, so a second server on the same directory exits here at once with
+ * one line on stderr and exit 1 — and only then does the server listen.
+ *
+ * Shutdown on SIGTERM/SIGINT (CONTRACT §8): open the drain gate (requests
+ * that still arrive get 503 `shutting_down`), close the fastify instance
+ * (stop accepting, close idle connections, wait for in-flight requests),
+ * then close the data directory (wait for in-flight writes, release the
+ * lock), and exit 0. A timer of STORE_SHUTDOWN_TIMEOUT_MS forces exit 1 if
+ * the drain hangs; a second signal only says the drain is under way.
+ */
+
+import { mkdirSync } from "node:fs";
+import { DataDirectory } from "../storage/data-directory.js";
+import { buildApp } from "./app.js";
+import type { LoadedConfig } from "./config.js";
+import { DrainGate } from "./drain.js";
+import { loggerOptions } from "./request-log.js";
+
+function fail(message: string): never {
+  process.stderr.write(`storedb: ${message}\n`);
+  process.exit(1);
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof Error) return (error as NodeJS.ErrnoException).code ?? error.message;
+  return String(error);
+}
+
+export async function serve({ config, warnings }: LoadedConfig): Promise<void> {
+  try {
+    mkdirSync(config.dataPath, { recursive: true });
+  } catch (error) {
+    fail(`cannot create the data directory ${config.dataPath} (STORE_DATA_PATH): ${reasonOf(error)}`);
+  }
+  let store: DataDirectory;
+  try {
+    store = await DataDirectory.open(config.dataPath);
+  } catch (error) {
+    fail(`cannot open the data directory ${config.dataPath} (STORE_DATA_PATH): ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  const gate = new DrainGate();
+  const app = buildApp({
+    store,
+    apiKey: config.apiKey,
+    maxBodyBytes: config.maxBodyBytes,
+    gate,
+    logger: loggerOptions(config.logLevel),
+  });
+  for (const warning of warnings) app.log.warn(warning);
+
+  try {
+    await app.listen({ host: config.bindAddress, port: config.port, listenTextResolver: () => "storedb listening" });
+  } catch (error) {
+    await store.close();
+    fail(`cannot listen on ${config.bindAddress}:${config.port} (STORE_BIND_ADDRESS, STORE_PORT): ${reasonOf(error)}`);
+  }
+  const address = app.server.address();
+  app.log.info(
+    { address: config.bindAddress, port: typeof address === "object" && address ? address.port : config.port, dataPath: config.dataPath },
+    "storedb ready",
+  );
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      app.log.warn({ signal }, "already shutting down; waiting for in-flight requests");
+      return;
+    }
+    stopping = true;
+    app.log.info({ signal, timeoutMs: config.shutdownTimeoutMs }, "shutting down");
+    setTimeout(() => {
+      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, "shutdown timed out; exiting with work unfinished");
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    gate.begin();
+    app
+      .close()
+      .finally(() => store.close())
+      .then(
+        () => {
+          app.log.info("stopped");
+          process.exit(0);
+        },
+        (error: unknown) => {
+          app.log.error({ err: error }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
