@@ -57,6 +57,19 @@ export const readCases: readonly Case[] = [
   c("two columns of one type", (t) => t(users).select("id").where(eq("name", col("note"))), sel(users, ["id"], { where: C("=", "name", I("note")) }),
     "SELECT id FROM users WHERE name = note", ids()),
 
+  c("text compares by code point, not UTF-16 unit", (t) => t(users).select("id").where(gt(val("😀"), "！")),
+    sel(users, ["id"], { where: C(">", L("😀"), "！") }), "SELECT id FROM users WHERE '😀' > '！'", byId("u1", "u2", "u3", "u4", "u5")),
+  c("a boolean column alone is a condition", (t) => t(users).select("id").where(col("active")), sel(users, ["id"], { where: I("active") }),
+    "SELECT id FROM users WHERE active", byId("u1", "u3")),
+  c("NOT of a boolean column", (t) => t(users).select("id").where(not(col("active"))), sel(users, ["id"], { where: NOT(I("active")) }),
+    "SELECT id FROM users WHERE NOT active", byId("u2", "u5")),
+  c("keywords are case-insensitive", (t) => t(users).select("id").where({ city: "Rome" }), sel(users, ["id"], { where: C("=", "city", "Rome") }),
+    "select id from users where city = 'Rome'", byId("u5")),
+  c("quoted identifiers, comments and a trailing semicolon", (t) => t(users).select("name").where({ id: "u2" }),
+    sel(users, ["name"], { where: C("=", "id", "u2") }), 'SELECT "name" /* the name */ FROM "users" -- all of them\nWHERE id = \'u2\';', names("Bob")),
+  c("table names are case-sensitive", (t) => t("USERS").select("id"), sel("USERS", ["id"]), "SELECT id FROM USERS", { error: "table_not_found" }),
+  c("column names are case-sensitive", (t) => t(users).select("NAME"), sel(users, ["NAME"]), "SELECT NAME FROM users", { error: "unknown_column" }),
+
   // ---- IS [NOT] NULL and three-valued logic
   c("IS NULL", (t) => t(users).select("id").where(isNull("age")), sel(users, ["id"], { where: NULL("age") }),
     "SELECT id FROM users WHERE age IS NULL", byId("u3")),
