@@ -6,7 +6,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Engine } from "../../src/catalog/engine.js";
-import type { MutationResult, RowsResult } from "../../src/commands/results.js";
+import type { MutationResult, RowsResult, SchemaResult } from "../../src/commands/results.js";
 import type { Command, Value } from "../../src/commands/types.js";
 import { StoreError } from "../../src/errors.js";
 
@@ -214,7 +214,7 @@ test("create and drop are undoable; describe shows normalized schemas", () => {
       },
     ],
   });
-  const names = (e.execute({ kind: "describe" }).result as { tables: { name: string }[] }).tables.map((t) => t.name);
+  const names = (e.execute({ kind: "describe" }).result as SchemaResult).tables.map((t) => t.name);
   assert.equal(names, ["lines", "notes", "orders", "users"]);
   const before = JSON.stringify(e.snapshot());
   const drop = e.execute({ kind: "drop-table", table: "notes" });

@@ -8,7 +8,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Engine } from "../../src/catalog/engine.js";
 import type { RowsResult } from "../../src/commands/results.js";
-import type { Command, Expression } from "../../src/commands/types.js";
+import type { ColumnType, Command, Expression } from "../../src/commands/types.js";
 import { Codegen } from "../../src/executor/codegen.js";
 import type { BoundExpr } from "../../src/planner/plan.js";
 
@@ -28,7 +28,7 @@ function setup(): Engine {
     kind: "create-table",
     schema: {
       name: "x__constructor",
-      columns: { r: "text", p: "text", h: "integer", c0: "text", t0: "text", p0: "text", constructor: "text", __defineGetter__: "text" },
+      columns: { r: "text", p: "text", h: "integer", c0: "text", t0: "text", p0: "text", constructor: "text", __defineGetter__: "text" } as Record<string, ColumnType>,
       primary_key: { columns: ["r"] },
       computed: { toString: eq(id("h"), lit(1)) },
     },
