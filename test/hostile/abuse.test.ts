@@ -8,13 +8,18 @@
 import { rmSync } from "node:fs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { bigSelect, bigSql, bodyLimit, deepNesting, hugeNumbers, slowloris, wideQueries, writeBigStore } from "./support/abuse.js";
+import { bigSelect, bigSql, bodyLimit, deepNesting, hugeNumbers, nonScalarValues, slowloris, wideQueries, writeBigStore } from "./support/abuse.js";
+import { shouldRun } from "./support/known-failures.js";
 import { loudHook, ServerProcess, tempDir } from "./support/server.js";
 
 const LIMIT = 65_536;
 const BIG_ROWS = Number(process.env.HOSTILE_BIG_ROWS ?? 200_000);
-/** Generous: the rows as JS objects plus their JSON text, several times over; a leak or a copy per row breaks it. */
-const RSS_BUDGET_MIB = 200 + (BIG_ROWS / 1_000_000) * 1_500;
+/**
+ * For the whole process, measured first on a fresh server: the rows as JS
+ * objects plus their JSON answer, several times over (200k rows peaked at
+ * ~360 MiB when measured). A copy per row or growth per request breaks it.
+ */
+const RSS_BUDGET_MIB = 250 + (BIG_ROWS / 1_000_000) * 1_500;
 
 interface Context {
   small: ServerProcess;
@@ -39,12 +44,28 @@ test.after(async (context) => {
   if (context.bigDir) rmSync(context.bigDir, { recursive: true, force: true });
 });
 
+// First on the big server, so earlier cases' heap growth does not count against it.
+test(`a select of ${BIG_ROWS} rows is served with bounded memory`, async ({ big }) => {
+  const figures = await bigSelect(big, "big", BIG_ROWS);
+  console.log(`  big select: ${figures.rows} rows, status ${figures.status}, ${Math.round(figures.ms)} ms, RSS ${Math.round(figures.baselineMiB)} → peak ${Math.round(figures.peakMiB)} MiB`);
+  assert.ok(figures.peakMiB < RSS_BUDGET_MIB, `peak RSS ${Math.round(figures.peakMiB)} MiB over the ${RSS_BUDGET_MIB} MiB budget`);
+  // And twice more: memory must plateau, not grow per request.
+  for (let i = 0; i < 2; i++) {
+    const again = await bigSelect(big, "big", BIG_ROWS);
+    assert.ok(again.peakMiB < RSS_BUDGET_MIB, `peak ${Math.round(again.peakMiB)} MiB on select ${i + 2}`);
+  }
+});
+
 test(`a body of exactly ${LIMIT} bytes is served, one byte more is 413`, async ({ small }) => {
   await bodyLimit(small, LIMIT);
 });
 
 test("1e400, 2^53+1 and friends are rejected, never stored rounded", async ({ small }) => {
   await hugeNumbers(small);
+});
+
+(shouldRun("abuse/non-scalar-values") ? test : test.skip)("arrays and objects as row or set values are rejected, never stored as NULL", async ({ big }) => {
+  await nonScalarValues(big, 100_000);
 });
 
 test("an expression 100,000 levels deep is a 400, in JSON and SQL", async ({ big }) => {
@@ -59,15 +80,6 @@ test("a megabyte of SQL parentheses, strings and comments is a 400 in time", asy
 
 test("10,000 parameters and OR terms are served with the right rows", async ({ big }) => {
   await wideQueries(big, 10_000);
-});
-
-test(`a select of ${BIG_ROWS} rows is served with bounded memory`, async ({ big }) => {
-  const figures = await bigSelect(big, "big", BIG_ROWS);
-  console.log(`  big select: ${figures.rows} rows, status ${figures.status}, ${Math.round(figures.ms)} ms, RSS ${Math.round(figures.baselineMiB)} → peak ${Math.round(figures.peakMiB)} MiB`);
-  assert.ok(figures.peakMiB < RSS_BUDGET_MIB, `peak RSS ${Math.round(figures.peakMiB)} MiB over the ${RSS_BUDGET_MIB} MiB budget`);
-  // And again: memory must come back to a plateau, not grow per request.
-  const again = await bigSelect(big, "big", BIG_ROWS);
-  assert.ok(again.peakMiB < RSS_BUDGET_MIB, `second peak ${Math.round(again.peakMiB)} MiB`);
 });
 
 test("slow clients (slowloris) do not starve others and are dropped by the header timeout", async ({ small }) => {
