@@ -14,7 +14,7 @@ import { parseCommand } from "./commands/index.js";
 import type { Command, Value } from "./commands/types.js";
 import type { Result } from "./commands/results.js";
 import { TableQuery } from "./api/table-query.js";
-import { StoreError } from "./errors.js";
+import { StorageError, StoreError } from "./errors.js";
 import type { ProblemEntry } from "./errors.js";
 import { CommandQueue } from "./storage/command-queue.js";
 import type { Applied } from "./storage/command-queue.js";
@@ -66,14 +66,20 @@ export class Database {
 
   /**
    * The database kept in `file` (a `.store` path). The file need not exist:
-   * the first `create-table` creates it. Leftover temp files of crashed
-   * writers of this file are removed.
+   * the first `create-table` creates it (and its directory is created now).
+   * Leftover temp files of crashed writers of this file are removed.
    */
   static async open(file: string, options: DatabaseOptions = {}): Promise<Database> {
     if (!file.endsWith(".store")) throw new StoreError("invalid_name", "A database file name must end in .store.");
     const fs = options.fs ?? nodeFs;
     const target = path.resolve(file);
-    await removeLeftovers(fs, path.dirname(target), { targetBase: path.basename(target), onlyDead: true });
+    try {
+      await fs.mkdir(path.dirname(target));
+      await removeLeftovers(fs, path.dirname(target), { targetBase: path.basename(target), onlyDead: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException | null)?.code ?? "error";
+      throw new StorageError("storage_error", `The database's directory could not be prepared (${code}).`, error);
+    }
     return new Database(new SnapshotFilePersistence(fs, target, { engines: options.engines }), options.engines);
   }
 

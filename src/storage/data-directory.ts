@@ -29,6 +29,11 @@ export interface DataDirectoryOptions {
   readonly engines?: EngineFactory;
 }
 
+function directoryFailure(what: string, error: unknown): StoreError {
+  const code = (error as NodeJS.ErrnoException | null)?.code ?? "error";
+  return new StoreError("storage_error", `The data directory ${what} (${code}).`, { cause: error });
+}
+
 export class DataDirectory {
   private readonly databases = new Map<string, Database>();
   private closing: Promise<void> | undefined;
@@ -44,19 +49,19 @@ export class DataDirectory {
   /** Creates `dir` if missing, takes its lock (throws if another live process holds it), removes leftover temp files. */
   static async open(dir: string, options: DataDirectoryOptions = {}): Promise<DataDirectory> {
     const fs = options.fs ?? nodeFs;
+    let real: string;
     try {
       await fs.mkdir(dir);
+      real = await fs.realpath(dir);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? "error";
-      throw new StoreError("storage_error", `The data directory could not be created (${code}).`, { cause: error });
+      throw directoryFailure("could not be created", error);
     }
-    const real = await fs.realpath(dir);
     const lock = await DirectoryLock.acquire(fs, real);
     try {
       await removeLeftovers(fs, real);
     } catch (error) {
       await lock.release();
-      throw error;
+      throw directoryFailure("could not be cleaned of leftover temp files", error);
     }
     return new DataDirectory(real, fs, lock, options.engines);
   }

@@ -110,7 +110,16 @@ export class DirectoryLock {
 
   /** Takes the lock of `dir` or throws at once (StoreError `storage_error`) when a live process holds it. */
   static async acquire(fs: FileSystem, dir: string): Promise<DirectoryLock> {
-    const file = path.join(dir, LOCK_NAME);
+    try {
+      return await DirectoryLock.take(fs, path.join(dir, LOCK_NAME));
+    } catch (error) {
+      if (error instanceof StoreError) throw error;
+      const code = (error as NodeJS.ErrnoException).code ?? "error";
+      throw new StoreError("storage_error", `The data directory lock could not be taken (${code}).`, { cause: error });
+    }
+  }
+
+  private static async take(fs: FileSystem, file: string): Promise<DirectoryLock> {
     const me = await currentOwner();
     const content = Buffer.from(JSON.stringify(me) + "\n");
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -157,7 +166,7 @@ async function tryCreate(fs: FileSystem, file: string, content: Buffer): Promise
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw new StoreError("storage_error", `The data directory lock could not be created (${(error as NodeJS.ErrnoException).code ?? "error"}).`, { cause: error });
+    throw error;
   } finally {
     await fs.unlink(temp).catch(() => undefined);
   }

@@ -6,7 +6,8 @@
  * read or wrote, so a file replaced or edited by someone else is noticed and
  * reloaded, and a file that disappeared means the database is gone. When
  * confined to a data directory, a symlink leading out of it reads as no
- * database at all.
+ * database at all; a symlink that stays inside is written through, so the
+ * link and its target remain one database.
  */
 
 import path from "node:path";
@@ -40,6 +41,8 @@ function readFailure(error: unknown): StorageError {
 export class SnapshotFilePersistence implements Persistence {
   private readonly writer = new StoreWriter();
   private readonly engines: EngineFactory;
+  /** The path commits replace: the file, or the target of a symlink that stays inside. */
+  private target: string;
   /** The file as we last read or wrote it; `null` when it did not exist. `undefined`: unknown, reload. */
   private known: Identity | null | undefined = undefined;
 
@@ -49,18 +52,21 @@ export class SnapshotFilePersistence implements Persistence {
     private readonly options: SnapshotFileOptions = {},
   ) {
     this.engines = options.engines ?? realEngines;
+    this.target = file;
   }
 
   /** The file's identity, or `null` when there is no database (missing, or a symlink leading out). */
   private async current(): Promise<Identity | null> {
     try {
       const link = await this.fs.lstat(this.file);
-      if (link === null) return null;
-      if (link.isSymbolicLink && this.options.confineTo !== undefined) {
-        const real = await this.fs.realpath(this.file).catch(() => null);
-        if (real === null || path.dirname(real) !== this.options.confineTo) return null;
-      }
-      return link.isSymbolicLink ? await this.fs.stat(this.file) : link;
+      this.target = this.file;
+      if (link === null || !link.isSymbolicLink) return link;
+      const real = await this.fs.realpath(this.file).catch(() => null);
+      if (real === null) return null;
+      if (this.options.confineTo !== undefined && path.dirname(real) !== this.options.confineTo) return null;
+      // Writes go through the link to its target, so the link and the target stay one database.
+      this.target = real;
+      return await this.fs.stat(real);
     } catch (error) {
       throw readFailure(error);
     }
@@ -74,7 +80,7 @@ export class SnapshotFilePersistence implements Persistence {
     }
     let bytes: Buffer;
     try {
-      bytes = await this.fs.readFile(this.file);
+      bytes = await this.fs.readFile(this.target);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") {
         this.known = null;
@@ -97,7 +103,7 @@ export class SnapshotFilePersistence implements Persistence {
   async commit(engine: EngineApi, changes: readonly Change[], created: boolean): Promise<void> {
     const mode = this.known?.mode;
     try {
-      this.known = await writeAtomically(this.fs, this.file, this.writer.write(engine.snapshot()), mode);
+      this.known = await writeAtomically(this.fs, this.target, this.writer.write(engine.snapshot()), mode);
     } catch (error) {
       engine.undo(changes);
       if (error instanceof PersistFailure && error.afterRename) await this.restore(engine, created, mode);
@@ -109,11 +115,11 @@ export class SnapshotFilePersistence implements Persistence {
   private async restore(engine: EngineApi, created: boolean, mode: number | undefined): Promise<void> {
     try {
       if (created) {
-        await removeDurably(this.fs, this.file);
+        await removeDurably(this.fs, this.target);
         this.known = null;
       } else {
         // The writer is deterministic, so this is byte for byte the last durable file.
-        this.known = await writeAtomically(this.fs, this.file, this.writer.write(engine.snapshot()), mode);
+        this.known = await writeAtomically(this.fs, this.target, this.writer.write(engine.snapshot()), mode);
       }
     } catch {
       // The disk state is unknown: reload it before the next command rather than guess.

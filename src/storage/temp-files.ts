@@ -44,7 +44,14 @@ function isLive(pid: number): boolean {
  */
 export async function removeLeftovers(fs: FileSystem, dir: string, options: { targetBase?: string; onlyDead?: boolean } = {}): Promise<number> {
   let removed = 0;
-  for (const name of await fs.readdir(dir)) {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0; // no directory, nothing left over
+    throw error;
+  }
+  for (const name of names) {
     if (!isTempName(name, options.targetBase)) continue;
     if (options.onlyDead && isLive(pidOf(name))) continue;
     try {

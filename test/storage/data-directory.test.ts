@@ -5,7 +5,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../../src/commands/types.js";
 import type { Result } from "../../src/commands/results.js";
@@ -64,11 +64,16 @@ test("a symlink leading out of the data directory is no database; one inside wor
     assert.is(await outcome(data.execute("evil", select)), "database_not_found");
     assert.is(await outcome(data.execute("evil", { kind: "validate" })), "database_not_found");
     assert.is(rowsOf(await data.execute("alias", select)).length, 3);
+    // Writes through the link reach its target, and the database behind "real" sees them.
+    await data.execute("alias", { kind: "insert", table: "users", rows: [{ id: "4", name: "Di" }] });
+    assert.ok(statSync(file("alias"), { throwIfNoEntry: false }) && readFileSync(file("real"), "utf8").includes('"Di"'));
+    assert.is(rowsOf(await data.execute("real", select)).length, 4);
     // Creating "evil" replaces the link itself; the file outside is never written.
     await data.execute("evil", usersTable);
     await data.close();
     assert.ok(readFileSync(path.join(outside, "secret.store")).equals(secret));
-    assert.not.ok(statSync(file("evil")).isSymbolicLink());
+    assert.not.ok(lstatSync(file("evil")).isSymbolicLink());
+    assert.ok(lstatSync(file("alias")).isSymbolicLink());
   } finally {
     removeDir(outside);
   }

@@ -25,11 +25,14 @@ test("execute validates commands strictly", async () => {
 test("open: a .store path, created by the first create-table, durable across opens", async () => {
   const dir = scratchDir("library");
   try {
-    const file = path.join(dir, "shop.store");
+    const file = path.join(dir, "nested", "shop.store");
     await assert.is(await outcome(Database.open(path.join(dir, "shop.json")) as never), "invalid_name");
-    writeFileSync(path.join(dir, ".shop.store.tmp-999999-1"), "leftover of a dead writer");
+    const first = await Database.open(file);
+    await first.close();
+    assert.equal(readdirSync(path.dirname(file)), [], "the directory is created, no file yet");
+    writeFileSync(path.join(dir, "nested", ".shop.store.tmp-999999-1"), "leftover of a dead writer");
     const db = await Database.open(file);
-    assert.equal(readdirSync(dir), [], "leftover of a dead process removed");
+    assert.equal(readdirSync(path.dirname(file)), [], "leftover of a dead process removed");
     assert.is(await outcome(db.sql("SELECT * FROM users")), "database_not_found");
     assert.not.ok(existsSync(file));
     await db.execute(usersTable);
