@@ -28,6 +28,8 @@ const ajv = new Ajv({
   allowUnionTypes: true,
   verbose: true,
   messages: false,
+  // Every pattern is ASCII-only: non-unicode regexps give the same answers, faster.
+  unicodeRegExp: false,
 });
 const validateCommandSchema: ValidateFunction = ajv.compile(commandSchema);
 const validateEnvelopeSchema: ValidateFunction = ajv.compile(envelopeSchema);
@@ -105,23 +107,29 @@ function checkDepth(command: unknown, path: string): void {
   }
 }
 
+// One pair of work stacks, reused: the check is synchronous and runs on every request.
+const nodes: unknown[] = [];
+const depths: number[] = [];
+
 function checkExpression(root: unknown, path: string): void {
   if (!isObject(root)) return;
-  const nodes: unknown[] = [root];
-  const depths: number[] = [1];
+  nodes.length = 0;
+  depths.length = 0;
+  nodes.push(root);
+  depths.push(1);
   while (nodes.length > 0) {
     const node = nodes.pop();
     const depth = depths.pop() as number;
     if (!isObject(node)) continue;
     if (depth > MAX_EXPRESSION_DEPTH) {
+      nodes.length = 0;
+      depths.length = 0;
       throw new StoreError("invalid_request", `${path}: expression nested deeper than ${MAX_EXPRESSION_DEPTH} levels`);
     }
-    for (const child of [node["left"], node["right"], node["expr"]]) {
-      if (isObject(child)) {
-        nodes.push(child);
-        depths.push(depth + 1);
-      }
-    }
+    const { left, right, expr } = node;
+    if (isObject(left)) nodes.push(left), depths.push(depth + 1);
+    if (isObject(right)) nodes.push(right), depths.push(depth + 1);
+    if (isObject(expr)) nodes.push(expr), depths.push(depth + 1);
     const operands = node["operands"];
     if (Array.isArray(operands)) {
       for (const operand of operands) {
