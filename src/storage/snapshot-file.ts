@@ -55,21 +55,32 @@ export class SnapshotFilePersistence implements Persistence {
     this.target = file;
   }
 
-  /** The file's identity, or `null` when there is no database (missing, or a symlink leading out). */
+  /**
+   * The file's identity, or `null` when there is no database (missing, or a
+   * symlink leading out). Anything but a regular file (a directory, a FIFO
+   * that would block a read forever) is a storage error, never opened.
+   */
   private async current(): Promise<Identity | null> {
+    let found: FileInfo | null;
     try {
-      const link = await this.fs.lstat(this.file);
-      this.target = this.file;
-      if (link === null || !link.isSymbolicLink) return link;
-      const real = await this.fs.realpath(this.file).catch(() => null);
-      if (real === null) return null;
-      if (this.options.confineTo !== undefined && path.dirname(real) !== this.options.confineTo) return null;
-      // Writes go through the link to its target, so the link and the target stay one database.
-      this.target = real;
-      return await this.fs.stat(real);
+      found = await this.follow();
     } catch (error) {
       throw readFailure(error);
     }
+    if (found !== null && !found.isFile) throw new StorageError("storage_error", "The database's file is not a regular file.");
+    return found;
+  }
+
+  private async follow(): Promise<FileInfo | null> {
+    const link = await this.fs.lstat(this.file);
+    this.target = this.file;
+    if (link === null || !link.isSymbolicLink) return link;
+    const real = await this.fs.realpath(this.file).catch(() => null);
+    if (real === null) return null;
+    if (this.options.confineTo !== undefined && path.dirname(real) !== this.options.confineTo) return null;
+    // Writes go through the link to its target, so the link and the target stay one database.
+    this.target = real;
+    return this.fs.stat(real);
   }
 
   async load(): Promise<LoadState> {

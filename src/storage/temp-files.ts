@@ -57,8 +57,8 @@ export async function removeLeftovers(fs: FileSystem, dir: string, options: { ta
     try {
       await fs.unlink(path.join(dir, name));
       removed += 1;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    } catch {
+      // Gone already, or not ours to remove (a directory of that name): a leftover never blocks a start.
     }
   }
   return removed;

@@ -5,7 +5,8 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "../../src/commands/types.js";
 import type { Result } from "../../src/commands/results.js";
@@ -77,6 +78,19 @@ test("a symlink leading out of the data directory is no database; one inside wor
   } finally {
     removeDir(outside);
   }
+});
+
+test("a directory or FIFO named like a database is a storage error, never read", async () => {
+  mkdirSync(file("dir"));
+  execFileSync("mkfifo", [file("fifo")]);
+  const data = await DataDirectory.open(dir);
+  for (const name of ["dir", "fifo"]) {
+    for (const command of [select, { kind: "validate" }, usersTable] as Command[]) {
+      assert.is(await outcome(data.execute(name, command)), "storage_error", `${name}: ${command.kind}`);
+    }
+  }
+  await data.close();
+  assert.ok(lstatSync(file("fifo")).isFIFO());
 });
 
 test("an invalid file: validate reports it, everything else is database_corrupt, the file is untouched", async () => {
