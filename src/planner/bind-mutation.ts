@@ -16,6 +16,9 @@ import type { Assignment, InsertValue, Plan } from "./plan.js";
 import { tableScope } from "./scope.js";
 import type { Catalog, TableInfo } from "./table-info.js";
 
+/** Shared: most insert cells of a wide batch are defaults; one frozen value serves them all. */
+const DEFAULT: InsertValue = Object.freeze({ kind: "default" });
+
 function isParam(v: ValueOrParam): v is { readonly type: "param"; readonly index: number } {
   return typeof v === "object" && v !== null;
 }
@@ -39,7 +42,7 @@ export function bindInsert(cmd: InsertCommand, catalog: Catalog): Plan {
   const params = new ParamUses();
   const errors: ProblemEntry[] = [];
   const rows = cmd.rows.map((row, r) => {
-    const values: InsertValue[] = table.columns.map(() => ({ kind: "default" }));
+    const values: InsertValue[] = table.columns.map(() => DEFAULT);
     for (const [column, value] of Object.entries(row)) {
       const position = writable(table, column, r, errors);
       if (position === undefined) continue;
