@@ -14,7 +14,7 @@
  */
 
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { StoreError } from "../errors.js";
+import { StoreError, ValidationError } from "../errors.js";
 import { commandSchema, definitions, envelopeSchema } from "./schema.js";
 import type { Command, Envelope } from "./types.js";
 
@@ -59,15 +59,17 @@ export function assertDatabaseName(name: unknown): string {
 /** Validates a request body `{database, command}` (CONTRACT §4). Throws `invalid_request` / `invalid_name`. */
 export function parseEnvelope(body: unknown): Envelope {
   if (isObject(body)) checkDepth(body["command"], "command");
-  if (validateEnvelopeSchema(body)) return body as Envelope;
-  throw toStoreError(validateEnvelopeSchema.errors, "");
+  if (!validateEnvelopeSchema(body)) throw toStoreError(validateEnvelopeSchema.errors, "");
+  checkWrittenValues((body as Envelope).command, "command");
+  return body as Envelope;
 }
 
-/** Validates one command of CONTRACT §4. Throws `invalid_request` / `invalid_name`. */
+/** Validates one command of CONTRACT §4. Throws `invalid_request` / `invalid_name` (422 for a non-scalar row value). */
 export function parseCommand(value: unknown): Command {
   checkDepth(value, "command");
-  if (validateCommandSchema(value)) return value as Command;
-  throw toStoreError(validateCommandSchema.errors, "command");
+  if (!validateCommandSchema(value)) throw toStoreError(validateCommandSchema.errors, "command");
+  checkWrittenValues(value as Command, "command");
+  return value as Command;
 }
 
 // ---------------------------------------------------------------- depth
@@ -139,6 +141,36 @@ function checkExpression(root: unknown, path: string): void {
         }
       }
     }
+  }
+}
+
+// ---------------------------------------------------------------- written values
+
+/**
+ * Insert rows and update `set`s map column names to values the engine checks
+ * against the schema (so an unknown column is a 422 there, not a 400 here).
+ * One check belongs here, though: in a JSON body a value is a JSON scalar. An
+ * object there is outside every column type — and one shaped like the
+ * internal `{type:"param"}` slot must never be taken for a parameter — so it
+ * is a 422 `type` problem, as the engine reports any other wrong value.
+ */
+function checkWrittenValues(command: Command, path: string): void {
+  const target = command.kind === "explain" ? command.command : command;
+  const at = command.kind === "explain" ? `${path}.command` : path;
+  if (target.kind === "insert") {
+    target.rows.forEach((row, index) => checkScalars(row, target.table, index, `${at}.rows[${index}]`));
+  } else if (target.kind === "update") {
+    checkScalars(target.set, target.table, undefined, `${at}.set`);
+  }
+}
+
+function checkScalars(values: Readonly<Record<string, unknown>>, table: string, row: number | undefined, path: string): void {
+  for (const column of Object.keys(values)) {
+    const value = values[column];
+    if (typeof value !== "object" || value === null) continue;
+    const message = `${path}${segment(column)}: must be a string, finite number, boolean or null`;
+    const entry = row === undefined ? { table, column, code: "type" as const, message } : { table, row, column, code: "type" as const, message };
+    throw new ValidationError(message, [entry]);
   }
 }
 

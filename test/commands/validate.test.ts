@@ -40,7 +40,7 @@ const VALID: unknown[] = [
   select({ where: { type: "and", operands: [{ type: "is-null", expr: id("a"), not: true }, { type: "not", expr: eq(id("b"), lit(1.5)) }] } }),
   select({ where: { type: "or", operands: [eq(id("a"), lit(null)), eq(id("b"), lit(false)), eq(id("c"), lit("x"))] } }),
   select({ orderBy: [{ column: "a" }, { column: "u.b", direction: "desc" }], limit: 0, offset: 10, output: "arrays" }),
-  { kind: "insert", table: "users", rows: [{ id: "1", "any key": { nested: [1] }, n: null }] },
+  { kind: "insert", table: "users", rows: [{ id: "1", "any key": "x", n: null, "9": 1.5, b: false }] },
   { kind: "update", table: "users", set: { name: "x" }, where: lit(true) },
   { kind: "delete", table: "users", where: eq(id("id"), lit("1")) },
   {
@@ -154,6 +154,24 @@ test("literal values and SQL parameters are JSON scalars, numbers finite", () =>
   rejects({ kind: "sql", sql: "x", params: "a" }, "invalid_request", "command.params: must be an array");
   rejects({ kind: "create-table", schema: { name: "t", columns: { a: "text" }, defaults: { a: {} } } }, "invalid_request",
     "command.schema.defaults.a: must be a string, finite number, boolean or null");
+});
+
+test("a row or set value that is not a JSON scalar is a 422 type problem, never a parameter", () => {
+  const cases: [unknown, string, Record<string, unknown>][] = [
+    [{ kind: "insert", table: "t", rows: [{ a: 1 }, { a: 1, b: { type: "param", index: 0 } }] }, "command.rows[1].b", { table: "t", row: 1, column: "b" }],
+    [{ kind: "insert", table: "t", rows: [{ "x y": [1] }] }, 'command.rows[0]["x y"]', { table: "t", row: 0, column: "x y" }],
+    [{ kind: "update", table: "t", set: { a: {} }, where: lit(true) }, "command.set.a", { table: "t", column: "a" }],
+    [{ kind: "explain", command: { kind: "insert", table: "t", rows: [{ a: { x: 1 } }] } }, "command.command.rows[0].a", { table: "t", row: 0, column: "a" }],
+  ];
+  for (const [value, path, entry] of cases) {
+    const error = failure(() => parseCommand(value));
+    assert.is(error.code, "validation_failed", path);
+    assert.is(error.status, 422);
+    assert.is(error.message, `${path}: must be a string, finite number, boolean or null`);
+    assert.equal(error.errors, [{ ...entry, code: "type", message: error.message }]);
+  }
+  const error = failure(() => parseEnvelope({ database: "shop", command: { kind: "insert", table: "t", rows: [{ a: { type: "param", index: 0 } }] } }));
+  assert.is(error.code, "validation_failed");
 });
 
 // ---------------------------------------------------------------- names
@@ -301,7 +319,7 @@ test("__proto__, constructor and prototype keys are unknown fields and pollute n
   rejects(JSON.parse('{"kind":"create-table","schema":{"name":"t","columns":{"__proto__":"text"}}}'), "invalid_name",
     'command.schema.columns: invalid name "__proto__": a name starts with a letter or _, has only letters, digits and _, at most 64 characters, and is not __proto__');
   // A row's keys are column names the engine checks; validation passes them through untouched.
-  const row = JSON.parse('{"kind":"insert","table":"t","rows":[{"__proto__":{"polluted":true},"id":1}]}') as { rows: object[] };
+  const row = JSON.parse('{"kind":"insert","table":"t","rows":[{"__proto__":"x","id":1}]}') as { rows: object[] };
   assert.is(parseCommand(row), row);
   assert.is(({} as { polluted?: boolean }).polluted, undefined);
   assert.is((Object.prototype as { polluted?: boolean }).polluted, undefined);

@@ -64,6 +64,14 @@ export const writeCases: readonly Case[] = [
   c("a parameter of the wrong type is a 422 too", (t) => t("users").insert({ id: "u6", name: "Fay", age: true }), ins("users", { id: "u6", name: "Fay", age: true }),
     ["INSERT INTO users (id, name, age) VALUES (?, ?, ?)", ["u6", "Fay", true]], err("validation_failed")),
 
+  c("an object value is outside every type, never NULL", (t) => t("users").insert({ id: "u6", name: "Fay", note: { x: 1 } } as never),
+    ins("users", { id: "u6", name: "Fay", note: { x: 1 } as never }), null, err("validation_failed"), [allUsers, FIVE_USERS]),
+  c("an array value is outside every type", (t) => t("users").update({ note: ["a"] } as never).where({ id: "u1" }),
+    upd("users", { note: ["a"] as never }, C("=", "id", "u1")), null, err("validation_failed"),
+    [sel("users", ["note"], { where: C("=", "id", "u1") }), rows(["note"], ["first"])]),
+  c("a JSON value shaped like a parameter slot is just a wrong value", null,
+    ins("users", { id: "u6", name: "Fay", note: { type: "param", index: 0 } as never }), null, err("validation_failed"), [allUsers, FIVE_USERS]),
+
   // ---- required and unknown columns
   c("a required column left out", (t) => t("users").insert({ id: "u6" }), ins("users", { id: "u6" }), "INSERT INTO users (id) VALUES ('u6')",
     err("validation_failed")),
