@@ -98,9 +98,9 @@ export class Table implements TableInfo, TableStore {
 
   /** A stored row of `values` (declared width), not yet in the table. */
   stored(values: readonly Value[]): MutableRow {
-    const row = values.slice(0, this.width) as MutableRow;
-    row.push(this.nextSeq++);
-    return row;
+    // concat allocates the exact size once (push after slice would regrow every row's storage).
+    const declared = values.length === this.width ? values : values.slice(0, this.width);
+    return declared.concat(this.nextSeq++) as MutableRow;
   }
 
   /** The declared columns of a stored row. */
