@@ -3,7 +3,8 @@
  *
  * The lock is the file `.storedb.lock`, created atomically by hard-linking a
  * fully written temp file to that name (the link fails if a lock exists, and
- * a lock is never seen half-written). It records who holds it: pid, the
+ * a lock is never seen half-written; on a file system without hard links it
+ * is created with O_EXCL and a young unreadable lock counts as held). It records who holds it: pid, the
  * process's start time (from /proc/<pid>/stat) and the boot id, plus the
  * host name. A lock is stale when its owner is provably gone: another boot,
  * no such pid, or a pid now held by a different process (a container's pid 1
@@ -26,6 +27,9 @@ import { tempPathFor } from "./temp-files.js";
 export const LOCK_NAME = ".storedb.lock";
 const HEARTBEAT_MS = 2_000;
 const FOREIGN_STALE_MS = 10_000;
+const FRESH_UNREADABLE_MS = 2_000;
+/** link() failures meaning "this file system has no hard links". */
+const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
 
 export interface LockOwner {
   readonly pid: number;
@@ -128,8 +132,13 @@ export class DirectoryLock {
       if (text === null || info === null) continue; // released meanwhile: try again
       const owner = parseOwner(text.toString("utf8"));
       const mtimeMs = Number(info.mtimeNs / 1_000_000n);
-      // An unreadable lock is written whole by link(), so it is not in progress: junk, stale.
-      if (owner !== null && (await judge(owner, me, mtimeMs)) === "live") throw new StoreError("storage_error", describe(owner, me));
+      if (owner === null) {
+        // link() publishes a lock whole, so an unreadable one is junk; only the
+        // fallback for file systems without hard links shows one being written.
+        if (Date.now() - mtimeMs < FRESH_UNREADABLE_MS) throw new StoreError("storage_error", "The data directory is being locked by another storedb server.");
+      } else if ((await judge(owner, me, mtimeMs)) === "live") {
+        throw new StoreError("storage_error", describe(owner, me));
+      }
       await takeOver(fs, file, text);
     }
     throw new StoreError("storage_error", "The data directory lock keeps changing hands; is another storedb server starting?");
@@ -152,6 +161,34 @@ export class DirectoryLock {
 }
 
 async function tryCreate(fs: FileSystem, file: string, content: Buffer): Promise<boolean> {
+  try {
+    return await tryLink(fs, file, content);
+  } catch (error) {
+    if (!NO_LINKS.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+    return tryExclusive(fs, file, content);
+  }
+}
+
+/** Without hard links: create the lock itself exclusively, then fill it in. */
+async function tryExclusive(fs: FileSystem, file: string, content: Buffer): Promise<boolean> {
+  let handle;
+  try {
+    handle = await fs.createExclusive(file, 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    await handle.write(content);
+    await handle.fsync();
+  } finally {
+    await handle.close();
+  }
+  await fs.fsyncDir(path.dirname(file));
+  return true;
+}
+
+async function tryLink(fs: FileSystem, file: string, content: Buffer): Promise<boolean> {
   const temp = tempPathFor(file);
   const handle = await fs.createExclusive(temp, 0o644);
   try {

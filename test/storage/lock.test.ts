@@ -82,10 +82,22 @@ test("another host's lock: live while its heartbeat is fresh, stale once it stop
   await lock.release();
 });
 
-test("a damaged lock file is taken over", async () => {
+test("a damaged lock file is taken over, unless it may still be being written", async () => {
   writeFileSync(path.join(dir, LOCK_NAME), "{not json");
+  await rejects(DirectoryLock.acquire(nodeFs, dir), /being locked/);
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(path.join(dir, LOCK_NAME), old, old);
   const lock = await DirectoryLock.acquire(nodeFs, dir);
   await lock.release();
+});
+
+test("a file system without hard links: the lock is created exclusively", async () => {
+  const noLinks = { ...nodeFs, link: () => Promise.reject(Object.assign(new Error("EPERM"), { code: "EPERM" })) };
+  const lock = await DirectoryLock.acquire(noLinks, dir);
+  assert.is((JSON.parse(readFileSync(path.join(dir, LOCK_NAME), "utf8")) as LockOwner).pid, process.pid);
+  await rejects(DirectoryLock.acquire(noLinks, dir), /in use by this process/);
+  await lock.release();
+  assert.equal(readdirSync(dir), []);
 });
 
 test.run();
