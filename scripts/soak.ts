@@ -13,7 +13,7 @@
  *   crash    scripts/soak-crash-load.ts: 20 kill -9 cycles under load
  *
  * `npm run soak -- fuzz load` runs only those parts. Options by environment:
- * SOAK_FUZZ_RUNS (per property, default 6000), SOAK_SEED, SOAK_LOAD_SECONDS.
+ * SOAK_FUZZ_RUNS (per property, default 4000), SOAK_SEED, SOAK_LOAD_SECONDS.
  * Prints one figure line per part and exits 1 if any part failed.
  */
 import { spawnSync } from "node:child_process";
@@ -38,14 +38,14 @@ function child(script: string, env: Record<string, string> = {}): boolean {
 }
 
 async function fuzz(): Promise<void> {
-  const runs = Number(process.env.SOAK_FUZZ_RUNS ?? 6000);
+  const runs = Number(process.env.SOAK_FUZZ_RUNS ?? 4000);
   const seed = Number(process.env.SOAK_SEED ?? Date.now() % 2 ** 31);
   const server = await ServerProcess.start();
   try {
     await seedDatabase(server, READ_DB);
     await seedDatabase(server, MUTATE_DB);
     let total = 0;
-    for (const property of ["select", "request"] as const) {
+    for (const property of ["select", "request", "sql"] as const) {
       const started = Date.now();
       const result = await runProperty(server, property, runs, seed);
       total += result.runs;

@@ -9,6 +9,8 @@
  *   time, never with a 5xx, every error is a §7 problem, and a rejected
  *   request leaves every file in the data directory byte-identical and the
  *   database's contents (as read back) unchanged.
+ * - `sql`: the same for mutated SQL from a corpus, plus: a reported error
+ *   position lies inside the text and its line/column agree with its offset.
  *
  * Each check returns its violations; `runProperty` turns a failing case into
  * a fixture (the exact input) that `replayFixture` sends again later.
@@ -21,6 +23,7 @@ import { bodyBytes, request, type RawRequest } from "./envelopes.js";
 import { shouldRun } from "./known-failures.js";
 import { problemViolations } from "./problem.js";
 import { select, selectCommand, toSql } from "./queries.js";
+import { lineColumn, mutatedSql, type MutatedSql } from "./sql-mutation.js";
 import { check, literalMismatch, referenceSelect, type ReferenceSelect } from "./reference.js";
 import type { Reply, ServerProcess } from "./server.js";
 
@@ -40,7 +43,8 @@ export interface SelectCase {
 
 export type Fixture =
   | { readonly property: "select"; readonly input: SelectCase; readonly note: string }
-  | { readonly property: "request"; readonly input: RawRequest; readonly note: string };
+  | { readonly property: "request"; readonly input: RawRequest; readonly note: string }
+  | { readonly property: "sql"; readonly input: MutatedSql; readonly note: string };
 
 export async function seedDatabase(server: ServerProcess, database: string): Promise<void> {
   const created = await server.command({ database, command: { kind: "create-table", schema: SCHEMA } });
@@ -92,6 +96,23 @@ export async function checkSelect(server: ServerProcess, input: SelectCase): Pro
   return out.map((v) => `${v}\nrequest: ${JSON.stringify(body).slice(0, 2000)}`);
 }
 
+/** A SQL error's position must point into the text, its line and column matching its offset. */
+function positionViolations(reply: Reply, sql: string): string[] {
+  const position = (reply.json as { position?: { line: number; column: number; offset: number } } | undefined)?.position;
+  if (reply.status < 400 || position === undefined) return [];
+  if (position.offset > sql.length) return [`position offset ${position.offset} past the end of a ${sql.length}-unit text`];
+  if (/[\r\u2028\u2029]/.test(sql)) return []; // line breaks other than \n: the contract does not say how they count
+  const expected = lineColumn(sql, position.offset);
+  if (expected.line !== position.line || expected.column !== position.column) {
+    return [`position ${JSON.stringify(position)} disagrees with its offset (line ${expected.line}, column ${expected.column})`];
+  }
+  return [];
+}
+
+export function sqlRequest(input: MutatedSql): RawRequest {
+  return { method: "POST", path: "/v1/commands", contentType: "application/json", body: JSON.stringify({ database: MUTATE_DB, command: { kind: "sql", sql: input.sql, params: input.params } }) };
+}
+
 /** What a rejected request must not change: the bytes of every file, and the contents as read back. */
 async function fingerprint(server: ServerProcess): Promise<{ files: string; contents: string }> {
   const files = readdirSync(server.dataDir)
@@ -120,12 +141,13 @@ export class RequestChecker {
 
   constructor(private readonly server: ServerProcess) {}
 
-  async check(raw: RawRequest): Promise<string[]> {
+  async check(raw: RawRequest, sql?: string): Promise<string[]> {
     this.last ??= await fingerprint(this.server);
     const headers: Record<string, string> = {};
     if (raw.contentType !== null) headers["content-type"] = raw.contentType;
     const reply = await this.server.request(bodyBytes(raw), { method: raw.method, path: raw.path, headers, noContentType: true, timeoutMs: TIMEOUT_MS });
     const out = serverViolations(reply, this.server.dataDir);
+    if (sql !== undefined) out.push(...positionViolations(reply, sql));
     const after = await fingerprint(this.server);
     if (reply.status >= 300 && this.last) {
       if (after.files !== this.last.files) out.push(`rejected (${reply.status}) but the data directory changed`);
@@ -160,6 +182,18 @@ export async function runProperty(server: ServerProcess, property: Fixture["prop
     return { runs: details.numRuns, failure: { seed: details.seed, message: String(details.errorInstance), fixture: { property, input: { select: s, via }, note: "" } } };
   }
   const checker = new RequestChecker(server);
+  if (property === "sql") {
+    const details = await fc.check(
+      fc.asyncProperty(mutatedSql, async (input) => {
+        const v = await checker.check(sqlRequest(input), input.sql);
+        if (v.length > 0) throw new Error(v.join("\n"));
+      }),
+      parameters as fc.Parameters<[MutatedSql]>,
+    );
+    if (!details.failed || !details.counterexample) return { runs: details.numRuns };
+    const [input] = details.counterexample;
+    return { runs: details.numRuns, failure: { seed: details.seed, message: String(details.errorInstance), fixture: { property, input, note: "" } } };
+  }
   const details = await fc.check(
     fc.asyncProperty(request, async (raw) => {
       const v = await checker.check(raw);
@@ -178,5 +212,7 @@ export async function replayFixture(server: ServerProcess, fixture: Fixture): Pr
       return checkSelect(server, fixture.input);
     case "request":
       return new RequestChecker(server).check(fixture.input);
+    case "sql":
+      return new RequestChecker(server).check(sqlRequest(fixture.input), fixture.input.sql);
   }
 }
