@@ -16,6 +16,10 @@
 #
 # Behind a TLS-intercepting proxy, pass its CA bundle as a build secret (never
 # baked into a layer): --secret id=npm_ca,src="$(npm config get cafile)"
+#
+# podman/buildah 4.x decide which stages to build before applying ARG
+# defaults, so with them pass the stage explicitly:
+#   podman build --build-arg BUILD_STAGE=build -t storedb .
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 ARG BUILD_STAGE=build
