@@ -269,6 +269,19 @@ test("while draining: 503 shutting_down with Retry-After, before auth", async ()
   await draining.close();
 });
 
+test("timeouts against slow clients are set on the listening server", async () => {
+  const listening = buildApp({ store, maxBodyBytes: LIMIT });
+  await listening.listen({ host: "127.0.0.1", port: 0 });
+  try {
+    assert.is(listening.server.headersTimeout, 10_000);
+    assert.is(listening.server.requestTimeout, 30_000);
+    assert.is(listening.server.keepAliveTimeout, 5_000);
+    assert.is(listening.server.timeout, 60_000);
+  } finally {
+    await listening.close();
+  }
+});
+
 test("without a key every route is open", async () => {
   assert.is((await send({ kind: "describe" }, "shop", open)).statusCode, 200);
   problem(await open.inject({ method: "GET", url: "/nope" }), 404, "not_found");
