@@ -200,6 +200,17 @@ for (const [variable, value] of badConfig) {
   });
 }
 
+test("§9 a data path that cannot be a directory: exit 1 naming STORE_DATA_PATH", async () => {
+  const dir = tempDir("datapath");
+  scratch.push(dir);
+  const file = path.join(dir, "not-a-directory");
+  writeFileSync(file, "");
+  const result = await runToExit(serverEnv(file));
+  assert.is(result.code, 1);
+  assert.match(result.stderr, /^storedb: .*STORE_DATA_PATH/);
+  assert.is(result.stderr.trim().split("\n").length, 1, result.stderr);
+});
+
 test("§9 a port already in use: exit 1 naming the variables", async () => {
   const blocker = createServer();
   await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
