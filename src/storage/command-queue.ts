@@ -38,13 +38,9 @@ export interface QueueHost {
 export class CommandQueue {
   private readonly queue: Pending[] = [];
   private running = false;
-  private idle: (() => void)[] = [];
+  private readonly idle: (() => void)[] = [];
 
   constructor(private readonly host: QueueHost) {}
-
-  get pending(): number {
-    return this.queue.length;
-  }
 
   run(command: Command): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
