@@ -2,9 +2,8 @@
 export type * from "./types.js";
 export type * from "./results.js";
 export { commandSchema, envelopeSchema, expressionSchema, tableSchemaSchema, definitions } from "./schema.js";
+export { assertDatabaseName, isValidIdentifier } from "./names.js";
 export {
-  assertDatabaseName,
-  isValidIdentifier,
   MAX_EXPRESSION_DEPTH,
   parseCommand,
   parseEnvelope,

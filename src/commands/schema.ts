@@ -16,15 +16,7 @@
  *   bounds their depth before Ajv runs, so the recursion cannot overflow.
  */
 
-const IDENT = "[A-Za-z_][A-Za-z0-9_]{0,63}";
-const NOT_PROTO = "(?!__proto__(?:$|\\.))";
-
-/** Table and column names (CONTRACT §1). */
-export const IDENTIFIER_PATTERN = `^${NOT_PROTO}${IDENT}$`;
-/** A column reference: `col` or `source.col`. */
-export const QUALIFIED_NAME_PATTERN = `^${NOT_PROTO}${IDENT}(?:\\.${NOT_PROTO}${IDENT})?$`;
-/** Database names: lower case, and never a Windows device name. */
-export const DATABASE_NAME_PATTERN = "^(?!(?:con|nul|aux|prn|com[1-9]|lpt[1-9])$)[a-z0-9][a-z0-9_-]{0,63}$";
+import { DATABASE_NAME_PATTERN, IDENTIFIER_PATTERN, QUALIFIED_NAME_PATTERN } from "./names.js";
 
 const ref = (name: string) => ({ $ref: `#/definitions/${name}` }) as const;
 const name = ref("name");

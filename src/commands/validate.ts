@@ -15,6 +15,7 @@
 
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { StoreError, ValidationError } from "../errors.js";
+import { DATABASE_RULE, IDENTIFIER_RULE, quote } from "./names.js";
 import { commandSchema, definitions, envelopeSchema } from "./schema.js";
 import type { Command, Envelope } from "./types.js";
 
@@ -36,25 +37,6 @@ const validateEnvelopeSchema: ValidateFunction = ajv.compile(envelopeSchema);
 
 /** The compiled Ajv validators, for callers (the HTTP route) that want the raw Ajv interface. */
 export const validators = { command: validateCommandSchema, envelope: validateEnvelopeSchema } as const;
-
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const DATABASE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-const DEVICE_NAME = /^(?:con|nul|aux|prn|com[1-9]|lpt[1-9])$/;
-
-const IDENTIFIER_RULE = "a name starts with a letter or _, has only letters, digits and _, at most 64 characters, and is not __proto__";
-const DATABASE_RULE =
-  "a database name is 1-64 lower-case letters, digits, _ or -, starts with a letter or digit, and is not a device name (con, nul, aux, prn, com1-9, lpt1-9)";
-
-/** True for a valid table or column name (CONTRACT §1). */
-export function isValidIdentifier(name: string): boolean {
-  return IDENTIFIER.test(name) && name !== "__proto__";
-}
-
-/** Returns `name` if it is a valid database name, else throws 400 `invalid_name`. */
-export function assertDatabaseName(name: unknown): string {
-  if (typeof name === "string" && DATABASE_NAME.test(name) && !DEVICE_NAME.test(name)) return name;
-  throw new StoreError("invalid_name", `database: invalid name ${quote(name)}: ${DATABASE_RULE}`);
-}
 
 /** Validates a request body `{database, command}` (CONTRACT §4). Throws `invalid_request` / `invalid_name`. */
 export function parseEnvelope(body: unknown): Envelope {
@@ -276,15 +258,4 @@ function segment(key: string): string {
   if (/^(?:0|[1-9][0-9]*)$/.test(key)) return `[${key}]`;
   if (/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(key)) return `.${key}`;
   return `[${JSON.stringify(key)}]`;
-}
-
-/** A value for a message: JSON, cut short so a hostile input cannot blow up the message. */
-function quote(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(typeof value);
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -28,7 +28,7 @@ import type {
   Check,
   ExplainCommand,
 } from "../commands/types.js";
-import { isValidIdentifier } from "../commands/validate.js";
+import { IDENTIFIER_RULE, isValidIdentifier, quote } from "../commands/names.js";
 import { SqlError, StoreError, assertNever, type SourcePosition } from "../errors.js";
 import type {
   ColumnRefExpr,
@@ -352,7 +352,7 @@ function name(n: Name): string {
   if (!isValidIdentifier(n.text)) {
     throw new StoreError(
       "invalid_name",
-      `Invalid name ${JSON.stringify(n.text.length > 70 ? `${n.text.slice(0, 67)}...` : n.text)}: a name starts with a letter or _, has only letters, digits and _, at most 64 characters, and is not __proto__`,
+      `Invalid name ${quote(n.text)}: ${IDENTIFIER_RULE}`,
       at(n.span),
     );
   }
