@@ -4,12 +4,40 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { bundleChild, crashCycle } from "./helpers/crash-cycles.js";
+import { DataDirectory } from "../../src/storage/data-directory.js";
+import { bundleChild, crashCycle, startChild } from "./helpers/crash-cycles.js";
 
 const CYCLES = 30;
+let bundle = "";
+
+test.before(async () => {
+  bundle = await bundleChild();
+});
+test.after(() => rmSync(path.dirname(bundle), { recursive: true, force: true }));
+
+test("a second process on a data directory fails at once; once the first is SIGKILLed it starts", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "storedb-second-"));
+  try {
+    const child = await startChild(bundle, dir, 0);
+    const started = Date.now();
+    try {
+      await DataDirectory.open(dir);
+      assert.unreachable("the directory is held by the child");
+    } catch (error) {
+      assert.match((error as Error).message, new RegExp(`in use by process ${child.pid} on `));
+    }
+    assert.ok(Date.now() - started < 1000, "at once");
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("close", resolve));
+    const data = await DataDirectory.open(dir);
+    assert.is((await data.execute("crash", { kind: "validate" })).kind, "validation");
+    await data.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test(`${CYCLES} SIGKILL cycles: zero acknowledged writes lost, zero unreadable files`, async () => {
-  const bundle = await bundleChild();
   const dir = mkdtempSync(path.join(os.tmpdir(), "storedb-crash-"));
   let acked = 0;
   try {
@@ -22,7 +50,6 @@ test(`${CYCLES} SIGKILL cycles: zero acknowledged writes lost, zero unreadable f
     assert.ok(acked > CYCLES, `the children acknowledged writes (${acked})`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    rmSync(path.dirname(bundle), { recursive: true, force: true });
   }
 });
 

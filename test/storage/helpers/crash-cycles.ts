@@ -10,6 +10,7 @@
  * exercises stale-lock takeover and leftover cleanup.
  */
 import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -40,6 +41,19 @@ export interface CycleReport {
   readonly stored: number;
   readonly lost: readonly number[];
   readonly problems: readonly string[];
+}
+
+/** Starts the child on `dir` and resolves once it holds the directory and has its table. */
+export async function startChild(bundle: string, dir: string, firstId: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bundle, dir, String(firstId)], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.setEncoding("utf8");
+    child.stdout!.on("data", (chunk: string) => {
+      if (chunk.startsWith("ready")) resolve();
+    });
+    child.once("close", () => reject(new Error("the child exited before it was ready")));
+  });
+  return child;
 }
 
 /** One cycle: run the child for `runMs` after it is ready, SIGKILL it, check the file. */
