@@ -26,8 +26,8 @@ const started = Date.now();
 try {
   const f = await crashCycles({ cycles, writers, databases: 4, killAfterMs: [200, 3000], dataDir, log: (line) => console.log(`  ${line}`) });
   console.log(
-    `crash-load: ${f.cycles} cycles survived in ${Math.round((Date.now() - started) / 1000)} s; ${f.acked}/${f.sent} writes acknowledged; ` +
-      `acknowledged writes lost ${f.lost}; rows nobody sent ${f.unexpected}; torn multi-row inserts ${f.tornBatches}`,
+    `crash-load: ${f.cycles} cycles survived in ${Math.round((Date.now() - started) / 1000)} s; ${f.acked}/${f.sent} inserts and ${f.deletesAcked} deletes acknowledged; ` +
+      `acknowledged writes lost ${f.lost}; acknowledged deletes undone ${f.resurrected}; rows nobody sent ${f.unexpected}; torn multi-row inserts ${f.tornBatches}`,
   );
 } catch (error) {
   console.error(`crash-load FAILED (data kept in ${dataDir}):`, error);

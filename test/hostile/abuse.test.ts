@@ -8,7 +8,7 @@
 import { rmSync } from "node:fs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { bigSelect, bigSql, bodyLimit, deepNesting, hugeNumbers, nonScalarValues, slowloris, wideQueries, writeBigStore } from "./support/abuse.js";
+import { authWall, bigSelect, bigSql, bodyLimit, deepNesting, hugeNumbers, nonScalarValues, slowloris, wideQueries, writeBigStore } from "./support/abuse.js";
 import { shouldRun } from "./support/known-failures.js";
 import { loudHook, ServerProcess, tempDir } from "./support/server.js";
 
@@ -80,6 +80,16 @@ test("a megabyte of SQL parentheses, strings and comments is a 400 in time", asy
 
 test("10,000 parameters and OR terms are served with the right rows", async ({ big }) => {
   await wideQueries(big, 10_000);
+});
+
+test("with an API key, every hostile request without it is a 401 before anything else", async () => {
+  const key = "k3y-".repeat(10);
+  const guarded = await ServerProcess.start({ env: { STORE_API_KEY: key, STORE_MAX_BODY_BYTES: String(LIMIT) } });
+  try {
+    await authWall(guarded, key, LIMIT);
+  } finally {
+    await guarded.stop();
+  }
 });
 
 test("slow clients (slowloris) do not starve others and are dropped by the header timeout", async ({ small }) => {

@@ -43,8 +43,9 @@ test(`kill -9 under load, ${CYCLES} cycles: every acknowledged write survives, e
   const dataDir = tempDir("crash");
   try {
     const f = await crashCycles({ cycles: CYCLES, writers: 16, databases: 3, killAfterMs: [300, 1200], dataDir });
-    console.log(`  crash: ${f.cycles} cycles, ${f.acked}/${f.sent} writes acknowledged, lost ${f.lost}, unexpected ${f.unexpected}, torn batches ${f.tornBatches}`);
+    console.log(`  crash: ${f.cycles} cycles, ${f.acked}/${f.sent} inserts and ${f.deletesAcked} deletes acknowledged, lost ${f.lost}, resurrected ${f.resurrected}, unexpected ${f.unexpected}, torn batches ${f.tornBatches}`);
     assert.is(f.lost, 0);
+    assert.is(f.resurrected, 0);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -274,3 +274,39 @@ export async function slowloris(server: ServerProcess, count: number, maxSeconds
   }
   return { sockets: count, closedByServer, servedMeanwhile: served, worstMs, secondsToDrop: (lastClose - started) / 1000 };
 }
+
+/**
+ * With an API key set, every hostile request without the key is a 401
+ * before anything else (no 404/405/413/415/400 that would reveal routes or
+ * parsing), and only the exact key passes.
+ */
+export async function authWall(server: ServerProcess, key: string, limit: number): Promise<number> {
+  const envelope = JSON.stringify({ database: "authdb", command: { kind: "create-table", schema: BIG_SCHEMA } });
+  const unauthorized: [string, Promise<Reply>][] = [
+    ["no header", server.command(envelope)],
+    ["unknown route", server.request(undefined, { method: "GET", path: "/nope" })],
+    ["wrong method", server.request(undefined, { method: "DELETE", path: "/v1/commands" })],
+    ["a body over the limit", server.command(`{"x":"${"a".repeat(limit + 10)}"}`)],
+    ["broken JSON", server.command("{not json")],
+    ["wrong content type", server.request(envelope, { headers: { "content-type": "text/plain" }, noContentType: true })],
+    ["Basic scheme", server.command(envelope, { headers: { authorization: `Basic ${key}` } })],
+    ["key with one more character", server.command(envelope, { headers: { authorization: `Bearer ${key}x` } })],
+    ["key missing its last character", server.command(envelope, { headers: { authorization: `Bearer ${key.slice(0, -1)}` } })],
+    ["empty bearer", server.command(envelope, { headers: { authorization: "Bearer " } })],
+    ["key alone", server.command(envelope, { headers: { authorization: key } })],
+    ["key with a non-ASCII look-alike", server.command(envelope, { headers: { authorization: `Bearer ${key.slice(0, -1)}\u0430`.replace(/[^\x00-\xff]/g, "?") } })],
+  ];
+  for (const [what, pending] of unauthorized) {
+    const reply = await pending;
+    expectProblem(reply, 401, ["unauthorized"], what, server.dataDir);
+  }
+  const huge = await server.command(envelope, { headers: { authorization: `Bearer ${"k".repeat(20_000)}` } });
+  // Past Node's 16 kB header limit the request never reaches auth: a 400/431 is as good as a 401.
+  assert.ok([400, 401, 431].includes(huge.status), `a 20 kB Authorization header: ${huge.status}`);
+  if (huge.status !== 431) assert.equal(problemViolations(huge, { dataDir: server.dataDir }), [], "a 20 kB Authorization header");
+  expectOk(await server.request(undefined, { method: "GET", path: "/health" }), "health needs no key");
+  expectOk(await server.command(envelope, { headers: { authorization: `Bearer ${key}` } }), "the key");
+  expectOk(await server.command({ database: "authdb", command: { kind: "validate" } }, { headers: { authorization: `bEaReR ${key}` } }), "scheme in any case");
+  assert.ok(server.alive);
+  return unauthorized.length + 4;
+}
