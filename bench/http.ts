@@ -22,7 +22,7 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -128,9 +128,9 @@ async function startStoredb(port: number, dir: string): Promise<Server> {
   await build({ absWorkingDir: root, entryPoints: ["src/server/main.ts"], outfile, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "error" });
   const child = spawn(process.execPath, [outfile], {
     env: { ...process.env, NODE_ENV: "production", STORE_DATA_PATH: dir, STORE_PORT: String(port), STORE_LOG_LEVEL: process.env.STORE_LOG_LEVEL ?? "info" },
-    stdio: ["ignore", "pipe", "inherit"],
+    // Logs go to a file: written (the server pays for them) but not read by this process while it measures.
+    stdio: ["ignore", openSync(`${dir}.log`, "w"), "inherit"],
   });
-  child.stdout!.resume(); // logs are drained and discarded, as a log shipper would read them
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 100; attempt++) {
     if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { child, url };
@@ -168,6 +168,26 @@ const jsonBody = (id: number) => ({
 let nextEvent = 0;
 const insertBody = () => ({ database: "bench", command: { kind: "insert", table: "events", rows: [{ id: ++nextEvent, name: `event ${nextEvent}` }] } });
 
+/** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+interface Run {
+  readonly result: AutocannonResult;
+  /** Server CPU time per answered request, in µs: robust where throughput is not, on a shared machine. */
+  readonly cpuPerRequestUs: number;
+}
+
+async function measure(server: Server, makeBody: () => unknown, seconds: number): Promise<Run> {
+  const before = cpuMs(server.child.pid!);
+  const result = await load(server.url, makeBody, seconds);
+  const used = cpuMs(server.child.pid!) - before;
+  return { result, cpuPerRequestUs: (used * 1000) / Math.max(1, result.requests.total) };
+}
+
 async function load(url: string, makeBody: () => unknown, seconds: number): Promise<AutocannonResult> {
   return autocannon({
     url: `${url}/v1/commands`,
@@ -194,6 +214,7 @@ async function main(): Promise<void> {
     const sqlite = await startPeer("sqlite", 31802, scratch);
     servers.push(sqlite);
     const storedb = await startStoredb(31803, path.join(scratch, "data"));
+
     servers.push(storedb);
     await seedStoredb(storedb.url);
 
@@ -210,44 +231,43 @@ async function main(): Promise<void> {
 
     // Point selects: warmed up once, then ROUNDS interleaved rounds; the median and best round are reported,
     // because this machine's two cores are shared and one round can land on a neighbour's burst.
-    const selects: [string, string, () => unknown][] = [
-      ["point select — bare fastify route (ceiling)", bare.url, () => sqlBody(randomId())],
-      ["point select — fastify + better-sqlite3", sqlite.url, () => sqlBody(randomId())],
-      ["point select — storedb, SQL form", storedb.url, () => sqlBody(randomId())],
-      ["point select — storedb, JSON form", storedb.url, () => jsonBody(randomId())],
+    const selects: [string, Server, () => unknown][] = [
+      ["point select — bare fastify route (ceiling)", bare, () => sqlBody(randomId())],
+      ["point select — fastify + better-sqlite3", sqlite, () => sqlBody(randomId())],
+      ["point select — storedb, SQL form", storedb, () => sqlBody(randomId())],
+      ["point select — storedb, JSON form", storedb, () => jsonBody(randomId())],
     ];
-    const rounds = new Map<string, AutocannonResult[]>(selects.map(([name]) => [name, []]));
-    for (const [, url, body] of selects) await load(url, body, 1);
+    const rounds = new Map<string, Run[]>(selects.map(([name]) => [name, []]));
+    for (const [, server, body] of selects) await load(server.url, body, 1);
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < selects.length; i++) {
-        const [name, url, body] = selects[(i + round) % selects.length]!;
-        rounds.get(name)!.push(await load(url, body, SECONDS));
+        const [name, server, body] = selects[(i + round) % selects.length]!;
+        rounds.get(name)!.push(await measure(server, body, SECONDS));
       }
     }
-    const inserts: [string, string, number][] = [
-      ["insert 1 row — fastify + better-sqlite3 (sync=FULL)", sqlite.url, 0],
-      ["insert 1 row — storedb (durable before 2xx)", storedb.url, 1_000_000],
+    const inserts: [string, Server, number][] = [
+      ["insert 1 row — fastify + better-sqlite3 (sync=FULL)", sqlite, 0],
+      ["insert 1 row — storedb (durable before 2xx)", storedb, 1_000_000],
     ];
-    for (const [name, url, firstId] of inserts) {
+    for (const [name, server, firstId] of inserts) {
       nextEvent = firstId;
-      await load(url, insertBody, 1);
-      rounds.set(name, [await load(url, insertBody, SECONDS)]);
+      await load(server.url, insertBody, 1);
+      rounds.set(name, [await measure(server, insertBody, SECONDS)]);
     }
 
-    const median = (name: string) => {
-      const sorted = rounds.get(name)!.map((r) => r.requests.average).sort((a, b) => a - b);
-      return sorted[Math.floor(sorted.length / 2)]!;
-    };
-    const best = (name: string) => Math.max(...rounds.get(name)!.map((r) => r.requests.average));
+    const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const median = (name: string) => middle(rounds.get(name)!.map((r) => r.result.requests.average));
+    const cpu = (name: string) => middle(rounds.get(name)!.map((r) => r.cpuPerRequestUs));
+    const best = (name: string) => Math.max(...rounds.get(name)!.map((r) => r.result.requests.average));
     const [bareName, sqliteName, sqlName, jsonName] = selects.map(([name]) => name) as [string, string, string, string];
     console.log(`\n${CONNECTIONS} connections, ${ROUNDS} rounds x ${SECONDS} s per point-select run, ${ROWS} rows, loopback, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}\n`);
-    console.log("run".padEnd(54) + "median/s".padStart(10) + "best/s".padStart(9) + "p50 ms".padStart(8) + "p99 ms".padStart(8) + "non-2xx".padStart(9) + "errors".padStart(8) + "   vs bare  vs sqlite (median)");
+    console.log("run".padEnd(54) + "median/s".padStart(10) + "best/s".padStart(9) + "cpu µs/req".padStart(11) + "p50 ms".padStart(8) + "p99 ms".padStart(8) + "non-2xx".padStart(9) + "errors".padStart(8) + "   vs bare  vs sqlite (median)");
     let bad = 0;
-    for (const [name, results] of rounds) {
-      const worst = results.reduce((a, r) => a + r.non2xx, 0);
-      const errors = results.reduce((a, r) => a + r.errors + r.timeouts, 0);
+    for (const [name, runs] of rounds) {
+      const worst = runs.reduce((a, r) => a + r.result.non2xx, 0);
+      const errors = runs.reduce((a, r) => a + r.result.errors + r.result.timeouts, 0);
       bad += worst + errors;
-      const last = results.at(-1)!;
+      const last = runs.at(-1)!.result;
       const versus = name.startsWith("point")
         ? `${((median(name) / median(bareName)) * 100).toFixed(0).padStart(7)}%  ${(median(name) / median(sqliteName)).toFixed(2).padStart(7)}x`
         : "";
@@ -255,6 +275,7 @@ async function main(): Promise<void> {
         name.padEnd(54) +
           median(name).toFixed(0).padStart(10) +
           best(name).toFixed(0).padStart(9) +
+          cpu(name).toFixed(0).padStart(11) +
           String(last.latency.p50).padStart(8) +
           String(last.latency.p99).padStart(8) +
           String(worst).padStart(9) +
@@ -268,7 +289,15 @@ async function main(): Promise<void> {
     console.log(
       `\ntargets (medians): point selects >= 80% of bare (SQL ${pct(sqlName)}%, JSON ${pct(jsonName)}%), ahead of fastify + better-sqlite3 (SQL ${ratio(sqlName)}x, JSON ${ratio(jsonName)}x), non-2xx + errors = ${bad}`,
     );
+    console.log(
+      `server CPU per point select (median, robust to a busy machine): bare ${cpu(bareName).toFixed(0)} µs, fastify + better-sqlite3 ${cpu(sqliteName).toFixed(0)} µs, storedb SQL ${cpu(sqlName).toFixed(0)} µs, JSON ${cpu(jsonName).toFixed(0)} µs`,
+    );
     console.log(`checksum ${hash.digest("hex").slice(0, 16)}`);
+  } catch (error) {
+    const log = path.join(scratch, "data.log");
+    const errors = readFileSync(log, "utf8").split("\n").filter((line) => line.includes('"level":50'));
+    if (errors.length > 0) console.error(`storedb logged:\n${errors.slice(-3).join("\n")}`);
+    throw error;
   } finally {
     for (const server of servers) server.child.kill("SIGTERM");
     await Promise.all(servers.map((server) => new Promise((resolve) => (server.child.exitCode !== null ? resolve(null) : server.child.once("exit", resolve)))));
