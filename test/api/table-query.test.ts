@@ -180,4 +180,27 @@ test("the builder checks no names or values: that is the bind step's job", () =>
   assert.equal(plan, { kind: "select", table: "bad name", columns: ["x y"], limit: -1 });
 });
 
+
+test("typed rows: column names and values are checked at compile time", () => {
+  type User = { id: string; age: number | null };
+  const typed = new TableQuery<User>("users", async () => RESULT);
+  const ok = typed.select("id", "age", "o.total").where({ id: "u1", age: null, "o.total": 3 }).orderBy("age");
+  assert.equal(ok.toPlan(), {
+    kind: "select",
+    table: "users",
+    columns: ["id", "age", "o.total"],
+    where: and(eq("id", "u1"), isNull("age"), eq("o.total", 3)),
+    orderBy: [{ column: "age", direction: "asc" }],
+  });
+  typed.insert({ id: "u1", age: param(0) });
+  // @ts-expect-error: age is a number
+  typed.insert({ id: "u1", age: "old" });
+  // @ts-expect-error: not a column of User
+  typed.select("nickname");
+  // @ts-expect-error: id is a string
+  typed.where({ id: 5 });
+  // @ts-expect-error: direction is asc or desc
+  typed.orderBy("id", "up");
+});
+
 test.run();
