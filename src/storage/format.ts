@@ -152,7 +152,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Where and why the text is not JSON, as "line 3, column 14: expected ',' or '}' but found ']'". */
 function describeSyntaxError(text: string): string {
-  const problem = findSyntaxError(text);
+  let problem: ReturnType<typeof findSyntaxError>;
+  try {
+    problem = findSyntaxError(text);
+  } catch {
+    problem = null; // never let the diagnosis of a bad file fail the read
+  }
   if (problem === null) return "Invalid JSON.";
   return `Invalid JSON at line ${problem.line}, column ${problem.column}: ${problem.reason}.`;
 }

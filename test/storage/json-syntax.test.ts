@@ -13,7 +13,10 @@ const invalid: [string, number, number, RegExp][] = [
   ["{\n  \"a\": }", 2, 8, /a value/],
   ["", 1, 1, /a value/],
   ["{a:1}", 1, 2, /property name/],
-  ['["tab\there"]', 1, 2, /well-formed string/],
+  ['["tab\there"]', 1, 6, /escaped control character/],
+  ['["bad \\x escape"]', 1, 7, /valid escape/],
+  ['["\\u12G4"]', 1, 3, /valid escape/],
+  ['["open', 1, 7, /closing '"'.*end of the file/],
 ];
 
 test("agrees with JSON.parse on valid input", () => {
@@ -32,6 +35,10 @@ test("locates the first error", () => {
     assert.is(problem.column, column, text);
     assert.match(problem.reason, reason);
   }
+});
+
+test("long strings do not overflow the stack", () => {
+  assert.is(findSyntaxError('{"a":"' + "x\\n".repeat(1_000_000) + '", }')?.column, 3_000_010);
 });
 
 test("deep nesting does not overflow the stack", () => {
