@@ -5,8 +5,8 @@
 #               dev dependencies are pruned away. The default.
 #   prebuilt  — takes dist/ and production node_modules from the build context
 #               instead, for machines whose builder cannot reach the npm
-#               registry (the container test builds this way; see
-#               test/container/README.md). Select it with
+#               registry (test/container/podman.test.ts builds this
+#               way). Select it with
 #               --build-arg BUILD_STAGE=prebuilt.
 #   runtime   — node, the bundle and production dependencies only (fastify,
 #               chevrotain, ajv, fast-json-stable-stringify); no compiler, no
