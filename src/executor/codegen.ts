@@ -39,6 +39,8 @@ export class Codegen {
   readonly consts: unknown[] = [];
   private temps = 0;
   private readonly params = new Set<number>();
+  /** Parameters also read as `qN`: NULL replaced by NaN, which no `=`, `<`, `<=`, `>`, `>=` is true for. */
+  private readonly nanParams = new Set<number>();
 
   constructor(readonly mode: RowMode) {}
 
@@ -50,6 +52,7 @@ export class Codegen {
     const parts: string[] = [];
     if (this.temps > 0) parts.push(`let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(", ")};`);
     for (const i of this.params) parts.push(`const p${int(i)} = p[${int(i)}];`);
+    for (const i of this.nanParams) parts.push(`const q${int(i)} = p${int(i)} === null ? NaN : p${int(i)};`);
     return parts.join(" ");
   }
 
@@ -73,6 +76,12 @@ export class Codegen {
       return `r[${int(column)}]`;
     }
     return `r[${int(source)}][${int(column)}]`;
+  }
+
+  private nanParam(index: number): string {
+    this.params.add(index);
+    this.nanParams.add(index);
+    return `q${int(index)}`;
   }
 
   private isLeaf(e: BoundExpr): boolean {
@@ -133,6 +142,21 @@ export class Codegen {
         return `(${this.value(e)} === true)`;
       case "compare": {
         if (this.isLeaf(e.left) && this.isLeaf(e.right)) {
+          const numeric = e.op === "=" || (typeOf(e.left) !== "text" && typeOf(e.right) !== "text" && (typeOf(e.left) !== "unknown" || typeOf(e.right) !== "unknown"));
+          if (e.op !== "<>" && numeric) {
+            // A parameter as NaN when NULL: no comparison with NaN is true, so its NULL test leaves the loop.
+            const nan = (x: BoundExpr): string | undefined => (x.kind === "param" ? this.nanParam(x.index) : undefined);
+            const qa = nan(e.left);
+            const qb = nan(e.right);
+            if (qa !== undefined || qb !== undefined) {
+              const a = qa ?? this.value(e.left);
+              const b = qb ?? this.value(e.right);
+              // `=` is false against NULL anyway; an ordering needs a non-parameter side that may be NULL tested (JS has null < 1).
+              const nullable = (x: BoundExpr, code: string | undefined): boolean => code === undefined && !(x.kind === "const" && x.value !== null);
+              const guards = e.op === "=" ? [] : [nullable(e.left, qa) ? `${a} !== null` : "", nullable(e.right, qb) ? `${b} !== null` : ""];
+              return `(${[...guards.filter((g) => g !== ""), `${a} ${JS_OP[e.op]} ${b}`].join(" && ")})`;
+            }
+          }
           const a = this.value(e.left);
           const b = this.value(e.right);
           // `x === c` with a non-null constant c is already false for NULL x: no NULL test needed.
