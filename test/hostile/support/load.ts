@@ -124,7 +124,7 @@ export async function runLoad(server: ServerProcess, options: LoadOptions): Prom
     assert.is(valid.status, 200, valid.text);
     assert.ok((valid.json as { valid: boolean }).valid, `${database} valid after the load: ${valid.text}`);
   }
-  assert.equal(problems, [], `requests failed under load:\n${problems.join("\n")}`);
+  assert.equal(problems, [], `requests failed under load:\n${problems.join("\n")}\nserver log:\n${server.log.slice(-3000)}`);
   return {
     requests: result.requests.total,
     writesSent,
