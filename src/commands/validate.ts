@@ -64,12 +64,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function checkDepth(command: unknown, path: string): void {
   // An explain wraps one command; anything nested further is rejected by the schema anyway.
   for (let level = 0; level < 2 && isObject(command); level++) {
-    checkExpression(command["where"], `${path}.where`);
+    if (tooDeep(command["where"])) throw deepError(`${path}.where`);
     const joins = command["joins"];
     if (Array.isArray(joins)) {
       for (let i = 0; i < joins.length; i++) {
         const join: unknown = joins[i];
-        if (isObject(join)) checkExpression(join["on"], `${path}.joins[${i}].on`);
+        if (isObject(join) && tooDeep(join["on"])) throw deepError(`${path}.joins[${i}].on`);
       }
     }
     const schema = command["schema"];
@@ -78,12 +78,14 @@ function checkDepth(command: unknown, path: string): void {
       if (Array.isArray(checks)) {
         for (let i = 0; i < checks.length; i++) {
           const check: unknown = checks[i];
-          if (isObject(check)) checkExpression(check["expr"], `${path}.schema.checks[${i}].expr`);
+          if (isObject(check) && tooDeep(check["expr"])) throw deepError(`${path}.schema.checks[${i}].expr`);
         }
       }
       const computed = schema["computed"];
       if (isObject(computed)) {
-        for (const key of Object.keys(computed)) checkExpression(computed[key], `${path}.schema.computed${segment(key)}`);
+        for (const key of Object.keys(computed)) {
+          if (tooDeep(computed[key])) throw deepError(`${path}.schema.computed${segment(key)}`);
+        }
       }
     }
     command = command["command"];
@@ -91,39 +93,44 @@ function checkDepth(command: unknown, path: string): void {
   }
 }
 
+function deepError(path: string): StoreError {
+  return new StoreError("invalid_request", `${path}: expression nested deeper than ${MAX_EXPRESSION_DEPTH} levels`);
+}
+
 // One pair of work stacks, reused: the check is synchronous and runs on every request.
 const nodes: unknown[] = [];
 const depths: number[] = [];
 
-function checkExpression(root: unknown, path: string): void {
-  if (!isObject(root)) return;
+function push(node: unknown, depth: number): void {
+  if (isObject(node)) {
+    nodes.push(node);
+    depths.push(depth);
+  }
+}
+
+/** True when an expression nests deeper than the limit (children: left, right, expr, operands). */
+function tooDeep(root: unknown): boolean {
+  if (!isObject(root)) return false;
   nodes.length = 0;
   depths.length = 0;
-  nodes.push(root);
-  depths.push(1);
+  push(root, 1);
   while (nodes.length > 0) {
-    const node = nodes.pop();
+    const node = nodes.pop() as Record<string, unknown>;
     const depth = depths.pop() as number;
-    if (!isObject(node)) continue;
     if (depth > MAX_EXPRESSION_DEPTH) {
       nodes.length = 0;
       depths.length = 0;
-      throw new StoreError("invalid_request", `${path}: expression nested deeper than ${MAX_EXPRESSION_DEPTH} levels`);
+      return true;
     }
-    const { left, right, expr } = node;
-    if (isObject(left)) nodes.push(left), depths.push(depth + 1);
-    if (isObject(right)) nodes.push(right), depths.push(depth + 1);
-    if (isObject(expr)) nodes.push(expr), depths.push(depth + 1);
+    push(node["left"], depth + 1);
+    push(node["right"], depth + 1);
+    push(node["expr"], depth + 1);
     const operands = node["operands"];
     if (Array.isArray(operands)) {
-      for (const operand of operands) {
-        if (isObject(operand)) {
-          nodes.push(operand);
-          depths.push(depth + 1);
-        }
-      }
+      for (const operand of operands) push(operand, depth + 1);
     }
   }
+  return false;
 }
 
 // ---------------------------------------------------------------- written values
