@@ -18,7 +18,7 @@
  */
 
 import { randomUUID } from "node:crypto";
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { StoreError } from "../errors.js";
 import { authPlugin } from "./auth.js";
 import { DrainGate, drainPlugin } from "./drain.js";
@@ -34,7 +34,6 @@ export interface AppOptions {
   readonly gate?: DrainGate;
   /** fastify logger options; false (no logs) when omitted, as in tests. */
   readonly logger?: FastifyServerOptions["logger"];
-  readonly loggerInstance?: FastifyBaseLogger;
 }
 
 /** Timeouts, in milliseconds, against clients that send slowly or hold connections. */
@@ -51,7 +50,7 @@ export const TIMEOUTS = {
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    logger: options.logger ?? false,
     // request-log.ts writes one line per request instead of fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
