@@ -146,7 +146,7 @@ export class TableQuery<R extends Row = Row> {
     const selectOnly = state.columns !== undefined || state.joins.length > 0 || state.orderBy.length > 0;
     const shaped = selectOnly || state.limit !== undefined || state.offset !== undefined || state.output !== undefined;
     let misuse = state.misuse;
-    if (misuse === undefined && state.kind !== "select") misuse = `.${kind}() on a query that is already an ${state.kind}`;
+    if (misuse === undefined && state.kind !== "select") misuse = `.${kind}() on a query that is already ${state.kind === "delete" ? "a" : "an"} ${state.kind}`;
     if (misuse === undefined && shaped) misuse = `.${kind}() on a query shaped as a select`;
     if (misuse === undefined && kind === "insert" && state.where.length > 0) misuse = ".insert() takes no where";
     return this.#with({ ...patch, kind, misuse });

@@ -164,6 +164,7 @@ test("calls that do not fit the query's kind reject with invalid_request", async
     [query.limit(3).update({ a: 1 }).all(), /\.update\(\) on a query shaped as a select/],
     [query.where({ a: 1 }).insert({ a: 1 }), /\.insert\(\) takes no where/],
     [query.update({ a: 1 }).delete().all(), /\.delete\(\) on a query that is already an update/],
+    [query.delete().update({ a: 1 }).all(), /\.update\(\) on a query that is already a delete/],
     [query.insert({ a: 1 }).join("t", val(true)), /\.join\(\) does not apply to insert/],
     [query.delete().output("arrays").all(), /\.output\(\) does not apply to delete/],
   ];
