@@ -123,7 +123,9 @@ function startPeer(kind: "bare" | "sqlite", port: number, dir: string): Promise<
 
 async function startStoredb(port: number, dir: string): Promise<Server> {
   const { build } = await import("esbuild");
+  // Beside the checkout's node_modules, so the bundle's external imports resolve; removed at exit.
   const outfile = path.join(root, ".tmp", "bench-http", "server.js");
+  process.once("exit", () => rmSync(path.dirname(outfile), { recursive: true, force: true }));
   mkdirSync(path.dirname(outfile), { recursive: true });
   await build({ absWorkingDir: root, entryPoints: ["src/server/main.ts"], outfile, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "error" });
   const child = spawn(process.execPath, [outfile], {
