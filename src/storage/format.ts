@@ -4,8 +4,8 @@
  * Writer: deterministic bytes so a file diffs well — checksum, format, tables
  * (sorted by name); per table the schema (top-level members sorted, `columns`
  * and `computed` kept in declaration order) then the rows, one per line, keys
- * in column order. It never sorts a row: each row is stringified from an
- * object built with its keys already in column order (see `RowWriter`).
+ * in column order. It never sorts a row, and re-serializes only rows that
+ * changed since the last write (see `RowLines`).
  *
  * Reader: verifies the checksum, parses, checks the document's shape and
  * hands raw tables to `Engine.load`, which checks schemas and rows. Every
@@ -13,45 +13,14 @@
  * the reader never throws on bad content.
  */
 
-import type { LoadedTable, Row, TableSnapshot } from "../catalog/types.js";
+import type { LoadedTable, TableSnapshot } from "../catalog/types.js";
 import type { TableSchema } from "../commands/types.js";
 import type { ProblemEntry } from "../errors.js";
 import { findSyntaxError } from "./json-syntax.js";
 import { CHECKSUM_PLACEHOLDER, sealChecksum, verifyChecksum } from "./checksum.js";
+import { RowLines } from "./row-lines.js";
 
 export const FORMAT = "storedb/1";
-
-/**
- * Serializes the rows of one table shape, one per line. A row becomes an
- * object literal with keys in column order (built by a function compiled
- * once per shape, so all rows share one hidden class), and all of a table's
- * rows go through ONE native JSON.stringify call: per-row calls cost about
- * three times as much. Rows are then split onto lines by turning each `},{`
- * into `},\n{`. A text value could contain `},{` too; since every row
- * boundary is such a match and each replacement adds one character, the
- * result is exactly right when it grew by rows - 1 characters, and otherwise
- * the rows are stringified one by one.
- */
-class RowWriter {
-  private readonly toObject: (row: Row) => object;
-
-  constructor(columns: readonly string[]) {
-    // Column names are JSON-quoted into the source, so no name can inject code.
-    const members = columns.map((column, i) => `${JSON.stringify(column)}: r[${i}] ?? null`).join(", ");
-    this.toObject = new Function("r", `return { ${members} };`) as (row: Row) => object;
-  }
-
-  /** The rows, one JSON object per line, joined by ",\n" (empty for no rows). */
-  lines(rows: readonly Row[]): string {
-    const objects = new Array<object>(rows.length);
-    for (let i = 0; i < rows.length; i++) objects[i] = this.toObject(rows[i]!);
-    const all = JSON.stringify(objects);
-    const inner = all.slice(1, -1);
-    const split = inner.replaceAll("},{", "},\n{");
-    if (split.length === inner.length + Math.max(rows.length - 1, 0)) return split;
-    return objects.map((object) => JSON.stringify(object)).join(",\n");
-  }
-}
 
 /** Schema members sorted at the top level; nested values as the engine normalized them. */
 export function serializeSchema(schema: TableSchema): string {
@@ -64,19 +33,19 @@ export function serializeSchema(schema: TableSchema): string {
 
 /**
  * Writes whole `.store` documents. One writer per database, kept across
- * persists, so each table shape compiles its row function once.
+ * persists, so each table's unchanged rows reuse their lines.
  */
 export class StoreWriter {
-  private writers = new Map<string, RowWriter>();
+  private writers = new Map<string, RowLines>();
 
   write(tables: readonly TableSnapshot[]): Buffer {
-    const next = new Map<string, RowWriter>();
+    const next = new Map<string, RowLines>();
     let text = CHECKSUM_PLACEHOLDER + '"format":' + JSON.stringify(FORMAT) + ',"tables":{';
     tables.forEach((table, t) => {
       const key = table.schema.name + "\0" + table.columns.join("\0");
-      const writer = this.writers.get(key) ?? new RowWriter(table.columns);
+      const writer = this.writers.get(key) ?? new RowLines(table.columns);
       next.set(key, writer);
-      const lines = writer.lines(table.rows);
+      const lines = writer.text(table.rows);
       text += (t === 0 ? "\n" : ",\n") + JSON.stringify(table.schema.name) + ':{"schema":' + serializeSchema(table.schema);
       text += ',\n"rows":[' + (lines.length === 0 ? "" : "\n" + lines) + "\n]}";
     });
