@@ -293,6 +293,13 @@ test("sql: parameter count, plan cache across schema changes, EXPLAIN never exec
   sql(e, "DROP TABLE t2");
   sql(e, "CREATE TABLE t2 (a INTEGER, b TEXT)");
   assert.equal((sql(e, q).result as RowsResult).columns, ["a", "b"]);
+  // A repeated text is a cache hit: the very same prepared plan; a schema change drops it.
+  const planOf = (text: string) => (e.execute({ kind: "explain", command: { kind: "sql", sql: text } }).result as { plan: unknown }).plan;
+  const first = planOf("SELECT a FROM t2 WHERE a = ?");
+  sql(e, "SELECT a FROM t2 WHERE a = ?", [1]);
+  assert.ok(planOf("SELECT a FROM t2 WHERE a = ?") === first, "cache hit");
+  sql(e, "CREATE TABLE t3 (x INTEGER)");
+  assert.ok(planOf("SELECT a FROM t2 WHERE a = ?") !== first, "cache cleared by a schema change");
   const plan = sql(e, "EXPLAIN DELETE FROM users WHERE id = 'u1'").result;
   assert.is((plan as { kind: string }).kind, "plan");
   assert.equal(select(e, "SELECT id FROM users WHERE id = 'u1'"), [["u1"]]);

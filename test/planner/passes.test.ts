@@ -1,0 +1,77 @@
+/**
+ * Optimization passes change how rows are reached, never what a query
+ * returns: every query here runs with all passes and with none, and must
+ * give the same rows, while the optimized plan uses the expected path.
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { Table } from "../../src/catalog/table.js";
+import type { SelectCommand, TableSchema, Value } from "../../src/commands/types.js";
+import { prepareSelect, runSelect } from "../../src/executor/index.js";
+import { checkSchema } from "../../src/planner/bind-create.js";
+import { bindSelect } from "../../src/planner/bind-select.js";
+import { PASSES, optimize } from "../../src/planner/passes.js";
+import type { SelectPlan } from "../../src/planner/plan.js";
+
+function table(schema: TableSchema, rows: Value[][]): Table {
+  const t = new Table(checkSchema(schema, () => undefined));
+  for (const r of rows) t.append(t.stored(r));
+  return t;
+}
+
+const tables = new Map<string, Table>([
+  [
+    "a",
+    table(
+      { name: "a", columns: { id: "integer", k: "text", v: "integer" }, primary_key: { columns: ["id"] }, unique: [{ columns: ["v"] }], indexes: [{ name: "by_k", columns: ["k"] }] },
+      Array.from({ length: 40 }, (_, i) => [i, i % 3 === 0 ? null : `k${i % 5}`, i % 7 === 0 ? null : 100 + i]),
+    ),
+  ],
+  ["b", table({ name: "b", columns: { a_id: "integer", k: "text", w: "real" }, indexes: [{ name: "by_a", columns: ["a_id"] }] }, Array.from({ length: 60 }, (_, i) => [i % 45, `k${i % 4}`, i / 2]))],
+]);
+const catalog = { table: (n: string) => tables.get(n) };
+const stores = { store: (n: string) => tables.get(n) as Table };
+
+const id = (name: string) => ({ type: "identifier", name }) as const;
+const lit = (value: Value) => ({ type: "literal", value }) as const;
+const eq = (l: ReturnType<typeof id>, r: ReturnType<typeof id> | ReturnType<typeof lit>) => ({ type: "comparison", op: "=", left: l, right: r }) as const;
+
+const CASES: [SelectCommand, string, string?][] = [
+  [{ kind: "select", table: "a", columns: "*", where: eq(id("id"), lit(7)) }, "primary-key-lookup"],
+  [{ kind: "select", table: "a", columns: "*", where: eq(id("id"), lit(7.5)) }, "primary-key-lookup"],
+  [{ kind: "select", table: "a", columns: "*", where: eq(id("v"), lit(103)) }, "unique-lookup"],
+  [{ kind: "select", table: "a", columns: "*", where: eq(id("v"), lit(null)) }, "unique-lookup"],
+  [{ kind: "select", table: "a", columns: ["id"], where: { type: "and", operands: [eq(id("k"), lit("k2")), { type: "comparison", op: ">", left: id("id"), right: lit(10) }] }, orderBy: [{ column: "v", direction: "desc" }], limit: 3 }, "index-lookup"],
+  [{ kind: "select", table: "a", columns: "*", where: { type: "or", operands: [eq(id("k"), lit("k2")), eq(id("id"), lit(1))] } }, "scan"],
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "inner", table: "b", on: eq(id("b.a_id"), id("a.id")) }] }, "scan", "index-nested-loop"],
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: { type: "and", operands: [eq(id("b.a_id"), id("a.id")), eq(id("b.k"), lit("k1"))] } }] }, "scan", "index-nested-loop"],
+  [{ kind: "select", table: "b", columns: ["b.w", "a.v"], joins: [{ type: "left", table: "a", on: eq(id("a.id"), id("b.a_id")) }], where: eq(id("b.k"), lit("k3")) }, "scan", "index-nested-loop"],
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "inner", table: "b", on: eq(id("b.k"), id("a.k")) }], orderBy: [{ column: "b.w" }, { column: "a.id" }] }, "scan", "hash"],
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: eq(id("b.k"), id("a.k")) }], where: eq(id("a.id"), lit(3)) }, "primary-key-lookup", "hash"],
+];
+
+test("every pass keeps results; the optimized plan takes the expected path", () => {
+  for (const [cmd, access, join] of CASES) {
+    const plain = bindSelect(cmd, catalog);
+    const optimized = optimize(plain, catalog);
+    const run = (plan: SelectPlan) => runSelect(prepareSelect(plan, (t, c) => tables.get(t)?.position.get(c) ?? -1), stores, []);
+    const s = optimized.statement as SelectPlan;
+    assert.is(s.access.kind, access, JSON.stringify(cmd));
+    if (join) assert.is(s.joins[0]?.strategy.kind, join, JSON.stringify(cmd));
+    assert.is((plain.statement as SelectPlan).access.kind, "scan");
+    assert.equal(run(s), run(plain.statement as SelectPlan), JSON.stringify(cmd));
+    for (const pass of PASSES) {
+      const one = optimize(plain, catalog, [pass]).statement as SelectPlan;
+      assert.equal(run(one), run(plain.statement as SelectPlan), `${pass.name}: ${JSON.stringify(cmd)}`);
+    }
+  }
+});
+
+test("passes are pure: the input plan is not changed", () => {
+  const plain = bindSelect(CASES[0]?.[0] as SelectCommand, catalog);
+  const before = JSON.stringify(plain);
+  optimize(plain, catalog);
+  assert.is(JSON.stringify(plain), before);
+});
+
+test.run();
