@@ -2,24 +2,26 @@
  * The conformance suite: every case states one query once per surface and
  * runs it through each — the fluent builder (`TableQuery` → `toPlan()`), a
  * JSON command (serialized, parsed and validated as the server would), and
- * SQL text (a `sql` command) — each on a fresh copy of the fixture database.
- * All surfaces must give the same outcome, and it must be the expected one:
- * the same result, or an error with the same §7 code.
+ * SQL text (a `sql` command) — each on a fresh copy of the fixture database,
+ * first on a bare `Engine`, then through the library's `Database`. All
+ * surfaces must give the same outcome, and it must be the expected one: the
+ * same result, or an error with the same §7 code.
  */
 
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { TableQuery } from "../../src/api/table-query.js";
-import type { Engine } from "../../src/catalog/engine.js";
 import type { Result } from "../../src/commands/results.js";
+import type { Command, Value } from "../../src/commands/types.js";
 import { parseCommand } from "../../src/commands/validate.js";
+import { Database } from "../../src/database.js";
 import { StoreError } from "../../src/errors.js";
 import { errorCases } from "./cases-errors.js";
 import { joinCases } from "./cases-join.js";
 import { readCases } from "./cases-read.js";
 import { writeCases } from "./cases-write.js";
 import type { Case, Expect } from "./dsl.js";
-import { fixtureEngine } from "./fixture.js";
+import { FIXTURE, fixtureEngine } from "./fixture.js";
 
 type Outcome = { readonly result: Result } | { readonly error: string; readonly message: string };
 
@@ -34,23 +36,59 @@ async function attempt(run: () => Result | Promise<Result>): Promise<Outcome> {
   }
 }
 
-async function surfaces(entry: Case): Promise<[string, Outcome, Engine][]> {
-  const out: [string, Outcome, Engine][] = [];
+/** One fresh fixture database, reachable through each surface. */
+interface Session {
+  fluent(table: string): TableQuery;
+  json(wire: unknown): Promise<Result>;
+  sql(text: string, params: readonly Value[]): Promise<Result>;
+}
+
+/**
+ * The engine as the brief's harness drives it (JSON and SQL validated with
+ * `parseCommand` as the server does; the builder handing its plan straight
+ * to the engine), and the library's `Database`, which wraps the same engine
+ * in its command queue.
+ */
+const BACKENDS: readonly [string, () => Promise<Session>][] = [
+  [
+    "engine",
+    async () => {
+      const engine = fixtureEngine();
+      const run = async (command: Command) => engine.execute(command).result;
+      return {
+        fluent: (table) => new TableQuery(table, run),
+        json: async (wire) => run(parseCommand(wire)),
+        sql: async (sql, params) => run(parseCommand({ kind: "sql", sql, params })),
+      };
+    },
+  ],
+  [
+    "library",
+    async () => {
+      const db = Database.memory();
+      for (const command of FIXTURE) await db.execute(command);
+      return { fluent: (table) => db.table(table), json: (wire) => db.execute(wire), sql: (sql, params) => db.sql(sql, params) };
+    },
+  ],
+];
+
+async function surfaces(entry: Case, fresh: () => Promise<Session>): Promise<[string, Outcome, Session][]> {
+  const out: [string, Outcome, Session][] = [];
   if (entry.fluent) {
-    const engine = fixtureEngine();
+    const session = await fresh();
     const fluent = entry.fluent;
-    const t = (table: string) => new TableQuery(table, async (command) => engine.execute(command).result);
-    out.push(["fluent", await attempt(() => fluent(t).run()), engine]);
+    out.push(["fluent", await attempt(() => fluent(session.fluent).run()), session]);
   }
   if (entry.json !== null) {
-    const engine = fixtureEngine();
+    const session = await fresh();
+    // Through JSON text and back, as a request body arrives.
     const wire = JSON.parse(JSON.stringify(entry.json)) as unknown;
-    out.push(["json", await attempt(() => engine.execute(parseCommand(wire)).result), engine]);
+    out.push(["json", await attempt(() => session.json(wire)), session]);
   }
   if (entry.sql !== null) {
-    const engine = fixtureEngine();
+    const session = await fresh();
     const [sql, params] = typeof entry.sql === "string" ? [entry.sql, []] : entry.sql;
-    out.push(["sql", await attempt(() => engine.execute(parseCommand({ kind: "sql", sql, params })).result), engine]);
+    out.push(["sql", await attempt(() => session.sql(sql, params)), session]);
   }
   return out;
 }
@@ -77,25 +115,27 @@ function check(surface: string, outcome: Outcome, expect: Expect): void {
   }
 }
 
-for (const [index, entry] of cases.entries()) {
-  test(`#${index} ${entry.name}`, async () => {
-    const outcomes = await surfaces(entry);
-    assert.ok(outcomes.length > 0, "a case runs on at least one surface");
-    for (const [surface, outcome, engine] of outcomes) {
-      check(surface, outcome, entry.expect);
-      if (entry.after) {
-        const [command, expect] = entry.after;
-        check(`${surface} (after)`, await attempt(() => engine.execute(command).result), expect);
+for (const [backend, fresh] of BACKENDS) {
+  for (const [index, entry] of cases.entries()) {
+    test(`#${index} ${entry.name} (${backend})`, async () => {
+      const outcomes = await surfaces(entry, fresh);
+      assert.ok(outcomes.length > 0, "a case runs on at least one surface");
+      for (const [surface, outcome, session] of outcomes) {
+        check(surface, outcome, entry.expect);
+        if (entry.after) {
+          const [command, expect] = entry.after;
+          check(`${surface} (after)`, await attempt(() => session.json(command)), expect);
+        }
       }
-    }
-    // Beyond matching the expectation, the surfaces agree with each other exactly (plans included).
-    const [first, ...rest] = outcomes;
-    for (const [surface, outcome] of rest) {
-      const a = "error" in first![1] ? { error: first![1].error } : first![1];
-      const b = "error" in outcome ? { error: outcome.error } : outcome;
-      assert.equal(b, a, `${surface} agrees with ${first![0]}`);
-    }
-  });
+      // Beyond matching the expectation, the surfaces agree with each other exactly (plans included).
+      const [first, ...rest] = outcomes;
+      for (const [surface, outcome] of rest) {
+        const a = "error" in first![1] ? { error: first![1].error } : first![1];
+        const b = "error" in outcome ? { error: outcome.error } : outcome;
+        assert.equal(b, a, `${surface} agrees with ${first![0]}`);
+      }
+    });
+  }
 }
 
 test("the suite is large enough", () => {
