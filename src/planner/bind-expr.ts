@@ -85,7 +85,7 @@ export class ExprBinder {
       case "identifier":
         return this.identifier(e.name, depth);
       case "comparison": {
-        const op = OPS[e.op];
+        const op = Object.hasOwn(OPS, e.op) ? OPS[e.op] : undefined;
         if (op === undefined) throw new StoreError("invalid_request", `Unknown comparison operator "${e.op}"`);
         const left = this.bind(e.left, depth + 1);
         const right = this.bind(e.right, depth + 1);

@@ -305,4 +305,28 @@ test("sql: parameter count, plan cache across schema changes, EXPLAIN never exec
   assert.equal(select(e, "SELECT id FROM users WHERE id = 'u1'"), [["u1"]]);
 });
 
+test("self-referencing foreign keys: batch inserts, cascade and restrict within one table", () => {
+  const e = Engine.empty();
+  sql(e, "CREATE TABLE staff (id INTEGER PRIMARY KEY, boss INTEGER REFERENCES staff(id) ON DELETE CASCADE)");
+  sql(e, "INSERT INTO staff (id, boss) VALUES (2, 1), (1, NULL), (3, 2), (4, 3), (5, 1)");
+  const out = sql(e, "DELETE FROM staff WHERE id = 2");
+  assert.is((out.result as MutationResult).rowsAffected, 1);
+  assert.equal(select(e, "SELECT id FROM staff"), [[1], [5]]);
+  e.undo(out.changes);
+  assert.equal(select(e, "SELECT id FROM staff"), [[2], [1], [3], [4], [5]]);
+  sql(e, "CREATE TABLE tree (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES tree(id))");
+  sql(e, "INSERT INTO tree (id, parent) VALUES (1, NULL), (2, 1), (3, 2)");
+  fails(e, { kind: "sql", sql: "DELETE FROM tree WHERE id = 2", params: [] }, "constraint_violation", { code: "foreign_key", table: "tree" });
+  assert.is((sql(e, "DELETE FROM tree WHERE id >= 2").result as MutationResult).rowsAffected, 2);
+  fails(e, { kind: "sql", sql: "UPDATE tree SET parent = 9 WHERE id = 1", params: [] }, "constraint_violation", { code: "foreign_key" });
+  sql(e, "DROP TABLE tree");
+});
+
+test("a loaded schema with a bad operator is a format problem", () => {
+  const e = Engine.load([
+    { name: "t", schema: { name: "t", columns: { a: "integer" }, checks: [{ expr: { type: "comparison", op: "constructor", left: { type: "identifier", name: "a" }, right: { type: "literal", value: 1 } } }] }, rows: [] },
+  ]);
+  assert.equal(e.problems.map((p) => p.code), ["format"]);
+});
+
 test.run();
