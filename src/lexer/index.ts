@@ -3,16 +3,19 @@
  *
  * One lexer instance, built once with Chevrotain's first-character
  * optimizations enforced (`ensureOptimizations`) and error recovery off, so a
- * bad character stops lexing at once. The lexer tracks full positions (start
- * and end offsets, line, column), which the parser copies into AST spans.
- * Lines end at `\n`, `\r\n` or a lone `\r`, Chevrotain's default.
+ * bad character stops lexing at once. Tokens carry only their start offset
+ * (and image): line and column come from a `LineIndex` when a span or an
+ * error needs them, which is cheaper than tracking them for every token.
  */
 import { Lexer, type IToken } from "chevrotain";
 import { SqlError, type SourcePosition } from "../errors.js";
+import { positionAt } from "./lines.js";
 import { allTokens } from "./tokens.js";
 
+export { LineIndex, positionAt } from "./lines.js";
+
 const lexer = new Lexer(allTokens as never, {
-  positionTracking: "full",
+  positionTracking: "onlyOffset",
   ensureOptimizations: true,
   recoveryEnabled: false,
   skipValidations: process.env["NODE_ENV"] === "production",
@@ -23,20 +26,6 @@ export function lex(text: string): IToken[] {
   const error = result.errors[0];
   if (error !== undefined) throw lexError(text, error.offset);
   return result.tokens;
-}
-
-/** Where `offset` lies in `text`: 1-based line and column, counted in UTF-16 code units. */
-export function positionAt(text: string, offset: number): SourcePosition {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1, offset };
 }
 
 export function describePosition(position: SourcePosition): string {

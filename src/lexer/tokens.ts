@@ -30,7 +30,6 @@ export const QuotedIdentifier = createToken({
   label: "Identifier",
   pattern: /"(?:[^"]|"")+"/,
   start_chars_hint: ['"'],
-  line_breaks: true,
   categories: [Identifier],
 });
 
@@ -106,7 +105,6 @@ export const StringLiteral = createToken({
   label: "String",
   pattern: /'(?:[^']|'')*'/,
   start_chars_hint: ["'"],
-  line_breaks: true,
 });
 
 /** Integers, decimals (`1.5`, `.5`, `1.`) and exponents (`1e-3`); the sign is a separate `-` token. */
@@ -153,7 +151,6 @@ export const BlockComment = createToken({
   name: "BlockComment",
   pattern: /\/\*[\s\S]*?\*\//,
   start_chars_hint: ["/"],
-  line_breaks: true,
   group: Lexer.SKIPPED,
 });
 
@@ -161,7 +158,6 @@ export const Whitespace = createToken({
   name: "Whitespace",
   pattern: /[ \t\r\n\f\v]+/,
   start_chars_hint: [" ", "\t", "\r", "\n", "\f", "\v"],
-  line_breaks: true,
   group: Lexer.SKIPPED,
 });
 

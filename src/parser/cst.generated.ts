@@ -39,13 +39,18 @@ export type SelectStatementCstChildren = {
   Select: IToken[];
   Star?: IToken[];
   columnRef?: (ColumnRefCstNode)[];
-  Comma?: IToken[];
+  Comma?: (IToken)[];
   From: IToken[];
   tableRef: TableRefCstNode[];
   joinClause?: JoinClauseCstNode[];
-  whereClause?: WhereClauseCstNode[];
-  orderByClause?: OrderByClauseCstNode[];
-  limitClause?: LimitClauseCstNode[];
+  Where?: IToken[];
+  expression?: ExpressionCstNode[];
+  Order?: IToken[];
+  By?: IToken[];
+  orderItem?: (OrderItemCstNode)[];
+  Limit?: IToken[];
+  NumberLiteral?: (IToken)[];
+  Offset?: IToken[];
 };
 
 export interface TableRefCstNode extends CstNode {
@@ -72,28 +77,6 @@ export type JoinClauseCstChildren = {
   expression: ExpressionCstNode[];
 };
 
-export interface WhereClauseCstNode extends CstNode {
-  name: "whereClause";
-  children: WhereClauseCstChildren;
-}
-
-export type WhereClauseCstChildren = {
-  Where: IToken[];
-  expression: ExpressionCstNode[];
-};
-
-export interface OrderByClauseCstNode extends CstNode {
-  name: "orderByClause";
-  children: OrderByClauseCstChildren;
-}
-
-export type OrderByClauseCstChildren = {
-  Order: IToken[];
-  By: IToken[];
-  orderItem: (OrderItemCstNode)[];
-  Comma?: IToken[];
-};
-
 export interface OrderItemCstNode extends CstNode {
   name: "orderItem";
   children: OrderItemCstChildren;
@@ -103,17 +86,6 @@ export type OrderItemCstChildren = {
   columnRef: ColumnRefCstNode[];
   Asc?: IToken[];
   Desc?: IToken[];
-};
-
-export interface LimitClauseCstNode extends CstNode {
-  name: "limitClause";
-  children: LimitClauseCstChildren;
-}
-
-export type LimitClauseCstChildren = {
-  Limit: IToken[];
-  NumberLiteral: (IToken)[];
-  Offset?: IToken[];
 };
 
 export interface InsertStatementCstNode extends CstNode {
@@ -150,7 +122,12 @@ export interface ValueCstNode extends CstNode {
 
 export type ValueCstChildren = {
   Param?: IToken[];
-  literal?: LiteralCstNode[];
+  StringLiteral?: IToken[];
+  NumberLiteral?: (IToken)[];
+  Minus?: IToken[];
+  True?: IToken[];
+  False?: IToken[];
+  Null?: IToken[];
 };
 
 export interface UpdateStatementCstNode extends CstNode {
@@ -164,7 +141,8 @@ export type UpdateStatementCstChildren = {
   Set: IToken[];
   assignment: (AssignmentCstNode)[];
   Comma?: IToken[];
-  whereClause?: WhereClauseCstNode[];
+  Where?: IToken[];
+  expression?: ExpressionCstNode[];
 };
 
 export interface AssignmentCstNode extends CstNode {
@@ -187,7 +165,8 @@ export type DeleteStatementCstChildren = {
   Delete: IToken[];
   From: IToken[];
   Identifier: IToken[];
-  whereClause?: WhereClauseCstNode[];
+  Where?: IToken[];
+  expression?: ExpressionCstNode[];
 };
 
 export interface CreateTableStatementCstNode extends CstNode {
@@ -334,19 +313,9 @@ export interface AndExpressionCstNode extends CstNode {
 }
 
 export type AndExpressionCstChildren = {
-  notExpression: (NotExpressionCstNode)[];
+  Not?: (IToken)[];
+  predicate: (PredicateCstNode)[];
   And?: IToken[];
-};
-
-export interface NotExpressionCstNode extends CstNode {
-  name: "notExpression";
-  children: NotExpressionCstChildren;
-}
-
-export type NotExpressionCstChildren = {
-  Not?: IToken[];
-  notExpression?: NotExpressionCstNode[];
-  predicate?: PredicateCstNode[];
 };
 
 export interface PredicateCstNode extends CstNode {
@@ -369,8 +338,14 @@ export interface OperandCstNode extends CstNode {
 
 export type OperandCstChildren = {
   Param?: IToken[];
-  literal?: LiteralCstNode[];
-  columnRef?: ColumnRefCstNode[];
+  StringLiteral?: IToken[];
+  NumberLiteral?: (IToken)[];
+  Minus?: IToken[];
+  True?: IToken[];
+  False?: IToken[];
+  Null?: IToken[];
+  Identifier?: (IToken)[];
+  Dot?: IToken[];
   LParen?: IToken[];
   expression?: ExpressionCstNode[];
   RParen?: IToken[];

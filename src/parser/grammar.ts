@@ -2,9 +2,9 @@
  * The SQL grammar: the single source of truth for what storedb's SQL accepts.
  *
  * A grammar-only Chevrotain `CstParser`: rules build a concrete syntax tree
- * and nothing else; meaning is given by the visitor in `to-ast.ts`. The railroad
- * diagrams (`grammar/diagrams.html`) and the CST types (`cst.generated.ts`)
- * are generated from this class by `npm run grammar`; never edit them by hand.
+ * and nothing else; meaning is given by `to-ast.ts`. The railroad diagrams
+ * (`grammar/diagrams.html`) and the CST types (`cst.generated.ts`) are
+ * generated from this class by `npm run grammar`; never edit them by hand.
  *
  * There is exactly one instance (`grammar`), reused for every parse through
  * `grammar.input = tokens`: building a Chevrotain parser is expensive, running
@@ -12,23 +12,29 @@
  *
  * Precedence, loosest first: OR, AND, NOT, then comparison and IS [NOT] NULL.
  * A comparison takes plain operands on both sides, so `a = b = c` does not
- * parse. Rule bodies avoid per-call closures beyond Chevrotain's own DSL.
+ * parse.
+ *
+ * Shaped for speed, following Chevrotain's performance guide, since every
+ * rule call costs a CST node and bookkeeping: OR alternatives are built once
+ * and cached (no fresh closures per call); clauses that occur once per
+ * statement (WHERE, ORDER BY, LIMIT) are inline rather than rules of their
+ * own; an operand's column reference and literal are inline alternatives of
+ * `operand`; a run of prefix NOTs is a repetition inside `andExpression`, not
+ * a recursion. Nodes carry no locations (`nodeLocationTracking: "none"`):
+ * `to-ast.ts` derives spans from the tokens.
  */
 import { CstParser, type IOrAlt } from "chevrotain";
 import * as T from "../lexer/tokens.js";
 import { errorMessages } from "./syntax-errors.js";
 
 class SqlGrammar extends CstParser {
-  /**
-   * Each OR's alternatives, built on first use and reused (Chevrotain's advice):
-   * a fresh array of closures per call would cost more than the decision itself.
-   */
+  /** Each OR's alternatives, built on its first call and reused by every later one. */
   private readonly alternatives: Record<string, IOrAlt<unknown>[]> = {};
 
   constructor() {
     super(T.allTokens as never, {
       recoveryEnabled: false,
-      nodeLocationTracking: "full",
+      nodeLocationTracking: "none",
       maxLookahead: 3,
       errorMessageProvider: errorMessages,
       skipValidations: process.env["NODE_ENV"] === "production",
@@ -54,7 +60,7 @@ class SqlGrammar extends CstParser {
   readonly explainStatement = this.RULE("explainStatement", () => {
     this.CONSUME(T.Explain);
     this.OR(
-      (this.alternatives.explained ??= [
+      (this.alternatives.explainStatement ??= [
         { ALT: () => this.SUBRULE(this.selectStatement) },
         { ALT: () => this.SUBRULE(this.insertStatement) },
         { ALT: () => this.SUBRULE(this.updateStatement) },
@@ -67,24 +73,44 @@ class SqlGrammar extends CstParser {
 
   readonly selectStatement = this.RULE("selectStatement", () => {
     this.CONSUME(T.Select);
-    this.OR((this.alternatives.selectStatement ??= [
-      { ALT: () => this.CONSUME(T.Star) },
-      {
-        ALT: () => {
-          this.SUBRULE(this.columnRef);
-          this.MANY(() => {
-            this.CONSUME(T.Comma);
-            this.SUBRULE2(this.columnRef);
-          });
+    this.OR(
+      (this.alternatives.selectStatement ??= [
+        { ALT: () => this.CONSUME(T.Star) },
+        {
+          ALT: () => {
+            this.SUBRULE(this.columnRef);
+            this.MANY(() => {
+              this.CONSUME(T.Comma);
+              this.SUBRULE2(this.columnRef);
+            });
+          },
         },
-      },
-    ]));
+      ]),
+    );
     this.CONSUME(T.From);
     this.SUBRULE(this.tableRef);
     this.MANY2(() => this.SUBRULE(this.joinClause));
-    this.OPTION(() => this.SUBRULE(this.whereClause));
-    this.OPTION2(() => this.SUBRULE(this.orderByClause));
-    this.OPTION3(() => this.SUBRULE(this.limitClause));
+    this.OPTION(() => {
+      this.CONSUME(T.Where);
+      this.SUBRULE(this.expression);
+    });
+    this.OPTION2(() => {
+      this.CONSUME(T.Order);
+      this.CONSUME(T.By);
+      this.SUBRULE(this.orderItem);
+      this.MANY3(() => {
+        this.CONSUME2(T.Comma);
+        this.SUBRULE2(this.orderItem);
+      });
+    });
+    this.OPTION3(() => {
+      this.CONSUME(T.Limit);
+      this.CONSUME(T.NumberLiteral);
+      this.OPTION4(() => {
+        this.CONSUME(T.Offset);
+        this.CONSUME2(T.NumberLiteral);
+      });
+    });
   });
 
   readonly tableRef = this.RULE("tableRef", () => {
@@ -105,34 +131,10 @@ class SqlGrammar extends CstParser {
     this.SUBRULE(this.expression);
   });
 
-  readonly whereClause = this.RULE("whereClause", () => {
-    this.CONSUME(T.Where);
-    this.SUBRULE(this.expression);
-  });
-
-  readonly orderByClause = this.RULE("orderByClause", () => {
-    this.CONSUME(T.Order);
-    this.CONSUME(T.By);
-    this.SUBRULE(this.orderItem);
-    this.MANY(() => {
-      this.CONSUME(T.Comma);
-      this.SUBRULE2(this.orderItem);
-    });
-  });
-
   readonly orderItem = this.RULE("orderItem", () => {
     this.SUBRULE(this.columnRef);
     this.OPTION(() => {
       this.OR((this.alternatives.orderItem ??= [{ ALT: () => this.CONSUME(T.Asc) }, { ALT: () => this.CONSUME(T.Desc) }]));
-    });
-  });
-
-  readonly limitClause = this.RULE("limitClause", () => {
-    this.CONSUME(T.Limit);
-    this.CONSUME(T.NumberLiteral);
-    this.OPTION(() => {
-      this.CONSUME(T.Offset);
-      this.CONSUME2(T.NumberLiteral);
     });
   });
 
@@ -161,9 +163,9 @@ class SqlGrammar extends CstParser {
     this.CONSUME(T.RParen);
   });
 
-  /** A single value: a literal or a `?`. */
+  /** A single value: `?` or a literal. */
   readonly value = this.RULE("value", () => {
-    this.OR((this.alternatives.value ??= [{ ALT: () => this.CONSUME(T.Param) }, { ALT: () => this.SUBRULE(this.literal) }]));
+    this.OR((this.alternatives.value ??= [{ ALT: () => this.CONSUME(T.Param) }, ...this.literalAlternatives()]));
   });
 
   readonly updateStatement = this.RULE("updateStatement", () => {
@@ -175,7 +177,10 @@ class SqlGrammar extends CstParser {
       this.CONSUME(T.Comma);
       this.SUBRULE2(this.assignment);
     });
-    this.OPTION(() => this.SUBRULE(this.whereClause));
+    this.OPTION(() => {
+      this.CONSUME(T.Where);
+      this.SUBRULE(this.expression);
+    });
   });
 
   readonly assignment = this.RULE("assignment", () => {
@@ -188,7 +193,10 @@ class SqlGrammar extends CstParser {
     this.CONSUME(T.Delete);
     this.CONSUME(T.From);
     this.CONSUME(T.Identifier);
-    this.OPTION(() => this.SUBRULE(this.whereClause));
+    this.OPTION(() => {
+      this.CONSUME(T.Where);
+      this.SUBRULE(this.expression);
+    });
   });
 
   // ------------------------------------------------------------------ DDL
@@ -212,10 +220,12 @@ class SqlGrammar extends CstParser {
   });
 
   readonly tableElement = this.RULE("tableElement", () => {
-    this.OR((this.alternatives.tableElement ??= [
-      { ALT: () => this.SUBRULE(this.columnDefinition) },
-      { ALT: () => this.SUBRULE(this.tableConstraint) },
-    ]));
+    this.OR(
+      (this.alternatives.tableElement ??= [
+        { ALT: () => this.SUBRULE(this.columnDefinition) },
+        { ALT: () => this.SUBRULE(this.tableConstraint) },
+      ]),
+    );
   });
 
   readonly columnDefinition = this.RULE("columnDefinition", () => {
@@ -238,28 +248,30 @@ class SqlGrammar extends CstParser {
   });
 
   readonly columnConstraint = this.RULE("columnConstraint", () => {
-    this.OR((this.alternatives.columnConstraint ??= [
-      {
-        ALT: () => {
-          this.CONSUME(T.Primary);
-          this.CONSUME(T.Key);
+    this.OR(
+      (this.alternatives.columnConstraint ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.Primary);
+            this.CONSUME(T.Key);
+          },
         },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(T.Not);
-          this.CONSUME(T.Null);
+        {
+          ALT: () => {
+            this.CONSUME(T.Not);
+            this.CONSUME(T.Null);
+          },
         },
-      },
-      { ALT: () => this.CONSUME(T.Unique) },
-      {
-        ALT: () => {
-          this.CONSUME(T.Default);
-          this.SUBRULE(this.literal);
+        { ALT: () => this.CONSUME(T.Unique) },
+        {
+          ALT: () => {
+            this.CONSUME(T.Default);
+            this.SUBRULE(this.literal);
+          },
         },
-      },
-      { ALT: () => this.SUBRULE(this.referencesClause) },
-    ]));
+        { ALT: () => this.SUBRULE(this.referencesClause) },
+      ]),
+    );
   });
 
   readonly tableConstraint = this.RULE("tableConstraint", () => {
@@ -267,37 +279,39 @@ class SqlGrammar extends CstParser {
       this.CONSUME(T.Constraint);
       this.CONSUME(T.Identifier);
     });
-    this.OR((this.alternatives.tableConstraint ??= [
-      {
-        ALT: () => {
-          this.CONSUME(T.Primary);
-          this.CONSUME(T.Key);
-          this.SUBRULE(this.nameList);
+    this.OR(
+      (this.alternatives.tableConstraint ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.Primary);
+            this.CONSUME(T.Key);
+            this.SUBRULE(this.nameList);
+          },
         },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(T.Unique);
-          this.SUBRULE2(this.nameList);
+        {
+          ALT: () => {
+            this.CONSUME(T.Unique);
+            this.SUBRULE2(this.nameList);
+          },
         },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(T.Foreign);
-          this.CONSUME2(T.Key);
-          this.SUBRULE3(this.nameList);
-          this.SUBRULE(this.referencesClause);
+        {
+          ALT: () => {
+            this.CONSUME(T.Foreign);
+            this.CONSUME2(T.Key);
+            this.SUBRULE3(this.nameList);
+            this.SUBRULE(this.referencesClause);
+          },
         },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(T.Check);
-          this.CONSUME(T.LParen);
-          this.SUBRULE(this.expression);
-          this.CONSUME(T.RParen);
+        {
+          ALT: () => {
+            this.CONSUME(T.Check);
+            this.CONSUME(T.LParen);
+            this.SUBRULE(this.expression);
+            this.CONSUME(T.RParen);
+          },
         },
-      },
-    ]));
+      ]),
+    );
   });
 
   readonly referencesClause = this.RULE("referencesClause", () => {
@@ -307,7 +321,9 @@ class SqlGrammar extends CstParser {
     this.OPTION(() => {
       this.CONSUME(T.On);
       this.CONSUME(T.Delete);
-      this.OR((this.alternatives.referencesClause ??= [{ ALT: () => this.CONSUME(T.Cascade) }, { ALT: () => this.CONSUME(T.Restrict) }]));
+      this.OR(
+        (this.alternatives.referencesClause ??= [{ ALT: () => this.CONSUME(T.Cascade) }, { ALT: () => this.CONSUME(T.Restrict) }]),
+      );
     });
   });
 
@@ -342,63 +358,68 @@ class SqlGrammar extends CstParser {
     });
   });
 
+  /** Predicates joined by AND, each after its own run of prefix NOTs (`NOT NOT a` nests two deep). */
   readonly andExpression = this.RULE("andExpression", () => {
-    this.SUBRULE(this.notExpression);
-    this.MANY(() => {
+    this.MANY(() => this.CONSUME(T.Not));
+    this.SUBRULE(this.predicate);
+    this.MANY2(() => {
       this.CONSUME(T.And);
-      this.SUBRULE2(this.notExpression);
+      this.MANY3(() => this.CONSUME2(T.Not));
+      this.SUBRULE2(this.predicate);
     });
-  });
-
-  readonly notExpression = this.RULE("notExpression", () => {
-    this.OR((this.alternatives.notExpression ??= [
-      {
-        ALT: () => {
-          this.CONSUME(T.Not);
-          this.SUBRULE(this.notExpression);
-        },
-      },
-      { ALT: () => this.SUBRULE(this.predicate) },
-    ]));
   });
 
   /** An operand, optionally compared with a second one or tested with IS [NOT] NULL. */
   readonly predicate = this.RULE("predicate", () => {
     this.SUBRULE(this.operand);
     this.OPTION(() => {
-      this.OR((this.alternatives.predicate ??= [
-        {
-          ALT: () => {
-            this.CONSUME(T.ComparisonOperator);
-            this.SUBRULE2(this.operand);
+      this.OR(
+        (this.alternatives.predicate ??= [
+          {
+            ALT: () => {
+              this.CONSUME(T.ComparisonOperator);
+              this.SUBRULE2(this.operand);
+            },
           },
-        },
-        {
-          ALT: () => {
-            this.CONSUME(T.Is);
-            this.OPTION2(() => this.CONSUME(T.Not));
-            this.CONSUME(T.Null);
+          {
+            ALT: () => {
+              this.CONSUME(T.Is);
+              this.OPTION2(() => this.CONSUME(T.Not));
+              this.CONSUME(T.Null);
+            },
           },
-        },
-      ]));
+        ]),
+      );
     });
   });
 
+  /** `?`, a literal, a column (`c` or `t.c`), or a parenthesized expression. */
   readonly operand = this.RULE("operand", () => {
-    this.OR((this.alternatives.operand ??= [
-      { ALT: () => this.CONSUME(T.Param) },
-      { ALT: () => this.SUBRULE(this.literal) },
-      { ALT: () => this.SUBRULE(this.columnRef) },
-      {
-        ALT: () => {
-          this.CONSUME(T.LParen);
-          this.SUBRULE(this.expression);
-          this.CONSUME(T.RParen);
+    this.OR(
+      (this.alternatives.operand ??= [
+        { ALT: () => this.CONSUME(T.Param) },
+        ...this.literalAlternatives(),
+        {
+          ALT: () => {
+            this.CONSUME(T.Identifier);
+            this.OPTION(() => {
+              this.CONSUME(T.Dot);
+              this.CONSUME2(T.Identifier);
+            });
+          },
         },
-      },
-    ]));
+        {
+          ALT: () => {
+            this.CONSUME(T.LParen);
+            this.SUBRULE(this.expression);
+            this.CONSUME(T.RParen);
+          },
+        },
+      ]),
+    );
   });
 
+  /** `c` or `t.c`, where a column is listed on its own (select list, ORDER BY). */
   readonly columnRef = this.RULE("columnRef", () => {
     this.CONSUME(T.Identifier);
     this.OPTION(() => {
@@ -407,8 +428,17 @@ class SqlGrammar extends CstParser {
     });
   });
 
+  /** A literal on its own (DEFAULT). */
   readonly literal = this.RULE("literal", () => {
-    this.OR((this.alternatives.literal ??= [
+    this.OR((this.alternatives.literal ??= this.literalAlternatives()));
+  });
+
+  /**
+   * The alternatives of a literal: a string, a number, `-` and a number, TRUE,
+   * FALSE or NULL. Shared by `literal`, `value` and `operand`, which inline them.
+   */
+  private literalAlternatives(): IOrAlt<unknown>[] {
+    return [
       { ALT: () => this.CONSUME(T.StringLiteral) },
       { ALT: () => this.CONSUME(T.NumberLiteral) },
       {
@@ -420,10 +450,9 @@ class SqlGrammar extends CstParser {
       { ALT: () => this.CONSUME(T.True) },
       { ALT: () => this.CONSUME(T.False) },
       { ALT: () => this.CONSUME(T.Null) },
-    ]));
-  });
+    ];
+  }
 }
 
 /** The one parser instance. Set `grammar.input`, call `grammar.statement()`, read `grammar.errors`. */
 export const grammar = new SqlGrammar();
-

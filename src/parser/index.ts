@@ -8,7 +8,7 @@
  * token and, for syntax errors, the names of the tokens that would fit.
  */
 import type { IToken } from "chevrotain";
-import { lex } from "../lexer/index.js";
+import { lex, LineIndex } from "../lexer/index.js";
 import type { Statement } from "./ast.js";
 import { grammar } from "./grammar.js";
 import { checkLimits } from "./limits.js";
@@ -28,10 +28,11 @@ function assist(preceding: IToken[]) {
 
 export function parseSql(text: string): Statement {
   const tokens = lex(text);
-  checkLimits(tokens);
+  const lines = new LineIndex(text);
+  checkLimits(tokens, lines);
   grammar.input = tokens;
   const cst = grammar.statement();
   const error = grammar.errors[0];
-  if (error !== undefined) throw syntaxError(text, tokens, error, assist);
-  return toAst(cst as StatementCstNode);
+  if (error !== undefined) throw syntaxError(text, lines, tokens, error, assist);
+  return toAst(cst as StatementCstNode, lines);
 }

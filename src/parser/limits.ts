@@ -15,6 +15,7 @@
  */
 import { tokenMatcher, type IToken, type TokenType } from "chevrotain";
 import { SqlError } from "../errors.js";
+import type { LineIndex } from "../lexer/index.js";
 import * as T from "../lexer/tokens.js";
 
 export const MAX_NESTING = 256;
@@ -30,15 +31,12 @@ function insidePredicate(token: IToken): boolean {
   return false;
 }
 
-function at(token: IToken): string {
-  return `at line ${token.startLine}, column ${token.startColumn}`;
+function limitError(lines: LineIndex, token: IToken, message: string): SqlError {
+  const position = lines.position(token.startOffset);
+  return new SqlError("sql_error", `${message} at line ${position.line}, column ${position.column}`, { position });
 }
 
-function position(token: IToken) {
-  return { line: token.startLine!, column: token.startColumn!, offset: token.startOffset };
-}
-
-export function checkLimits(tokens: readonly IToken[]): void {
+export function checkLimits(tokens: readonly IToken[], lines: LineIndex): void {
   const enclosingNots: number[] = [];
   let nots = 0; // prefix NOTs in force at the current paren level
   let depth = 0; // open parens + all NOTs in force
@@ -61,7 +59,7 @@ export function checkLimits(tokens: readonly IToken[]): void {
     } else if (type === T.Semicolon) {
       const next = tokens[i + 1];
       if (next !== undefined) {
-        throw new SqlError("sql_error", `Only one statement is allowed, but another starts ${at(next)}`, { position: position(next) });
+        throw limitError(lines, next, "Only one statement is allowed, but another starts");
       }
       continue;
     } else {
@@ -72,7 +70,7 @@ export function checkLimits(tokens: readonly IToken[]): void {
       continue;
     }
     if (depth > MAX_NESTING) {
-      throw new SqlError("sql_error", `Expression nested deeper than ${MAX_NESTING} levels ${at(token)}`, { position: position(token) });
+      throw limitError(lines, token, `Expression nested deeper than ${MAX_NESTING} levels`);
     }
   }
 }

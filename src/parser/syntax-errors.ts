@@ -14,7 +14,7 @@
  */
 import { EOF, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
 import { SqlError, type SourcePosition } from "../errors.js";
-import { describePosition, positionAt } from "../lexer/index.js";
+import { describePosition, type LineIndex } from "../lexer/index.js";
 import * as T from "../lexer/tokens.js";
 import { ComparisonOperator, Identifier, NumberLiteral, StringLiteral } from "../lexer/tokens.js";
 
@@ -59,9 +59,6 @@ function firstTokens(paths: readonly (readonly TokenType[])[]): TokenType[] {
 
 /** Rules whose alternatives are better summarized than listed. */
 const SUMMARY: Readonly<Record<string, string>> = {
-  expression: "an expression",
-  andExpression: "an expression",
-  notExpression: "an expression",
   operand: "an expression",
   value: "a value (a literal or '?')",
   literal: "a literal",
@@ -76,8 +73,11 @@ export const errorMessages: IParserErrorMessageProvider = {
     lastExpected = [];
     return `Expected end of input but found ${found(firstRedundant)}`;
   },
-  buildNoViableAltMessage({ expectedPathsPerAlt, actual, ruleName }) {
-    const list = expectation(firstTokens(expectedPathsPerAlt.flat()));
+  buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, ruleName }) {
+    const types = firstTokens(expectedPathsPerAlt.flat());
+    // An operand that starts a predicate may also be preceded by NOT (a repetition the failing rule cannot see).
+    if (ruleName === "operand" && !previous.tokenType.CATEGORIES?.includes(ComparisonOperator)) types.unshift(T.Not);
+    const list = expectation(types);
     return `Expected ${SUMMARY[ruleName] ?? list} but found ${found(actual[0])}`;
   },
   buildEarlyExitMessage({ expectedIterationPaths, actual, ruleName }) {
@@ -90,12 +90,16 @@ export const errorMessages: IParserErrorMessageProvider = {
 export type ContentAssist = (preceding: IToken[]) => TokenType[] | undefined;
 
 /** The `sql_syntax_error` for the first recognition error of a parse. */
-export function syntaxError(text: string, tokens: IToken[], error: IRecognitionException, assist: ContentAssist): SqlError {
+export function syntaxError(
+  text: string,
+  lines: LineIndex,
+  tokens: IToken[],
+  error: IRecognitionException,
+  assist: ContentAssist,
+): SqlError {
   const token = error.token;
-  const position: SourcePosition =
-    token.tokenType === EOF || Number.isNaN(token.startOffset)
-      ? positionAt(text, text.length)
-      : { line: token.startLine!, column: token.startColumn!, offset: token.startOffset };
+  const atEnd = token.tokenType === EOF || Number.isNaN(token.startOffset);
+  const position: SourcePosition = lines.position(atEnd ? text.length : token.startOffset);
   let message = error.message;
   let expected = lastExpected;
   if (error.name === "NotAllInputParsedException") {

@@ -8,48 +8,105 @@
  * exists, `!` says so; a grammar change that breaks that shows up as a type
  * error after `npm run grammar`.
  *
+ * Spans: the parser records no node locations (it is faster without), so
+ * each node's extent is derived here from its first and last tokens; the
+ * `*Start`/`*End` helpers find those in O(1) per node, looking through
+ * parentheses, which belong to the enclosing node's extent but not to the
+ * parenthesized expression's own span. Line and column come from a
+ * `LineIndex` over the text.
+ *
  * Children are visited in text order, so `?` placeholders are numbered 0, 1,
  * ... as they appear. AND/OR chains come out flat: one `operands` array per
  * level. The few rules the grammar cannot express (a safe integer, a finite
  * number, one DEFAULT per column) are checked here and raise `sql_error`.
  */
-import type { CstNode, IToken } from "chevrotain";
+import type { IToken } from "chevrotain";
 import { SqlError } from "../errors.js";
+import type { LineIndex } from "../lexer/index.js";
 import { QuotedIdentifier } from "../lexer/tokens.js";
 import type * as A from "./ast.js";
 import type * as C from "./cst.generated.js";
 
-/** Builds the AST of one statement; holds the placeholder counter for that statement. */
-export function toAst(cst: C.StatementCstNode): A.Statement {
-  return new AstBuilder().statement(cst);
+/** Builds the AST of one statement. */
+export function toAst(cst: C.StatementCstNode, lines: LineIndex): A.Statement {
+  return new AstBuilder(lines).statement(cst);
 }
 
-function nodeSpan(node: CstNode): A.Span {
-  const l = node.location!;
-  return { start: l.startOffset, end: l.endOffset! + 1, line: l.startLine!, column: l.startColumn! };
+// ---------------------------------------------------------------- token extents
+
+const endOf = (token: IToken): number => token.startOffset + token.image.length;
+
+/** The children every literal-bearing node shares (operand, value, literal). */
+interface LiteralChildren {
+  StringLiteral?: IToken[];
+  NumberLiteral?: IToken[];
+  Minus?: IToken[];
+  True?: IToken[];
+  False?: IToken[];
+  Null?: IToken[];
 }
 
-function tokenSpan(token: IToken): A.Span {
-  return { start: token.startOffset, end: token.endOffset! + 1, line: token.startLine!, column: token.startColumn! };
+/** The one token of a literal, or of a `?`/column/`(`, that starts an operand or value. */
+function firstToken(c: LiteralChildren & { Param?: IToken[]; Identifier?: IToken[]; LParen?: IToken[] }): IToken {
+  return (c.Minus ?? c.LParen ?? c.Identifier ?? c.Param ?? c.NumberLiteral ?? c.StringLiteral ?? c.True ?? c.False ?? c.Null)![0]!;
 }
 
-function positionOf(token: IToken) {
-  return { line: token.startLine!, column: token.startColumn!, offset: token.startOffset };
+function lastToken(c: LiteralChildren & { Param?: IToken[]; Identifier?: IToken[]; RParen?: IToken[] }): IToken {
+  const list = (c.RParen ?? c.Identifier ?? c.Param ?? c.NumberLiteral ?? c.StringLiteral ?? c.True ?? c.False ?? c.Null)!;
+  return list[list.length - 1]!;
 }
 
-function name(token: IToken): A.Name {
-  const image = token.image;
-  if (token.tokenType === QuotedIdentifier) {
-    return { text: image.slice(1, -1).replaceAll('""', '"'), quoted: true, span: tokenSpan(token) };
-  }
-  return { text: image, quoted: false, span: tokenSpan(token) };
+const operandStart = (node: C.OperandCstNode): number => firstToken(node.children).startOffset;
+const operandEnd = (node: C.OperandCstNode): number => endOf(lastToken(node.children));
+const predicateStart = (node: C.PredicateCstNode): number => operandStart(node.children.operand[0]!);
+
+function predicateEnd(node: C.PredicateCstNode): number {
+  const c = node.children;
+  if (c.Null) return endOf(c.Null[0]!);
+  return operandEnd(c.operand[c.operand.length - 1]!);
 }
 
-function names(tokens: readonly IToken[]): A.Name[] {
-  const out: A.Name[] = [];
-  for (const token of tokens) out.push(name(token));
-  return out;
+function andStart(node: C.AndExpressionCstNode): number {
+  const c = node.children;
+  const first = predicateStart(c.predicate[0]!);
+  return c.Not && c.Not[0]!.startOffset < first ? c.Not[0]!.startOffset : first;
 }
+
+const andEnd = (node: C.AndExpressionCstNode): number => predicateEnd(last(node.children.predicate));
+const expressionStart = (node: C.ExpressionCstNode): number => andStart(node.children.andExpression[0]!);
+const expressionEnd = (node: C.ExpressionCstNode): number => andEnd(last(node.children.andExpression));
+const columnRefEnd = (node: C.ColumnRefCstNode): number => endOf(last(node.children.Identifier));
+const valueEnd = (node: C.ValueCstNode | C.LiteralCstNode): number => endOf(lastToken(node.children));
+
+function orderItemEnd(node: C.OrderItemCstNode): number {
+  const c = node.children;
+  const direction = c.Asc ?? c.Desc;
+  return direction ? endOf(direction[0]!) : columnRefEnd(c.columnRef[0]!);
+}
+
+function referencesEnd(node: C.ReferencesClauseCstNode): number {
+  const c = node.children;
+  const action = c.Cascade ?? c.Restrict;
+  return endOf(action ? action[0]! : c.nameList[0]!.children.RParen[0]!);
+}
+
+function typeNameEnd(node: C.TypeNameCstNode): number {
+  const c = node.children;
+  return endOf(c.RParen ? c.RParen[0]! : c.Identifier[0]!);
+}
+
+function columnConstraintEnd(node: C.ColumnConstraintCstNode): number {
+  const c = node.children;
+  if (c.literal) return valueEnd(c.literal[0]!);
+  if (c.referencesClause) return referencesEnd(c.referencesClause[0]!);
+  return endOf((c.Key ?? c.Null ?? c.Unique)![0]!);
+}
+
+function last<T>(list: readonly T[]): T {
+  return list[list.length - 1]!;
+}
+
+// ---------------------------------------------------------------- values
 
 function stringValue(image: string): string {
   const body = image.slice(1, -1);
@@ -58,47 +115,73 @@ function stringValue(image: string): string {
 
 const INTEGER = /^\d+$/;
 
-/** The value of a number token: finite, and exact if written as an integer. */
-function numberValue(token: IToken, negative: boolean): number {
-  const image = token.image;
-  const value = Number(image);
-  const shown = negative ? `-${image}` : image;
-  if (!Number.isFinite(value)) {
-    throw new SqlError("sql_error", `Number ${shown} is out of range at line ${token.startLine}, column ${token.startColumn}`, {
-      position: positionOf(token),
-    });
-  }
-  if (!Number.isSafeInteger(value) && INTEGER.test(image)) {
-    throw new SqlError(
-      "sql_error",
-      `Integer ${shown} is not exact in a double (beyond ±${Number.MAX_SAFE_INTEGER}) at line ${token.startLine}, column ${token.startColumn}`,
-      { position: positionOf(token) },
-    );
-  }
-  return negative ? (value === 0 ? 0 : -value) : value;
-}
-
-/** A count written in the text (LIMIT, OFFSET, type arguments): a non-negative safe integer. */
-function countValue(token: IToken, what: string): number {
-  const value = numberValue(token, false);
-  if (!INTEGER.test(token.image)) {
-    throw new SqlError(
-      "sql_error",
-      `${what} takes a whole number, not ${token.image}, at line ${token.startLine}, column ${token.startColumn}`,
-      { position: positionOf(token) },
-    );
-  }
-  return value;
-}
-
-function duplicate(token: IToken, what: string, column: string): SqlError {
-  return new SqlError("sql_error", `Column ${column} has a second ${what} at line ${token.startLine}, column ${token.startColumn}`, {
-    position: positionOf(token),
-  });
-}
-
 class AstBuilder {
   private params = 0;
+
+  constructor(private readonly lines: LineIndex) {}
+
+  private span(start: number, end: number): A.Span {
+    const line = this.lines.line(start);
+    return { start, end, line, column: this.lines.column(start, line) };
+  }
+
+  private tokenSpan(token: IToken): A.Span {
+    return this.span(token.startOffset, endOf(token));
+  }
+
+  private error(token: IToken, message: string): SqlError {
+    const position = this.lines.position(token.startOffset);
+    return new SqlError("sql_error", `${message} at line ${position.line}, column ${position.column}`, { position });
+  }
+
+  private name(token: IToken): A.Name {
+    const image = token.image;
+    if (token.tokenType === QuotedIdentifier) {
+      return { text: image.slice(1, -1).replaceAll('""', '"'), quoted: true, span: this.tokenSpan(token) };
+    }
+    return { text: image, quoted: false, span: this.tokenSpan(token) };
+  }
+
+  private names(tokens: readonly IToken[]): A.Name[] {
+    const out: A.Name[] = [];
+    for (const token of tokens) out.push(this.name(token));
+    return out;
+  }
+
+  /** The value of a number token: finite, and exact if written as an integer. */
+  private number(token: IToken, negative: boolean): number {
+    const image = token.image;
+    const value = Number(image);
+    const shown = negative ? `-${image}` : image;
+    if (!Number.isFinite(value)) throw this.error(token, `Number ${shown} is out of range`);
+    if (!Number.isSafeInteger(value) && INTEGER.test(image)) {
+      throw this.error(token, `Integer ${shown} is not exact in a double (beyond ±${Number.MAX_SAFE_INTEGER})`);
+    }
+    return negative ? (value === 0 ? 0 : -value) : value;
+  }
+
+  /** A count written in the text (LIMIT, OFFSET, type arguments): a non-negative safe integer. */
+  private count(token: IToken, what: string): number {
+    const value = this.number(token, false);
+    if (!INTEGER.test(token.image)) throw this.error(token, `${what} takes a whole number, not ${token.image},`);
+    return value;
+  }
+
+  private literal(c: LiteralChildren, start: number, end: number): A.LiteralExpr {
+    let value: A.LiteralValue;
+    if (c.NumberLiteral) value = this.number(c.NumberLiteral[0]!, c.Minus !== undefined);
+    else if (c.StringLiteral) value = stringValue(c.StringLiteral[0]!.image);
+    else if (c.True) value = true;
+    else if (c.False) value = false;
+    else value = null;
+    return { kind: "literal", value, span: this.span(start, end) };
+  }
+
+  private param(token: IToken): A.ParamExpr {
+    return { kind: "param", index: this.params++, span: this.tokenSpan(token) };
+  }
+
+  // ---------------------------------------------------------------- statements
 
   statement(node: C.StatementCstNode): A.Statement {
     const c = node.children;
@@ -111,17 +194,17 @@ class AstBuilder {
     return this.explain(c.explainStatement![0]!);
   }
 
-  explain(node: C.ExplainStatementCstNode): A.ExplainStmt {
+  private explain(node: C.ExplainStatementCstNode): A.ExplainStmt {
     const c = node.children;
     let statement: A.ExplainStmt["statement"];
     if (c.selectStatement) statement = this.select(c.selectStatement[0]!);
     else if (c.insertStatement) statement = this.insert(c.insertStatement[0]!);
     else if (c.updateStatement) statement = this.update(c.updateStatement[0]!);
     else statement = this.delete(c.deleteStatement![0]!);
-    return { kind: "explain", statement, span: nodeSpan(node) };
+    return { kind: "explain", statement, span: this.span(c.Explain[0]!.startOffset, statement.span.end) };
   }
 
-  select(node: C.SelectStatementCstNode): A.SelectStmt {
+  private select(node: C.SelectStatementCstNode): A.SelectStmt {
     const c = node.children;
     let columns: A.SelectStmt["columns"] = "*";
     if (c.columnRef) {
@@ -130,91 +213,110 @@ class AstBuilder {
       columns = list;
     }
     const from = this.tableRef(c.tableRef[0]!);
+    let end = from.span.end;
     const joins: A.JoinClause[] = [];
-    if (c.joinClause) for (const join of c.joinClause) joins.push(this.join(join));
-    const where = c.whereClause ? this.expression(c.whereClause[0]!.children.expression[0]!) : undefined;
+    if (c.joinClause) {
+      for (const join of c.joinClause) joins.push(this.join(join));
+      end = last(joins).span.end;
+    }
+    let where: A.Expr | undefined;
+    if (c.expression) {
+      where = this.expression(c.expression[0]!);
+      end = expressionEnd(c.expression[0]!);
+    }
     const orderBy: A.OrderItem[] = [];
-    if (c.orderByClause) for (const item of c.orderByClause[0]!.children.orderItem) orderBy.push(this.orderItem(item));
+    if (c.orderItem) {
+      for (const item of c.orderItem) orderBy.push(this.orderItem(item));
+      end = last(orderBy).span.end;
+    }
+    let limit: number | undefined;
+    let offset: number | undefined;
+    if (c.NumberLiteral) {
+      limit = this.count(c.NumberLiteral[0]!, "LIMIT");
+      if (c.NumberLiteral[1]) offset = this.count(c.NumberLiteral[1], "OFFSET");
+      end = endOf(last(c.NumberLiteral));
+    }
     const stmt: { -readonly [K in keyof A.SelectStmt]: A.SelectStmt[K] } = {
       kind: "select",
       columns,
       from,
       joins,
       orderBy,
-      span: nodeSpan(node),
+      span: this.span(c.Select[0]!.startOffset, end),
     };
     if (where) stmt.where = where;
-    if (c.limitClause) {
-      const numbers = c.limitClause[0]!.children.NumberLiteral;
-      stmt.limit = countValue(numbers[0]!, "LIMIT");
-      if (numbers[1]) stmt.offset = countValue(numbers[1], "OFFSET");
-    }
+    if (limit !== undefined) stmt.limit = limit;
+    if (offset !== undefined) stmt.offset = offset;
     return stmt;
   }
 
-  tableRef(node: C.TableRefCstNode): A.TableRef {
+  private tableRef(node: C.TableRefCstNode): A.TableRef {
     const ids = node.children.Identifier;
-    const table = name(ids[0]!);
-    return ids[1] ? { name: table, alias: name(ids[1]), span: nodeSpan(node) } : { name: table, span: nodeSpan(node) };
+    const table = this.name(ids[0]!);
+    if (!ids[1]) return { name: table, span: table.span };
+    const alias = this.name(ids[1]);
+    return { name: table, alias, span: this.span(table.span.start, alias.span.end) };
   }
 
-  join(node: C.JoinClauseCstNode): A.JoinClause {
+  private join(node: C.JoinClauseCstNode): A.JoinClause {
     const c = node.children;
+    const first = (c.Inner ?? c.Left ?? c.Join)[0]!;
+    const on = c.expression[0]!;
     return {
       type: c.Left ? "left" : "inner",
       table: this.tableRef(c.tableRef[0]!),
-      on: this.expression(c.expression[0]!),
-      span: nodeSpan(node),
+      on: this.expression(on),
+      span: this.span(first.startOffset, expressionEnd(on)),
     };
   }
 
-  orderItem(node: C.OrderItemCstNode): A.OrderItem {
+  private orderItem(node: C.OrderItemCstNode): A.OrderItem {
     const c = node.children;
-    return { column: this.columnRef(c.columnRef[0]!), direction: c.Desc ? "desc" : "asc", span: nodeSpan(node) };
+    const column = this.columnRef(c.columnRef[0]!);
+    return { column, direction: c.Desc ? "desc" : "asc", span: this.span(column.span.start, orderItemEnd(node)) };
   }
 
-  insert(node: C.InsertStatementCstNode): A.InsertStmt {
+  private insert(node: C.InsertStatementCstNode): A.InsertStmt {
     const c = node.children;
+    const table = this.name(c.Identifier[0]!);
+    const columns = this.names(c.nameList[0]!.children.Identifier);
     const rows: A.ValueExpr[][] = [];
     for (const row of c.valueRow) {
       const values: A.ValueExpr[] = [];
       for (const value of row.children.value) values.push(this.value(value));
       rows.push(values);
     }
-    return {
-      kind: "insert",
-      table: name(c.Identifier[0]!),
-      columns: names(c.nameList[0]!.children.Identifier),
-      rows,
-      span: nodeSpan(node),
-    };
+    const end = endOf(last(c.valueRow).children.RParen[0]!);
+    return { kind: "insert", table, columns, rows, span: this.span(c.Insert[0]!.startOffset, end) };
   }
 
-  update(node: C.UpdateStatementCstNode): A.UpdateStmt {
+  private update(node: C.UpdateStatementCstNode): A.UpdateStmt {
     const c = node.children;
+    const table = this.name(c.Identifier[0]!);
     const assignments: A.Assignment[] = [];
     for (const a of c.assignment) {
-      assignments.push({
-        column: name(a.children.Identifier[0]!),
-        value: this.value(a.children.value[0]!),
-        span: nodeSpan(a),
-      });
+      const column = this.name(a.children.Identifier[0]!);
+      const value = this.value(a.children.value[0]!);
+      assignments.push({ column, value, span: this.span(column.span.start, value.span.end) });
     }
-    const table = name(c.Identifier[0]!);
-    if (!c.whereClause) return { kind: "update", table, assignments, span: nodeSpan(node) };
-    const where = this.expression(c.whereClause[0]!.children.expression[0]!);
-    return { kind: "update", table, assignments, where, span: nodeSpan(node) };
+    const start = c.Update[0]!.startOffset;
+    if (!c.expression) return { kind: "update", table, assignments, span: this.span(start, last(assignments).span.end) };
+    const where = this.expression(c.expression[0]!);
+    return { kind: "update", table, assignments, where, span: this.span(start, expressionEnd(c.expression[0]!)) };
   }
 
-  delete(node: C.DeleteStatementCstNode): A.DeleteStmt {
+  private delete(node: C.DeleteStatementCstNode): A.DeleteStmt {
     const c = node.children;
-    const table = name(c.Identifier[0]!);
-    if (!c.whereClause) return { kind: "delete", table, span: nodeSpan(node) };
-    return { kind: "delete", table, where: this.expression(c.whereClause[0]!.children.expression[0]!), span: nodeSpan(node) };
+    const table = this.name(c.Identifier[0]!);
+    const start = c.Delete[0]!.startOffset;
+    if (!c.expression) return { kind: "delete", table, span: this.span(start, table.span.end) };
+    const where = this.expression(c.expression[0]!);
+    return { kind: "delete", table, where, span: this.span(start, expressionEnd(c.expression[0]!)) };
   }
 
-  createTable(node: C.CreateTableStatementCstNode): A.CreateTableStmt {
+  private createTable(node: C.CreateTableStatementCstNode): A.CreateTableStmt {
     const c = node.children;
+    const table = this.name(c.Identifier[0]!);
     const columns: A.ColumnDef[] = [];
     const constraints: A.TableConstraint[] = [];
     for (const element of c.tableElement) {
@@ -225,22 +327,25 @@ class AstBuilder {
     return {
       kind: "create-table",
       ifNotExists: c.If !== undefined,
-      table: name(c.Identifier[0]!),
+      table,
       columns,
       constraints,
-      span: nodeSpan(node),
+      span: this.span(c.Create[0]!.startOffset, endOf(c.RParen[0]!)),
     };
   }
 
-  columnDefinition(node: C.ColumnDefinitionCstNode): A.ColumnDef {
+  private columnDefinition(node: C.ColumnDefinitionCstNode): A.ColumnDef {
     const c = node.children;
+    const name = this.name(c.Identifier[0]!);
+    const typeNode = c.typeName[0]!;
+    const end = c.columnConstraint ? columnConstraintEnd(last(c.columnConstraint)) : typeNameEnd(typeNode);
     const def: { -readonly [K in keyof A.ColumnDef]: A.ColumnDef[K] } = {
-      name: name(c.Identifier[0]!),
-      type: typeName(c.typeName[0]!),
+      name,
+      type: this.typeName(typeNode),
       primaryKey: false,
       notNull: false,
       unique: false,
-      span: nodeSpan(node),
+      span: this.span(name.span.start, end),
     };
     if (c.columnConstraint) {
       for (const con of c.columnConstraint) {
@@ -249,117 +354,131 @@ class AstBuilder {
         else if (k.Not) def.notNull = true;
         else if (k.Unique) def.unique = true;
         else if (k.Default) {
-          if (def.default) throw duplicate(k.Default[0]!, "DEFAULT", def.name.text);
-          def.default = literal(k.literal![0]!);
+          if (def.default) throw this.error(k.Default[0]!, `Column ${name.text} has a second DEFAULT`);
+          const literal = k.literal![0]!;
+          def.default = this.literal(literal.children, firstToken(literal.children).startOffset, valueEnd(literal));
         } else {
           const clause = k.referencesClause![0]!;
-          if (def.references) throw duplicate(clause.children.References[0]!, "REFERENCES", def.name.text);
-          def.references = references(clause);
+          if (def.references) throw this.error(clause.children.References[0]!, `Column ${name.text} has a second REFERENCES`);
+          def.references = this.references(clause);
         }
       }
     }
     return def;
   }
 
-  tableConstraint(node: C.TableConstraintCstNode): A.TableConstraint {
+  private typeName(node: C.TypeNameCstNode): A.TypeName {
     const c = node.children;
-    const span = nodeSpan(node);
-    const label = c.Identifier ? { name: name(c.Identifier[0]!) } : {};
-    if (c.Check) return { kind: "check", ...label, expr: this.expression(c.expression![0]!), span };
-    const columns = names(c.nameList![0]!.children.Identifier);
-    if (c.Primary) return { kind: "primary-key", ...label, columns, span };
-    if (c.Unique) return { kind: "unique", ...label, columns, span };
-    return { kind: "foreign-key", ...label, columns, references: references(c.referencesClause![0]!), span };
+    const args: number[] = [];
+    if (c.NumberLiteral) for (const n of c.NumberLiteral) args.push(this.count(n, "A type argument"));
+    const name = this.name(c.Identifier[0]!);
+    return { name: name.text, args, span: this.span(name.span.start, typeNameEnd(node)) };
   }
 
-  dropTable(node: C.DropTableStatementCstNode): A.DropTableStmt {
+  private tableConstraint(node: C.TableConstraintCstNode): A.TableConstraint {
     const c = node.children;
-    return { kind: "drop-table", ifExists: c.If !== undefined, table: name(c.Identifier[0]!), span: nodeSpan(node) };
+    const first = (c.Constraint ?? c.Primary ?? c.Unique ?? c.Foreign ?? c.Check)![0]!;
+    const label = c.Identifier ? { name: this.name(c.Identifier[0]!) } : {};
+    if (c.Check) {
+      const expr = this.expression(c.expression![0]!);
+      return { kind: "check", ...label, expr, span: this.span(first.startOffset, endOf(c.RParen![0]!)) };
+    }
+    const list = c.nameList![0]!;
+    const columns = this.names(list.children.Identifier);
+    if (c.referencesClause) {
+      const references = this.references(c.referencesClause[0]!);
+      return { kind: "foreign-key", ...label, columns, references, span: this.span(first.startOffset, references.span.end) };
+    }
+    const span = this.span(first.startOffset, endOf(list.children.RParen[0]!));
+    return c.Primary ? { kind: "primary-key", ...label, columns, span } : { kind: "unique", ...label, columns, span };
+  }
+
+  private references(node: C.ReferencesClauseCstNode): A.References {
+    const c = node.children;
+    const table = this.name(c.Identifier[0]!);
+    const columns = this.names(c.nameList[0]!.children.Identifier);
+    const span = this.span(c.References[0]!.startOffset, referencesEnd(node));
+    if (c.Cascade) return { table, columns, onDelete: "cascade", span };
+    if (c.Restrict) return { table, columns, onDelete: "restrict", span };
+    return { table, columns, span };
+  }
+
+  private dropTable(node: C.DropTableStatementCstNode): A.DropTableStmt {
+    const c = node.children;
+    const table = this.name(c.Identifier[0]!);
+    return { kind: "drop-table", ifExists: c.If !== undefined, table, span: this.span(c.Drop[0]!.startOffset, table.span.end) };
   }
 
   // ---------------------------------------------------------------- expressions
 
-  expression(node: C.ExpressionCstNode): A.Expr {
+  private expression(node: C.ExpressionCstNode): A.Expr {
     const terms = node.children.andExpression;
     if (terms.length === 1) return this.andExpression(terms[0]!);
     const operands: A.Expr[] = [];
     for (const term of terms) operands.push(this.andExpression(term));
-    return { kind: "or", operands, span: nodeSpan(node) };
+    return { kind: "or", operands, span: this.span(expressionStart(node), expressionEnd(node)) };
   }
 
-  andExpression(node: C.AndExpressionCstNode): A.Expr {
-    const factors = node.children.notExpression;
-    if (factors.length === 1) return this.notExpression(factors[0]!);
-    const operands: A.Expr[] = [];
-    for (const factor of factors) operands.push(this.notExpression(factor));
-    return { kind: "and", operands, span: nodeSpan(node) };
-  }
-
-  notExpression(node: C.NotExpressionCstNode): A.Expr {
+  /** The predicates, each wrapped in the NOTs that precede it (the CST keeps all NOTs in one list, in text order). */
+  private andExpression(node: C.AndExpressionCstNode): A.Expr {
     const c = node.children;
-    if (c.predicate) return this.predicate(c.predicate[0]!);
-    return { kind: "not", expr: this.notExpression(c.notExpression![0]!), span: nodeSpan(node) };
+    const nots = c.Not;
+    const predicates = c.predicate;
+    const operands: A.Expr[] = [];
+    let next = 0; // the first NOT not yet used
+    for (const predicate of predicates) {
+      let operand = this.predicate(predicate);
+      if (nots !== undefined) {
+        const start = predicateStart(predicate);
+        let own = next;
+        while (own < nots.length && nots[own]!.startOffset < start) own++;
+        const end = predicateEnd(predicate);
+        for (let i = own - 1; i >= next; i--) operand = { kind: "not", expr: operand, span: this.span(nots[i]!.startOffset, end) };
+        next = own;
+      }
+      operands.push(operand);
+    }
+    if (operands.length === 1) return operands[0]!;
+    return { kind: "and", operands, span: this.span(andStart(node), andEnd(node)) };
   }
 
-  predicate(node: C.PredicateCstNode): A.Expr {
+  private predicate(node: C.PredicateCstNode): A.Expr {
     const c = node.children;
     const left = this.operand(c.operand[0]!);
     if (c.ComparisonOperator) {
       const op = c.ComparisonOperator[0]!.image as A.ComparisonOp;
-      return { kind: "comparison", op, left, right: this.operand(c.operand[1]!), span: nodeSpan(node) };
+      const right = this.operand(c.operand[1]!);
+      return { kind: "comparison", op, left, right, span: this.span(predicateStart(node), predicateEnd(node)) };
     }
-    if (c.Is) return { kind: "is-null", expr: left, not: c.Not !== undefined, span: nodeSpan(node) };
+    if (c.Is) return { kind: "is-null", expr: left, not: c.Not !== undefined, span: this.span(predicateStart(node), predicateEnd(node)) };
     return left;
   }
 
-  operand(node: C.OperandCstNode): A.Expr {
+  private operand(node: C.OperandCstNode): A.Expr {
     const c = node.children;
-    if (c.columnRef) return this.columnRef(c.columnRef[0]!);
+    if (c.Identifier) return this.column(c.Identifier);
     if (c.Param) return this.param(c.Param[0]!);
-    if (c.literal) return literal(c.literal[0]!);
-    return this.expression(c.expression![0]!);
+    if (c.expression) return this.expression(c.expression[0]!);
+    return this.literal(c, operandStart(node), operandEnd(node));
   }
 
-  columnRef(node: C.ColumnRefCstNode): A.ColumnRefExpr {
-    const ids = node.children.Identifier;
-    if (ids.length === 1) return { kind: "column", name: name(ids[0]!), span: nodeSpan(node) };
-    return { kind: "column", table: name(ids[0]!), name: name(ids[1]!), span: nodeSpan(node) };
+  private columnRef(node: C.ColumnRefCstNode): A.ColumnRefExpr {
+    return this.column(node.children.Identifier);
   }
 
-  value(node: C.ValueCstNode): A.ValueExpr {
+  private column(ids: readonly IToken[]): A.ColumnRefExpr {
+    if (ids.length === 1) {
+      const name = this.name(ids[0]!);
+      return { kind: "column", name, span: name.span };
+    }
+    const table = this.name(ids[0]!);
+    const name = this.name(ids[1]!);
+    return { kind: "column", table, name, span: this.span(table.span.start, name.span.end) };
+  }
+
+  private value(node: C.ValueCstNode): A.ValueExpr {
     const c = node.children;
-    return c.Param ? this.param(c.Param[0]!) : literal(c.literal![0]!);
+    if (c.Param) return this.param(c.Param[0]!);
+    return this.literal(c, firstToken(c).startOffset, valueEnd(node));
   }
-
-  param(token: IToken): A.ParamExpr {
-    return { kind: "param", index: this.params++, span: tokenSpan(token) };
-  }
-}
-
-function literal(node: C.LiteralCstNode): A.LiteralExpr {
-  const c = node.children;
-  let value: A.LiteralValue;
-  if (c.NumberLiteral) value = numberValue(c.NumberLiteral[0]!, c.Minus !== undefined);
-  else if (c.StringLiteral) value = stringValue(c.StringLiteral[0]!.image);
-  else if (c.True) value = true;
-  else if (c.False) value = false;
-  else value = null;
-  return { kind: "literal", value, span: nodeSpan(node) };
-}
-
-function typeName(node: C.TypeNameCstNode): A.TypeName {
-  const c = node.children;
-  const args: number[] = [];
-  if (c.NumberLiteral) for (const n of c.NumberLiteral) args.push(countValue(n, "A type argument"));
-  return { name: name(c.Identifier[0]!).text, args, span: nodeSpan(node) };
-}
-
-function references(node: C.ReferencesClauseCstNode): A.References {
-  const c = node.children;
-  const table = name(c.Identifier[0]!);
-  const columns = names(c.nameList[0]!.children.Identifier);
-  const span = nodeSpan(node);
-  if (c.Cascade) return { table, columns, onDelete: "cascade", span };
-  if (c.Restrict) return { table, columns, onDelete: "restrict", span };
-  return { table, columns, span };
 }

@@ -5,7 +5,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { SqlError } from "../../src/errors.js";
-import { lex, positionAt } from "../../src/lexer/index.js";
+import { lex, LineIndex, positionAt } from "../../src/lexer/index.js";
 import { keywords } from "../../src/lexer/tokens.js";
 
 /** `name:image` for each token, e.g. `Select:SELECT BareIdentifier:a`. */
@@ -63,11 +63,14 @@ test("every keyword matches in any case and only as a whole word", () => {
   }
 });
 
-test("tokens carry offsets, lines and columns (1-based, UTF-16)", () => {
-  const [a, b, c] = lex("a\n  'é😀' \r\nc");
-  assert.equal([a!.startOffset, a!.startLine, a!.startColumn], [0, 1, 1]);
-  assert.equal([b!.startOffset, b!.startLine, b!.startColumn, b!.endOffset], [4, 2, 3, 8]);
-  assert.equal([c!.startOffset, c!.startLine, c!.startColumn], [12, 3, 1]);
+test("tokens carry their offset in UTF-16 code units; a LineIndex gives line and column", () => {
+  const text = "a\n  'é😀' \r\nc";
+  const [a, b, c] = lex(text);
+  assert.equal([a!.startOffset, b!.startOffset, c!.startOffset], [0, 4, 12]);
+  const lines = new LineIndex(text);
+  assert.equal(lines.position(4), { line: 2, column: 3, offset: 4 });
+  assert.equal(lines.position(12), { line: 3, column: 1, offset: 12 });
+  assert.equal(new LineIndex("one line").position(5), { line: 1, column: 6, offset: 5 });
 });
 
 test("positionAt counts \\n, \\r\\n and a lone \\r as one line break each", () => {
