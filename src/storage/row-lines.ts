@@ -23,6 +23,8 @@ import type { Row } from "../catalog/types.js";
 
 /** Below this share of changed rows, rows are stringified one call each. */
 const BULK_SHARE = 0.25;
+/** How many deleted rows in a row a rewrite steps over without re-serializing what follows. */
+const LOOK_AHEAD = 8;
 
 export class RowLines {
   private readonly toObject: (row: Row) => object;
@@ -39,24 +41,40 @@ export class RowLines {
 
   /** The rows' lines joined by ",\n" (empty for no rows). */
   text(rows: readonly Row[]): string {
+    const before = this.rows;
     const lines = new Array<string>(rows.length);
     const kept = new Array<Row>(rows.length);
     const changed: number[] = [];
+    // Walk the remembered rows alongside: rows deleted in between are skipped
+    // by a short look-ahead, a changed or inserted row takes a fresh line.
+    let j = 0;
     for (let i = 0; i < rows.length; i++) {
-      const before = this.rows[i];
-      if (before !== undefined && this.same(before, rows[i]!)) {
-        kept[i] = before;
-        lines[i] = this.lines[i]!;
-      } else {
-        kept[i] = rows[i]!.slice(0, this.width);
-        changed.push(i);
+      const row = rows[i]!;
+      const match = this.find(row, j);
+      if (match !== -1) {
+        kept[i] = before[match]!;
+        lines[i] = this.lines[match]!;
+        j = match + 1;
+        continue;
       }
+      kept[i] = row.slice(0, this.width);
+      changed.push(i);
+      // An update replaces the remembered row; an insertion leaves it for the next row.
+      const next = rows[i + 1];
+      if (!(next !== undefined && j < before.length && this.same(before[j]!, next))) j++;
     }
     if (changed.length > rows.length * BULK_SHARE) this.bulk(kept, changed, lines);
     else for (const i of changed) lines[i] = JSON.stringify(this.toObject(kept[i]!));
     this.rows = kept;
     this.lines = lines;
     return lines.join(",\n");
+  }
+
+  /** The remembered position, from `from` up to LOOK_AHEAD further, of a row equal to `row`; -1 if none. */
+  private find(row: Row, from: number): number {
+    const end = Math.min(from + LOOK_AHEAD + 1, this.rows.length);
+    for (let j = from; j < end; j++) if (this.same(this.rows[j]!, row)) return j;
+    return -1;
   }
 
   private same(a: Row, b: Row): boolean {

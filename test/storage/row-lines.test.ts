@@ -39,6 +39,26 @@ test("equals one stringify per row, through inserts, in-place updates and delete
   }
 });
 
+test("after a delete in the middle, the rows behind it keep their lines", () => {
+  const writer = new RowLines(columns);
+  const rows: Value[][] = Array.from({ length: 1000 }, (_, i) => [i, "r", i, true]);
+  writer.text(rows);
+  rows.splice(10, 3);
+  rows.splice(500, 1, [-1, "new", 0, false], [-2, "new", 0, false]);
+  const want = expected(rows);
+  const spy = JSON.stringify;
+  let calls = 0;
+  JSON.stringify = ((...args: Parameters<typeof spy>) => (calls++, spy(...args))) as typeof spy;
+  let text: string;
+  try {
+    text = writer.text(rows);
+  } finally {
+    JSON.stringify = spy;
+  }
+  assert.is(text, want);
+  assert.ok(calls <= 4, `only the new rows were serialized (${calls} calls)`);
+});
+
 test("empty tables and a first write with a row separator inside a value", () => {
   const writer = new RowLines(columns);
   assert.is(writer.text([]), "");
