@@ -5,8 +5,9 @@
  *
  * users ← orders (restrict) covers filters, NULL logic, joins, computed
  * fields, defaults and checks; teams ← members ← badges (cascade) covers
- * cascade chains; pairs covers a composite primary key and a unique key with
- * several NULLs. The row data is exported so expectations can be derived.
+ * cascade chains, and awards (restrict, on members) a cascade that must stop
+ * whole; pairs covers a composite primary key and a unique key with several
+ * NULLs. The row data is exported so expectations can be derived.
  */
 
 import { Engine } from "../../src/catalog/engine.js";
@@ -90,6 +91,15 @@ export const FIXTURE: readonly Command[] = [
   {
     kind: "create-table",
     schema: {
+      name: "awards",
+      columns: { id: "integer", member_id: "integer" },
+      primary_key: { columns: ["id"] },
+      foreign_keys: [{ columns: ["member_id"], references: { table: "members", columns: ["id"] }, on_delete: "restrict" }],
+    },
+  },
+  {
+    kind: "create-table",
+    schema: {
       name: "pairs",
       columns: { a: "integer", b: "text", code: "text", label: "text" },
       primary_key: { columns: ["a", "b"] },
@@ -105,6 +115,7 @@ export const FIXTURE: readonly Command[] = [
     table: "badges",
     rows: objects(["id", "member_id", "label"], [[100, 10, "gold"], [101, 11, "silver"], [102, 12, "bronze"], [103, 10, "x"]]),
   },
+  { kind: "insert", table: "awards", rows: objects(["id", "member_id"], [[1, 12]]) },
   {
     kind: "insert",
     table: "pairs",
