@@ -13,24 +13,23 @@ import type { Table } from "./table.js";
 export function checkTables(tables: ReadonlyMap<string, Table>): ProblemEntry[] {
   const problems: ProblemEntry[] = [];
   for (const table of [...tables.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    table.rows.forEach((row, i) => problems.push(...table.rowProblems(row, i)));
+    table.rows.forEach((row, i) => table.rowProblems(row, i, problems));
+    // Keys are indexed by their first row (see Table.rebuild), so a row its key does not lead to is a duplicate.
     for (const ix of table.uniqueKeys()) {
-      const seen = new Set<unknown>();
       const code = ix === table.pk ? "duplicate_key" : "unique";
       const column = ix.positions.map((p) => table.columns[p]).join(",");
       table.rows.forEach((row, i) => {
         const k = keyOfRow(row, ix.positions);
-        if (k === undefined) return;
-        if (seen.has(k)) problems.push({ table: table.name, row: i, column, code, message: `Another row has this ${code === "unique" ? "unique key" : "primary key"} (${column})` });
-        seen.add(k);
+        if (k !== undefined && ix.get(k) !== row) {
+          problems.push({ table: table.name, row: i, column, code, message: `Another row has this ${code === "unique" ? "unique key" : "primary key"} (${column})` });
+        }
       });
     }
     for (const l of linksFrom(table, tables)) {
       const column = l.childPositions.map((p) => table.columns[p]).join(",");
-      const parentKeys = new Set(l.parent.rows.map((r) => keyOfRow(r, l.parentKey.positions)));
       table.rows.forEach((row, i) => {
         const k = keyOfRow(row, l.childPositions);
-        if (k !== undefined && !parentKeys.has(k)) {
+        if (k !== undefined && l.parentKey.get(k) === undefined) {
           problems.push({ table: table.name, row: i, column, code: "foreign_key", message: `No row in "${l.parent.name}" has this key (${column})` });
         }
       });

@@ -40,6 +40,7 @@ export class Table implements TableInfo, TableStore {
   readonly secondary: readonly MultiIndex[];
   /** Rows in insertion order; each has its sequence number at `width`. */
   rows: MutableRow[] = [];
+  private readonly allUnique: readonly UniqueIndex[];
   private readonly checks: readonly CompiledCheck[];
   private readonly byName = new Map<string, UniqueIndex | MultiIndex>();
   private nextSeq = 0;
@@ -75,6 +76,7 @@ export class Table implements TableInfo, TableStore {
     }
     this.pk = pk;
     this.uniques = uniques;
+    this.allUnique = pk ? [pk, ...uniques] : uniques;
     this.secondary = secondary;
     this.checks = (schema.checks ?? []).map((c, i) => ({
       label: c.name ?? `check ${i}`,
@@ -84,7 +86,7 @@ export class Table implements TableInfo, TableStore {
 
   /** Primary key first, then unique keys. */
   uniqueKeys(): readonly UniqueIndex[] {
-    return this.pk ? [this.pk, ...this.uniques] : this.uniques;
+    return this.allUnique;
   }
 
   index(name: string): UniqueIndex | MultiIndex | undefined {
@@ -174,9 +176,9 @@ export class Table implements TableInfo, TableStore {
     }
   }
 
-  /** Problems of one row on its own: types, required columns, checks. `row` is the index reported. */
-  rowProblems(values: readonly Value[], row: number): ProblemEntry[] {
-    const problems: ProblemEntry[] = [];
+  /** Problems of one row on its own — types, required columns, checks — added to `problems`. `row` is the index reported. */
+  rowProblems(values: readonly Value[], row: number, problems: ProblemEntry[] = []): ProblemEntry[] {
+    const before = problems.length;
     for (let i = 0; i < this.width; i++) {
       const v = values[i] as Value;
       const column = this.columns[i] as string;
@@ -187,7 +189,7 @@ export class Table implements TableInfo, TableStore {
       }
     }
     // Checks only make sense on well-typed values.
-    if (problems.length === 0) {
+    if (problems.length === before) {
       for (const check of this.checks) {
         if (check.eval(values, []) === false) {
           problems.push({ table: this.name, row, code: "check", message: `Row breaks ${check.label} of "${this.name}"` });
