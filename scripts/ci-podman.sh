@@ -13,7 +13,7 @@ fi
 if ! command -v podman >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update
-  apt-get install -y --no-install-recommends podman runc
+  apt-get install -y podman runc
 fi
 
 mkdir -p /etc/containers
