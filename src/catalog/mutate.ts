@@ -37,7 +37,9 @@ export function applyInsert(tables: Tables, table: Table, plan: InsertPlan, para
   const rows = plan.rows.map((row) =>
     row.map((v, i) => (v.kind === "const" ? v.value : v.kind === "param" ? (params[v.index] ?? null) : (table.defaults[i] as Value))),
   );
-  throwRowProblems(table, "Insert into", rows.flatMap((v, i) => table.rowProblems(v, i)));
+  const rowProblems: ProblemEntry[] = [];
+  rows.forEach((v, i) => table.rowProblems(v, i, rowProblems));
+  throwRowProblems(table, "Insert into", rowProblems);
 
   const problems: ProblemEntry[] = [];
   for (const ix of table.uniqueKeys()) {
@@ -77,7 +79,9 @@ export function applyUpdate(tables: Tables, table: Table, plan: UpdatePlan, matc
     for (const a of plan.set) v[a.position] = a.value.kind === "const" ? a.value.value : (params[a.value.index] ?? null);
     return v;
   });
-  throwRowProblems(table, "Update of", afters.flatMap((v, i) => table.rowProblems(v, i)));
+  const rowProblems: ProblemEntry[] = [];
+  afters.forEach((v, i) => table.rowProblems(v, i, rowProblems));
+  throwRowProblems(table, "Update of", rowProblems);
 
   const setPositions = new Set(plan.set.map((a) => a.position));
   const touches = (positions: readonly number[]): boolean => positions.some((p) => setPositions.has(p));
