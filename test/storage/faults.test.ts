@@ -52,6 +52,21 @@ test("every error at every step of a persist: right code, memory and file unchan
   }
 });
 
+test("a file that cannot be read answers storage_error and is read again on the next command", async () => {
+  const dir = scratchDir("faults-read");
+  try {
+    await seed(dir, "shop", [usersTable, threeUsers]);
+    const fs = await InstrumentedFs.over(dir);
+    const data = await DataDirectory.open(dir, { fs });
+    fs.inject("readFile", "EACCES", (name) => name === "shop.store");
+    assert.is(await outcome(data.execute("shop", select)), "storage_error");
+    assert.is(await outcome(data.execute("shop", select)), "ok");
+    await data.close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
 test("a failed first write leaves no database behind", async () => {
   const dir = scratchDir("faults-new");
   try {
