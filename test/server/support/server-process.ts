@@ -74,20 +74,14 @@ export function serverEnv(dataDir: string, extra: Record<string, string> = {}): 
   return { ...env, STORE_DATA_PATH: dataDir, STORE_PORT: "0", STORE_LOG_LEVEL: "info", ...extra };
 }
 
-function launch(env: Record<string, string>): { child: ChildProcess; out: string[]; err: string[]; exited: Promise<Exit> } {
+async function launch(env: Record<string, string>): Promise<{ child: ChildProcess; out: string[]; err: string[]; exited: Promise<Exit> }> {
   const out: string[] = [];
   const err: string[] = [];
-  const child = spawn(process.execPath, [bundlePathSync()], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [await serverBundle()], { env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => out.push(chunk));
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => err.push(chunk));
   const exited = new Promise<Exit>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
   return { child, out, err, exited };
-}
-
-let bundlePath: string | undefined;
-function bundlePathSync(): string {
-  if (bundlePath === undefined) throw new Error("await serverBundle() first");
-  return bundlePath;
 }
 
 function parseLogs(text: string): Record<string, unknown>[] {
@@ -99,8 +93,7 @@ function parseLogs(text: string): Record<string, unknown>[] {
 
 /** Starts a server and resolves once it listens; rejects if it exits first. */
 export async function startServer(env: Record<string, string>, timeoutMs = 10_000): Promise<ServerProcess> {
-  bundlePath = await serverBundle();
-  const { child, out, err, exited } = launch(env);
+  const { child, out, err, exited } = await launch(env);
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${err.join("")}${out.join("")}`)), timeoutMs);
     const check = (): void => {
@@ -133,8 +126,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 10_00
 
 /** Runs a server that is expected to exit by itself (bad configuration, lock held). */
 export async function runToExit(env: Record<string, string>, timeoutMs = 10_000): Promise<Exit & { stdout: string; stderr: string }> {
-  bundlePath = await serverBundle();
-  const { child, out, err, exited } = launch(env);
+  const { child, out, err, exited } = await launch(env);
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
   const exit = await exited;
   clearTimeout(timer);
