@@ -5,7 +5,6 @@
  * needs its own check. Returns the first problem found, or undefined.
  */
 
-import type { TableSchema } from "../commands/types.js";
 import { isColumnType } from "../planner/value-types.js";
 
 type Check = (value: unknown, at: string) => string | undefined;
@@ -106,8 +105,4 @@ const schemaShape = object(
 
 export function schemaShapeProblem(raw: unknown): string | undefined {
   return schemaShape(raw, "schema");
-}
-
-export function isTableSchema(raw: unknown): raw is TableSchema {
-  return schemaShapeProblem(raw) === undefined;
 }

@@ -7,7 +7,7 @@ import type { AccessPath, BoundExpr } from "../planner/plan.js";
 import type { StoredRow, TableStore } from "./table-store.js";
 
 /** A lookup key part: a constant or a parameter's value. */
-export function keyValue(e: BoundExpr, params: readonly Value[]): Value {
+function keyValue(e: BoundExpr, params: readonly Value[]): Value {
   if (e.kind === "const") return e.value;
   if (e.kind === "param") return params[e.index] ?? null;
   throw new StoreError("internal_error", "A lookup key must be a constant or a parameter");

@@ -204,7 +204,6 @@ export function instantiate<F>(source: string, consts: readonly unknown[]): F {
   return factory(consts, HELPERS) as F;
 }
 
-export type RowLike = readonly Value[] | readonly (readonly Value[])[];
 /** `(r, p) → Value`. */
 export type ValueFn = (r: never, p: readonly Value[]) => Value;
 /** `(r, p) → boolean`: the expression IS TRUE. */

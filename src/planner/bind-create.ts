@@ -33,7 +33,7 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** The schema with defaults filled in and members in a fixed order (columns and computed keep declaration order). */
-export function normalizeSchema(s: TableSchema): TableSchema {
+function normalizeSchema(s: TableSchema): TableSchema {
   const columns = Object.keys(s.columns);
   const pk = s.primary_key?.columns ?? [];
   const required = columns.filter((c) => pk.includes(c) || (s.required ?? []).includes(c));

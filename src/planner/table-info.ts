@@ -37,7 +37,7 @@ export interface Catalog {
 }
 
 /** The name a key is known by in plans: unique keys have no declared name. */
-export function uniqueKeyName(columns: readonly string[]): string {
+function uniqueKeyName(columns: readonly string[]): string {
   return `unique(${columns.join(",")})`;
 }
 

@@ -6,7 +6,7 @@
 
 import type { ColumnType, Value } from "../commands/types.js";
 
-export const COLUMN_TYPES: readonly ColumnType[] = ["text", "integer", "real", "boolean"];
+const COLUMN_TYPES: readonly ColumnType[] = ["text", "integer", "real", "boolean"];
 
 export function isColumnType(value: unknown): value is ColumnType {
   return typeof value === "string" && (COLUMN_TYPES as readonly string[]).includes(value);
