@@ -18,13 +18,15 @@ import { toAst } from "./to-ast.js";
 
 export type * from "./ast.js";
 
-/** Content assist replays the grammar over the prefix: fine for a statement, not for a megabyte. */
-const ASSIST_LIMIT = 2000;
+/** Content assist replays the grammar over the prefix, in time that grows faster than its length: fine for a statement, not for a megabyte. */
+const ASSIST_LIMIT = 1000;
 
 function assist(preceding: IToken[]) {
   if (preceding.length > ASSIST_LIMIT) return undefined;
   return grammar.computeContentAssist("statement", preceding).map((path) => path.nextTokenType);
 }
+
+const NO_TOKENS: IToken[] = [];
 
 export function parseSql(text: string): Statement {
   const tokens = lex(text);
@@ -33,6 +35,7 @@ export function parseSql(text: string): Statement {
   grammar.input = tokens;
   const cst = grammar.statement();
   const error = grammar.errors[0];
+  grammar.input = NO_TOKENS; // the shared instance must not keep this statement's tokens alive
   if (error !== undefined) throw syntaxError(text, lines, tokens, error, assist);
   return toAst(cst as StatementCstNode, lines);
 }

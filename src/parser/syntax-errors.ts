@@ -16,21 +16,21 @@ import { EOF, type IParserErrorMessageProvider, type IRecognitionException, type
 import { SqlError, type SourcePosition } from "../errors.js";
 import { describePosition, type LineIndex } from "../lexer/index.js";
 import * as T from "../lexer/tokens.js";
-import { ComparisonOperator, Identifier, NumberLiteral, StringLiteral } from "../lexer/tokens.js";
 
+/** The expected token labels of the error phrased last (see the header). */
 let lastExpected: string[] = [];
 
-/** The reported name of a token type: its label (`FROM`, `)`, `Identifier`) or, failing that, its name. */
+/** The reported name of a token type: its label (`FROM`, `)`, `T.Identifier`) or, failing that, its name. */
 function label(type: TokenType): string {
   return type === EOF ? "EOF" : (type.LABEL ?? type.name);
 }
 
 /** How a token type reads inside a sentence. */
 function phrase(type: TokenType): string {
-  if (type === Identifier) return "an identifier";
-  if (type === NumberLiteral) return "a number";
-  if (type === StringLiteral) return "a string";
-  if (type === ComparisonOperator) return "a comparison operator";
+  if (type === T.Identifier) return "an identifier";
+  if (type === T.NumberLiteral) return "a number";
+  if (type === T.StringLiteral) return "a string";
+  if (type === T.ComparisonOperator) return "a comparison operator";
   if (type === EOF) return "end of input";
   const text = label(type);
   return /^[A-Z]+$/.test(text) ? text : `'${text}'`;
@@ -43,12 +43,14 @@ function found(token: IToken | undefined): string {
   return `'${image}'`;
 }
 
+/** Phrases a list of expected token types ("FROM", "')' or ','", "one of ...") and records their labels in `lastExpected`. */
 function expectation(types: readonly TokenType[]): string {
-  lastExpected = [...new Set(types.map(label))];
   const unique = [...new Map(types.map((t) => [label(t), t])).values()];
-  if (unique.length === 1) return phrase(unique[0]!);
+  lastExpected = unique.map(label);
   const words = unique.map(phrase);
-  return `one of ${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+  if (words.length === 1) return words[0]!;
+  const list = `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+  return words.length === 2 ? list : `one of ${list}`;
 }
 
 function firstTokens(paths: readonly (readonly TokenType[])[]): TokenType[] {
@@ -76,7 +78,7 @@ export const errorMessages: IParserErrorMessageProvider = {
   buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, ruleName }) {
     const types = firstTokens(expectedPathsPerAlt.flat());
     // An operand that starts a predicate may also be preceded by NOT (a repetition the failing rule cannot see).
-    if (ruleName === "operand" && !previous.tokenType.CATEGORIES?.includes(ComparisonOperator)) types.unshift(T.Not);
+    if (ruleName === "operand" && !previous.tokenType.CATEGORIES?.includes(T.ComparisonOperator)) types.unshift(T.Not);
     const list = expectation(types);
     return `Expected ${SUMMARY[ruleName] ?? list} but found ${found(actual[0])}`;
   },
@@ -116,10 +118,10 @@ export function syntaxError(
 
 /** True when `token` is a comparison operator right after `operand op operand`. */
 function isChainedComparison(tokens: readonly IToken[], token: IToken): boolean {
-  if (!token.tokenType.CATEGORIES?.includes(ComparisonOperator)) return false;
+  if (!token.tokenType.CATEGORIES?.includes(T.ComparisonOperator)) return false;
   let i = tokens.indexOf(token) - 1;
   while (i >= 0 && isOperandToken(tokens[i]!)) i--;
-  return i >= 0 && tokens[i]!.tokenType.CATEGORIES?.includes(ComparisonOperator) === true;
+  return i >= 0 && tokens[i]!.tokenType.CATEGORIES?.includes(T.ComparisonOperator) === true;
 }
 
 /** Tokens that can make up a plain operand. */
@@ -128,5 +130,5 @@ const OPERAND_TOKENS: ReadonlySet<TokenType> = new Set([
 ]);
 
 function isOperandToken(token: IToken): boolean {
-  return OPERAND_TOKENS.has(token.tokenType) || token.tokenType.CATEGORIES?.includes(Identifier) === true;
+  return OPERAND_TOKENS.has(token.tokenType) || token.tokenType.CATEGORIES?.includes(T.Identifier) === true;
 }
