@@ -42,6 +42,9 @@ interface CachedSql {
 
 const NO_CHANGES: readonly Change[] = Object.freeze([]);
 
+/** SQL texts longer than this are prepared but not cached. */
+const CACHEABLE_SQL_LENGTH = 4096;
+
 export class Engine implements EngineApi {
   readonly problems: readonly ProblemEntry[];
   private readonly tables: Map<string, Table>;
@@ -129,7 +132,8 @@ export class Engine implements EngineApi {
     } else {
       throw new SqlError("sql_error", `A SQL statement cannot run "${lowered.kind}"`);
     }
-    this.sqlCache.set(text, entry);
+    // Long texts are one-off bulk statements (many literal rows): caching them would only hold memory.
+    if (text.length <= CACHEABLE_SQL_LENGTH) this.sqlCache.set(text, entry);
     return entry;
   }
 
