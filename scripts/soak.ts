@@ -7,7 +7,7 @@
  *            fresh random seeds; a failing case is kept in
  *            test/hostile/fixtures/ and replayed by `npm test` from then on
  *   paths    the path-safety suite (every hostile name)
- *   abuse    the abuse limits with a 1,000,000-row select
+ *   abuse    the abuse limits with a 1,000,000-row select, and slow bodies
  *   load     64 connections of mixed reads and writes for 60 s, then the
  *            on-disk audit of every acknowledged write
  *   crash    scripts/soak-crash-load.ts: 20 kill -9 cycles under load
@@ -18,6 +18,7 @@
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { slowloris } from "../test/hostile/support/abuse.js";
 import { saveFixture } from "../test/hostile/support/fixtures.js";
 import { MUTATE_DB, READ_DB, runProperty, seedDatabase } from "../test/hostile/support/fuzz.js";
 import { runLoad } from "../test/hostile/support/load.js";
@@ -90,6 +91,16 @@ const RUNNERS: Record<Part, () => Promise<void>> = {
     const ok = child("test/hostile/abuse.test.ts", { HOSTILE_BIG_ROWS: "1000000" });
     if (!ok) failed += 1;
     figures.push(`abuse: limits with a 1,000,000-row select ${ok ? "passed" : "FAILED"}`);
+    // Slow bodies take the 30 s request timeout to drop, too slow for npm test.
+    const server = await ServerProcess.start();
+    try {
+      const f = await slowloris(server, 200, 45, "body");
+      const held = f.closedByServer === f.sockets && f.worstMs < 2_000 && server.alive;
+      if (!held) failed += 1;
+      figures.push(`abuse: ${f.closedByServer}/${f.sockets} slow-body sockets dropped after ${f.secondsToDrop.toFixed(1)} s, ${f.servedMeanwhile} requests served meanwhile (worst ${Math.round(f.worstMs)} ms)${held ? "" : " FAILED"}`);
+    } finally {
+      await server.stop();
+    }
   },
   load,
   crash: async () => {

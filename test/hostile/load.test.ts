@@ -1,14 +1,16 @@
 /**
  * Load (short form; `npm run soak` runs 60 s): 64 connections of mixed
  * reads and writes across several databases with autocannon, then an audit
- * of the files on disk against what was acknowledged; and crash under load:
- * SIGKILL during writes, restart, every acknowledged write present.
+ * of the files on disk against what was acknowledged; racing conflicting
+ * writers; and crash under load: SIGKILL during writes, restart, every
+ * acknowledged write present.
  */
 import { rmSync } from "node:fs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { crashCycles } from "./support/crash.js";
 import { runLoad } from "./support/load.js";
+import { raceWriters } from "./support/race.js";
 import { loudHook, ServerProcess, tempDir } from "./support/server.js";
 
 const SECONDS = Number(process.env.HOSTILE_LOAD_SECONDS ?? 10);
@@ -36,6 +38,11 @@ test(`64 connections for ${SECONDS} s: no errors, every acknowledged write on di
   assert.is(f.lost, 0, "acknowledged writes missing from disk");
   assert.is(f.unexpected, 0, "rows on disk nobody sent");
   assert.ok(f.writesAcked > 0 && f.readsChecked > 0, "both writes and reads ran");
+  assert.ok(server.alive);
+});
+
+test("racing writers: one winner per conflict, the winner's row stored once", async ({ server }) => {
+  await raceWriters(server, 32, 5);
   assert.ok(server.alive);
 });
 

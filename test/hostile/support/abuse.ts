@@ -232,11 +232,12 @@ export interface SlowlorisFigures {
 }
 
 /**
- * Opens `count` sockets that send a request's headers one byte at a time and
- * never finish, then keeps making real requests: those must stay fast, and
- * the server must drop the slow sockets by its own header timeout.
+ * Opens `count` sockets that send a request one byte at a time and never
+ * finish — in the headers, or (`body`) in a body whose length was announced —
+ * then keeps making real requests: those must stay fast, and the server must
+ * drop the slow sockets by its own header or request timeout.
  */
-export async function slowloris(server: ServerProcess, count: number, maxSeconds: number): Promise<SlowlorisFigures> {
+export async function slowloris(server: ServerProcess, count: number, maxSeconds: number, where: "headers" | "body" = "headers"): Promise<SlowlorisFigures> {
   let closed = 0;
   const sockets: net.Socket[] = [];
   const started = Date.now();
@@ -249,6 +250,7 @@ export async function slowloris(server: ServerProcess, count: number, maxSeconds
       lastClose = Date.now();
     });
     socket.write("POST /v1/commands HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n");
+    if (where === "body") socket.write('Content-Length: 100000\r\n\r\n{"database":"slow","command":{"kind":"validate"},"x":"');
     sockets.push(socket);
   }
   const trickle = setInterval(() => {

@@ -106,6 +106,8 @@ export class ServerProcess {
         STORE_PORT: String(port),
         STORE_BIND_ADDRESS: "127.0.0.1",
         STORE_LOG_LEVEL: "warn",
+        // Under c8, a server stopped gracefully adds its coverage to the run's.
+        ...(process.env.NODE_V8_COVERAGE ? { NODE_V8_COVERAGE: process.env.NODE_V8_COVERAGE } : {}),
         ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -215,9 +217,13 @@ export class ServerProcess {
     return this.exited;
   }
 
-  /** Kills the process and removes the data directory it was given by default. */
+  /** Stops the process (SIGTERM, SIGKILL after 5 s) and removes the data directory it was given by default. */
   async stop(): Promise<void> {
-    await this.kill();
+    if (this.alive) {
+      const timer = setTimeout(() => this.child.kill("SIGKILL"), 5_000);
+      await this.kill("SIGTERM");
+      clearTimeout(timer);
+    }
     if (this.ownsDir) rmSync(this.dataDir, { recursive: true, force: true });
   }
 }
