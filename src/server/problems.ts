@@ -7,7 +7,8 @@
  * content length, bad URL) — into a problem. A code's status and title come
  * from `src/errors.ts`; `detail` is the StoreError's message, written for
  * people. Anything else is unexpected: it is logged with the request id and
- * answered 500 `internal_error` with a fixed detail, so no stack trace, file
+ * answered 500 `internal_error` with a fixed detail naming only the request
+ * id (also in every answer's `X-Request-Id`), so no stack trace, file
  * path or internal message leaves the process.
  */
 
@@ -20,7 +21,6 @@ import { noteOutcome } from "./request-log.js";
 /** Seconds a client should wait before retrying a request refused during shutdown. */
 export const RETRY_AFTER_SECONDS = 5;
 
-const INTERNAL_DETAIL = "The server failed to process the request; the failure was logged with its request id.";
 
 export interface ProblemOptions extends Record<string, unknown> {
   readonly maxBodyBytes: number;
@@ -54,7 +54,7 @@ export const problemsPlugin = rootPlugin<ProblemOptions>((app, options, done) =>
       return;
     }
     request.log.error({ err: error }, "unexpected error");
-    sendProblem(request, reply, new StoreError("internal_error", INTERNAL_DETAIL));
+    sendProblem(request, reply, new StoreError("internal_error", `The server failed to process the request; the server log has the details under request id ${request.id}.`));
   });
   done();
 });

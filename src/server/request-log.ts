@@ -2,6 +2,7 @@
  * Structured request logs: one JSON line per answered request, through
  * fastify's pino logger, with the request id (pino child binding `reqId`),
  * method, path, database, command kind, status, error code and duration.
+ * Every answer carries the same id in `X-Request-Id`.
  *
  * fastify's own two lines per request are turned off in `app.ts`; this one
  * line carries what an operator needs. The Authorization header is redacted
@@ -55,6 +56,11 @@ export function loggerOptions(level: LogLevel): Exclude<FastifyServerOptions["lo
 }
 
 export const requestLogPlugin = rootPlugin((app, _options, done) => {
+  // Clients quote this id when they report a problem; the log lines carry it as `reqId`.
+  app.addHook("onRequest", (request, reply, next) => {
+    reply.header("x-request-id", request.id);
+    next();
+  });
   app.addHook("onResponse", (request, reply, next) => {
     const outcome = outcomes.get(request);
     request.log.info(

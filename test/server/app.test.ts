@@ -250,10 +250,11 @@ test("an unexpected error is 500 internal_error with a fixed detail, logged with
   const response = await failing.inject({ method: "POST", url: "/v1/commands", headers: json, payload: JSON.stringify({ database: "shop", command: { kind: "describe" } }) });
   const body = problem(response, 500, "internal_error");
   assert.not.match(String(body.detail), "EACCES");
+  assert.match(String(body.detail), String(response.headers["x-request-id"]));
   assert.not.match(response.body, "node:fs");
   const logged = failures.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === "unexpected error");
   assert.ok(logged, "the error is logged");
-  assert.type(logged!.reqId, "string");
+  assert.is(logged!.reqId, response.headers["x-request-id"]);
   assert.match(JSON.stringify(logged!.err), "EACCES");
   await failing.close();
 });
