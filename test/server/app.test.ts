@@ -188,6 +188,17 @@ test("400 invalid_request naming the field, for shapes the envelope schema refus
   }
 });
 
+test("deeply nested bodies are refused with 400, not a crash", async () => {
+  const roomy = buildApp({ store, maxBodyBytes: 1 << 20 });
+  const arrays = `{"database":"shop","command":${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
+  problem(await roomy.inject({ method: "POST", url: "/v1/commands", headers: json, payload: arrays }), 400, "invalid_request");
+  const depth = 10_000;
+  const nots = `{"database":"shop","command":{"kind":"select","table":"users","columns":"*","where":${'{"type":"not","expr":'.repeat(depth)}{"type":"literal","value":true}${"}".repeat(depth)}}}`;
+  const answer = problem(await roomy.inject({ method: "POST", url: "/v1/commands", headers: json, payload: nots }), 400, "invalid_request");
+  assert.match(String(answer.detail), "where");
+  await roomy.close();
+});
+
 test("400 invalid_name for a bad database name", async () => {
   for (const name of ["Shop", "../etc", "con", "a/b", "", "x".repeat(65)]) problem(await send({ kind: "describe" }, name), 400, "invalid_name");
 });
