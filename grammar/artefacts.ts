@@ -20,6 +20,6 @@ export function artefacts(): Artefact[] {
   const diagrams = createSyntaxDiagramsCode(grammar.getSerializedGastProductions());
   return [
     { path: "src/parser/cst.generated.ts", content: `/* ${GENERATED} */\n${dts}` },
-    { path: "grammar/diagrams.html", content: `<!-- ${GENERATED} -->\n${diagrams}` },
+    { path: "grammar/diagrams.html", content: diagrams.replace("<!DOCTYPE html>\n", `<!DOCTYPE html>\n<!-- ${GENERATED} -->\n`) },
   ];
 }

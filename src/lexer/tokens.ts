@@ -8,10 +8,11 @@
  * their one-character prefixes. Keywords match case-insensitively.
  *
  * `Identifier` is an abstract category: the parser consumes it and accepts a
- * bare word, a `"quoted"` name, or one of the few soft keywords that are
- * unambiguous wherever a name may stand (KEY, ASC, DESC, CASCADE, RESTRICT), so a column may be
- * called `key` without quoting. Every token has a `label`: it is the name
- * reported in `expected` lists and shown in messages and syntax diagrams.
+ * bare word, a `"quoted"` name, or one of the few soft keywords that cannot
+ * be mistaken for a name wherever one may stand (KEY, ASC, DESC, CASCADE,
+ * RESTRICT), so a column may be called `key` without quoting. Every token
+ * has a `label`: the name reported in `expected` lists and shown in messages
+ * and syntax diagrams.
  */
 import { createToken, Lexer, type TokenType } from "chevrotain";
 
