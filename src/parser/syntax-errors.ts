@@ -113,7 +113,37 @@ export function syntaxError(
     } else expected = ["EOF"];
   }
   if (token.tokenType !== EOF && isChainedComparison(tokens, token)) message += " (comparisons do not chain: join them with AND)";
+  else message += typoHint(tokens, token, expected, error.name === "NotAllInputParsedException");
   return new SqlError("sql_syntax_error", `${message} at ${describePosition(position)}`, { position, expected });
+}
+
+/**
+ * " (did you mean WHERE instead of 'WHER'?)" when the offending word, or, for
+ * trailing input, the word before it (which the grammar took as an alias),
+ * is one typo away from an expected keyword; else "".
+ */
+function typoHint(tokens: readonly IToken[], token: IToken, expected: readonly string[], trailing: boolean): string {
+  const candidates = [token];
+  if (trailing) {
+    const previous = tokens[tokens.indexOf(token) - 1];
+    if (previous !== undefined) candidates.push(previous);
+  }
+  for (const candidate of candidates) {
+    if (candidate.tokenType !== T.BareIdentifier || candidate.image.length < 3) continue;
+    const word = candidate.image.toUpperCase();
+    const keyword = expected.find((name) => /^[A-Z]+$/.test(name) && oneTypoApart(word, name));
+    if (keyword !== undefined) return ` (did you mean ${keyword} instead of '${candidate.image}'?)`;
+  }
+  return "";
+}
+
+/** True when `a` becomes `b` by one substitution, insertion, deletion or swap of neighbours. */
+function oneTypoApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const swapped = a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  return swapped || a.slice(i + 1) === b.slice(i + 1) || a.slice(i) === b.slice(i + 1) || a.slice(i + 1) === b.slice(i);
 }
 
 /** True when `token` is a comparison operator right after `operand op operand`. */

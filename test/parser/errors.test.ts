@@ -215,7 +215,7 @@ test("a syntax error reads 'Expected X but found Y at line L, column C'", () => 
 
 test("trailing input lists what could have come instead", () => {
   const error = failure("SELECT id FROM users WHER id = 1");
-  assert.match(error.message, /^Expected one of .*WHERE.* or end of input but found 'id' at line 1, column 27$/);
+  assert.match(error.message, /^Expected one of .*WHERE.* or end of input but found 'id' \(did you mean WHERE instead of 'WHER'\?\) at line 1, column 27$/);
   assert.ok(error.expected?.includes("EOF"));
 });
 
@@ -223,6 +223,17 @@ test("end of input is reported as such, at the end of the text", () => {
   const error = failure("SELECT a FROM t WHERE a =\n");
   assert.match(error.message, "found end of input at line 2, column 1");
   assert.equal(error.position, { line: 2, column: 1, offset: 26 });
+});
+
+test("a keyword one typo away is suggested", () => {
+  assert.is(failure("SELECT a FORM t").message, "Expected FROM but found 'FORM' (did you mean FROM instead of 'FORM'?) at line 1, column 10");
+  assert.match(failure("SELEC a FROM t").message, "(did you mean SELECT instead of 'SELEC'?)");
+  assert.match(failure("DELETE FROM t WHER a = 1").message, "(did you mean WHERE instead of 'WHER'?)");
+  assert.match(failure("SELECT id FROM users WHER id = 1").message, "found 'id' (did you mean WHERE instead of 'WHER'?)");
+  assert.match(failure("UPDATE t SET a = 1 WHEREE b = 2").message, "(did you mean WHERE instead of 'WHEREE'?)");
+  assert.match(failure("SELECT a FROM t ORDER BY a DESCC").message, "(did you mean DESC instead of 'DESCC'?)");
+  assert.not.match(failure("SELECT a FROM t xyz abc").message, "did you mean");
+  assert.not.match(failure("SELECT a FROM t WHERE a = b c").message, "did you mean");
 });
 
 test("a chained comparison says that comparisons do not chain", () => {
