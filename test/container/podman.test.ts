@@ -149,6 +149,7 @@ if (onPath("podman") === undefined) {
     const made = (await podman("images", "-a", "-q", "--no-trunc")).split("\n").filter((id) => id !== "" && !imagesBefore.has(id));
     await run("podman", ["rmi", "-f", IMAGE]).catch(() => undefined);
     if (made.length > 0) await run("podman", ["rmi", "-f", ...made]).catch(() => undefined);
+    if (process.getuid?.() !== 0) await run("podman", ["unshare", "rm", "-rf", data]).catch(() => undefined);
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -193,7 +194,9 @@ if (onPath("podman") === undefined) {
 
   test("runs read-only as a non-root user, serves /health and commands, writes the .store as that user", async () => {
     mkdirSync(data);
-    chownSync(data, UID, GID);
+    // Rootless podman maps container uids into the user's subordinate range: chown through it.
+    if (process.getuid?.() === 0) chownSync(data, UID, GID);
+    else await podman("unshare", "chown", `${UID}:${GID}`, data);
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     await podman(
@@ -219,9 +222,13 @@ if (onPath("podman") === undefined) {
     const selected = await post(url, { kind: "sql", sql: "SELECT name FROM users WHERE id = ?", params: ["1"] });
     assert.equal(selected.body, { kind: "rows", columns: ["name"], rows: [{ name: "Ada" }], rowCount: 1 });
 
-    const file = statSync(path.join(data, "shop.store"));
-    assert.is(file.uid, UID);
-    assert.is(file.gid, GID);
+    const owner = process.getuid?.() === 0 ? statSync(path.join(data, "shop.store")) : undefined;
+    if (owner !== undefined) {
+      assert.is(owner.uid, UID);
+      assert.is(owner.gid, GID);
+    } else {
+      assert.is(await podman("unshare", "stat", "-c", "%u:%g", path.join(data, "shop.store")), `${UID}:${GID}`);
+    }
     const user = await podman("exec", NAME, "node", "-e", "console.log(process.getuid() + ':' + process.getgid())");
     assert.is(user, `${UID}:${GID}`);
   });
