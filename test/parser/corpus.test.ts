@@ -62,6 +62,43 @@ test("spans on a later line count lines and columns from 1", () => {
   assert.equal(ast.from.span, { start: 14, end: 15, line: 2, column: 6 });
 });
 
+/** The source text of every spanned node, in tree order: what each span covers. */
+function covered(sql: string): string[] {
+  return [...spanned(parseSql(sql))].map(([{ span }]) => sql.slice(span.start, span.end));
+}
+
+test("spans cover exactly their node's text, parentheses belonging to the enclosing node", () => {
+  assert.equal(covered("SELECT a FROM t WHERE NOT (a = 1) AND (b)"), [
+    "SELECT a FROM t WHERE NOT (a = 1) AND (b)",
+    "a", "a", // the column and its name
+    "t", "t",
+    "NOT (a = 1) AND (b)", "NOT (a = 1)", "a = 1", "a", "a", "1", "b", "b",
+  ]);
+  assert.equal(covered("DELETE FROM t WHERE (a = -1 OR b IS NOT NULL)").slice(0, 1), ["DELETE FROM t WHERE (a = -1 OR b IS NOT NULL)"]);
+  assert.equal(covered("UPDATE t SET a = 'x', b = ?")[0], "UPDATE t SET a = 'x', b = ?");
+  assert.equal(covered("SELECT * FROM t AS u LEFT JOIN v w ON (w.x = u.y) ORDER BY u.y DESC LIMIT 3 OFFSET 4").slice(0, 4), [
+    "SELECT * FROM t AS u LEFT JOIN v w ON (w.x = u.y) ORDER BY u.y DESC LIMIT 3 OFFSET 4",
+    "t AS u", "t", "u",
+  ]);
+  assert.ok(covered("SELECT * FROM t AS u LEFT JOIN v w ON (w.x = u.y) ORDER BY u.y DESC").includes("LEFT JOIN v w ON (w.x = u.y)"));
+  assert.ok(covered("SELECT * FROM t ORDER BY u.y DESC, z").includes("u.y DESC"));
+  const create = covered(
+    "CREATE TABLE t (a VARCHAR(10) NOT NULL DEFAULT -5 REFERENCES u(id) ON DELETE CASCADE, CONSTRAINT k PRIMARY KEY (a), CHECK (a > 0))",
+  );
+  for (const part of [
+    "a VARCHAR(10) NOT NULL DEFAULT -5 REFERENCES u(id) ON DELETE CASCADE",
+    "VARCHAR(10)",
+    "-5",
+    "REFERENCES u(id) ON DELETE CASCADE",
+    "CONSTRAINT k PRIMARY KEY (a)",
+    "CHECK (a > 0)",
+    "a > 0",
+  ]) assert.ok(create.includes(part), `${part} not in ${JSON.stringify(create)}`);
+  assert.equal(covered("EXPLAIN DELETE FROM t;").slice(0, 2), ["EXPLAIN DELETE FROM t", "DELETE FROM t"]);
+  assert.equal(covered("INSERT INTO t (a) VALUES (1), (?)")[0], "INSERT INTO t (a) VALUES (1), (?)");
+  assert.equal(covered("DROP TABLE IF EXISTS t")[0], "DROP TABLE IF EXISTS t");
+});
+
 test("placeholders are numbered in text order across clauses", () => {
   const ast = parseSql("SELECT a FROM t JOIN u ON u.x = ? WHERE a = ? AND b = ?");
   const indexes = [...spanned(ast)].map(([, node]) => node).filter((node) => (node as { kind?: string }).kind === "param");
