@@ -84,7 +84,11 @@ export class Engine implements EngineApi {
       case "delete":
       case "create-table":
       case "drop-table":
-        return this.run(this.prepare(bind(command, this.catalog)), []);
+      {
+        const plan = bind(command, this.catalog);
+        if (plan.params.length > 0) throw new StoreError("invalid_request", "Parameter slots need values: send the statement as a sql command with params");
+        return this.run(this.prepare(plan), []);
+      }
       case "sql":
         return this.sql(command);
       case "validate": {
@@ -126,9 +130,9 @@ export class Engine implements EngineApi {
     if (lowered.kind === "explain") {
       const inner = lowered.command;
       if (inner.kind === "sql") throw new SqlError("sql_error", "EXPLAIN takes a statement");
-      entry = { prepared: { plan: withParamCount(bind(inner, this.catalog), count) }, explain: true };
+      entry = { prepared: { plan: withParamCount(bind(inner, this.catalog, true), count) }, explain: true };
     } else if (isPlanCommand(lowered)) {
-      entry = { prepared: this.prepare(withParamCount(bind(lowered, this.catalog), count)), explain: false };
+      entry = { prepared: this.prepare(withParamCount(bind(lowered, this.catalog, true), count)), explain: false };
     } else {
       throw new SqlError("sql_error", `A SQL statement cannot run "${lowered.kind}"`);
     }

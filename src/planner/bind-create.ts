@@ -11,17 +11,17 @@
  */
 
 import type { CreateTableCommand, DropTableCommand, Expression, ForeignKey, TableSchema } from "../commands/types.js";
+import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
 import { bindTableExpr } from "./bind-expr.js";
+import { checkName } from "./bind-select.js";
 import type { Plan } from "./plan.js";
 import type { Catalog } from "./table-info.js";
 import { tableInfoOf } from "./table-info.js";
 import { fitsType, isColumnType } from "./value-types.js";
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-
-function isName(name: string): boolean {
-  return NAME.test(name) && name !== "__proto__";
+function isName(name: unknown): boolean {
+  return typeof name === "string" && isValidIdentifier(name);
 }
 
 function fail(table: string, message: string): never {
@@ -143,5 +143,6 @@ export function bindCreateTable(cmd: CreateTableCommand, catalog: Catalog): Plan
 }
 
 export function bindDropTable(cmd: DropTableCommand): Plan {
+  checkName(cmd.table, "table");
   return { statement: { kind: "drop-table", table: cmd.table, ifExists: cmd.ifExists === true }, params: [] };
 }

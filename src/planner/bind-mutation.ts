@@ -8,7 +8,7 @@
  * error's `errors` list, not name-resolution errors.
  */
 
-import type { DeleteCommand, InsertCommand, UpdateCommand, ValueOrParam } from "../commands/types.js";
+import type { DeleteCommand, InsertCommand, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
 import { StoreError, ValidationError, type ProblemEntry } from "../errors.js";
 import { ExprBinder, ParamUses } from "./bind-expr.js";
 import { requireTable } from "./bind-select.js";
@@ -19,8 +19,13 @@ import type { Catalog, TableInfo } from "./table-info.js";
 /** Shared: most insert cells of a wide batch are defaults; one frozen value serves them all. */
 const DEFAULT: InsertValue = Object.freeze({ kind: "default" });
 
-function isParam(v: ValueOrParam): v is { readonly type: "param"; readonly index: number } {
-  return typeof v === "object" && v !== null;
+/**
+ * Whether a written value is a parameter slot. Only lowered SQL (and the
+ * fluent builder) carries slots; in a JSON command an object is just a value
+ * outside every column type, reported as such when the row is checked.
+ */
+function isParam(v: ValueOrParam, slots: boolean): v is { readonly type: "param"; readonly index: number } {
+  return slots && typeof v === "object" && v !== null && v.type === "param" && Number.isSafeInteger(v.index) && v.index >= 0;
 }
 
 /** Checks one written column name; returns its position or records the problem. */
@@ -36,7 +41,7 @@ function writable(table: TableInfo, column: string, row: number | undefined, err
   return undefined;
 }
 
-export function bindInsert(cmd: InsertCommand, catalog: Catalog): Plan {
+export function bindInsert(cmd: InsertCommand, catalog: Catalog, slots: boolean): Plan {
   const table = requireTable(catalog, cmd.table);
   if (cmd.rows.length === 0) throw new StoreError("invalid_request", "insert needs at least one row");
   const params = new ParamUses();
@@ -46,11 +51,11 @@ export function bindInsert(cmd: InsertCommand, catalog: Catalog): Plan {
     for (const [column, value] of Object.entries(row)) {
       const position = writable(table, column, r, errors);
       if (position === undefined) continue;
-      if (isParam(value)) {
+      if (isParam(value, slots)) {
         params.use(value.index, { kind: "value", table: table.name, column, type: table.types[position] ?? "text" });
         values[position] = { kind: "param", index: value.index };
       } else {
-        values[position] = { kind: "const", value };
+        values[position] = { kind: "const", value: value as Value };
       }
     }
     return values;
@@ -59,7 +64,7 @@ export function bindInsert(cmd: InsertCommand, catalog: Catalog): Plan {
   return { statement: { kind: "insert", table: table.name, rows }, params: params.list() };
 }
 
-export function bindUpdate(cmd: UpdateCommand, catalog: Catalog): Plan {
+export function bindUpdate(cmd: UpdateCommand, catalog: Catalog, slots: boolean): Plan {
   const table = requireTable(catalog, cmd.table);
   const params = new ParamUses();
   const errors: ProblemEntry[] = [];
@@ -67,11 +72,11 @@ export function bindUpdate(cmd: UpdateCommand, catalog: Catalog): Plan {
   for (const [column, value] of Object.entries(cmd.set)) {
     const position = writable(table, column, undefined, errors);
     if (position === undefined) continue;
-    if (isParam(value)) {
+    if (isParam(value, slots)) {
       params.use(value.index, { kind: "value", table: table.name, column, type: table.types[position] ?? "text" });
       set.push({ column, position, value: { kind: "param", index: value.index } });
     } else {
-      set.push({ column, position, value: { kind: "const", value } });
+      set.push({ column, position, value: { kind: "const", value: value as Value } });
     }
   }
   if (errors.length > 0) throw new ValidationError(`Update of "${table.name}" names columns it cannot write`, errors);

@@ -9,13 +9,20 @@
  */
 
 import type { ColumnType, SelectCommand } from "../commands/types.js";
+import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
 import { ExprBinder, ParamUses } from "./bind-expr.js";
 import type { JoinStep, OutputColumn, Plan, SelectPlan, SortKey, Source } from "./plan.js";
 import { Scope, type ScopeSource } from "./scope.js";
 import type { Catalog, TableInfo } from "./table-info.js";
 
+export function checkName(name: string, what: string): string {
+  if (!isValidIdentifier(name)) throw new StoreError("invalid_name", `Invalid ${what} name ${JSON.stringify(name)}`);
+  return name;
+}
+
 export function requireTable(catalog: Catalog, name: string): TableInfo {
+  checkName(name, "table");
   const table = catalog.table(name);
   if (!table) throw new StoreError("table_not_found", `Table "${name}" does not exist`);
   return table;
@@ -32,7 +39,7 @@ export function bindSelect(cmd: SelectCommand, catalog: Catalog): Plan {
   const sources: ScopeSource[] = [{ table: requireTable(catalog, cmd.table), name: cmd.table, index: 0 }];
   for (const j of joins) {
     const source: ScopeSource = { table: requireTable(catalog, j.table), name: j.as ?? j.table, index: sources.length };
-    sources.push(j.as === undefined ? source : { ...source, alias: j.as });
+    sources.push(j.as === undefined ? source : { ...source, alias: checkName(j.as, "alias") });
   }
   const params = new ParamUses();
   const all = new ExprBinder(new Scope(sources), params);

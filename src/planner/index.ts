@@ -16,14 +16,18 @@ import type { Catalog } from "./table-info.js";
 
 export type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
 
-export function bind(command: PlanCommand, catalog: Catalog): Plan {
+/**
+ * `slots`: whether insert values and `set` values shaped like `{type:"param"}`
+ * are parameter slots (lowered SQL) or plain values (a JSON command).
+ */
+export function bind(command: PlanCommand, catalog: Catalog, slots = false): Plan {
   switch (command.kind) {
     case "select":
       return optimize(bindSelect(command, catalog), catalog);
     case "insert":
-      return bindInsert(command, catalog);
+      return bindInsert(command, catalog, slots);
     case "update":
-      return optimize(bindUpdate(command, catalog), catalog);
+      return optimize(bindUpdate(command, catalog, slots), catalog);
     case "delete":
       return optimize(bindDelete(command, catalog), catalog);
     case "create-table":

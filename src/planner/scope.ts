@@ -2,13 +2,16 @@
  * Name resolution: the sources of a statement (FROM table, then each JOIN)
  * and how an identifier — `col` or `source.col` — finds its column.
  *
- * A qualifier matches a source's alias or its table name. An unqualified name
+ * A name that breaks the identifier rule (CONTRACT §1) is `invalid_name`
+ * before anything is looked up. A qualifier matches a source's alias or its
+ * table name. An unqualified name
  * that several sources have is `ambiguous_column`; a name no source has is
  * `unknown_column`. Computed fields resolve to their expression, bound against
  * their own source, so they read, filter and sort like columns.
  */
 
 import type { Expression } from "../commands/types.js";
+import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
 import type { TableInfo } from "./table-info.js";
 
@@ -35,9 +38,11 @@ export class Scope {
 
   resolve(name: string): Resolved {
     const dot = name.indexOf(".");
+    const parts = dot >= 0 ? [name.slice(0, dot), name.slice(dot + 1)] : [name];
+    if (!parts.every(isValidIdentifier)) throw new StoreError("invalid_name", `Invalid column name ${JSON.stringify(name)}`);
     if (dot >= 0) {
-      const qualifier = name.slice(0, dot);
-      const column = name.slice(dot + 1);
+      const qualifier = parts[0] as string;
+      const column = parts[1] as string;
       let matches = this.sources.filter((s) => s.alias === qualifier);
       if (matches.length === 0) matches = this.sources.filter((s) => s.alias === undefined && s.table.name === qualifier);
       if (matches.length === 0) matches = this.sources.filter((s) => s.table.name === qualifier);

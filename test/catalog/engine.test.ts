@@ -85,6 +85,10 @@ test("schema rules: each with its code, row and column; nothing changes", () => 
   fails(e, ins("orders", [{ id: 9, user_id: "u1", amount: true }]), "validation_failed", { code: "type", column: "amount" });
   fails(e, ins("users", [{ id: "u9", email: "z@x" }, { id: "u8" }]), "validation_failed", { code: "required", row: 1, column: "email" });
   fails(e, ins("users", [{ email: "z@x" }]), "validation_failed", { code: "required", column: "id" });
+  fails(e, ins("users", [{ id: "u9", email: { x: 1 } as never }]), "validation_failed", { code: "type", column: "email" });
+  fails(e, ins("users", [{ id: "u9", email: { type: "param", index: 0 } as never }]), "validation_failed", { code: "type", column: "email" });
+  fails(e, { kind: "update", table: "users", set: { email: ["a"] as never }, where: { type: "literal", value: true } }, "validation_failed", { code: "type", column: "email" });
+  fails(e, { kind: "select", table: "users", columns: "*", where: { type: "comparison", op: "=", left: { type: "identifier", name: "id" }, right: { type: "param", index: 0 } } }, "invalid_request");
   fails(e, ins("users", [{ id: "u9", email: "z@x", nope: 1 }]), "validation_failed", { code: "unknown_column", column: "nope" });
   fails(e, ins("users", [{ id: "u9", email: "z@x", senior: true }]), "validation_failed", { code: "computed_write", column: "senior" });
   fails(e, ins("users", [{ id: "u9", email: "z@x", age: 17 }]), "validation_failed", { code: "check", row: 0 });
@@ -105,6 +109,11 @@ test("schema rules: each with its code, row and column; nothing changes", () => 
   fails(e, { kind: "drop-table", table: "orders" }, "constraint_violation");
   fails(e, { kind: "create-table", schema: { name: "users", columns: { id: "text" } } }, "table_exists");
   fails(e, { kind: "drop-table", table: "ghost" }, "table_not_found");
+  fails(e, { kind: "drop-table", table: "bad name" }, "invalid_name");
+  fails(e, { kind: "select", table: "bad name", columns: "*" }, "invalid_name");
+  fails(e, { kind: "select", table: "users", columns: ["__proto__"] }, "invalid_name");
+  fails(e, { kind: "select", table: "users", columns: ["id"], joins: [{ type: "inner", table: "orders", as: "1o", on: { type: "literal", value: true } }] }, "invalid_name");
+  fails(e, { kind: "select", table: "users", columns: ["id"], orderBy: [{ column: "users.a-b" }] }, "invalid_name");
   assert.equal(sql(e, "DROP TABLE IF EXISTS ghost").result, { kind: "mutation", operation: "drop-table", table: "ghost", rowsAffected: 0 });
   assert.equal(sql(e, "CREATE TABLE IF NOT EXISTS users (id TEXT)").changes, []);
 });

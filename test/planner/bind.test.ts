@@ -48,6 +48,9 @@ const ERRORS: [sql: string, code: string][] = [
   ["UPDATE users SET nope = 1 WHERE id = 'x'", "validation_failed"],
   ["INSERT INTO users (id, nope) VALUES ('x', 1)", "validation_failed"],
   ["DELETE FROM users WHERE nope = 1", "unknown_column"],
+  ['SELECT "__proto__" FROM users', "invalid_name"],
+  ['SELECT "1x" FROM users', "invalid_name"],
+  ['SELECT * FROM "bad name"', "invalid_name"],
 ];
 
 test("name and type errors", () => {
