@@ -11,6 +11,8 @@
  *   database's contents (as read back) unchanged.
  * - `sql`: the same for mutated SQL from a corpus, plus: a reported error
  *   position lies inside the text and its line/column agree with its offset.
+ * - `file`: a hostile `.store` file edited in place is judged and read as
+ *   the reference says (see `file-fuzz.ts`).
  *
  * Each check returns its violations; `runProperty` turns a failing case into
  * a fixture (the exact input) that `replayFixture` sends again later.
@@ -23,6 +25,7 @@ import { bodyBytes, request, type RawRequest } from "./envelopes.js";
 import { shouldRun } from "./known-failures.js";
 import { problemViolations } from "./problem.js";
 import { select, selectCommand, toSql } from "./queries.js";
+import { checkFile, fileCase, type FileCase } from "./file-fuzz.js";
 import { lineColumn, mutatedSql, type MutatedSql } from "./sql-mutation.js";
 import { check, literalMismatch, referenceSelect, type ReferenceSelect } from "./reference.js";
 import type { Reply, ServerProcess } from "./server.js";
@@ -44,7 +47,8 @@ export interface SelectCase {
 export type Fixture =
   | { readonly property: "select"; readonly input: SelectCase; readonly note: string }
   | { readonly property: "request"; readonly input: RawRequest; readonly note: string }
-  | { readonly property: "sql"; readonly input: MutatedSql; readonly note: string };
+  | { readonly property: "sql"; readonly input: MutatedSql; readonly note: string }
+  | { readonly property: "file"; readonly input: FileCase; readonly note: string };
 
 export async function seedDatabase(server: ServerProcess, database: string): Promise<void> {
   const created = await server.command({ database, command: { kind: "create-table", schema: SCHEMA } });
@@ -205,6 +209,18 @@ export async function runProperty(server: ServerProcess, property: Fixture["prop
     const [s, via] = details.counterexample;
     return { runs: details.numRuns, failure: { seed: details.seed, message: String(details.errorInstance), fixture: { property, input: { select: s, via }, note: "" } } };
   }
+  if (property === "file") {
+    const details = await fc.check(
+      fc.asyncProperty(fileCase, async (input) => {
+        const v = await checkFile(server, input);
+        if (v.length > 0) throw new Error(v.join("\n"));
+      }),
+      parameters as fc.Parameters<[FileCase]>,
+    );
+    if (!details.failed || !details.counterexample) return { runs: details.numRuns };
+    const [input] = details.counterexample;
+    return { runs: details.numRuns, failure: { seed: details.seed, message: String(details.errorInstance), fixture: { property, input, note: "" } } };
+  }
   const checker = new RequestChecker(server);
   if (property === "sql") {
     const details = await fc.check(
@@ -238,5 +254,7 @@ export async function replayFixture(server: ServerProcess, fixture: Fixture): Pr
       return new RequestChecker(server).check(fixture.input);
     case "sql":
       return new RequestChecker(server).check(sqlRequest(fixture.input), fixture.input.sql);
+    case "file":
+      return checkFile(server, fixture.input);
   }
 }

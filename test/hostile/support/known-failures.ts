@@ -7,9 +7,6 @@
  * Keys are test ids (`<file>/<case>`) or fixture file names.
  */
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
-  "path-safety/fifo":
-    "storage: a FIFO named <db>.store in the data dir blocks every command on that database forever (the read blocks in libuv's thread pool); " +
-    "four such databases stall the pool and with it every database. Expected: a non-regular file reads as no database (404) or storage_error, at once.",
   "select-param-vs-param-type-mismatch.json":
     "planner bind: `? = ?` with params [\"\", 0] (text vs number) answers 200 instead of 400 type_mismatch; param-vs-param comparisons are not type-checked.",
   "abuse/non-scalar-values":
