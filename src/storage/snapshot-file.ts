@@ -45,6 +45,13 @@ export class SnapshotFilePersistence implements Persistence {
   private target: string;
   /** The file as we last read or wrote it; `null` when it did not exist. `undefined`: unknown, reload. */
   private known: Identity | null | undefined = undefined;
+  /**
+   * A failed commit whose old state could not be written back may have left
+   * its change in the file. Memory holds the state every answer was given
+   * from, so it stays authoritative (no reload) until a commit succeeds and
+   * rewrites the file whole.
+   */
+  private unsettled = false;
 
   constructor(
     private readonly fs: FileSystem,
@@ -107,6 +114,7 @@ export class SnapshotFilePersistence implements Persistence {
   }
 
   async changedElsewhere(): Promise<boolean> {
+    if (this.unsettled) return false;
     if (this.known === undefined) return true;
     return !sameFile(this.known, await this.current());
   }
@@ -115,6 +123,7 @@ export class SnapshotFilePersistence implements Persistence {
     const mode = this.known?.mode;
     try {
       this.known = await writeAtomically(this.fs, this.target, this.writer.write(engine.snapshot()), mode);
+      this.unsettled = false;
     } catch (error) {
       engine.undo(changes);
       if (error instanceof PersistFailure && error.afterRename) await this.restore(engine, created, mode);
@@ -133,8 +142,7 @@ export class SnapshotFilePersistence implements Persistence {
         this.known = await writeAtomically(this.fs, this.target, this.writer.write(engine.snapshot()), mode);
       }
     } catch {
-      // The disk state is unknown: reload it before the next command rather than guess.
-      this.known = undefined;
+      this.unsettled = true;
     }
   }
 }

@@ -52,6 +52,29 @@ test("every error at every step of a persist: right code, memory and file unchan
   }
 });
 
+test("when writing the old state back fails too, memory stays authoritative until the next commit rewrites the file", async () => {
+  const dir = scratchDir("faults-restore");
+  const file = path.join(dir, "shop.store");
+  try {
+    await seed(dir, "shop", [usersTable, threeUsers]);
+    const fs = await InstrumentedFs.over(dir);
+    const data = await DataDirectory.open(dir, { fs });
+    const rowsBefore = await data.execute("shop", select);
+    fs.inject("fsyncDir", "EIO"); // the commit's rename is in place, its durability unknown
+    let writes = 0; // ...and the old state cannot be written back: the second write fails
+    fs.inject("write", "ENOSPC", (name) => name.includes(".shop.store.tmp-") && ++writes === 2);
+    assert.is(await outcome(data.execute("shop", { kind: "insert", table: "users", rows: [{ id: "lost", name: "x" }] })), "storage_error");
+    assert.ok(readFileSync(file, "utf8").includes('"lost"'), "the failed change is still in the file");
+    assert.equal(await data.execute("shop", select), rowsBefore, "but never served");
+    assert.is(await outcome(data.execute("shop", { kind: "insert", table: "users", rows: [{ id: "kept", name: "y" }] })), "ok");
+    const text = readFileSync(file, "utf8");
+    assert.ok(text.includes('"kept"') && !text.includes('"lost"'), "the next commit rewrote the file whole");
+    await data.close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
 test("a file that cannot be read answers storage_error and is read again on the next command", async () => {
   const dir = scratchDir("faults-read");
   try {

@@ -76,6 +76,11 @@ export class InstrumentedFs implements FileSystem {
     this.faults.push({ op, code, match });
   }
 
+  /** Forgets faults injected but not yet hit. */
+  clearFaults(): void {
+    this.faults = [];
+  }
+
   /** The next call of `op` waits until the returned function is called. */
   hold(op: Op, match: (name: string) => boolean = () => true): () => void {
     let release!: () => void;
