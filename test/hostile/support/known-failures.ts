@@ -9,10 +9,6 @@
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   "select-param-vs-param-type-mismatch.json":
     "planner bind: `? = ?` with params [\"\", 0] (text vs number) answers 200 instead of 400 type_mismatch; param-vs-param comparisons are not type-checked.",
-  "abuse/non-scalar-values":
-    "commands schema + engine: insert rows and update `set` accept arrays/objects as values ({\"id\":[3]}, {\"s\":[]}, set {\"s\":[\"x\"]}) " +
-    "and store NULL — even in the primary key — instead of 400 invalid_request / 422 validation_failed. src/commands/schema.ts gives rows items " +
-    "and `set` no value schema (`items: {type: \"object\"}`), and the engine turns a non-scalar into null.",
 };
 
 export const RUN_KNOWN = process.env.HOSTILE_RUN_KNOWN === "1";
