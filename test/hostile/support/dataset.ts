@@ -5,9 +5,13 @@
  * strings that sort differently by UTF-16 unit than by code point, NFC and
  * NFD spellings, quotes and SQL wildcard characters.
  *
+ * One computed field (`big`) rides along, so filters, orderings and `*` over
+ * computed fields are checked too.
+ *
  * Fixed (not generated) so a kept failing case replays against the same rows.
  */
-import type { Value } from "../../../src/commands/types.js";
+import type { Expression, Value } from "../../../src/commands/types.js";
+import { evaluate } from "./reference.js";
 
 export type ColumnType = "integer" | "real" | "text" | "boolean";
 
@@ -17,7 +21,18 @@ export const COLUMNS: Readonly<Record<string, ColumnType>> = { id: "integer", n:
 
 export const COLUMN_NAMES = Object.keys(COLUMNS);
 
-export const SCHEMA = { name: TABLE, columns: COLUMNS, primary_key: { columns: ["id"] }, required: ["id"] };
+/** A computed field (§3): evaluated on read, selectable, filterable, orderable, never written. */
+export const COMPUTED: Readonly<Record<string, Expression>> = {
+  big: { type: "comparison", op: ">=", left: { type: "identifier", name: "n" }, right: { type: "literal", value: 10 } },
+};
+
+export const SCHEMA = { name: TABLE, columns: COLUMNS, primary_key: { columns: ["id"] }, required: ["id"], computed: COMPUTED };
+
+/** What `*` yields: the declared columns, then the computed fields. */
+export const OUTPUT_COLUMNS = [...COLUMN_NAMES, ...Object.keys(COMPUTED)];
+
+/** Every name a query may use, with its type (computed fields are boolean here). */
+export const OUTPUT_TYPES: Readonly<Record<string, ColumnType>> = { ...COLUMNS, ...Object.fromEntries(Object.keys(COMPUTED).map((c) => [c, "boolean" as const])) };
 
 export type Row = Readonly<Record<string, Value>>;
 
@@ -48,6 +63,15 @@ const VALUES: readonly (readonly [number | null, number | null, string | null, b
 ];
 
 export const ROWS: readonly Row[] = VALUES.map(([n, r, s, b], i) => ({ id: i + 1, n, r, s, b }));
+
+/** A stored row (declared columns; missing ones NULL) as a select sees it: plus its computed fields. */
+export function withComputed(row: Row): Row {
+  const declared = Object.fromEntries(COLUMN_NAMES.map((c) => [c, Object.prototype.hasOwnProperty.call(row, c) ? (row[c] ?? null) : null]));
+  return { ...declared, ...Object.fromEntries(Object.entries(COMPUTED).map(([name, expr]) => [name, evaluate(expr, declared, TABLE)])) };
+}
+
+/** The rows as `select *` returns them. */
+export const FULL_ROWS: readonly Row[] = ROWS.map(withComputed);
 
 /** Literals a generator draws from: the stored values plus near misses. */
 export const INTEGER_POOL: readonly number[] = [0, 1, -1, 2, 3, 5, 7, 10, 42, 100, -100, MAX, -MAX, 11, 6];

@@ -87,6 +87,7 @@ const row = fc.record(
     r: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), hugeNumber, fc.constant(null)),
     s: fc.oneof(fc.string({ unit: "grapheme", maxLength: 8 }), fc.constant(null), fc.integer()),
     b: fc.oneof(fc.boolean(), fc.constant(null), fc.constant("true")),
+    big: fc.boolean(),
   },
   { requiredKeys: ["id"] },
 );
@@ -101,7 +102,7 @@ export const command: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .tuple(tableName, fc.dictionary(fc.constantFrom(...COLUMN_NAMES, "zz", "__proto__"), fc.oneof(fc.integer(), fc.constant(null), hugeNumber, fc.string({ maxLength: 3 })), { maxKeys: 3 }), condition(2))
+      .tuple(tableName, fc.dictionary(fc.constantFrom(...COLUMN_NAMES, "big", "zz", "__proto__"), fc.oneof(fc.integer(), fc.constant(null), hugeNumber, fc.string({ maxLength: 3 })), { maxKeys: 3 }), condition(2))
       .map(([table, set, where]) => ({ kind: "update", table, set, where })),
   },
   // Deletes aim at generated ids only, so the base rows stay for the selects.

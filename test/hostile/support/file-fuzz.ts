@@ -15,7 +15,7 @@
 import fc from "fast-check";
 import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { COLUMNS, COLUMN_NAMES, ROWS, SCHEMA, TABLE } from "./dataset.js";
+import { COLUMNS, COLUMN_NAMES, ROWS, SCHEMA, TABLE, withComputed } from "./dataset.js";
 import { problemViolations } from "./problem.js";
 import type { ServerProcess } from "./server.js";
 
@@ -81,7 +81,7 @@ function judge(rows: readonly Record<string, string>[]): FileCase["expected"] {
     const id = Object.prototype.hasOwnProperty.call(row, "id") ? row.id : null;
     if (id === null || seen.has(id)) valid = false;
     seen.add(id);
-    out.push(Object.fromEntries(COLUMN_NAMES.map((c) => [c, Object.prototype.hasOwnProperty.call(row, c) ? row[c] : null])));
+    if (valid) out.push(withComputed(row as Record<string, string | number | boolean | null>));
   }
   return { valid, rows: out };
 }

@@ -18,9 +18,10 @@
  * a fixture (the exact input) that `replayFixture` sends again later.
  */
 import fc from "fast-check";
+import type { Value } from "../../../src/commands/types.js";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { COLUMN_NAMES, ROWS, SCHEMA, TABLE } from "./dataset.js";
+import { FULL_ROWS, OUTPUT_COLUMNS, OUTPUT_TYPES, ROWS, SCHEMA, TABLE, withComputed } from "./dataset.js";
 import { bodyBytes, request, type RawRequest } from "./envelopes.js";
 import { shouldRun } from "./known-failures.js";
 import { problemViolations } from "./problem.js";
@@ -77,7 +78,7 @@ export async function checkSelect(server: ServerProcess, input: SelectCase): Pro
   }
   const reply = await server.command(body, { timeoutMs: TIMEOUT_MS });
   const out = serverViolations(reply, server.dataDir);
-  const verdict = asked.where ? check(asked.where, TABLE, SCHEMA.columns) : ({ kind: "ok" } as const);
+  const verdict = asked.where ? check(asked.where, TABLE, OUTPUT_TYPES) : ({ kind: "ok" } as const);
   const code = (reply.json as { code?: string } | undefined)?.code;
   switch (verdict.kind) {
     case "ok": {
@@ -85,7 +86,7 @@ export async function checkSelect(server: ServerProcess, input: SelectCase): Pro
         out.push(`expected 200, got ${reply.status} ${code ?? ""}: ${reply.text.slice(0, 300)}`);
         break;
       }
-      const expected = JSON.stringify(referenceSelect(asked, TABLE, COLUMN_NAMES, ROWS));
+      const expected = JSON.stringify(referenceSelect(asked, TABLE, OUTPUT_COLUMNS, FULL_ROWS));
       const actual = JSON.stringify(reply.json);
       if (expected !== actual) out.push(`result differs from the reference\nexpected: ${expected.slice(0, 1500)}\nactual:   ${actual.slice(0, 1500)}`);
       break;
@@ -145,7 +146,7 @@ export class RequestChecker {
 
   constructor(private readonly server: ServerProcess) {}
 
-  /** An accepted JSON insert into the fuzzed table stores exactly what was sent (omitted columns: null). */
+  /** An accepted JSON insert into the fuzzed table stores exactly what was sent (omitted columns: null; computed as computed). */
   private async insertViolations(body: string): Promise<string[]> {
     let envelope: { database?: unknown; command?: { kind?: unknown; table?: unknown; rows?: unknown } };
     try {
@@ -162,7 +163,7 @@ export class RequestChecker {
       const where = { type: "comparison", op: "=", left: { type: "identifier", name: "id" }, right: { type: "literal", value: row.id } };
       const read = await this.server.command({ database: MUTATE_DB, command: { kind: "select", table: TABLE, columns: "*", where } }, { timeoutMs: TIMEOUT_MS });
       const stored = (read.json as { rows?: Record<string, unknown>[] } | undefined)?.rows?.[0];
-      const expected = Object.fromEntries(COLUMN_NAMES.map((c) => [c, row[c] ?? null]));
+      const expected = withComputed(row as Record<string, Value>);
       if (JSON.stringify(stored) !== JSON.stringify(expected)) out.push(`accepted insert stored ${JSON.stringify(stored)}, sent ${JSON.stringify(expected)}`);
     }
     return out;

@@ -10,11 +10,11 @@
  */
 import fc from "fast-check";
 import type { ComparisonOp, Expression, Value } from "../../../src/commands/types.js";
-import { COLUMN_NAMES, INTEGER_POOL, REAL_POOL, TABLE, TEXT_POOL, type ColumnType } from "./dataset.js";
+import { INTEGER_POOL, OUTPUT_COLUMNS, REAL_POOL, TABLE, TEXT_POOL, type ColumnType } from "./dataset.js";
 import type { ReferenceSelect } from "./reference.js";
 
 const OPS: readonly ComparisonOp[] = ["=", "!=", "<>", "<", "<=", ">", ">="];
-const COLUMNS_OF: Readonly<Record<ColumnType, readonly string[]>> = { integer: ["id", "n", "r"], real: ["r", "n"], text: ["s"], boolean: ["b"] };
+const COLUMNS_OF: Readonly<Record<ColumnType, readonly string[]>> = { integer: ["id", "n", "r"], real: ["r", "n"], text: ["s"], boolean: ["b", "big"] };
 
 function name(column: string): fc.Arbitrary<string> {
   return fc.constantFrom(column, column, column, `${TABLE}.${column}`);
@@ -95,10 +95,10 @@ export function condition(depth = 3): fc.Arbitrary<Expression> {
 export const select: fc.Arbitrary<ReferenceSelect> = fc
   .record(
     {
-      columns: fc.oneof(fc.constant<"*">("*"), fc.shuffledSubarray(COLUMN_NAMES, { minLength: 1 })),
+      columns: fc.oneof(fc.constant<"*">("*"), fc.shuffledSubarray(OUTPUT_COLUMNS, { minLength: 1 })),
       where: condition(3),
       orderBy: fc.option(
-        fc.tuple(fc.shuffledSubarray(COLUMN_NAMES.filter((c) => c !== "id"), { maxLength: 2 }), fc.array(fc.constantFrom<"asc" | "desc" | undefined>("asc", "desc", undefined), { minLength: 3, maxLength: 3 })),
+        fc.tuple(fc.shuffledSubarray(OUTPUT_COLUMNS.filter((c) => c !== "id"), { maxLength: 2 }), fc.array(fc.constantFrom<"asc" | "desc" | undefined>("asc", "desc", undefined), { minLength: 3, maxLength: 3 })),
         { nil: undefined },
       ),
       limit: fc.option(fc.nat(25), { nil: undefined }),
