@@ -12,7 +12,7 @@
  *
  * Precedence, loosest first: OR, AND, NOT, then comparison and IS [NOT] NULL.
  * A comparison takes plain operands on both sides, so `a = b = c` does not
- * parse.
+ * parse. The grammar is LL(1) (`maxLookahead: 1`): one token always decides.
  *
  * Shaped for speed, following Chevrotain's performance guide, since every
  * rule call costs a CST node and bookkeeping: OR alternatives are built once
@@ -35,7 +35,7 @@ class SqlGrammar extends CstParser {
     super(T.allTokens as never, {
       recoveryEnabled: false,
       nodeLocationTracking: "none",
-      maxLookahead: 3,
+      maxLookahead: 1,
       errorMessageProvider: errorMessages,
       skipValidations: process.env["NODE_ENV"] === "production",
     });
