@@ -2,7 +2,7 @@
  * HTTP benchmark: storedb's service against the ceiling of its HTTP stack
  * and against a conventional peer, with autocannon on loopback.
  *
- * Three servers, each a child process so the load generator (this process)
+ * The servers are child processes, so the load generator (this process)
  * does not share their event loop:
  * - `bare`: a fastify route that parses the same JSON body and returns the
  *   same point-select answer from a constant — the most any fastify service
@@ -11,10 +11,14 @@
  *   a prepared statement (file database, WAL, synchronous=FULL so its
  *   inserts are durable like ours).
  * - `storedb`: the real service (`src/server/main.ts`, bundled as
- *   `npm run build` does), default log level, on a scratch data directory.
+ *   `npm run build` does), default log level (one JSON line per request),
+ *   on a scratch data directory; and once more with that line off
+ *   (STORE_LOG_LEVEL=warn), since the peers log nothing.
  * Each run is bounded in time with 64 connections; ids are random over the
- * seeded table; point selects run in interleaved rounds (median and best). Before timing, one answer of each server is compared with
- * storedb's and a checksum of the answers is printed.
+ * seeded table; point selects run in interleaved rounds (median and best,
+ * plus the server's CPU time per request read from /proc, which a busy
+ * machine disturbs less than throughput). Before timing, one answer of each
+ * server is compared with storedb's and a checksum of the answers is printed.
  *
  * Targets: storedb point selects ≥ 80% of `bare` and ahead of `sqlite`; no
  * non-2xx answers anywhere.
@@ -121,15 +125,19 @@ function startPeer(kind: "bare" | "sqlite", port: number, dir: string): Promise<
   });
 }
 
-async function startStoredb(port: number, dir: string): Promise<Server> {
+/** Bundles the service as `npm run build` does, beside the checkout's node_modules (so its imports resolve); removed at exit. */
+async function storedbBundle(): Promise<string> {
   const { build } = await import("esbuild");
-  // Beside the checkout's node_modules, so the bundle's external imports resolve; removed at exit.
   const outfile = path.join(root, ".tmp", "bench-http", "server.js");
   process.once("exit", () => rmSync(path.dirname(outfile), { recursive: true, force: true }));
   mkdirSync(path.dirname(outfile), { recursive: true });
   await build({ absWorkingDir: root, entryPoints: ["src/server/main.ts"], outfile, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "error" });
-  const child = spawn(process.execPath, [outfile], {
-    env: { ...process.env, NODE_ENV: "production", STORE_DATA_PATH: dir, STORE_PORT: String(port), STORE_LOG_LEVEL: process.env.STORE_LOG_LEVEL ?? "info" },
+  return outfile;
+}
+
+async function startStoredb(bundle: string, port: number, dir: string, logLevel: string): Promise<Server> {
+  const child = spawn(process.execPath, [bundle], {
+    env: { ...process.env, NODE_ENV: "production", STORE_DATA_PATH: dir, STORE_PORT: String(port), STORE_LOG_LEVEL: logLevel },
     // Logs go to a file: written (the server pays for them) but not read by this process while it measures.
     stdio: ["ignore", openSync(`${dir}.log`, "w"), "inherit"],
   });
@@ -215,10 +223,14 @@ async function main(): Promise<void> {
     servers.push(bare);
     const sqlite = await startPeer("sqlite", 31802, scratch);
     servers.push(sqlite);
-    const storedb = await startStoredb(31803, path.join(scratch, "data"));
-
+    const bundle = await storedbBundle();
+    const storedb = await startStoredb(bundle, 31803, path.join(scratch, "data"), "info");
     servers.push(storedb);
     await seedStoredb(storedb.url);
+    // The same service with its per-request log line off, to show what that line costs (the peers log nothing).
+    const quiet = await startStoredb(bundle, 31804, path.join(scratch, "quiet"), "warn");
+    servers.push(quiet);
+    await seedStoredb(quiet.url);
 
     // Same question, same answer, everywhere (parsed: key order and spacing may differ).
     const hash = createHash("sha256");
@@ -238,6 +250,7 @@ async function main(): Promise<void> {
       ["point select — fastify + better-sqlite3", sqlite, () => sqlBody(randomId())],
       ["point select — storedb, SQL form", storedb, () => sqlBody(randomId())],
       ["point select — storedb, JSON form", storedb, () => jsonBody(randomId())],
+      ["point select — storedb, SQL form, request log off", quiet, () => sqlBody(randomId())],
     ];
     const rounds = new Map<string, Run[]>(selects.map(([name]) => [name, []]));
     for (const [, server, body] of selects) await load(server.url, body, 1);
@@ -261,7 +274,7 @@ async function main(): Promise<void> {
     const median = (name: string) => middle(rounds.get(name)!.map((r) => r.result.requests.average));
     const cpu = (name: string) => middle(rounds.get(name)!.map((r) => r.cpuPerRequestUs));
     const best = (name: string) => Math.max(...rounds.get(name)!.map((r) => r.result.requests.average));
-    const [bareName, sqliteName, sqlName, jsonName] = selects.map(([name]) => name) as [string, string, string, string];
+    const [bareName, sqliteName, sqlName, jsonName, quietName] = selects.map(([name]) => name) as [string, string, string, string, string];
     console.log(`\n${CONNECTIONS} connections, ${ROUNDS} rounds x ${SECONDS} s per point-select run, ${ROWS} rows, loopback, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}\n`);
     console.log("run".padEnd(54) + "median/s".padStart(10) + "best/s".padStart(9) + "cpu µs/req".padStart(11) + "p50 ms".padStart(8) + "p99 ms".padStart(8) + "non-2xx".padStart(9) + "errors".padStart(8) + "   vs bare  vs sqlite (median)");
     let bad = 0;
@@ -292,7 +305,7 @@ async function main(): Promise<void> {
       `\ntargets (medians): point selects >= 80% of bare (SQL ${pct(sqlName)}%, JSON ${pct(jsonName)}%), ahead of fastify + better-sqlite3 (SQL ${ratio(sqlName)}x, JSON ${ratio(jsonName)}x), non-2xx + errors = ${bad}`,
     );
     console.log(
-      `server CPU per point select (median, robust to a busy machine): bare ${cpu(bareName).toFixed(0)} µs, fastify + better-sqlite3 ${cpu(sqliteName).toFixed(0)} µs, storedb SQL ${cpu(sqlName).toFixed(0)} µs, JSON ${cpu(jsonName).toFixed(0)} µs`,
+      `server CPU per point select (median, robust to a busy machine): bare ${cpu(bareName).toFixed(0)} µs, fastify + better-sqlite3 ${cpu(sqliteName).toFixed(0)} µs, storedb SQL ${cpu(sqlName).toFixed(0)} µs, JSON ${cpu(jsonName).toFixed(0)} µs, SQL without the request log line ${cpu(quietName).toFixed(0)} µs`,
     );
     console.log(`checksum ${hash.digest("hex").slice(0, 16)}`);
   } catch (error) {
