@@ -107,4 +107,42 @@ test("random WHERE (literals and parameters) and ORDER BY agree with SQLite", ()
   }
 });
 
+test("random joins and mutations agree with SQLite", () => {
+  const data = rows(60);
+  const other = Array.from({ length: 50 }, (_, k): Value[] => [k, rnd(4) === 0 ? null : rnd(70), rnd(5) === 0 ? null : rnd(7) - 3, pick(TEXTS)]);
+  const engine = Engine.empty();
+  const db = new Sqlite(":memory:");
+  const both = (ours: string, theirs = ours): void => {
+    engine.execute({ kind: "sql", sql: ours });
+    db.exec(theirs);
+  };
+  both("CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b REAL, s TEXT, f BOOLEAN)", "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b REAL, s TEXT, f INTEGER)");
+  both("CREATE TABLE u (k INTEGER PRIMARY KEY, t_id INTEGER, n INTEGER, label TEXT)");
+  both(`INSERT INTO t (id, a, b, s, f) VALUES ${data.map((r) => `(${r.map(sqlValue).join(", ")})`).join(", ")}`);
+  both(`INSERT INTO u (k, t_id, n, label) VALUES ${other.map((r) => `(${r.map(sqlValue).join(", ")})`).join(", ")}`);
+  const compare = (sql: string, ps: Value[]): void => {
+    const result = engine.execute({ kind: "sql", sql, params: ps }).result as RowsResult;
+    const ours = (result.rows as Record<string, Value>[]).map((r) => result.columns.map((c) => (typeof r[c] === "boolean" ? Number(r[c]) : r[c])));
+    const theirs = (db.prepare(sql).all(...ps.map((v) => (typeof v === "boolean" ? Number(v) : v))) as Record<string, Value>[]).map((r) => Object.values(r));
+    assert.equal(ours, theirs, `${sql} ${JSON.stringify(ps)}`);
+  };
+  for (let i = 0; i < 150; i++) {
+    params = [];
+    const on = pick(["u.t_id = t.id", "u.t_id = t.id AND u.n > t.a", "u.n = t.a", "u.label = t.s", "u.n < t.a", "u.t_id = t.id OR u.label = t.s"]);
+    const where = rnd(2) === 0 ? "" : ` WHERE ${predicate(2)}`;
+    const sql = `SELECT t.id, u.k FROM t ${pick(["JOIN", "LEFT JOIN"])} u ON ${on}${where} ORDER BY t.id, u.k`;
+    compare(sql, params);
+  }
+  for (let i = 0; i < 60; i++) {
+    params = [];
+    const where = predicate(2);
+    const ps = params;
+    const sql = rnd(3) === 0 ? `DELETE FROM t WHERE ${where}` : `UPDATE t SET ${pick(["a = 1", "b = -0.5", "s = 'zz'", "f = FALSE", "a = NULL"])} WHERE ${where}`;
+    const ours = engine.execute({ kind: "sql", sql, params: ps }).result as { rowsAffected: number };
+    const theirs = db.prepare(sql.replace("f = FALSE", "f = 0")) as unknown as { run(...p: unknown[]): { changes: number } };
+    assert.is(ours.rowsAffected, theirs.run(...ps.map((v) => (typeof v === "boolean" ? Number(v) : v))).changes, sql);
+    compare("SELECT id, a, b, s, f FROM t ORDER BY id", []);
+  }
+});
+
 test.run();
