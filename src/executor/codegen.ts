@@ -22,8 +22,19 @@ import { typeOf } from "../planner/bind-expr.js";
 import type { BoundExpr, CompareOp } from "../planner/plan.js";
 import { compareText, compareValues } from "./value-order.js";
 
+/**
+ * Compares two values whose types only arrive at run time (`? < ?`): the
+ * same rules as typed comparisons, so text against a number or boolean is
+ * `type_mismatch`, never a silent answer. Both are non-NULL here.
+ */
+function compareUntyped(a: Value, b: Value): number {
+  const family = (v: Value): string => (typeof v === "number" ? "number" : typeof v);
+  if (family(a) !== family(b)) throw new StoreError("type_mismatch", `Cannot compare ${family(a)} with ${family(b)}`);
+  return compareValues(a, b);
+}
+
 /** Helpers generated code may call, passed in as `h`. */
-const HELPERS = Object.freeze({ text: compareText, cmp: compareValues });
+const HELPERS = Object.freeze({ text: compareText, cmp: compareUntyped });
 
 /** `row`: expressions over one stored row `r`; `tuple`: over a join tuple `r` of rows. */
 export type RowMode = "row" | "tuple";
@@ -90,11 +101,11 @@ export class Codegen {
 
   /** `a op b` for two non-null operands, by their static types. */
   private compareCode(op: CompareOp, left: BoundExpr, right: BoundExpr, a: string, b: string): string {
-    if (op === "=" || op === "<>") return `${a} ${JS_OP[op]} ${b}`;
     const lt = typeOf(left);
     const rt = typeOf(right);
-    if (lt === "text" || rt === "text") return `h.text(${a}, ${b}) ${JS_OP[op]} 0`;
     if (lt === "unknown" && rt === "unknown") return `h.cmp(${a}, ${b}) ${JS_OP[op]} 0`;
+    if (op === "=" || op === "<>") return `${a} ${JS_OP[op]} ${b}`;
+    if (lt === "text" || rt === "text") return `h.text(${a}, ${b}) ${JS_OP[op]} 0`;
     return `${a} ${JS_OP[op]} ${b}`;
   }
 
@@ -142,7 +153,8 @@ export class Codegen {
         return `(${this.value(e)} === true)`;
       case "compare": {
         if (this.isLeaf(e.left) && this.isLeaf(e.right)) {
-          const numeric = e.op === "=" || (typeOf(e.left) !== "text" && typeOf(e.right) !== "text" && (typeOf(e.left) !== "unknown" || typeOf(e.right) !== "unknown"));
+          const untyped = typeOf(e.left) === "unknown" && typeOf(e.right) === "unknown";
+          const numeric = !untyped && (e.op === "=" || (typeOf(e.left) !== "text" && typeOf(e.right) !== "text"));
           if (e.op !== "<>" && numeric) {
             // A parameter as NaN when NULL: no comparison with NaN is true, so its NULL test leaves the loop.
             const nan = (x: BoundExpr): string | undefined => (x.kind === "param" ? this.nanParam(x.index) : undefined);

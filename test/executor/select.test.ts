@@ -103,6 +103,17 @@ test("select cases", () => {
   for (const [sql, expected, params] of CASES) assert.equal(ids(e, sql, params), expected, sql);
 });
 
+test("two parameters compared with each other are type-checked when they arrive", () => {
+  const e = fixture();
+  for (const params of [["a", 1], [true, 1], ["1", 1]] as Value[][]) {
+    assert.throws(() => e.execute({ kind: "sql", sql: "SELECT id FROM t WHERE ? < ?", params }), (err: { code?: string }) => err.code === "type_mismatch");
+    assert.throws(() => e.execute({ kind: "sql", sql: "SELECT id FROM t WHERE ? = ?", params }), (err: { code?: string }) => err.code === "type_mismatch");
+  }
+  assert.equal(ids(e, "SELECT id FROM t WHERE ? < ? AND id < 3", [1, 2.5]), [1, 2]);
+  assert.equal(ids(e, "SELECT id FROM t WHERE ? <> ? AND id < 3", [false, true]), [1, 2]);
+  assert.equal(ids(e, "SELECT id FROM t WHERE ? = ?", [null, "x"]), []);
+});
+
 test("projection: objects keyed in column order, arrays, *, rowCount", () => {
   const e = fixture();
   const objects = e.execute({ kind: "select", table: "t", columns: ["s", "id"], where: { type: "literal", value: true }, limit: 1 }).result as RowsResult;
