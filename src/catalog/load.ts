@@ -40,6 +40,10 @@ export function loadTables(loaded: readonly LoadedTable[]): { tables: Map<string
   for (const lt of loaded) {
     const table = tables.get(lt.name);
     if (!table || !shapes.has(lt.name)) continue;
+    if (!Array.isArray(lt.rows)) {
+      problems.push({ table: table.name, code: "format", message: "rows must be an array" });
+      continue;
+    }
     lt.rows.forEach((raw, row) => {
       if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
         problems.push({ table: table.name, row, code: "format", message: "A row must be an object" });

@@ -285,6 +285,14 @@ test("load records problems and refuses everything but validate", () => {
   assert.equal(v, { kind: "validation", valid: false, errors: e.problems });
   fails(e, { kind: "select", table: "users", columns: "*" }, "database_corrupt");
   fails(e, { kind: "describe" }, "database_corrupt");
+  const odd = Engine.load([
+    { name: "t", schema: { name: "t", columns: { a: "text" } }, rows: "nope" as never },
+    { name: "u", schema: null, rows: [] },
+    { name: "v", schema: { name: "v", columns: { a: "text" } }, rows: [] },
+    { name: "v", schema: { name: "v", columns: { a: "text" } }, rows: [] },
+    { name: "w", schema: { name: "x", columns: { a: "text" } }, rows: [] },
+  ]);
+  assert.equal(odd.problems.map((p) => `${p.table}:${p.code}`), ["u:format", "v:format", "w:format", "t:format"]);
   const good = Engine.load([{ name: "t", schema: { name: "t", columns: { a: "text", b: "integer" } }, rows: [{ a: "x" }, { b: 2, a: null }] }]);
   assert.equal(good.problems, []);
   assert.equal(good.snapshot(), [{ schema: { name: "t", columns: { a: "text", b: "integer" } }, columns: ["a", "b"], rows: [["x", null], [null, 2]] }]);
