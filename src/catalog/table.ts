@@ -89,10 +89,6 @@ export class Table implements TableInfo, TableStore {
     return this.allUnique;
   }
 
-  index(name: string): UniqueIndex | MultiIndex | undefined {
-    return this.byName.get(name);
-  }
-
   lookup(key: string, values: readonly Value[]): readonly MutableRow[] {
     const ix = key === PRIMARY_KEY_NAME ? this.pk : this.byName.get(key);
     return ix ? ix.lookup(values) : [];

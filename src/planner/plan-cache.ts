@@ -29,8 +29,4 @@ export class PlanCache<T> {
   clear(): void {
     this.entries.clear();
   }
-
-  get size(): number {
-    return this.entries.size;
-  }
 }
