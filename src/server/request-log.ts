@@ -13,6 +13,7 @@
 import type { FastifyRequest, FastifyServerOptions } from "fastify";
 import type { ErrorCode } from "../errors.js";
 import type { LogLevel } from "./config.js";
+import { batchedLines, type LineSink } from "./log-lines.js";
 import { rootPlugin } from "./plugin.js";
 
 interface Outcome {
@@ -51,8 +52,9 @@ export const REDACTED_PATHS = [
   'req.headers["authorization"]',
 ];
 
-export function loggerOptions(level: LogLevel): Exclude<FastifyServerOptions["logger"], boolean | undefined> {
-  return { level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } };
+/** The service's logger options: JSON lines to `stream` (stdout, batched per turn), Authorization redacted. */
+export function loggerOptions(level: LogLevel, stream: LineSink = batchedLines()): Exclude<FastifyServerOptions["logger"], boolean | undefined> {
+  return { level, stream, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } };
 }
 
 export const requestLogPlugin = rootPlugin((app, _options, done) => {

@@ -10,7 +10,6 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { buildApp } from "../../src/server/app.js";
 import { DrainGate } from "../../src/server/drain.js";
@@ -42,13 +41,8 @@ const faultyFs: FileSystem = {
 test.before(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "storedb-app-"));
   store = await DataDirectory.open(dir, { fs: faultyFs });
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString("utf8").split("\n")) if (line.startsWith("{")) logLines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  app = buildApp({ store, apiKey: KEY, maxBodyBytes: LIMIT, logger: { ...loggerOptions("debug"), stream } });
+  const sink = { write: (line: string) => logLines.push(JSON.parse(line) as Record<string, unknown>) > 0 };
+  app = buildApp({ store, apiKey: KEY, maxBodyBytes: LIMIT, logger: loggerOptions("debug", sink) });
   open = buildApp({ store, maxBodyBytes: LIMIT });
   await app.ready();
   await open.ready();
@@ -250,14 +244,14 @@ test("a full disk answers 507 insufficient_storage and an I/O failure 500 storag
 });
 
 test("an unexpected error is 500 internal_error with a fixed detail, logged with the request id", async () => {
+  const failures: string[] = [];
   const failing = buildApp({
     store: {
       execute: () => Promise.reject(new Error(`EACCES: open '${dir}/shop.store' at Object.openSync (node:fs:1)`)),
     },
     maxBodyBytes: LIMIT,
-    logger: { ...loggerOptions("info"), stream: new Writable({ write: (chunk: Buffer, _e, done) => (failures.push(chunk.toString()), done()) }) },
+    logger: loggerOptions("info", { write: (line: string) => failures.push(line) > 0 }),
   });
-  const failures: string[] = [];
   const response = await failing.inject({ method: "POST", url: "/v1/commands", headers: json, payload: JSON.stringify({ database: "shop", command: { kind: "describe" } }) });
   const body = problem(response, 500, "internal_error");
   assert.not.match(String(body.detail), "EACCES");
