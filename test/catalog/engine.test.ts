@@ -56,7 +56,17 @@ function shop(): Engine {
       comments: { age: "years" },
     },
   });
-  sql(e, "CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id TEXT REFERENCES users(id) ON DELETE CASCADE, amount REAL NOT NULL)");
+  e.execute({
+    kind: "create-table",
+    schema: {
+      name: "orders",
+      columns: { id: "integer", user_id: "text", amount: "real" },
+      primary_key: { columns: ["id"] },
+      required: ["amount"],
+      foreign_keys: [{ columns: ["user_id"], references: { table: "users", columns: ["id"] }, on_delete: "cascade" }],
+      indexes: [{ name: "by_user", columns: ["user_id"] }],
+    },
+  });
   sql(e, "CREATE TABLE lines (order_id INTEGER, n INTEGER, PRIMARY KEY (order_id, n), FOREIGN KEY (order_id) REFERENCES orders(id) ON DELETE CASCADE)");
   sql(e, "CREATE TABLE notes (id INTEGER PRIMARY KEY, line_order INTEGER, line_n INTEGER, FOREIGN KEY (line_order, line_n) REFERENCES lines(order_id, n))");
   sql(e, "INSERT INTO users (id, email, age) VALUES ('u1', 'a@x', 30), ('u2', 'b@x', NULL), ('u3', 'c@x', 70)");
