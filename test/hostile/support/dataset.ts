@@ -11,7 +11,7 @@
  * Fixed (not generated) so a kept failing case replays against the same rows.
  */
 import type { Expression, Value } from "../../../src/commands/types.js";
-import { evaluate } from "./reference.js";
+import { evaluate, qualify, type ReferenceTable } from "./reference.js";
 
 export type ColumnType = "integer" | "real" | "text" | "boolean";
 
@@ -67,11 +67,31 @@ export const ROWS: readonly Row[] = VALUES.map(([n, r, s, b], i) => ({ id: i + 1
 /** A stored row (declared columns; missing ones NULL) as a select sees it: plus its computed fields. */
 export function withComputed(row: Row): Row {
   const declared = Object.fromEntries(COLUMN_NAMES.map((c) => [c, Object.prototype.hasOwnProperty.call(row, c) ? (row[c] ?? null) : null]));
-  return { ...declared, ...Object.fromEntries(Object.entries(COMPUTED).map(([name, expr]) => [name, evaluate(expr, declared, TABLE)])) };
+  const scope = [{ name: TABLE, columns: COLUMNS }];
+  return { ...declared, ...Object.fromEntries(Object.entries(COMPUTED).map(([name, expr]) => [name, evaluate(expr, qualify(declared, TABLE), scope)])) };
 }
 
 /** The rows as `select *` returns them. */
 export const FULL_ROWS: readonly Row[] = ROWS.map(withComputed);
+
+/** A second table to join: `t_id` points at `t.id` (some twice, one nowhere, one NULL); `id` clashes with `t.id`. */
+export const JOIN_TABLE = "u";
+export const JOIN_COLUMNS: Readonly<Record<string, ColumnType>> = { id: "integer", t_id: "integer", tag: "text" };
+export const JOIN_SCHEMA = { name: JOIN_TABLE, columns: JOIN_COLUMNS, primary_key: { columns: ["id"] } };
+export const JOIN_ROWS: readonly Row[] = [
+  { id: 1, t_id: 1, tag: "x" },
+  { id: 2, t_id: 1, tag: "y" },
+  { id: 3, t_id: 3, tag: null },
+  { id: 4, t_id: null, tag: "z" },
+  { id: 5, t_id: 99, tag: "x" },
+  { id: 6, t_id: 8, tag: "a" },
+  { id: 7, t_id: 3, tag: "b" },
+  { id: 8, t_id: 10, tag: "\u{1F600}" },
+];
+
+/** The tables as the reference sees them. */
+export const BASE: ReferenceTable = { name: TABLE, columns: OUTPUT_TYPES, rows: FULL_ROWS };
+export const TABLES: Readonly<Record<string, ReferenceTable>> = { [TABLE]: BASE, [JOIN_TABLE]: { name: JOIN_TABLE, columns: JOIN_COLUMNS, rows: JOIN_ROWS } };
 
 /** Literals a generator draws from: the stored values plus near misses. */
 export const INTEGER_POOL: readonly number[] = [0, 1, -1, 2, 3, 5, 7, 10, 42, 100, -100, MAX, -MAX, 11, 6];
