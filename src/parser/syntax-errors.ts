@@ -43,10 +43,13 @@ function found(token: IToken | undefined): string {
   return `'${image}'`;
 }
 
+const COMPARISON_LABELS: readonly string[] = [T.Equals, T.NotEquals, T.LessGreater, T.Less, T.LessEquals, T.Greater, T.GreaterEquals].map(label);
+
 /** Phrases a list of expected token types ("FROM", "')' or ','", "one of ...") and records their labels in `lastExpected`. */
 function expectation(types: readonly TokenType[]): string {
   const unique = [...new Map(types.map((t) => [label(t), t])).values()];
-  lastExpected = unique.map(label);
+  // `expected` names tokens: "a comparison operator" in the message, the operators themselves in the list.
+  lastExpected = unique.flatMap((t) => (t === T.ComparisonOperator ? COMPARISON_LABELS : [label(t)]));
   const words = unique.map(phrase);
   if (words.length === 1) return words[0]!;
   const list = `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;

@@ -219,6 +219,12 @@ test("trailing input lists what could have come instead", () => {
   assert.ok(error.expected?.includes("EOF"));
 });
 
+test("an expected comparison operator is listed as the operators themselves", () => {
+  const error = failure("SELECT a FROM t WHERE a LIKE 'x'");
+  assert.match(error.message, "a comparison operator");
+  for (const op of ["=", "!=", "<>", "<", "<=", ">", ">="]) assert.ok(error.expected?.includes(op), op);
+});
+
 test("end of input is reported as such, at the end of the text", () => {
   const error = failure("SELECT a FROM t WHERE a =\n");
   assert.match(error.message, "found end of input at line 2, column 1");
