@@ -54,7 +54,7 @@ export async function serve({ config, warnings }: LoadedConfig): Promise<void> {
   for (const warning of warnings) app.log.warn(warning);
 
   try {
-    await app.listen({ host: config.bindAddress, port: config.port, listenTextResolver: () => "storedb listening" });
+    await app.listen({ host: config.bindAddress, port: config.port, listenTextResolver: (address) => `storedb listening on ${address}` });
   } catch (error) {
     await store.close();
     fail(`cannot listen on ${config.bindAddress}:${config.port} (STORE_BIND_ADDRESS, STORE_PORT): ${reasonOf(error)}`);
