@@ -265,8 +265,13 @@ export class Engine implements EngineApi {
     for (const t of touched) if (this.tables.get(t.name) === t) t.rebuild();
   }
 
+  /**
+   * The rows are the engine's own arrays (read-only to the caller, no copies:
+   * a snapshot of a large table is cheap); a later update changes them in
+   * place, so a writer copies what must outlive the next command.
+   */
   snapshot(): readonly TableSnapshot[] {
-    return this.sorted().map((t) => ({ schema: t.schema, columns: t.columns, rows: t.rows.map((r) => t.values(r)) }));
+    return this.sorted().map((t) => ({ schema: t.schema, columns: t.columns, rows: t.rows.slice() }));
   }
 }
 

@@ -8,9 +8,9 @@
  * its values. Rows with a NULL in the key are not indexed: NULL never
  * equals anything, so unique keys allow several and lookups skip them.
  *
- * Stored rows carry a sequence number after their last column (`seqAt`),
- * increasing in table order; a MultiIndex uses it to place a row whose key
- * changed at its table-order position in the new bucket.
+ * A MultiIndex asks the table for each row's order (`orderOf`, increasing
+ * in table order) to place a row whose key changed at its table-order
+ * position in the new bucket.
  */
 
 import type { Value } from "../commands/types.js";
@@ -84,7 +84,7 @@ export class MultiIndex {
   constructor(
     readonly name: string,
     readonly positions: readonly number[],
-    private readonly seqAt: number,
+    private readonly orderOf: (row: MutableRow) => number,
   ) {}
 
   lookup(values: readonly Value[]): readonly MutableRow[] {
@@ -105,9 +105,8 @@ export class MultiIndex {
       this.map.set(key, [row]);
       return;
     }
-    const seq = row[this.seqAt] as number;
-    const last = bucket[bucket.length - 1] as MutableRow;
-    if ((last[this.seqAt] as number) < seq) {
+    const seq = this.orderOf(row);
+    if (this.orderOf(bucket[bucket.length - 1] as MutableRow) < seq) {
       bucket.push(row);
       return;
     }
@@ -115,7 +114,7 @@ export class MultiIndex {
     let hi = bucket.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (((bucket[mid] as MutableRow)[this.seqAt] as number) < seq) lo = mid + 1;
+      if (this.orderOf(bucket[mid] as MutableRow) < seq) lo = mid + 1;
       else hi = mid;
     }
     bucket.splice(lo, 0, row);

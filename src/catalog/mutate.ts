@@ -208,7 +208,7 @@ export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, 
   const changes: Change[] = [];
   for (const [t, set] of doomed) {
     if (set.size === 0) continue;
-    const ordered = [...set].sort((a, b) => (a[t.width] as number) - (b[t.width] as number));
+    const ordered = [...set].sort((a, b) => t.orderOf(a) - t.orderOf(b));
     const positions = t.removeRows(set);
     // Positions as if rows were deleted one after another, in table order (so undo in reverse restores them).
     ordered.forEach((row, j) => changes.push({ kind: "delete", table: t.name, row: t.values(row), position: (positions[j] as number) - j }));

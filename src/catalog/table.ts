@@ -38,8 +38,14 @@ export class Table implements TableInfo, TableStore {
   readonly pk: UniqueIndex | undefined;
   readonly uniques: readonly UniqueIndex[];
   readonly secondary: readonly MultiIndex[];
-  /** Rows in insertion order; each has its sequence number at `width`. */
+  /** Rows in insertion order, each exactly the declared columns wide. */
   rows: MutableRow[] = [];
+  /**
+   * Each row's sequence number, increasing in table order: kept beside the
+   * rows (not in them) so a row is exactly its values and snapshots need no
+   * copies. Used to find a row's position and its place in an index bucket.
+   */
+  private readonly seq = new Map<MutableRow, number>();
   private readonly allUnique: readonly UniqueIndex[];
   private readonly checks: readonly CompiledCheck[];
   private readonly byName = new Map<string, UniqueIndex | MultiIndex>();
@@ -64,7 +70,7 @@ export class Table implements TableInfo, TableStore {
     let pk: UniqueIndex | undefined;
     for (const k of info.keys) {
       if (k.kind === "index") {
-        const ix = new MultiIndex(k.name, k.positions, this.width);
+        const ix = new MultiIndex(k.name, k.positions, (row) => this.seq.get(row) as number);
         secondary.push(ix);
         this.byName.set(k.name, ix);
       } else {
@@ -94,33 +100,37 @@ export class Table implements TableInfo, TableStore {
     return ix ? ix.lookup(values) : [];
   }
 
-  /** A stored row of `values` (declared width), not yet in the table. */
+  /** A stored row of `values` (declared width): a copy the table owns. */
   stored(values: readonly Value[]): MutableRow {
-    // concat allocates the exact size once (push after slice would regrow every row's storage).
-    const declared = values.length === this.width ? values : values.slice(0, this.width);
-    return declared.concat(this.nextSeq++) as MutableRow;
+    return values.slice(0, this.width);
   }
 
-  /** The declared columns of a stored row. */
+  /** A copy of a stored row's values, for a change record. */
   values(row: readonly Value[]): Value[] {
-    return row.slice(0, this.width);
+    return row.slice();
   }
 
   /** Appends a stored row and indexes it (keys must have been checked). */
   append(row: MutableRow): number {
     this.rows.push(row);
+    this.seq.set(row, this.nextSeq++);
     this.indexRow(row);
     return this.rows.length - 1;
   }
 
+  /** Sequence numbers increase in table order. */
+  orderOf(row: MutableRow): number {
+    return this.seq.get(row) as number;
+  }
+
   /** The row's index in `rows`, by binary search on its sequence number. */
-  positionOf(row: readonly Value[]): number {
-    const seq = row[this.width] as number;
+  positionOf(row: MutableRow): number {
+    const seq = this.orderOf(row);
     let lo = 0;
     let hi = this.rows.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (((this.rows[mid] as MutableRow)[this.width] as number) < seq) lo = mid + 1;
+      if (this.orderOf(this.rows[mid] as MutableRow) < seq) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -136,13 +146,6 @@ export class Table implements TableInfo, TableStore {
     for (const ix of this.secondary) ix.remove(row);
   }
 
-  /** Writes new column values into a stored row in place, keeping every key exact. */
-  rewrite(row: MutableRow, values: readonly Value[]): void {
-    this.unindexRow(row);
-    for (let i = 0; i < this.width; i++) row[i] = values[i] as Value;
-    this.indexRow(row);
-  }
-
   /** Removes the rows in `doomed` in one pass; returns their positions before removal, ascending. */
   removeRows(doomed: ReadonlySet<MutableRow>): number[] {
     const positions: number[] = [];
@@ -155,7 +158,10 @@ export class Table implements TableInfo, TableStore {
       this.rows = kept;
       this.rebuild();
     } else {
-      for (const row of doomed) this.unindexRow(row);
+      for (const row of doomed) {
+        this.unindexRow(row);
+        this.seq.delete(row);
+      }
       this.rows = kept;
     }
     return positions;
@@ -165,9 +171,10 @@ export class Table implements TableInfo, TableStore {
   rebuild(): void {
     for (const ix of this.uniqueKeys()) ix.clear();
     for (const ix of this.secondary) ix.clear();
+    this.seq.clear();
     this.nextSeq = 0;
     for (const row of this.rows) {
-      row[this.width] = this.nextSeq++;
+      this.seq.set(row, this.nextSeq++);
       this.indexRow(row);
     }
   }
