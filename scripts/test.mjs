@@ -47,6 +47,7 @@ process.stdout.write(run.stdout ?? "");
 
 const total = Number(/Total:\s+(\d+)/.exec(run.stdout ?? "")?.[1] ?? NaN);
 const ok = Number(/Passed:\s+(\d+)/.exec(run.stdout ?? "")?.[1] ?? NaN);
+const skipped = Number(/Skipped:\s+(?:\x1b\[\d+m)?(\d+)/.exec(run.stdout ?? "")?.[1] ?? 0);
 if (Number.isNaN(total) || Number.isNaN(ok)) {
   // The runner died before its summary (a crash outside any test): that is a failure.
   failed += 1;
@@ -60,5 +61,5 @@ if (Number.isNaN(total) || Number.isNaN(ok)) {
     console.error(`test runner exited with status ${run.status}`);
   }
 }
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed` + (skipped > 0 ? `, ${skipped} skipped` : ""));
 process.exit(failed === 0 ? 0 : 1);
