@@ -39,7 +39,8 @@ function lexError(text: string, offset: number): SqlError {
   let message: string;
   if (c === "'") message = `Unterminated string literal starting at ${at}`;
   else if (c === '"') {
-    message = text.charAt(offset + 1) === '"' ? `Empty quoted identifier at ${at}` : `Unterminated quoted identifier starting at ${at}`;
+    const empty = text.startsWith('""', offset) && text.charAt(offset + 2) !== '"';
+    message = empty ? `Empty quoted identifier at ${at}` : `Unterminated quoted identifier starting at ${at}`;
   } else if (c === "/" && text.charAt(offset + 1) === "*") message = `Unterminated /* comment starting at ${at}`;
   else message = `Unexpected character ${showCharacter(text, offset)} at ${at}`;
   return new SqlError("sql_syntax_error", message, { position });

@@ -99,6 +99,7 @@ const errors: readonly (readonly [text: string, message: string, offset: number]
   ["x = 'it''s", "Unterminated string literal starting at line 1, column 9", 8], // 'it' is whole; 's is not
   ['"abc', "Unterminated quoted identifier starting at line 1, column 1", 0],
   ['a ""', "Empty quoted identifier at line 1, column 3", 2],
+  ['a """b', "Unterminated quoted identifier starting at line 1, column 3", 2],
   ["a /* b", "Unterminated /* comment starting at line 1, column 3", 2],
   ["a / b", "Unexpected character '/' (U+002F) at line 1, column 3", 2],
   ["a + b", "Unexpected character '+' (U+002B) at line 1, column 3", 2],
