@@ -8,7 +8,7 @@
 import { rmSync } from "node:fs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { authWall, bigSelect, bigSql, bodyLimit, deepNesting, hugeNumbers, nonScalarValues, slowloris, wideQueries, writeBigStore } from "./support/abuse.js";
+import { authWall, bigSelect, bigSql, bodyLimit, deepNesting, hugeNumbers, nonScalarValues, slowloris, updateWrongValueNoMatch, wideQueries, writeBigStore } from "./support/abuse.js";
 import { shouldRun } from "./support/known-failures.js";
 import { loudHook, ServerProcess, tempDir } from "./support/server.js";
 
@@ -66,6 +66,10 @@ test("1e400, 2^53+1 and friends are rejected, never stored rounded", async ({ sm
 
 (shouldRun("abuse/non-scalar-values") ? test : test.skip)("arrays and objects as row or set values are rejected, never stored as NULL", async ({ big }) => {
   await nonScalarValues(big, 100_000);
+});
+
+(shouldRun("abuse/update-wrong-value-no-match") ? test : test.skip)("an update value outside its type is rejected even when no row matches", async ({ big }) => {
+  await updateWrongValueNoMatch(big);
 });
 
 test("an expression 100,000 levels deep is a 400, in JSON and SQL", async ({ big }) => {

@@ -35,7 +35,7 @@ for (const { file, fixture } of loadFixtures()) {
   });
 }
 
-for (const property of ["select", "request", "sql", "file"] as const) {
+for (const property of ["select", "request", "sql", "file", "model"] as const) {
   test(`property ${property}: ${RUNS} generated cases`, async ({ server }) => {
     const result = await runProperty(server, property, RUNS, SEED);
     if (result.failure) {

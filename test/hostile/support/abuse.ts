@@ -114,6 +114,24 @@ export async function nonScalarValues(server: ServerProcess, depth: number): Pro
   return cases.length;
 }
 
+/** An update `set` value outside its column's type is rejected even when no row matches (the value is known up front). */
+export async function updateWrongValueNoMatch(server: ServerProcess): Promise<number> {
+  const database = "scalars";
+  const none = { type: "literal", value: false };
+  const cases: [string, unknown][] = [
+    ["set n = 'ten' where false", { kind: "update", table: "t", set: { n: "ten" }, where: none }],
+    ["set n = 1.5 where false", { kind: "update", table: "t", set: { n: 1.5 }, where: none }],
+    ["set id = null where false", { kind: "update", table: "t", set: { id: null }, where: none }],
+    ["SQL SET n = 'ten' WHERE FALSE", { kind: "sql", sql: "UPDATE t SET n = 'ten' WHERE FALSE" }],
+  ];
+  await server.command({ database, command: { kind: "create-table", schema: BIG_SCHEMA, ifNotExists: true } });
+  for (const [what, command] of cases) {
+    const reply = await server.command({ database, command });
+    assert.ok(reply.status === 422 || reply.status === 400, `${what}: expected 422/400, got ${reply.status} ${reply.text.slice(0, 200)}`);
+  }
+  return cases.length;
+}
+
 /** Nesting far past the 256-level limit, in JSON and SQL: a 400, not a stack overflow. */
 export async function deepNesting(server: ServerProcess, depth: number): Promise<number> {
   const database = "deep";

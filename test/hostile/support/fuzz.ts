@@ -13,6 +13,8 @@
  *   position lies inside the text and its line/column agree with its offset.
  * - `file`: a hostile `.store` file edited in place is judged and read as
  *   the reference says (see `file-fuzz.ts`).
+ * - `model`: sequences of inserts, updates and deletes agree step by step
+ *   with an in-memory model (see `model.ts`).
  *
  * Each check returns its violations; `runProperty` turns a failing case into
  * a fixture (the exact input) that `replayFixture` sends again later.
@@ -27,6 +29,7 @@ import { shouldRun } from "./known-failures.js";
 import { problemViolations } from "./problem.js";
 import { select, selectCommand, toSql } from "./queries.js";
 import { checkFile, fileCase, type FileCase } from "./file-fuzz.js";
+import { checkSteps, hitsKnownBug, steps, type Step } from "./model.js";
 import { lineColumn, mutatedSql, type MutatedSql } from "./sql-mutation.js";
 import { checkSelect as referenceVerdict, literalMismatch, referenceSelect, type ReferenceSelect } from "./reference.js";
 import type { Reply, ServerProcess } from "./server.js";
@@ -49,7 +52,8 @@ export type Fixture =
   | { readonly property: "select"; readonly input: SelectCase; readonly note: string }
   | { readonly property: "request"; readonly input: RawRequest; readonly note: string }
   | { readonly property: "sql"; readonly input: MutatedSql; readonly note: string }
-  | { readonly property: "file"; readonly input: FileCase; readonly note: string };
+  | { readonly property: "file"; readonly input: FileCase; readonly note: string }
+  | { readonly property: "model"; readonly input: Step[]; readonly note: string };
 
 export async function seedDatabase(server: ServerProcess, database: string): Promise<void> {
   const created = await server.command({ database, command: { kind: "create-table", schema: SCHEMA } });
@@ -213,6 +217,19 @@ export async function runProperty(server: ServerProcess, property: Fixture["prop
     const [s, via] = details.counterexample;
     return { runs: details.numRuns, failure: { seed: details.seed, message: String(details.errorInstance), fixture: { property, input: { select: s, via }, note: "" } } };
   }
+  if (property === "model") {
+    const details = await fc.check(
+      fc.asyncProperty(steps, async (input) => {
+        fc.pre(!hitsKnownBug(input));
+        const v = await checkSteps(server, input);
+        if (v.length > 0) throw new Error(v.join("\n"));
+      }),
+      parameters as fc.Parameters<[Step[]]>,
+    );
+    if (!details.failed || !details.counterexample) return { runs: details.numRuns };
+    const [input] = details.counterexample;
+    return { runs: details.numRuns, failure: { seed: details.seed, message: String(details.errorInstance), fixture: { property, input, note: "" } } };
+  }
   if (property === "file") {
     const details = await fc.check(
       fc.asyncProperty(fileCase, async (input) => {
@@ -260,5 +277,7 @@ export async function replayFixture(server: ServerProcess, fixture: Fixture): Pr
       return new RequestChecker(server).check(sqlRequest(fixture.input), fixture.input.sql);
     case "file":
       return checkFile(server, fixture.input);
+    case "model":
+      return checkSteps(server, fixture.input);
   }
 }
