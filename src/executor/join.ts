@@ -62,8 +62,19 @@ function hashKey(values: readonly Value[]): unknown {
   return values.length === 1 ? values[0] : JSON.stringify(values);
 }
 
-export function runJoin(join: PreparedJoin, tuples: readonly Tuple[], store: TableStore, params: readonly Value[]): Tuple[] {
-  const out: Tuple[] = [];
+/**
+ * Joins `tuples` with `store`. With `emit`, each joined tuple is handed to it
+ * and its result kept instead of the tuple (the last join of a query with
+ * nothing after it projects in place, allocating no tuples).
+ */
+export function runJoin<T = Tuple>(
+  join: PreparedJoin,
+  tuples: readonly Tuple[],
+  store: TableStore,
+  params: readonly Value[],
+  emit: (t: Tuple) => T = (t) => t.slice() as T,
+): T[] {
+  const out: T[] = [];
   const left = join.step.type === "left";
   const nullRow: StoredRow = new Array<Value>(store.width).fill(null);
   const on = join.on as unknown as ((t: Tuple, p: readonly Value[]) => boolean) | undefined;
@@ -103,13 +114,13 @@ export function runJoin(join: PreparedJoin, tuples: readonly Tuple[], store: Tab
     for (const row of candidates(t)) {
       scratch[at] = row;
       if (on === undefined || on(scratch, params)) {
-        out.push(scratch.slice());
+        out.push(emit(scratch));
         matched = true;
       }
     }
     if (left && !matched) {
       scratch[at] = nullRow;
-      out.push(scratch);
+      out.push(emit(scratch));
     }
   }
   return out;

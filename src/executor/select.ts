@@ -70,10 +70,20 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
   let firstRows: readonly StoredRow[] = base;
   if (prepared.firstFilter) firstRows = prepared.firstFilter(base, params, canStop ? (keep as number) : -1);
 
+  const project = prepared.project as unknown as (r: unknown, p: readonly Value[]) => Record<string, Value> | Value[];
   let items: readonly (StoredRow | Tuple)[] = firstRows;
   if (plan.joins.length > 0) {
     let tuples: Tuple[] = firstRows.map((r) => [r]);
-    for (const join of prepared.joins) tuples = runJoin(join, tuples, stores.store(join.table), params);
+    const last = prepared.joins.length - 1;
+    // Nothing after the joins (no residual, order, offset or limit): the last join projects as it goes.
+    const fused = !prepared.residual && prepared.sortKeys.length === 0 && keep === undefined && offset === 0;
+    for (const [i, join] of prepared.joins.entries()) {
+      if (fused && i === last) {
+        const rows = runJoin(join, tuples, stores.store(join.table), params, (t) => project(t, params));
+        return { kind: "rows", columns: names, rows, rowCount: rows.length };
+      }
+      tuples = runJoin(join, tuples, stores.store(join.table), params);
+    }
     if (prepared.residual) {
       const residual = prepared.residual as unknown as (t: Tuple, p: readonly Value[]) => boolean;
       tuples = tuples.filter((t) => residual(t, params));
@@ -90,7 +100,6 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
   }
   if (offset > 0 || (keep !== undefined && keep < items.length)) items = items.slice(offset, keep);
 
-  const project = prepared.project as unknown as (r: unknown, p: readonly Value[]) => Record<string, Value> | Value[];
   const rows = new Array<Record<string, Value> | Value[]>(items.length);
   for (let i = 0; i < items.length; i++) rows[i] = project(items[i], params);
   return { kind: "rows", columns: names, rows, rowCount: rows.length };
