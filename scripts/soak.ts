@@ -46,7 +46,7 @@ async function fuzz(): Promise<void> {
     await seedDatabase(server, READ_DB);
     await seedDatabase(server, MUTATE_DB);
     let total = 0;
-    for (const property of ["select", "request", "sql", "file"] as const) {
+    for (const property of ["select", "request", "sql", "file", "model"] as const) {
       const started = Date.now();
       const result = await runProperty(server, property, runs, seed);
       total += result.runs;
