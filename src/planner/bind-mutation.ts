@@ -48,7 +48,9 @@ export function bindInsert(cmd: InsertCommand, catalog: Catalog, slots: boolean)
   const errors: ProblemEntry[] = [];
   const rows = cmd.rows.map((row, r) => {
     const values: InsertValue[] = table.columns.map(() => DEFAULT);
-    for (const [column, value] of Object.entries(row)) {
+    // Keys, then values by key: no [key, value] pair per cell in a bulk insert.
+    for (const column of Object.keys(row)) {
+      const value = row[column] as ValueOrParam;
       const position = writable(table, column, r, errors);
       if (position === undefined) continue;
       if (isParam(value, slots)) {
