@@ -39,8 +39,15 @@ export async function bodyLimit(server: ServerProcess, limit: number): Promise<v
   assert.is(Buffer.byteLength(atLimit), limit);
   expectOk(await server.command(atLimit), "a body of exactly the limit");
   expectProblem(await server.command(make(2, limit + 1)), 413, ["payload_too_large"], "one byte over the limit", server.dataDir);
-  expectProblem(await server.command(make(3, limit + 1), { chunked: true }), 413, ["payload_too_large"], "one byte over, chunked", server.dataDir);
-  expectProblem(await server.command(make(4, limit * 4), { chunked: true }), 413, ["payload_too_large"], "four times the limit, chunked", server.dataDir);
+  // Refusing a body the client is still sending may reset the connection before the 413 can be read
+  // (TCP discards it on the RST); that is a refusal too — what matters is that nothing is stored.
+  for (const [id, size, what] of [[3, limit + 1, "one byte over, chunked"], [4, limit * 4, "four times the limit, chunked"]] as const) {
+    try {
+      expectProblem(await server.command(make(id, size), { chunked: true }), 413, ["payload_too_large"], what, server.dataDir);
+    } catch (error) {
+      if (!/socket hang up|ECONNRESET|EPIPE/.test(String(error))) throw error;
+    }
+  }
   assert.equal(await ids(server, database), [1], "only the body within the limit was stored");
   const row = await server.command({ database, command: { kind: "select", table: "t", columns: ["s"], where: { type: "comparison", op: "=", left: { type: "identifier", name: "id" }, right: { type: "literal", value: 1 } } } });
   const stored = (row.json as { rows: { s: string }[] }).rows[0]?.s ?? "";
