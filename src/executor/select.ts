@@ -1,12 +1,14 @@
 /**
- * Runs a select plan: access path → filter on the first table → joins →
- * residual filter → order (top-k with a limit) → offset/limit → projection.
+ * Runs a select plan: access path → filter on the first table → joins, each
+ * followed by the WHERE terms it completes → order (top-k with a limit) →
+ * offset/limit → projection.
  *
  * `prepareSelect` compiles everything once; the prepared form is cached with
  * the plan, so a repeated statement only binds new parameter values. WHERE
  * conjuncts that read only the first table run before the joins (the first
  * table is the preserved side of every join, so this is exact for left
- * joins too); the rest run on joined tuples.
+ * joins too); every other conjunct runs right after the join of the last
+ * source it reads (joins after it only add sources, never change them).
  */
 
 import type { RowsResult } from "../commands/results.js";
@@ -25,7 +27,8 @@ export interface PreparedSelect {
   readonly plan: SelectPlan;
   readonly firstFilter: FilterFn | undefined;
   readonly joins: readonly PreparedJoin[];
-  readonly residual: PredicateFn | undefined;
+  /** Per join: the WHERE conjuncts whose last source is the one it joins, run on its output. */
+  readonly afterJoin: readonly (PredicateFn | undefined)[];
   readonly sortKeys: readonly ValueFn[];
   readonly project: ProjectFn;
 }
@@ -41,9 +44,7 @@ export function prepareSelect(plan: SelectPlan, positionOf: (table: string, colu
   const mode = joined ? "tuple" : "row";
   const terms = conjuncts(plan.where);
   const first = joined ? terms.filter((t) => maxSource(t) <= 0) : terms;
-  const rest = joined ? terms.filter((t) => maxSource(t) > 0) : [];
   const firstWhere = all(first);
-  const restWhere = all(rest);
   return {
     plan,
     firstFilter: firstWhere === undefined ? undefined : compileFilter(firstWhere),
@@ -51,7 +52,10 @@ export function prepareSelect(plan: SelectPlan, positionOf: (table: string, colu
       const table = plan.sources[j.source]?.table ?? "";
       return prepareJoin(j, table, (c) => positionOf(table, c));
     }),
-    residual: restWhere === undefined ? undefined : compilePredicate(restWhere, "tuple"),
+    afterJoin: plan.joins.map((j) => {
+      const here = all(terms.filter((t) => maxSource(t) === j.source));
+      return here === undefined ? undefined : compilePredicate(here, "tuple");
+    }),
     sortKeys: plan.orderBy.map((k) => compileValue(k.expr, mode)),
     project: compileProjection(plan.columns, plan.output, mode),
   };
@@ -75,18 +79,17 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
   if (plan.joins.length > 0) {
     let tuples: Tuple[] = firstRows.map((r) => [r]);
     const last = prepared.joins.length - 1;
-    // Nothing after the joins (no residual, order, offset or limit): the last join projects as it goes.
-    const fused = !prepared.residual && prepared.sortKeys.length === 0 && keep === undefined && offset === 0;
+    // Nothing after the joins (no filter, order, offset or limit): the last join projects as it goes.
+    const fused = prepared.afterJoin[last] === undefined && prepared.sortKeys.length === 0 && keep === undefined && offset === 0;
     for (const [i, join] of prepared.joins.entries()) {
       if (fused && i === last) {
         const rows = runJoin(join, tuples, stores.store(join.table), params, (t) => project(t, params));
         return { kind: "rows", columns: names, rows, rowCount: rows.length };
       }
       tuples = runJoin(join, tuples, stores.store(join.table), params);
-    }
-    if (prepared.residual) {
-      const residual = prepared.residual as unknown as (t: Tuple, p: readonly Value[]) => boolean;
-      tuples = tuples.filter((t) => residual(t, params));
+      // A WHERE term is decided once its last source is joined: later joins only add sources, so filter now.
+      const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[]) => boolean) | undefined;
+      if (filter) tuples = tuples.filter((t) => filter(t, params));
     }
     items = tuples;
   }
