@@ -15,7 +15,7 @@
  */
 
 import type { Value } from "../commands/types.js";
-import { assertNever } from "../errors.js";
+import { StoreError, assertNever } from "../errors.js";
 import { conjuncts } from "../planner/passes.js";
 import type { BoundExpr, JoinStep } from "../planner/plan.js";
 import { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "./codegen.js";
@@ -65,7 +65,9 @@ function hashKey(values: readonly Value[]): unknown {
 /**
  * Joins `tuples` with `store`. With `emit`, each joined tuple is handed to it
  * and its result kept instead of the tuple (the last join of a query with
- * nothing after it projects in place, allocating no tuples).
+ * nothing after it projects in place, allocating no tuples). `where`, for an
+ * inner join only, is a WHERE term tested with ON, before a tuple is made
+ * (for a left join it must wait: a row it rejects still counts as a match).
  */
 export function runJoin<T = Tuple>(
   join: PreparedJoin,
@@ -73,7 +75,9 @@ export function runJoin<T = Tuple>(
   store: TableStore,
   params: readonly Value[],
   emit: (t: Tuple) => T = (t) => t.slice() as T,
+  where?: (t: Tuple, p: readonly Value[]) => boolean,
 ): T[] {
+  if (where && join.step.type === "left") throw new StoreError("internal_error", "A WHERE term cannot run inside a left join");
   const out: T[] = [];
   const left = join.step.type === "left";
   const nullRow: StoredRow = new Array<Value>(store.width).fill(null);
@@ -113,7 +117,7 @@ export function runJoin<T = Tuple>(
     const scratch = t.slice();
     for (const row of candidates(t)) {
       scratch[at] = row;
-      if (on === undefined || on(scratch, params)) {
+      if ((on === undefined || on(scratch, params)) && (where === undefined || where(scratch, params))) {
         out.push(emit(scratch));
         matched = true;
       }

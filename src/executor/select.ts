@@ -80,16 +80,18 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
     let tuples: Tuple[] = firstRows.map((r) => [r]);
     const last = prepared.joins.length - 1;
     // Nothing after the joins (no filter, order, offset or limit): the last join projects as it goes.
-    const fused = prepared.afterJoin[last] === undefined && prepared.sortKeys.length === 0 && keep === undefined && offset === 0;
+    const fused = prepared.sortKeys.length === 0 && keep === undefined && offset === 0;
     for (const [i, join] of prepared.joins.entries()) {
-      if (fused && i === last) {
-        const rows = runJoin(join, tuples, stores.store(join.table), params, (t) => project(t, params));
+      // A WHERE term is decided once its last source is joined (later joins only add sources):
+      // an inner join tests it with ON; after a left join it filters the joined tuples.
+      const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[]) => boolean) | undefined;
+      const inner = join.step.type === "inner";
+      if (fused && i === last && (filter === undefined || inner)) {
+        const rows = runJoin(join, tuples, stores.store(join.table), params, (t) => project(t, params), filter);
         return { kind: "rows", columns: names, rows, rowCount: rows.length };
       }
-      tuples = runJoin(join, tuples, stores.store(join.table), params);
-      // A WHERE term is decided once its last source is joined: later joins only add sources, so filter now.
-      const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[]) => boolean) | undefined;
-      if (filter) tuples = tuples.filter((t) => filter(t, params));
+      tuples = runJoin(join, tuples, stores.store(join.table), params, undefined, inner ? filter : undefined);
+      if (filter && !inner) tuples = tuples.filter((t) => filter(t, params));
     }
     items = tuples;
   }
