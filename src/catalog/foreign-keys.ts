@@ -9,7 +9,7 @@
  * through a map built once per command.
  */
 
-import type { ForeignKey } from "../commands/types.js";
+import type { ForeignKey, Value } from "../commands/types.js";
 import { keyOfRow, type MultiIndex, type MutableRow, type UniqueIndex } from "./key-index.js";
 import type { Table } from "./table.js";
 
@@ -54,6 +54,17 @@ export function linksTo(parent: Table, tables: ReadonlyMap<string, Table>): Fore
     for (const l of linksFrom(child, tables)) if (l.parent === parent) out.push(l);
   }
   return out;
+}
+
+/**
+ * Makes a child row hold the parent's own key values (equal values, the
+ * parent's string objects): key strings are then shared, not duplicated per
+ * child, and an index lookup of a parent key in the child's index compares
+ * strings by pointer instead of by content.
+ */
+export function shareParentKey(l: ForeignKeyLink, child: Value[], parent: readonly Value[]): void {
+  const positions = l.parentKey.positions;
+  for (let i = 0; i < positions.length; i++) child[l.childPositions[i] as number] = parent[positions[i] as number] as Value;
 }
 
 export class ChildFinder {

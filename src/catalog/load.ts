@@ -11,6 +11,8 @@ import type { TableSchema, Value } from "../commands/types.js";
 import { StoreError, type ProblemEntry } from "../errors.js";
 import { checkSchema } from "../planner/bind-create.js";
 import { checkTables } from "./check-state.js";
+import { linksFrom, shareParentKey } from "./foreign-keys.js";
+import { keyOfRow } from "./key-index.js";
 import { schemaShapeProblem } from "./schema-shape.js";
 import { Table } from "./table.js";
 import type { LoadedTable } from "./types.js";
@@ -61,6 +63,18 @@ export function loadTables(loaded: readonly LoadedTable[]): { tables: Map<string
       });
       table.rows.push(table.stored(values));
     });
+    table.rebuild();
+  }
+  // Children hold their parents' key strings (see shareParentKey), then re-key their indexes on them.
+  for (const table of tables.values()) {
+    const links = linksFrom(table, tables);
+    if (links.length === 0) continue;
+    for (const l of links) {
+      for (const row of table.rows) {
+        const parent = l.parentKey.get(keyOfRow(row, l.childPositions));
+        if (parent !== undefined) shareParentKey(l, row, parent);
+      }
+    }
     table.rebuild();
   }
   problems.push(...checkTables(tables));

@@ -15,7 +15,7 @@ import { ConstraintError, ValidationError, type ProblemEntry } from "../errors.j
 import { matchRows, type PreparedMatch } from "../executor/index.js";
 import type { InsertPlan, UpdatePlan } from "../planner/plan.js";
 import type { Change } from "./types.js";
-import { ChildFinder, linksFrom, linksTo } from "./foreign-keys.js";
+import { ChildFinder, linksFrom, linksTo, shareParentKey } from "./foreign-keys.js";
 import { keyOfRow, type MutableRow } from "./key-index.js";
 import type { Table } from "./table.js";
 
@@ -59,7 +59,9 @@ export function applyInsert(tables: Tables, table: Table, plan: InsertPlan, para
     const ownKeys = l.parent === table ? new Set(rows.map((v) => keyOfRow(v, l.parentKey.positions))) : undefined;
     rows.forEach((v, i) => {
       const k = keyOfRow(v, l.childPositions);
-      if (k === undefined || l.parentKey.get(k) !== undefined || ownKeys?.has(k)) return;
+      if (k === undefined || ownKeys?.has(k)) return;
+      const parent = l.parentKey.get(k);
+      if (parent !== undefined) return shareParentKey(l, v, parent);
       const column = columnsOf(table, l.childPositions);
       problems.push({ table: table.name, row: i, column, code: "foreign_key", message: `No row in "${l.parent.name}" has this key (${column})` });
     });
@@ -110,7 +112,7 @@ export function applyUpdate(tables: Tables, table: Table, plan: UpdatePlan, matc
       const k = keyOfRow(v, l.childPositions);
       if (k === undefined || selfKeys?.has(k)) return;
       const parent = l.parentKey.get(k);
-      if (parent !== undefined && !(selfKeys && matchedSet.has(parent))) return;
+      if (parent !== undefined && !(selfKeys && matchedSet.has(parent))) return shareParentKey(l, v, parent);
       const column = columnsOf(table, l.childPositions);
       problems.push({ table: table.name, row: i, column, code: "foreign_key", message: `No row in "${l.parent.name}" has this key (${column})` });
     });

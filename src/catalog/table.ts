@@ -100,6 +100,16 @@ export class Table implements TableInfo, TableStore {
     return ix ? ix.lookup(values) : [];
   }
 
+  lookupBy(key: string): (value: Value) => readonly MutableRow[] {
+    const ix = key === PRIMARY_KEY_NAME ? this.pk : this.byName.get(key);
+    if (ix instanceof MultiIndex) return (value) => ix.get(value === null ? undefined : value);
+    if (ix) return (value) => {
+      const row = ix.get(value === null ? undefined : value);
+      return row === undefined ? [] : [row];
+    };
+    return () => [];
+  }
+
   /** A stored row of `values` (declared width): a copy the table owns. */
   stored(values: readonly Value[]): MutableRow {
     return values.slice(0, this.width);

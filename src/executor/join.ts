@@ -86,9 +86,16 @@ export function runJoin<T = Tuple>(
   let candidates: (t: Tuple) => readonly StoredRow[];
   const s = join.step.strategy;
   switch (s.kind) {
-    case "index-nested-loop":
-      candidates = (t) => store.lookup(s.index, keys.map((k) => k(t, params)));
+    case "index-nested-loop": {
+      const key = keys[0];
+      if (keys.length === 1 && key) {
+        const find = store.lookupBy(s.index);
+        candidates = (t) => find(key(t, params));
+      } else {
+        candidates = (t) => store.lookup(s.index, keys.map((k) => k(t, params)));
+      }
       break;
+    }
     case "hash": {
       const table = new Map<unknown, StoredRow[]>();
       for (const row of store.rows) {

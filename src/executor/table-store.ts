@@ -19,6 +19,8 @@ export interface TableStore {
    * `values` matches nothing. The array must not be changed by the caller.
    */
   lookup(key: string, values: readonly Value[]): readonly StoredRow[];
+  /** `lookup` for a one-column key, resolved once: the function takes the value itself. */
+  lookupBy(key: string): (value: Value) => readonly StoredRow[];
 }
 
 export interface Stores {
