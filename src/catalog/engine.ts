@@ -148,7 +148,7 @@ export class Engine implements EngineApi {
         return { plan, select: prepareSelect(s, (table, column) => this.tables.get(table)?.position.get(column) ?? -1) };
       case "update":
       case "delete":
-        return { plan, match: prepareMatch(s.access, s.where) };
+        return { plan, match: prepareMatch(s.access, s.where, (column) => this.tables.get(s.table)?.position.get(column) ?? -1) };
       case "insert":
       case "create-table":
       case "drop-table":

@@ -1,4 +1,9 @@
-/** Reaches the rows of a plan's first table by its chosen access path. */
+/**
+ * Reaches the rows of a plan's first table by its chosen access path, and
+ * says which WHERE terms the path already guarantees (a key lookup matches
+ * exactly the rows whose key columns `=` its values: same number, same text,
+ * same boolean, never NULL), so the filter need not test them again.
+ */
 
 import type { Value } from "../commands/types.js";
 import { PRIMARY_KEY_NAME } from "../planner/table-info.js";
@@ -25,4 +30,18 @@ export function accessRows(path: AccessPath, store: TableStore, params: readonly
     default:
       return assertNever(path, "access path");
   }
+}
+
+/** Whether `term` is one of the equalities the access path looks up (`positionOf` maps the first table's column names). */
+export function impliedByAccess(term: BoundExpr, path: AccessPath, positionOf: (column: string) => number): boolean {
+  if (path.kind === "scan" || term.kind !== "compare" || term.op !== "=") return false;
+  const pairs = [
+    [term.left, term.right],
+    [term.right, term.left],
+  ] as const;
+  return pairs.some(([col, other]) => {
+    if (col.kind !== "column" || col.source !== 0) return false;
+    const i = path.columns.findIndex((c) => positionOf(c) === col.column);
+    return i >= 0 && JSON.stringify(path.values[i]) === JSON.stringify(other);
+  });
 }

@@ -15,7 +15,7 @@ import type { RowsResult } from "../commands/results.js";
 import type { Value } from "../commands/types.js";
 import type { BoundExpr, SelectPlan } from "../planner/plan.js";
 import { conjuncts, maxSource } from "../planner/passes.js";
-import { accessRows } from "./access.js";
+import { accessRows, impliedByAccess } from "./access.js";
 import { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "./codegen.js";
 import { compileFilter, type FilterFn } from "./filter.js";
 import { prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
@@ -42,7 +42,8 @@ function all(terms: readonly BoundExpr[]): BoundExpr | undefined {
 export function prepareSelect(plan: SelectPlan, positionOf: (table: string, column: string) => number): PreparedSelect {
   const joined = plan.joins.length > 0;
   const mode = joined ? "tuple" : "row";
-  const terms = conjuncts(plan.where);
+  const firstTable = plan.sources[0]?.table ?? "";
+  const terms = conjuncts(plan.where).filter((t) => !impliedByAccess(t, plan.access, (c) => positionOf(firstTable, c)));
   const first = joined ? terms.filter((t) => maxSource(t) <= 0) : terms;
   const firstWhere = all(first);
   return {
