@@ -7,6 +7,7 @@
  *            fresh random seeds; a failing case is kept in
  *            test/hostile/fixtures/ and replayed by `npm test` from then on
  *   paths    the path-safety suite (every hostile name)
+ *   faults   I/O faults (immutable data dir / file): writes fail cleanly
  *   abuse    the abuse limits with a 1,000,000-row select, and slow bodies
  *   load     64 connections of mixed reads and writes for 60 s, then the
  *            on-disk audit of every acknowledged write
@@ -24,7 +25,7 @@ import { MUTATE_DB, READ_DB, runProperty, seedDatabase } from "../test/hostile/s
 import { runLoad } from "../test/hostile/support/load.js";
 import { ROOT, ServerProcess } from "../test/hostile/support/server.js";
 
-const PARTS = ["fuzz", "paths", "abuse", "load", "crash"] as const;
+const PARTS = ["fuzz", "paths", "faults", "abuse", "load", "crash"] as const;
 type Part = (typeof PARTS)[number];
 
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : [...PARTS];
@@ -73,7 +74,8 @@ async function load(): Promise<void> {
     if (!ok) failed += 1;
     figures.push(
       `load: ${seconds} s × 64 connections, ${f.requests} requests (${Math.round(f.perSecond)}/s), errors ${f.errors}, non-2xx ${f.non2xx}, ` +
-        `p50 ${f.p50} ms, p99 ${f.p99} ms, max ${f.max} ms; writes acknowledged ${f.writesAcked}/${f.writesSent}, lost ${f.lost}, unexpected ${f.unexpected}`,
+        `p50 ${f.p50} ms, p99 ${f.p99} ms, max ${f.max} ms; writes acknowledged ${f.writesAcked}/${f.writesSent}, lost ${f.lost}, unexpected ${f.unexpected}; ` +
+        `server RSS ${Math.round(f.rssBeforeMiB)} → ${Math.round(f.rssAfterMiB)} MiB`,
     );
   } finally {
     await server.stop();
@@ -86,6 +88,11 @@ const RUNNERS: Record<Part, () => Promise<void>> = {
     const ok = child("test/hostile/path-safety.test.ts");
     if (!ok) failed += 1;
     figures.push(`paths: path-safety suite ${ok ? "passed" : "FAILED"}`);
+  },
+  faults: async () => {
+    const ok = child("test/hostile/faults.test.ts");
+    if (!ok) failed += 1;
+    figures.push(`faults: I/O fault suite ${ok ? "passed" : "FAILED"}`);
   },
   abuse: async () => {
     const ok = child("test/hostile/abuse.test.ts", { HOSTILE_BIG_ROWS: "1000000" });

@@ -31,7 +31,7 @@ test.after(async (context) => {
 test(`64 connections for ${SECONDS} s: no errors, every acknowledged write on disk, nothing else`, async ({ server }) => {
   const f = await runLoad(server, { connections: 64, seconds: SECONDS, databases: 4 });
   console.log(
-    `  load: ${f.requests} requests (${Math.round(f.perSecond)}/s), ${f.writesAcked}/${f.writesSent} writes acknowledged, ${f.readsChecked} reads checked, errors ${f.errors}, non-2xx ${f.non2xx}, p50 ${f.p50} ms, p99 ${f.p99} ms, max ${f.max} ms; lost ${f.lost}, unexpected ${f.unexpected}`,
+    `  load: ${f.requests} requests (${Math.round(f.perSecond)}/s), ${f.writesAcked}/${f.writesSent} writes acknowledged, ${f.readsChecked} reads checked, errors ${f.errors}, non-2xx ${f.non2xx}, p50 ${f.p50} ms, p99 ${f.p99} ms, max ${f.max} ms; lost ${f.lost}, unexpected ${f.unexpected}; RSS ${Math.round(f.rssBeforeMiB)} → ${Math.round(f.rssAfterMiB)} MiB`,
   );
   assert.is(f.errors, 0, "connection errors and timeouts");
   assert.is(f.non2xx, 0, "non-2xx answers");

@@ -35,6 +35,9 @@ export interface LoadFigures {
   readonly perSecond: number;
   readonly lost: number;
   readonly unexpected: number;
+  /** The server's resident memory before and after the run. */
+  readonly rssBeforeMiB: number;
+  readonly rssAfterMiB: number;
 }
 
 /** The ids stored in one database's `w` table, read straight from its file (no server involved). */
@@ -56,6 +59,7 @@ export async function prepareLoadDatabases(server: ServerProcess, count: number,
 
 export async function runLoad(server: ServerProcess, options: LoadOptions): Promise<LoadFigures> {
   const databases = await prepareLoadDatabases(server, options.databases);
+  const rssBeforeMiB = server.rssMiB();
   const tag = Date.now().toString(36);
   let seq = 0;
   const sent = new Map<string, Set<string>>(databases.map((d) => [d, new Set()]));
@@ -138,5 +142,7 @@ export async function runLoad(server: ServerProcess, options: LoadOptions): Prom
     perSecond: result.requests.average,
     lost,
     unexpected,
+    rssBeforeMiB,
+    rssAfterMiB: server.rssMiB(),
   };
 }
