@@ -8,7 +8,7 @@
 import { rmSync } from "node:fs";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { authWall, bigSelect, bigSql, bodyLimit, deepNesting, hugeNumbers, nonScalarValues, slowloris, updateWrongValueNoMatch, wideQueries, writeBigStore } from "./support/abuse.js";
+import { authWall, bigSelect, bigSql, bodyLimit, deepNesting, hugeNumbers, nonScalarValues, slowloris, updateWrongValueNoMatch, wideObjects, wideQueries, writeBigStore } from "./support/abuse.js";
 import { shouldRun } from "./support/known-failures.js";
 import { loudHook, ServerProcess, tempDir } from "./support/server.js";
 
@@ -84,6 +84,10 @@ test("a megabyte of SQL parentheses, strings and comments is a 400 in time", asy
 
 test("10,000 parameters and OR terms are served with the right rows", async ({ big }) => {
   await wideQueries(big, 10_000);
+});
+
+test("50,000-key rows and sets, 2,000-column tables, 20,000-name selects: clear answers in time", async ({ big }) => {
+  await wideObjects(big);
 });
 
 test("with an API key, every hostile request without it is a 401 before anything else", async () => {

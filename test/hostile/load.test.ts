@@ -10,7 +10,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { crashCycles } from "./support/crash.js";
 import { runLoad } from "./support/load.js";
-import { raceWriters } from "./support/race.js";
+import { raceWriters, tornReads } from "./support/race.js";
 import { loudHook, ServerProcess, tempDir } from "./support/server.js";
 
 const SECONDS = Number(process.env.HOSTILE_LOAD_SECONDS ?? 10);
@@ -44,6 +44,11 @@ test(`64 connections for ${SECONDS} s: no errors, every acknowledged write on di
 test("racing writers: one winner per conflict, the winner's row stored once", async ({ server }) => {
   await raceWriters(server, 32, 5);
   assert.ok(server.alive);
+});
+
+test("readers racing a batch writer never see half a batch", async ({ server }) => {
+  const reads = await tornReads(server, 40, 250, 6);
+  assert.ok(reads > 0);
 });
 
 test(`kill -9 under load, ${CYCLES} cycles: every acknowledged write survives, every file valid`, async () => {

@@ -211,6 +211,40 @@ export async function wideQueries(server: ServerProcess, terms: number): Promise
   return 6;
 }
 
+/**
+ * Wide objects: a row with 50,000 unknown keys, a `set` of 50,000 columns, a
+ * table of 2,000 columns, a select listing 20,000 names — each a clear
+ * answer in time, never a hang on a quadratic path.
+ */
+export async function wideObjects(server: ServerProcess): Promise<number> {
+  const database = "wideobj";
+  expectOk(await server.command({ database, command: { kind: "create-table", schema: BIG_SCHEMA } }), "create");
+  const keys = (n: number, prefix: string) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
+  const timed = async (what: string, command: unknown): Promise<Reply> => {
+    const started = performance.now();
+    const reply = await server.command({ database, command }, { timeoutMs: 30_000 });
+    assert.ok(performance.now() - started < 10_000, `${what} took ${Math.round(performance.now() - started)} ms`);
+    assert.ok(reply.status < 500, `${what}: ${reply.status} ${reply.text.slice(0, 200)}`);
+    if (reply.status >= 400) assert.equal(problemViolations(reply, { dataDir: server.dataDir }), [], what);
+    return reply;
+  };
+  const row = await timed("a row with 50,000 unknown keys", { kind: "insert", table: "t", rows: [{ id: 1, ...keys(50_000, "k") }] });
+  assert.is(row.status, 422, "unknown columns in a row are 422");
+  const set = await timed("a set of 50,000 columns", { kind: "update", table: "t", set: keys(50_000, "c"), where: { type: "literal", value: true } });
+  assert.ok(set.status === 422 || set.status === 400, `unknown set columns: ${set.status}`);
+  const columns = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`c${i}`, "integer"]));
+  const wide = await timed("a table of 2,000 columns", { kind: "create-table", schema: { name: "w", columns } });
+  if (wide.status === 200) {
+    expectOk(await timed("a 2,000-column row", { kind: "insert", table: "w", rows: [keys(2_000, "c")] }), "a 2,000-column row");
+    const back = await timed("select it", { kind: "select", table: "w", columns: "*" });
+    assert.is((back.json as { rows: Record<string, number>[] }).rows[0]?.c1999, 1999);
+  }
+  const many = await timed("a select listing 20,000 names", { kind: "select", table: "t", columns: Array.from({ length: 20_000 }, (_, i) => `x${i}`) });
+  assert.is(many.status, 400, "unknown listed columns are a 400");
+  assert.ok(server.alive);
+  return 5;
+}
+
 /** Writes a hand-made `.store` file (no checksum, as a person may) holding `count` rows. */
 export function writeBigStore(dataDir: string, database: string, count: number): void {
   const lines = [`{"format":"storedb/1","tables":{`, `"t":{"schema":${JSON.stringify(BIG_SCHEMA)},`, `"rows":[`];

@@ -1,9 +1,10 @@
 /**
- * Racing writers: many clients send conflicting commands at the same moment.
+ * Racing clients. Writers send conflicting commands at the same moment.
  * Commands on one database are serializable (CONTRACT §2), so exactly one of
  * each race wins and the others get the §7 conflict: one create-table of a
  * new database (the file is created once), one insert per primary key (and
- * the stored row is the winner's), one drop of a table.
+ * the stored row is the winner's), one drop of a table. Readers racing a
+ * batch writer see whole batches only.
  */
 import * as assert from "uvu/assert";
 import { codeOf, problemViolations } from "./problem.js";
@@ -41,4 +42,34 @@ export async function raceWriters(server: ServerProcess, clients: number, rounds
     tally(drops, "table_not_found", `drop-table race ${round}`, server.dataDir);
   }
   return requests;
+}
+
+/**
+ * Readers racing a writer: the writer inserts `batches` inserts of `size`
+ * rows each while readers count rows; every count a reader sees is a whole
+ * number of batches (a reader never sees half a mutation).
+ */
+export async function tornReads(server: ServerProcess, batches: number, size: number, readers: number): Promise<number> {
+  const database = "torn";
+  await server.command({ database, command: { kind: "create-table", schema: SCHEMA } });
+  let done = false;
+  const seen: number[] = [];
+  const reader = async (): Promise<void> => {
+    while (!done) {
+      const reply = await server.command({ database, command: { kind: "select", table: "r", columns: ["id"], output: "arrays" } });
+      assert.is(reply.status, 200, reply.text);
+      seen.push((reply.json as { rowCount: number }).rowCount);
+    }
+  };
+  const reading = Array.from({ length: readers }, reader);
+  for (let b = 0; b < batches; b++) {
+    const rows = Array.from({ length: size }, (_, i) => ({ id: b * size + i, who: b }));
+    const reply = await server.command({ database, command: { kind: "insert", table: "r", rows } });
+    assert.is(reply.status, 200, reply.text);
+  }
+  done = true;
+  await Promise.all(reading);
+  const torn = seen.filter((count) => count % size !== 0);
+  assert.equal(torn, [], `readers saw half a batch: ${torn.slice(0, 5).join(", ")}`);
+  return seen.length;
 }
