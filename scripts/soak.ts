@@ -2,10 +2,12 @@
  * `npm run soak`: the long forms of the hostile suites (`npm test` runs the
  * short ones), against real server processes:
  *
- *   fuzz     ≥ 10,000 generated requests (selects checked against the
- *            reference evaluator; valid / near-valid / garbage envelopes),
- *            fresh random seeds; a failing case is kept in
- *            test/hostile/fixtures/ and replayed by `npm test` from then on
+ *   fuzz     5 properties × 4,000 generated cases (selects and joins checked
+ *            against the reference evaluator; valid / near-valid / garbage
+ *            envelopes; mutated SQL; hostile .store files; insert/update/
+ *            delete sequences against a model), fresh random seeds; a
+ *            failing case is kept in test/hostile/fixtures/ and replayed by
+ *            `npm test` from then on
  *   paths    the path-safety suite (every hostile name)
  *   faults   I/O faults (immutable data dir / file): writes fail cleanly
  *   abuse    the abuse limits with a 1,000,000-row select, and slow bodies
