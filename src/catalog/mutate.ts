@@ -75,6 +75,11 @@ export function applyInsert(tables: Tables, table: Table, plan: InsertPlan, para
 }
 
 export function applyUpdate(tables: Tables, table: Table, plan: UpdatePlan, match: PreparedMatch, params: readonly Value[]): { changes: Change[]; matched: number } {
+  // A value outside its column's type is wrong whatever the where matches (CONTRACT §3: rejected, never ignored).
+  const setProblems: ProblemEntry[] = [];
+  for (const a of plan.set) table.valueProblems(a.position, a.value.kind === "const" ? a.value.value : (params[a.value.index] ?? null), undefined, setProblems);
+  throwRowProblems(table, "Update of", setProblems);
+
   const matched = matchRows(match, table, params) as MutableRow[];
   const afters = matched.map((row) => {
     const v = table.values(row);

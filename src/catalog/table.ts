@@ -189,18 +189,21 @@ export class Table implements TableInfo, TableStore {
     }
   }
 
+  /** Problems of one value in the column at `position` — type, required — added to `problems`; `row` is omitted when undefined. */
+  valueProblems(position: number, v: Value, row: number | undefined, problems: ProblemEntry[]): void {
+    const column = this.columns[position] as string;
+    const at = row === undefined ? { table: this.name, column } : { table: this.name, row, column };
+    if (v === null) {
+      if (this.required[position]) problems.push({ ...at, code: "required", message: `"${column}" is required` });
+    } else if (!fitsType(v, this.types[position] as ColumnType)) {
+      problems.push({ ...at, code: "type", message: `"${column}" must be ${this.types[position]}, got ${describeValue(v)}` });
+    }
+  }
+
   /** Problems of one row on its own — types, required columns, checks — added to `problems`. `row` is the index reported. */
   rowProblems(values: readonly Value[], row: number, problems: ProblemEntry[] = []): ProblemEntry[] {
     const before = problems.length;
-    for (let i = 0; i < this.width; i++) {
-      const v = values[i] as Value;
-      const column = this.columns[i] as string;
-      if (v === null) {
-        if (this.required[i]) problems.push({ table: this.name, row, column, code: "required", message: `"${column}" is required` });
-      } else if (!fitsType(v, this.types[i] as ColumnType)) {
-        problems.push({ table: this.name, row, column, code: "type", message: `"${column}" must be ${this.types[i]}, got ${describeValue(v)}` });
-      }
-    }
+    for (let i = 0; i < this.width; i++) this.valueProblems(i, values[i] as Value, row, problems);
     // Checks only make sense on well-typed values.
     if (problems.length === before) {
       for (const check of this.checks) {
