@@ -1,5 +1,21 @@
-/** The package root: the engine as a library (CONTRACT §10). */
+/**
+ * The package root: the engine the server runs, as a library (CONTRACT §10).
+ *
+ * `Database` is one database (in memory, or a `.store` file with the same
+ * durability rules as the service); `DataDirectory` is what the service
+ * serves: a directory of databases addressed by name. Every surface —
+ * `execute` with a JSON command, `sql` with text and parameters, and the
+ * fluent `table()` builder — runs through the same plan and executor.
+ */
+export { Database, type DatabaseOptions } from "./database.js";
+export { DataDirectory, type DataDirectoryOptions } from "./storage/data-directory.js";
+export { parseSql } from "./parser/index.js";
+export { parseCommand, parseEnvelope } from "./commands/index.js";
+export { TableQuery, and, col, eq, ge, gt, isNotNull, isNull, le, lt, ne, not, or, val, type Operand } from "./api/index.js";
 export * from "./errors.js";
 export type * from "./commands/types.js";
 export type * from "./commands/results.js";
-export type * from "./planner/plan.js";
+/** The SQL AST that `parseSql` returns. */
+export type * as SqlAst from "./parser/ast.js";
+/** The bound plan IR that `explain` returns. */
+export type * as QueryPlan from "./planner/plan.js";
