@@ -61,7 +61,7 @@ async function fuzz(): Promise<void> {
       console.log(`  fuzz ${property}: ${result.runs} cases in ${Math.round((Date.now() - started) / 1000)} s (seed ${seed})`);
     }
     if (!server.alive) failed += 1;
-    figures.push(`fuzz: ${total} generated requests, seed ${seed}, server alive: ${server.alive}`);
+    figures.push(`fuzz: ${total} generated cases in ${server.requests} HTTP requests (checks included), seed ${seed}, server alive: ${server.alive}`);
   } finally {
     await server.stop();
   }

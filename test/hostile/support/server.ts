@@ -72,6 +72,8 @@ function entryArgs(): string[] {
 export class ServerProcess {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   private output = "";
+  /** HTTP requests sent so far (fuzz figures count generated cases and the requests they took). */
+  requests = 0;
   private exited: Promise<number | null>;
   exitCode: number | null | undefined = undefined;
 
@@ -169,6 +171,7 @@ export class ServerProcess {
   }
 
   request(body: string | Buffer | undefined, options: RequestOptions = {}): Promise<Reply> {
+    this.requests += 1;
     const started = performance.now();
     const headers: Record<string, string> = {};
     if (body !== undefined && !options.noContentType) headers["content-type"] = "application/json";
