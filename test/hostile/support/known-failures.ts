@@ -9,9 +9,6 @@
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   "select-param-vs-param-type-mismatch.json":
     "planner bind: `? = ?` with params [\"\", 0] (text vs number) answers 200 instead of 400 type_mismatch; param-vs-param comparisons are not type-checked.",
-  "abuse/update-wrong-value-no-match":
-    "engine: an update whose `set` value is outside its column's type (`SET n = 'ten'`, `n: 1.5`, `id: null`) answers 200 rowsAffected 0 when the " +
-    "where matches no row, but 422 when it matches one. §3 rejects such a value outright; names are already checked up front (computed/unknown → 422).",
 };
 
 export const RUN_KNOWN = process.env.HOSTILE_RUN_KNOWN === "1";
