@@ -117,7 +117,10 @@ export class ServerProcess {
     const server = new ServerProcess(child, port, dataDir, options.dataDir === undefined);
     const deadline = Date.now() + (options.startTimeoutMs ?? 20_000);
     while (Date.now() < deadline) {
-      if (server.exitCode !== undefined) throw new Error(`server exited at startup (${server.exitCode}):\n${server.output}`);
+      if (server.exitCode !== undefined) {
+        if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+        throw new Error(`server exited at startup (${server.exitCode}):\n${server.output}`);
+      }
       try {
         const reply = await server.request(undefined, { method: "GET", path: "/health", timeoutMs: 1000 });
         if (reply.status === 200) return server;
@@ -126,7 +129,7 @@ export class ServerProcess {
       }
       await sleep(50);
     }
-    await server.kill();
+    await server.stop();
     throw new Error(`server did not answer /health in time:\n${server.output}`);
   }
 
