@@ -20,10 +20,17 @@ export function checkParams(uses: readonly ParamUse[], values: readonly Value[])
   for (let i = 0; i < uses.length; i++) {
     const use = uses[i] as ParamUse;
     const value = values[i] as Value;
-    if (use.kind !== "compare" || value === null) continue;
-    const want = use.type === "integer" || use.type === "real" ? "number" : use.type;
-    if (family(value) !== want) {
-      throw new StoreError("type_mismatch", `Parameter ${i + 1} is compared with ${use.type} but is ${family(value)}`);
+    if (value === null) continue;
+    if (use.kind === "compare") {
+      const want = use.type === "integer" || use.type === "real" ? "number" : use.type;
+      if (family(value) !== want) {
+        throw new StoreError("type_mismatch", `Parameter ${i + 1} is compared with ${use.type} but is ${family(value)}`);
+      }
+    } else if (use.kind === "compare-param") {
+      const other = values[use.with] as Value;
+      if (other !== null && family(other) !== family(value)) {
+        throw new StoreError("type_mismatch", `Parameter ${i + 1} (${family(value)}) is compared with parameter ${use.with + 1} (${family(other)})`);
+      }
     }
   }
 }

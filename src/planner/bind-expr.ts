@@ -135,6 +135,11 @@ export class ExprBinder {
     const rt = typeOf(right);
     if (left.kind === "param" && rt !== "unknown" && rt !== "null") this.params.use(left.index, { kind: "compare", type: rt });
     if (right.kind === "param" && lt !== "unknown" && lt !== "null") this.params.use(right.index, { kind: "compare", type: lt });
+    // Two parameters: neither type is known until values arrive, so the pair is checked then, before any row is read.
+    if (left.kind === "param" && right.kind === "param") {
+      this.params.use(left.index, { kind: "compare-param", with: right.index });
+      this.params.use(right.index, { kind: "compare-param", with: left.index });
+    }
     if (lt === "unknown" || rt === "unknown" || lt === "null" || rt === "null") return;
     if (family(lt) !== family(rt)) throw new StoreError("type_mismatch", `Cannot compare ${lt} with ${rt} using ${op}`);
   }

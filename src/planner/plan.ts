@@ -36,7 +36,9 @@ export type ParamUse =
   | { readonly kind: "compare"; readonly type: ColumnType }
   /** Written into a column: a mismatch is 422 `validation_failed` (code `type`). */
   | { readonly kind: "value"; readonly table: string; readonly column: string; readonly type: ColumnType }
-  /** Compared only with other untyped things (e.g. `? = ?`): any value. */
+  /** Compared with parameter `with` (e.g. `? = ?`): the two values must be of one family (text, number, boolean). */
+  | { readonly kind: "compare-param"; readonly with: number }
+  /** Compared only with untyped things (e.g. `? IS NULL`): any value. */
   | { readonly kind: "any" };
 
 /** A table in the FROM/JOIN list. `name` is the qualifier its columns answer to (alias, else table name). */

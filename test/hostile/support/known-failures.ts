@@ -6,11 +6,7 @@
  *
  * Keys are test ids (`<file>/<case>`) or fixture file names.
  */
-export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
-  "select-param-vs-param-type-mismatch.json":
-    "engine: `? = ?` with params [\"\", 0] (text vs number) is type-checked only when evaluated on a row: `WHERE FALSE AND (? = ?)`, " +
-    "`TRUE OR (? = ?)` or an empty table answer 200 instead of 400 type_mismatch. The types are known from the parameters before execution (§5).",
-};
+export const KNOWN_FAILURES: Readonly<Record<string, string>> = {};
 
 export const RUN_KNOWN = process.env.HOSTILE_RUN_KNOWN === "1";
 
