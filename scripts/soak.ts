@@ -14,6 +14,8 @@
  *   load     64 connections of mixed reads and writes for 60 s, then the
  *            on-disk audit of every acknowledged write
  *   crash    scripts/soak-crash-load.ts: 20 kill -9 cycles under load
+ *   storage  scripts/soak-crash.ts: 500 SIGKILL cycles of the storage layer
+ *            alone (single and grouped acknowledged writes)
  *
  * `npm run soak -- fuzz load` runs only those parts. Options by environment:
  * SOAK_FUZZ_RUNS (per property, default 4000), SOAK_SEED, SOAK_LOAD_SECONDS.
@@ -27,7 +29,7 @@ import { MUTATE_DB, READ_DB, runProperty, seedDatabase } from "../test/hostile/s
 import { runLoad } from "../test/hostile/support/load.js";
 import { ROOT, ServerProcess } from "../test/hostile/support/server.js";
 
-const PARTS = ["fuzz", "paths", "faults", "abuse", "load", "crash"] as const;
+const PARTS = ["fuzz", "paths", "faults", "abuse", "load", "crash", "storage"] as const;
 type Part = (typeof PARTS)[number];
 
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : [...PARTS];
@@ -116,6 +118,11 @@ const RUNNERS: Record<Part, () => Promise<void>> = {
     const ok = child("scripts/soak-crash-load.ts");
     if (!ok) failed += 1;
     figures.push(`crash: 20 kill -9 cycles under load ${ok ? "passed" : "FAILED"}`);
+  },
+  storage: async () => {
+    const ok = child("scripts/soak-crash.ts");
+    if (!ok) failed += 1;
+    figures.push(`storage: 500 SIGKILL cycles of acknowledged writes ${ok ? "passed" : "FAILED"}`);
   },
 };
 
