@@ -41,7 +41,14 @@ const run = spawnSync(
     "test",
     pattern,
   ],
-  { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 30 },
+  {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 1 << 30,
+    // uvu colours its output even into a pipe; keep CI logs plain text.
+    env: process.stdout.isTTY ? process.env : { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+  },
 );
 process.stdout.write(run.stdout ?? "");
 
