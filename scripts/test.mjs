@@ -15,6 +15,13 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pattern = process.argv[2] ?? "\\.test\\.ts$";
 const bin = (name) => path.join(root, "node_modules", name);
 
+/** The environment without colour: NO_COLOR alone (Node warns when FORCE_COLOR is set beside it). */
+function plainEnv() {
+  const env = { ...process.env, NO_COLOR: "1" };
+  delete env.FORCE_COLOR;
+  return env;
+}
+
 let failed = 0;
 let passed = 0;
 
@@ -47,7 +54,7 @@ const run = spawnSync(
     stdio: ["ignore", "pipe", "inherit"],
     maxBuffer: 1 << 30,
     // uvu colours its output even into a pipe; keep CI logs plain text.
-    env: process.stdout.isTTY ? process.env : { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+    env: process.stdout.isTTY ? process.env : plainEnv(),
   },
 );
 process.stdout.write(run.stdout ?? "");
