@@ -10,9 +10,8 @@ import path from "node:path";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
-await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: { index: "src/index.ts", server: "src/server/main.ts" },
   outdir: "dist",
   bundle: true,
   platform: "node",
@@ -21,4 +20,8 @@ await build({
   packages: "external",
   sourcemap: true,
   logLevel: "warning",
-});
+};
+
+await build({ ...common, entryPoints: { index: "src/index.ts" } });
+// The server is also the package's `storedb` command, so it starts with a shebang.
+await build({ ...common, entryPoints: { server: "src/server/main.ts" }, banner: { js: "#!/usr/bin/env node" } });
