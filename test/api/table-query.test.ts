@@ -6,6 +6,7 @@ import type { Result } from "../../src/commands/results.js";
 import type { Command } from "../../src/commands/types.js";
 import { parseCommand } from "../../src/commands/validate.js";
 import { StoreError } from "../../src/errors.js";
+import { rejectionOf } from "../support/store-error.js";
 
 const RESULT: Result = { kind: "rows", columns: [], rows: [], rowCount: 0 };
 
@@ -125,15 +126,7 @@ test("explain wraps the command", () => {
   assert.equal(users().delete().all().explain().toPlan(), { kind: "explain", command: { kind: "delete", table: "users", where: val(true) } });
 });
 
-async function rejection(run: () => Promise<unknown>): Promise<StoreError> {
-  try {
-    await run();
-  } catch (error) {
-    assert.instance(error, StoreError);
-    return error as StoreError;
-  }
-  throw new Error("expected a rejection");
-}
+const rejection = (run: () => Promise<unknown>): Promise<StoreError> => rejectionOf(run);
 
 test("run() hands toPlan() to the runner once", async () => {
   const { query, seen } = recorded("orders");

@@ -2,16 +2,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { DATABASE_NAME_PATTERN, IDENTIFIER_PATTERN, QUALIFIED_NAME_PATTERN, assertDatabaseName, isValidIdentifier, quote } from "../../src/commands/names.js";
 import { StoreError } from "../../src/errors.js";
+import { storeErrorOf } from "../support/store-error.js";
 
-function failure(run: () => unknown): StoreError {
-  try {
-    run();
-  } catch (error) {
-    assert.instance(error, StoreError);
-    return error as StoreError;
-  }
-  throw new Error("expected a StoreError");
-}
+const failure = (run: () => unknown): StoreError => storeErrorOf(run);
 
 test("isValidIdentifier follows CONTRACT §1", () => {
   for (const name of ["a", "_", "A_b9", "x".repeat(64), "constructor", "prototype", "__proto"]) assert.ok(isValidIdentifier(name), name);

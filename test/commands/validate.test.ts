@@ -8,21 +8,14 @@ import {
   validators,
 } from "../../src/commands/index.js";
 import { StoreError } from "../../src/errors.js";
+import { storeErrorOf } from "../support/store-error.js";
 
 const id = (name: string) => ({ type: "identifier", name });
 const lit = (value: unknown) => ({ type: "literal", value });
 const eq = (left: unknown, right: unknown) => ({ type: "comparison", op: "=", left, right });
 const select = (extra: Record<string, unknown> = {}) => ({ kind: "select", table: "users", columns: "*", ...extra });
 
-function failure(run: () => unknown): StoreError {
-  try {
-    run();
-  } catch (error) {
-    assert.instance(error, StoreError);
-    return error as StoreError;
-  }
-  throw new assert.Assertion({ message: "expected a StoreError, nothing was thrown", operator: "throws", generated: false, expects: "", actual: "" });
-}
+const failure = (run: () => unknown): StoreError => storeErrorOf(run);
 
 const rejects = (value: unknown, code: string, message: string) => {
   const error = failure(() => parseCommand(value));

@@ -5,6 +5,7 @@ import { parseCommand } from "../../src/commands/validate.js";
 import { StoreError } from "../../src/errors.js";
 import { parseSql } from "../../src/parser/index.js";
 import { countParams, lowerSql } from "../../src/planner/lower-sql.js";
+import { storeErrorOf } from "../support/store-error.js";
 
 const lower = (sql: string): Command => lowerSql(parseSql(sql));
 const id = (name: string) => ({ type: "identifier", name });
@@ -122,15 +123,7 @@ test("every SQL type name maps onto a column type, case-insensitively", () => {
   }
 });
 
-function failure(sql: string): StoreError {
-  try {
-    lower(sql);
-  } catch (error) {
-    assert.instance(error, StoreError);
-    return error as StoreError;
-  }
-  throw new Error(`expected ${sql} to fail`);
-}
+const failure = (sql: string): StoreError => storeErrorOf(() => lower(sql), `expected ${sql} to fail`);
 
 test("what the command form cannot hold is a sql_error at the offending token", () => {
   const cases: [string, string, number][] = [
