@@ -11,6 +11,9 @@
  * A MultiIndex asks the table for each row's order (`orderOf`, increasing
  * in table order) to place a row whose key changed at its table-order
  * position in the new bucket.
+ *
+ * `build` fills an empty index from all rows in table order (load, rebuild):
+ * one tight loop, no per-row order lookups.
  */
 
 import type { Value } from "../commands/types.js";
@@ -73,6 +76,21 @@ export class UniqueIndex {
     if (key !== undefined && this.map.get(key) === row) this.map.delete(key);
   }
 
+  /** Indexes `rows` (table order) into this empty index; returns the positions of rows whose key an earlier row holds. */
+  build(rows: readonly MutableRow[]): number[] {
+    const taken: number[] = [];
+    const map = this.map;
+    const single = this.positions.length === 1 ? (this.positions[0] as number) : -1;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as MutableRow;
+      const key = single >= 0 ? (row[single] === null ? undefined : row[single]) : keyOfRow(row, this.positions);
+      if (key === undefined) continue;
+      if (map.has(key)) taken.push(i);
+      else map.set(key, row);
+    }
+    return taken;
+  }
+
   clear(): void {
     this.map.clear();
   }
@@ -129,6 +147,17 @@ export class MultiIndex {
     if (at < 0) return;
     if (bucket.length === 1) this.map.delete(key);
     else bucket.splice(at, 1);
+  }
+
+  /** Indexes `rows` (table order) into this empty index. */
+  build(rows: readonly MutableRow[]): void {
+    for (const row of rows) {
+      const key = keyOfRow(row, this.positions);
+      if (key === undefined) continue;
+      const bucket = this.map.get(key);
+      if (bucket) bucket.push(row);
+      else this.map.set(key, [row]);
+    }
   }
 
   clear(): void {

@@ -5,14 +5,20 @@
  * that is no JSON scalar (`type`) — is recorded, and the rows that can be
  * represented are kept so `checkTables` can report the rest (types,
  * required, keys, references, checks). A missing key is NULL.
+ *
+ * Rows go through the table's compiled `rowReader`, which builds and checks
+ * clean rows in one pass; only a row it stops at takes the slow path here.
+ * What the load established (all values checked, the rows each unique key
+ * could not index) is handed to `checkTables` so it is not checked twice.
  */
 
 import type { TableSchema, Value } from "../commands/types.js";
 import { StoreError, type ProblemEntry } from "../errors.js";
 import { checkSchema } from "../planner/bind-create.js";
-import { checkTables } from "./check-state.js";
+import { checkTables, type LoadFacts } from "./check-state.js";
 import { linksFrom, shareParentKey } from "./foreign-keys.js";
 import { keyOfRow } from "./key-index.js";
+import { rowReader } from "./read-rows.js";
 import { schemaShapeProblem } from "./schema-shape.js";
 import { Table } from "./table.js";
 import type { LoadedTable } from "./types.js";
@@ -39,6 +45,7 @@ export function loadTables(loaded: readonly LoadedTable[]): { tables: Map<string
       problems.push({ table: name, code: "format", message: err.message });
     }
   }
+  const facts = new Map<Table, LoadFacts>();
   for (const lt of loaded) {
     const table = tables.get(lt.name);
     if (!table || !shapes.has(lt.name)) continue;
@@ -46,24 +53,13 @@ export function loadTables(loaded: readonly LoadedTable[]): { tables: Map<string
       problems.push({ table: table.name, code: "format", message: "rows must be an array" });
       continue;
     }
-    lt.rows.forEach((raw, row) => {
-      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-        problems.push({ table: table.name, row, code: "format", message: "A row must be an object" });
-        return;
-      }
-      const record = raw as Record<string, unknown>;
-      for (const key of Object.keys(record)) {
-        if (!table.position.has(key)) problems.push({ table: table.name, row, column: key, code: "unknown_column", message: `Unknown column "${key}"` });
-      }
-      const values = table.columns.map((column) => {
-        const v = Object.hasOwn(record, column) ? record[column] : null;
-        if (isScalar(v)) return v;
-        problems.push({ table: table.name, row, column, code: "type", message: `"${column}" must be a JSON scalar` });
-        return null;
-      });
-      table.rows.push(table.stored(values));
-    });
-    table.rebuild();
+    const read = rowReader(table.columns, table.types, table.required);
+    let valuesChecked = facts.get(table)?.valuesChecked ?? true; // false once any part of a table listed twice was not clean
+    for (let i = read(lt.rows, 0, table.rows); i < lt.rows.length; i = read(lt.rows, i + 1, table.rows)) {
+      valuesChecked = false;
+      readRow(table, lt.rows[i], i, problems);
+    }
+    facts.set(table, { valuesChecked, duplicates: table.rebuild() });
   }
   // Children hold their parents' key strings (see shareParentKey), then re-key their indexes on them.
   for (const table of tables.values()) {
@@ -75,8 +71,28 @@ export function loadTables(loaded: readonly LoadedTable[]): { tables: Map<string
         if (parent !== undefined) shareParentKey(l, row, parent);
       }
     }
-    table.rebuild();
+    const known = facts.get(table);
+    if (known) facts.set(table, { ...known, duplicates: table.rebuild() });
   }
-  problems.push(...checkTables(tables));
+  problems.push(...checkTables(tables, facts));
   return { tables, problems };
+}
+
+/** The slow path for one row the reader stopped at: its load problems, and the row itself if it is an object. */
+function readRow(table: Table, raw: unknown, row: number, problems: ProblemEntry[]): void {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    problems.push({ table: table.name, row, code: "format", message: "A row must be an object" });
+    return;
+  }
+  const record = raw as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!table.position.has(key)) problems.push({ table: table.name, row, column: key, code: "unknown_column", message: `Unknown column "${key}"` });
+  }
+  const values = table.columns.map((column) => {
+    const v = Object.hasOwn(record, column) ? record[column] : null;
+    if (isScalar(v)) return v;
+    problems.push({ table: table.name, row, column, code: "type", message: `"${column}" must be a JSON scalar` });
+    return null;
+  });
+  table.rows.push(table.stored(values));
 }

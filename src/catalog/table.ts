@@ -44,8 +44,9 @@ export class Table implements TableInfo, TableStore {
    * Each row's sequence number, increasing in table order: kept beside the
    * rows (not in them) so a row is exactly its values and snapshots need no
    * copies. Used to find a row's position and its place in an index bucket.
+   * Numbered on first use (see `sequence`): loading and rebuilding do not need it.
    */
-  private readonly seq = new Map<MutableRow, number>();
+  private seq: Map<MutableRow, number> | undefined;
   private readonly allUnique: readonly UniqueIndex[];
   private readonly checks: readonly CompiledCheck[];
   private readonly byName = new Map<string, UniqueIndex | MultiIndex>();
@@ -70,7 +71,7 @@ export class Table implements TableInfo, TableStore {
     let pk: UniqueIndex | undefined;
     for (const k of info.keys) {
       if (k.kind === "index") {
-        const ix = new MultiIndex(k.name, k.positions, (row) => this.seq.get(row) as number);
+        const ix = new MultiIndex(k.name, k.positions, (row) => this.orderOf(row));
         secondary.push(ix);
         this.byName.set(k.name, ix);
       } else {
@@ -88,6 +89,10 @@ export class Table implements TableInfo, TableStore {
       label: c.name ?? `check ${i}`,
       eval: compileValue(bindTableExpr(info, c.expr, true), "row") as unknown as CompiledCheck["eval"],
     }));
+  }
+
+  get hasChecks(): boolean {
+    return this.checks.length > 0;
   }
 
   /** Primary key first, then unique keys. */
@@ -123,14 +128,24 @@ export class Table implements TableInfo, TableStore {
   /** Appends a stored row and indexes it (keys must have been checked). */
   append(row: MutableRow): number {
     this.rows.push(row);
-    this.seq.set(row, this.nextSeq++);
+    this.seq?.set(row, this.nextSeq++);
     this.indexRow(row);
     return this.rows.length - 1;
   }
 
   /** Sequence numbers increase in table order. */
   orderOf(row: MutableRow): number {
-    return this.seq.get(row) as number;
+    return this.sequence().get(row) as number;
+  }
+
+  private sequence(): Map<MutableRow, number> {
+    if (this.seq === undefined) {
+      const seq = new Map<MutableRow, number>();
+      for (const row of this.rows) seq.set(row, seq.size);
+      this.seq = seq;
+      this.nextSeq = seq.size;
+    }
+    return this.seq;
   }
 
   /** The row's index in `rows`, by binary search on its sequence number. */
@@ -170,23 +185,29 @@ export class Table implements TableInfo, TableStore {
     } else {
       for (const row of doomed) {
         this.unindexRow(row);
-        this.seq.delete(row);
+        this.seq?.delete(row);
       }
       this.rows = kept;
     }
     return positions;
   }
 
-  /** Renumbers rows in table order and rebuilds every key from scratch (after undo, or a large delete). */
-  rebuild(): void {
-    for (const ix of this.uniqueKeys()) ix.clear();
-    for (const ix of this.secondary) ix.clear();
-    this.seq.clear();
-    this.nextSeq = 0;
-    for (const row of this.rows) {
-      this.seq.set(row, this.nextSeq++);
-      this.indexRow(row);
+  /**
+   * Rebuilds every key from scratch and drops the row numbering (after a
+   * load, an undo, or a large delete). A row whose unique key an earlier row
+   * holds stays out of that index; returns their positions per unique key,
+   * in `uniqueKeys()` order (never any after a mutation, which checks keys).
+   */
+  rebuild(): number[][] {
+    this.seq = undefined;
+    for (const ix of this.secondary) {
+      ix.clear();
+      ix.build(this.rows);
     }
+    return this.uniqueKeys().map((ix) => {
+      ix.clear();
+      return ix.build(this.rows);
+    });
   }
 
   /** Problems of one value in the column at `position` — type, required — added to `problems`; `row` is omitted when undefined. */
@@ -205,13 +226,16 @@ export class Table implements TableInfo, TableStore {
     const before = problems.length;
     for (let i = 0; i < this.width; i++) this.valueProblems(i, values[i] as Value, row, problems);
     // Checks only make sense on well-typed values.
-    if (problems.length === before) {
-      for (const check of this.checks) {
-        if (check.eval(values, []) === false) {
-          problems.push({ table: this.name, row, code: "check", message: `Row breaks ${check.label} of "${this.name}"` });
-        }
+    if (problems.length === before) this.checkProblems(values, row, problems);
+    return problems;
+  }
+
+  /** Problems of one well-typed row with the table's checks, added to `problems`. */
+  checkProblems(values: readonly Value[], row: number, problems: ProblemEntry[]): void {
+    for (const check of this.checks) {
+      if (check.eval(values, []) === false) {
+        problems.push({ table: this.name, row, code: "check", message: `Row breaks ${check.label} of "${this.name}"` });
       }
     }
-    return problems;
   }
 }

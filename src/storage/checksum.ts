@@ -6,9 +6,13 @@
  * hash the file once and patch the digits in, and the reader can verify it
  * without copying the file: hash the bytes before the digits, 64 zeros, then
  * the bytes after.
+ *
+ * Loading verifies off the main thread (`verifyChecksumOffThread`): WebCrypto
+ * hashes on libuv's thread pool, so the hash of a large file overlaps with
+ * JSON.parse instead of adding to it.
  */
 
-import { createHash } from "node:crypto";
+import { createHash, webcrypto } from "node:crypto";
 
 /** Every file the writer produces starts with this, then the 64 digits, then `",`. */
 export const CHECKSUM_PREFIX = '{"checksum":"sha256:';
@@ -17,6 +21,7 @@ const DIGITS_END = DIGITS_START + 64;
 const ZEROS = Buffer.from("0".repeat(64), "latin1");
 const PREFIX_BYTES = Buffer.from(CHECKSUM_PREFIX, "latin1");
 const AFTER_DIGITS = Buffer.from('",', "latin1");
+const CHECKSUM_KEY = Buffer.from('{"checksum"', "latin1");
 
 export const CHECKSUM_PLACEHOLDER = CHECKSUM_PREFIX + "0".repeat(64) + '",';
 
@@ -40,7 +45,31 @@ export type ChecksumVerdict = "absent" | "valid" | "mismatch" | "malformed";
  * checksum member (the reader then still refuses one placed anywhere else).
  */
 export function verifyChecksum(bytes: Uint8Array): ChecksumVerdict {
-  if (!startsWith(bytes, Buffer.from('{"checksum"', "latin1"))) return "absent";
+  const written = writtenDigits(bytes);
+  if (written === "absent" || written === "malformed") return written;
+  return digest(bytes) === written ? "valid" : "mismatch";
+}
+
+/** `verifyChecksum`, hashing on the thread pool; `bytes` may be reused once this returns (not resolves). */
+export function verifyChecksumOffThread(bytes: Uint8Array): Promise<ChecksumVerdict> {
+  const written = writtenDigits(bytes);
+  if (written === "absent" || written === "malformed") return Promise.resolve(written);
+  // WebCrypto copies its input before returning, so the zeros patched in for
+  // hashing are taken back at once and the caller's bytes end up unchanged.
+  const digits = bytes.subarray(DIGITS_START, DIGITS_END);
+  digits.set(ZEROS);
+  let hashing: Promise<ArrayBuffer>;
+  try {
+    hashing = webcrypto.subtle.digest("SHA-256", bytes);
+  } finally {
+    digits.set(Buffer.from(written, "latin1"));
+  }
+  return hashing.then((hash) => (Buffer.from(hash).toString("hex") === written ? "valid" : "mismatch"));
+}
+
+/** The 64 digits the file carries, or why it carries none. */
+function writtenDigits(bytes: Uint8Array): string | "absent" | "malformed" {
+  if (!startsWith(bytes, CHECKSUM_KEY)) return "absent";
   if (bytes.length < DIGITS_END + AFTER_DIGITS.length || !startsWith(bytes, PREFIX_BYTES)) return "malformed";
   for (let i = DIGITS_START; i < DIGITS_END; i++) {
     const c = bytes[i]!;
@@ -48,8 +77,7 @@ export function verifyChecksum(bytes: Uint8Array): ChecksumVerdict {
     if (!hex) return "malformed";
   }
   if (bytes[DIGITS_END] !== AFTER_DIGITS[0] || bytes[DIGITS_END + 1] !== AFTER_DIGITS[1]) return "malformed";
-  const written = Buffer.from(bytes.buffer, bytes.byteOffset + DIGITS_START, 64).toString("latin1");
-  return digest(bytes) === written ? "valid" : "mismatch";
+  return Buffer.from(bytes.buffer, bytes.byteOffset + DIGITS_START, 64).toString("latin1");
 }
 
 function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {

@@ -4,7 +4,10 @@
  *
  * It also remembers the identity (inode, size, mtime) of the file it last
  * read or wrote, so a file replaced or edited by someone else is noticed and
- * reloaded, and a file that disappeared means the database is gone. When
+ * reloaded, and a file that disappeared means the database is gone. With a
+ * `ChangeWatch` on its directory it compares identities only after the watch
+ * saw the file's name change (or its periodic re-check came round), not
+ * before every command. When
  * confined to a data directory, a symlink leading out of it reads as no
  * database at all; a symlink that stays inside is written through, so the
  * link and its target remain one database.
@@ -16,6 +19,7 @@ import { StorageError } from "../errors.js";
 import { PersistFailure, removeDurably, writeAtomically } from "./atomic-write.js";
 import { readStore } from "./format.js";
 import { StoreWriter } from "./format.js";
+import type { ChangeWatch } from "./change-watch.js";
 import type { FileInfo, FileSystem } from "./fs.js";
 import { realEngines } from "./persistence.js";
 import type { EngineFactory, LoadState, Persistence } from "./persistence.js";
@@ -24,6 +28,8 @@ export interface SnapshotFileOptions {
   /** A directory (real path) the file must resolve inside; a symlink leading out of it is "no database". */
   readonly confineTo?: string;
   readonly engines?: EngineFactory;
+  /** A watch on the file's directory: without one, every check looks at the file. */
+  readonly watch?: ChangeWatch;
 }
 
 type Identity = Pick<FileInfo, "ino" | "dev" | "size" | "mtimeNs" | "mode">;
@@ -52,6 +58,10 @@ export class SnapshotFilePersistence implements Persistence {
    * rewrites the file whole.
    */
   private unsettled = false;
+  /** The watch's version of the file when `known` was last confirmed; `undefined`: look at the file. */
+  private confirmed: number | undefined = undefined;
+  /** The file's name in its directory, as the watch reports it. */
+  private readonly name: string;
 
   constructor(
     private readonly fs: FileSystem,
@@ -60,6 +70,7 @@ export class SnapshotFilePersistence implements Persistence {
   ) {
     this.engines = options.engines ?? realEngines;
     this.target = file;
+    this.name = path.basename(file);
   }
 
   /**
@@ -107,16 +118,26 @@ export class SnapshotFilePersistence implements Persistence {
       throw readFailure(error);
     }
     this.known = before;
-    const read = readStore(bytes);
+    const read = await readStore(bytes);
     if (read.tables === undefined) return { kind: "loaded", engine: this.engines.empty(), problems: read.problems };
     const engine = this.engines.load(read.tables);
     return { kind: "loaded", engine, problems: [...read.problems, ...engine.problems] };
   }
 
-  async changedElsewhere(): Promise<boolean> {
+  changedElsewhere(): boolean | Promise<boolean> {
     if (this.unsettled) return false;
     if (this.known === undefined) return true;
-    return !sameFile(this.known, await this.current());
+    const version = this.watchedVersion();
+    if (version !== undefined && version === this.confirmed) return false;
+    // Taken before looking, so a change that lands while we look moves the version again.
+    this.confirmed = version;
+    return this.current().then((found) => !sameFile(this.known ?? null, found));
+  }
+
+  /** The watch's version of the file, when the watch can vouch for it (not through a symlink, whose target it does not follow). */
+  private watchedVersion(): number | undefined {
+    if (this.options.watch === undefined || this.target !== this.file) return undefined;
+    return this.options.watch.version(this.name);
   }
 
   async commit(engine: EngineApi, changes: readonly Change[], created: boolean): Promise<void> {

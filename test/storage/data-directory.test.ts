@@ -145,7 +145,7 @@ test("a file changed by someone else is reloaded before the next command; a dele
 
   // Writes go on from the reloaded state.
   await data.execute("shop", { kind: "insert", table: "users", rows: [{ id: "w", name: "new" }] });
-  assert.equal(JSON.parse(fingerprint(file("shop")))[0][1].length, 3);
+  assert.equal(JSON.parse(await fingerprint(file("shop")))[0][1].length, 3);
 
   unlinkSync(file("shop"));
   assert.is(await outcome(data.execute("shop", select)), "database_not_found");

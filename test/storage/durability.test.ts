@@ -71,11 +71,11 @@ for (const scenario of scenarios) {
     const file = (dir: string) => path.join(dir, "shop.store");
     try {
       await seed(reference, "shop", scenario.setup);
-      const before = fingerprint(file(reference));
+      const before = await fingerprint(file(reference));
       const data = await DataDirectory.open(reference);
       await Promise.all(scenario.run(data));
       await data.close();
-      const after = fingerprint(file(reference));
+      const after = await fingerprint(file(reference));
       assert.is.not(before, after);
 
       const seen = new Set<string>();
@@ -90,7 +90,7 @@ for (const scenario of scenarios) {
           fs.cutPowerAfter(cut);
           const results = await Promise.all(scenario.run(data).map(outcome));
           await fs.crash();
-          const state = fingerprint(file(dir));
+          const state = await fingerprint(file(dir));
           assert.ok(state === before || state === after, `${cut}: a state that is neither old nor new: ${state}`);
           if (cut === "fsyncDir") assert.is(state, after, "after the directory fsync the new state is durable");
           // Nothing was acknowledged unless it survived.

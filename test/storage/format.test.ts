@@ -64,19 +64,19 @@ test("writing is deterministic", () => {
   assert.ok(first.equals(new StoreWriter().write([orders, users])));
 });
 
-test("a text value holding the row separator `},{` still gives one row per line", () => {
+test("a text value holding the row separator `},{` still gives one row per line", async () => {
   const tricky: TableSnapshot = { ...users, rows: [["1", "a},{b"], ["2", '"},{"'], ["3", null]] };
   const text = new StoreWriter().write([tricky]).toString("utf8");
   assert.ok(text.includes('{"id":"1","name":"a},{b"},\n{"id":"2","name":"\\"},{\\""},\n{"id":"3","name":null}\n'), text);
-  assert.equal(readStore(Buffer.from(text)).tables?.[0]?.rows, [
+  assert.equal((await readStore(Buffer.from(text))).tables?.[0]?.rows, [
     { id: "1", name: "a},{b" },
     { id: "2", name: '"},{"' },
     { id: "3", name: null },
   ]);
 });
 
-test("round trip: what the writer writes, the reader reads back", () => {
-  const read = readStore(new StoreWriter().write([orders, users]));
+test("round trip: what the writer writes, the reader reads back", async () => {
+  const read = await readStore(new StoreWriter().write([orders, users]));
   assert.equal(read.problems, []);
   assert.equal(read.tables?.map((t) => t.name), ["orders", "users"]);
   assert.equal(read.tables?.[1]?.rows, [
@@ -86,14 +86,14 @@ test("round trip: what the writer writes, the reader reads back", () => {
   assert.equal(read.tables?.[0]?.schema, orders.schema);
 });
 
-test("every single-bit flip is detected", () => {
+test("every single-bit flip is detected", async () => {
   const bytes = new StoreWriter().write([users, orders].sort((a, b) => a.schema.name.localeCompare(b.schema.name)));
   let undetected = 0;
   for (let byte = 0; byte < bytes.length; byte++) {
     for (let bit = 0; bit < 8; bit++) {
       const damaged = Buffer.from(bytes);
       damaged[byte]! ^= 1 << bit;
-      const read = readStore(damaged);
+      const read = await readStore(damaged);
       if (read.problems.length === 0) undetected += 1;
     }
   }
@@ -101,13 +101,13 @@ test("every single-bit flip is detected", () => {
   assert.is(verifyChecksum(bytes), "valid");
 });
 
-test("a file without a checksum is accepted (hand-written)", () => {
-  const read = readStore(Buffer.from('{"format":"storedb/1","tables":{"t":{"schema":{"name":"t","columns":{"a":"text"}},"rows":[{"a":"x"}]}}}'));
+test("a file without a checksum is accepted (hand-written)", async () => {
+  const read = await readStore(Buffer.from('{"format":"storedb/1","tables":{"t":{"schema":{"name":"t","columns":{"a":"text"}},"rows":[{"a":"x"}]}}}'));
   assert.equal(read.problems, []);
   assert.is(read.tables?.length, 1);
 });
 
-test("checksum problems: mismatch, malformed, misplaced", () => {
+test("checksum problems: mismatch, malformed, misplaced", async () => {
   const good = new StoreWriter().write([users]).toString("utf8");
   const cases: [string, string][] = [
     ["mismatch", good.replace('"Ada"', '"Ado"')],
@@ -118,12 +118,12 @@ test("checksum problems: mismatch, malformed, misplaced", () => {
     ["spaced", '{ "checksum":"sha256:' + "0".repeat(64) + '","format":"storedb/1","tables":{}}'],
   ];
   for (const [label, text] of cases) {
-    const codes = readStore(Buffer.from(text)).problems.map((p) => p.code);
+    const codes = (await readStore(Buffer.from(text))).problems.map((p) => p.code);
     assert.ok(codes.includes("checksum"), `${label}: ${codes.join(",")}`);
   }
 });
 
-test("format problems", () => {
+test("format problems", async () => {
   const cases: [string, string][] = [
     ["wrong format", '{"format":"storedb/2","tables":{}}'],
     ["no format", '{"tables":{}}'],
@@ -135,13 +135,13 @@ test("format problems", () => {
     ["unknown table member", '{"format":"storedb/1","tables":{"t":{"schema":{},"rows":[],"x":1}}}'],
   ];
   for (const [label, text] of cases) {
-    const problems = readStore(Buffer.from(text)).problems;
+    const problems = (await readStore(Buffer.from(text))).problems;
     assert.ok(problems.some((p) => p.code === "format"), `${label}: ${JSON.stringify(problems)}`);
   }
 });
 
-test("JSON syntax errors name line and column", () => {
-  const read = readStore(Buffer.from('{"format":"storedb/1","tables":{\n"t":{"schema":{},\n"rows":[\n{"a":1},\n{"a":2,}\n]}}}'));
+test("JSON syntax errors name line and column", async () => {
+  const read = await readStore(Buffer.from('{"format":"storedb/1","tables":{\n"t":{"schema":{},\n"rows":[\n{"a":1},\n{"a":2,}\n]}}}'));
   assert.is(read.tables, undefined);
   assert.is(read.problems.length, 1);
   assert.is(read.problems[0]?.code, "json");

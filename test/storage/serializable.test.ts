@@ -72,7 +72,7 @@ for (const seed of [1, 2, 3]) {
         assert.is(await answer(serial.run(command)), got[i], `command ${i}: ${JSON.stringify(command)}`);
       }
       const final = await serial.run({ kind: "select", table: "users", columns: ["id", "name"] });
-      const stored = JSON.parse(fingerprint(path.join(dir, "shop.store"))) as [string, unknown[]][];
+      const stored = JSON.parse(await fingerprint(path.join(dir, "shop.store"))) as [string, unknown[]][];
       assert.equal(stored[0]![1], final.kind === "rows" ? final.rows : null);
     } finally {
       removeDir(dir);

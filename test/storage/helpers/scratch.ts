@@ -16,9 +16,9 @@ export function removeDir(dir: string): void {
 }
 
 /** What a database file holds, as comparable text: "missing", or its tables and rows. Throws if invalid. */
-export function fingerprint(file: string): string {
+export async function fingerprint(file: string): Promise<string> {
   if (!existsSync(file)) return "missing";
-  const read = readStore(readFileSync(file));
+  const read = await readStore(readFileSync(file));
   if (read.problems.length > 0 || read.tables === undefined) throw new Error(`invalid file: ${JSON.stringify(read.problems)}`);
   return JSON.stringify(read.tables.map((t) => [t.name, t.rows]));
 }
