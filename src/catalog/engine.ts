@@ -5,7 +5,10 @@
  * SQL goes parse → lower → bind → prepare once per distinct text; the
  * prepared statement (plan plus compiled code) sits in a bounded LRU cache,
  * so a repeated statement with new parameters only checks and binds values.
- * Any schema change (create, drop, or undoing one) clears the cache.
+ * JSON select, update and delete commands share that cache, keyed by their
+ * shape (`parameterize.ts`): literals become parameters, so commands that
+ * differ only in literal values run one prepared plan. Any schema change
+ * (create, drop, or undoing one) clears the cache.
  *
  * A mutation either completes or throws having changed nothing: the rules
  * are checked before any row moves (see `mutate.ts`).
@@ -18,6 +21,7 @@ import { checkParams, prepareMatch, prepareSelect, runSelect, type PreparedMatch
 import { parseSql } from "../parser/index.js";
 import { bind, type Catalog } from "../planner/index.js";
 import { countParams, lowerSql } from "../planner/lower-sql.js";
+import { shapeOf, withSlots, type ParameterizableCommand } from "../planner/parameterize.js";
 import { PlanCache } from "../planner/plan-cache.js";
 import type { ParamUse, Plan } from "../planner/plan.js";
 import { checkTables } from "./check-state.js";
@@ -34,21 +38,22 @@ interface Prepared {
   readonly match?: PreparedMatch;
 }
 
-/** A cached SQL statement: a plan to run, or (EXPLAIN) a plan to show. */
-interface CachedSql {
+/** A cached SQL statement or JSON command shape: a plan to run, or (SQL EXPLAIN) a plan to show. */
+interface Cached {
   readonly prepared: Prepared;
   readonly explain: boolean;
 }
 
 const NO_CHANGES: readonly Change[] = Object.freeze([]);
 
-/** SQL texts longer than this are prepared but not cached. */
-const CACHEABLE_SQL_LENGTH = 4096;
+/** SQL texts and JSON shape keys longer than this are prepared but not cached. */
+const CACHEABLE_KEY_LENGTH = 4096;
 
 export class Engine implements EngineApi {
   readonly problems: readonly ProblemEntry[];
   private readonly tables: Map<string, Table>;
-  private readonly sqlCache = new PlanCache<CachedSql>(256);
+  /** Prepared plans by SQL text, and by shape key for JSON commands (keys that never meet: see `SHAPE_KEY_PREFIX`). */
+  private readonly plans = new PlanCache<Cached>(256);
   private readonly catalog: Catalog = { table: (name) => this.tables.get(name) };
   private readonly stores: Stores = {
     store: (name) => {
@@ -79,16 +84,13 @@ export class Engine implements EngineApi {
     }
     switch (command.kind) {
       case "select":
-      case "insert":
       case "update":
       case "delete":
+        return this.parameterized(command);
+      case "insert":
       case "create-table":
       case "drop-table":
-      {
-        const plan = bind(command, this.catalog);
-        if (plan.params.length > 0) throw new StoreError("invalid_request", "Parameter slots need values: send the statement as a sql command with params");
-        return this.run(this.prepare(plan), []);
-      }
+        return this.run(this.prepare(this.literal(command)), []);
       case "sql":
         return this.sql(command);
       case "validate": {
@@ -113,6 +115,28 @@ export class Engine implements EngineApi {
     }
   }
 
+  /** A JSON plan command bound as written (as `explain` shows it). */
+  private literal(command: PlanCommand): Plan {
+    const plan = bind(command, this.catalog);
+    if (plan.params.length > 0) throw new StoreError("invalid_request", "Parameter slots need values: send the statement as a sql command with params");
+    return plan;
+  }
+
+  /** A select, update or delete: the cached plan of its shape, run with its literals as parameters. */
+  private parameterized(command: ParameterizableCommand): Outcome {
+    const shape = shapeOf(command);
+    if (shape === undefined || shape.key.length > CACHEABLE_KEY_LENGTH) return this.run(this.prepare(this.literal(command)), []);
+    let cached = this.plans.get(shape.key);
+    if (!cached) {
+      // Bound as written first: a command that fails does so with today's code and message, and caches nothing.
+      this.literal(command);
+      const plan = withParamCount(bind(withSlots(command), this.catalog, true), shape.values.length);
+      cached = { prepared: this.prepare(plan), explain: false };
+      this.plans.set(shape.key, cached);
+    }
+    return this.run(cached.prepared, shape.values);
+  }
+
   private sql(command: SqlCommand): Outcome {
     const cached = this.cachedSql(command.sql);
     if (cached.explain) return { result: { kind: "plan", plan: cached.prepared.plan }, changes: NO_CHANGES };
@@ -120,13 +144,13 @@ export class Engine implements EngineApi {
   }
 
   /** The prepared statement for a SQL text, from the cache or parsed, lowered, bound and compiled now. */
-  private cachedSql(text: string): CachedSql {
-    const hit = this.sqlCache.get(text);
+  private cachedSql(text: string): Cached {
+    const hit = this.plans.get(text);
     if (hit) return hit;
     const stmt = parseSql(text);
     const count = countParams(stmt);
     const lowered = lowerSql(stmt);
-    let entry: CachedSql;
+    let entry: Cached;
     if (lowered.kind === "explain") {
       const inner = lowered.command;
       if (inner.kind === "sql") throw new SqlError("sql_error", "EXPLAIN takes a statement");
@@ -137,7 +161,7 @@ export class Engine implements EngineApi {
       throw new SqlError("sql_error", `A SQL statement cannot run "${lowered.kind}"`);
     }
     // Long texts are one-off bulk statements (many literal rows): caching them would only hold memory.
-    if (text.length <= CACHEABLE_SQL_LENGTH) this.sqlCache.set(text, entry);
+    if (text.length <= CACHEABLE_KEY_LENGTH) this.plans.set(text, entry);
     return entry;
   }
 
@@ -184,7 +208,7 @@ export class Engine implements EngineApi {
           throw new StoreError("table_exists", `Table "${name}" already exists`);
         }
         this.tables.set(name, new Table(s.schema));
-        this.sqlCache.clear();
+        this.plans.clear();
         return { result: mutation("create-table", name, 0), changes: [{ kind: "create-table", schema: s.schema }] };
       }
       case "drop-table": {
@@ -201,7 +225,7 @@ export class Engine implements EngineApi {
           });
         }
         this.tables.delete(t.name);
-        this.sqlCache.clear();
+        this.plans.clear();
         const change: Change = { kind: "drop-table", table: t.name, schema: t.schema, rows: t.rows.map((r) => t.values(r)) };
         return { result: mutation("drop-table", t.name, 0), changes: [change] };
       }
@@ -247,14 +271,14 @@ export class Engine implements EngineApi {
         }
         case "create-table":
           this.tables.delete(c.schema.name);
-          this.sqlCache.clear();
+          this.plans.clear();
           break;
         case "drop-table": {
           const t = new Table(c.schema);
           t.rows = c.rows.map((r) => t.stored(r));
           this.tables.set(c.table, t);
           touched.add(t);
-          this.sqlCache.clear();
+          this.plans.clear();
           break;
         }
         default:
@@ -283,7 +307,7 @@ function isPlanCommand(c: Command): c is PlanCommand {
   return c.kind === "select" || c.kind === "insert" || c.kind === "update" || c.kind === "delete" || c.kind === "create-table" || c.kind === "drop-table";
 }
 
-/** A SQL plan lists one use per `?`, also for a placeholder no expression reads. */
+/** A plan lists one use per slot (`?` or literal), also for a slot no expression reads. */
 function withParamCount(plan: Plan, count: number): Plan {
   if (plan.params.length >= count) return plan;
   const params: ParamUse[] = [...plan.params];
