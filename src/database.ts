@@ -114,8 +114,16 @@ export class Database {
     await this.queue.drained();
   }
 
-  private async prepare(): Promise<void> {
-    if (this.state.kind !== "unloaded" && !(await this.persistence.changedElsewhere())) return;
+  /** Nothing to do (`undefined`) unless the database is not loaded yet or its file changed elsewhere. */
+  private prepare(): Promise<void> | undefined {
+    if (this.state.kind === "unloaded") return this.reload();
+    const changed = this.persistence.changedElsewhere();
+    if (changed === false) return undefined;
+    if (changed === true) return this.reload();
+    return changed.then((yes) => (yes ? this.reload() : undefined));
+  }
+
+  private async reload(): Promise<void> {
     this.state = { kind: "unloaded" };
     const loaded = await this.persistence.load();
     if (loaded.kind === "missing") this.state = loaded;

@@ -22,19 +22,33 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
+/** A group on its way to disk: its changes, and the answers held until they are durable. */
+interface Group {
+  readonly changes: Change[];
+  readonly held: { item: Pending; settle: () => void; mutated: boolean }[];
+}
+
 /** What one command did when applied in memory. */
 export type Applied = { readonly result: Result; readonly changes: readonly Change[] };
 
 /** The database side of the queue: apply a command in memory, make a group durable. */
 export interface QueueHost {
-  /** Brings the in-memory state up to date with disk before a step (load, reload). */
-  prepare(): Promise<void>;
+  /**
+   * Brings the in-memory state up to date with disk before a step (load,
+   * reload); `undefined` when there is nothing to do, so the step runs now.
+   */
+  prepare(): Promise<void> | undefined;
   /** Runs one command in memory. Throws for a rejected command, which then changed nothing. */
   apply(command: Command): Applied;
   /** Makes a group's changes durable; on failure, memory is back at the last durable state. */
   commit(changes: readonly Change[]): Promise<void>;
 }
 
+/**
+ * Steps run synchronously until one has to wait for the disk (a load, a
+ * commit), so a read on an idle, loaded database is answered within the call
+ * that queued it, with no asynchronous hop of its own.
+ */
 export class CommandQueue {
   private readonly queue: Pending[] = [];
   private running = false;
@@ -47,7 +61,7 @@ export class CommandQueue {
       this.queue.push({ command, resolve, reject });
       if (!this.running) {
         this.running = true;
-        void this.drain();
+        this.drain();
       }
     });
   }
@@ -58,24 +72,53 @@ export class CommandQueue {
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) await this.step();
+  /** Runs steps until the queue is empty; a step that waits resumes the drain when it is done. */
+  private drain(): void {
+    while (this.queue.length > 0) {
+      const waiting = this.step();
+      if (waiting !== undefined) {
+        void waiting.then(() => this.drain());
+        return;
+      }
+    }
     this.running = false;
     for (const wake of this.idle.splice(0)) wake();
   }
 
-  private async step(): Promise<void> {
+  private step(): Promise<void> | undefined {
+    let preparing: Promise<void> | undefined;
     try {
-      await this.host.prepare();
+      preparing = this.host.prepare();
     } catch (error) {
-      for (const item of this.queue.splice(0)) item.reject(error);
-      return;
+      this.rejectAll(error);
+      return undefined;
     }
-    const group = this.queue.splice(0);
-    const changes: Change[] = [];
-    /** Answers held until the group is durable: mutations, and what ran after one. */
-    const held: { item: Pending; settle: () => void; mutated: boolean }[] = [];
-    for (const item of group) {
+    if (preparing === undefined) return this.runGroup();
+    return preparing.then(
+      () => this.runGroup(),
+      (error: unknown) => this.rejectAll(error),
+    );
+  }
+
+  private rejectAll(error: unknown): void {
+    for (const item of this.queue.splice(0)) item.reject(error);
+  }
+
+  /** Applies every queued command in order; the mutations among them go to disk as one commit. */
+  private runGroup(): Promise<void> | undefined {
+    const group: Group = { changes: [], held: [] };
+    this.applyQueued(group);
+    if (group.changes.length === 0) return undefined;
+    // Mutations queued in this same turn (say, a Promise.all of inserts) join the group before it is written.
+    return Promise.resolve().then(() => {
+      this.applyQueued(group);
+      return this.commit(group);
+    });
+  }
+
+  private applyQueued(group: Group): void {
+    const { changes, held } = group;
+    for (const item of this.queue.splice(0)) {
       let applied: Applied;
       try {
         applied = this.host.apply(item.command);
@@ -94,18 +137,21 @@ export class CommandQueue {
         held.push({ item, settle: () => item.resolve(result), mutated: false });
       }
     }
-    if (changes.length === 0) return;
-    try {
-      await this.host.commit(changes);
-    } catch (error) {
-      const rerun: Pending[] = [];
-      for (const entry of held) {
-        if (entry.mutated) entry.item.reject(error);
-        else rerun.push(entry.item);
-      }
-      this.queue.unshift(...rerun);
-      return;
-    }
-    for (const entry of held) entry.settle();
+  }
+
+  private commit({ changes, held }: Group): Promise<void> {
+    return this.host.commit(changes).then(
+      () => {
+        for (const entry of held) entry.settle();
+      },
+      (error: unknown) => {
+        const rerun: Pending[] = [];
+        for (const entry of held) {
+          if (entry.mutated) entry.item.reject(error);
+          else rerun.push(entry.item);
+        }
+        this.queue.unshift(...rerun);
+      },
+    );
   }
 }

@@ -6,8 +6,10 @@
  * `<dir>/<name>.store` after `assertDatabaseName` (the §1 pattern: no
  * separators, no dots, no device names). Databases open lazily on first use
  * and stay in memory, each with its own serial queue, so a slow write to one
- * never holds up another. Opening takes the directory lock and removes temp
- * files left by a crash; closing drains every queue and releases the lock.
+ * never holds up another. Opening takes the directory lock, removes temp
+ * files left by a crash and starts one `ChangeWatch` on the directory, which
+ * tells each database when someone else may have changed its file; closing
+ * drains every queue and releases the lock.
  */
 
 import path from "node:path";
@@ -18,6 +20,7 @@ import { Database } from "../database.js";
 import { StoreError } from "../errors.js";
 import { nodeFs } from "./fs.js";
 import type { FileSystem } from "./fs.js";
+import { ChangeWatch } from "./change-watch.js";
 import { DirectoryLock } from "./lock.js";
 import type { EngineFactory } from "./persistence.js";
 import { SnapshotFilePersistence } from "./snapshot-file.js";
@@ -44,6 +47,8 @@ export class DataDirectory {
     private readonly fs: FileSystem,
     private readonly lock: DirectoryLock,
     private readonly engines: EngineFactory | undefined,
+    /** Tells each database when its file may have changed, so commands need not stat it. */
+    private readonly watch: ChangeWatch,
   ) {}
 
   /** Creates `dir` if missing, takes its lock (throws if another live process holds it), removes leftover temp files. */
@@ -63,7 +68,7 @@ export class DataDirectory {
       await lock.release();
       throw directoryFailure("could not be cleaned of leftover temp files", error);
     }
-    return new DataDirectory(real, fs, lock, options.engines);
+    return new DataDirectory(real, fs, lock, options.engines, ChangeWatch.start(fs, real));
   }
 
   /** Runs `command` on database `database`, opening it on first use. */
@@ -82,7 +87,7 @@ export class DataDirectory {
     let db = this.databases.get(name);
     if (db === undefined) {
       const file = path.join(this.dir, `${name}.store`);
-      db = new Database(new SnapshotFilePersistence(this.fs, file, { confineTo: this.dir, engines: this.engines }), this.engines);
+      db = new Database(new SnapshotFilePersistence(this.fs, file, { confineTo: this.dir, engines: this.engines, watch: this.watch }), this.engines);
       this.databases.set(name, db);
     }
     return db;
@@ -92,6 +97,7 @@ export class DataDirectory {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.all([...this.databases.values()].map((db) => db.close()));
+      this.watch.close();
       await this.lock.release();
     })();
     return this.closing;

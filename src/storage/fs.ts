@@ -5,10 +5,10 @@
  * wrap them: record the order of write / fsync / rename / fsync(dir), inject
  * ENOSPC, EIO, EACCES or EROFS at any step, or model a power loss that drops
  * whatever was not fsynced. `nodeFs` is the real thing; nothing in storage
- * imports `node:fs` for data access except this module.
+ * imports `node:fs` for data access except this module (watching included).
  */
 
-import { constants, lstatSync, promises as fsp, statSync } from "node:fs";
+import { constants, lstatSync, promises as fsp, statSync, watch } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 
 /** What storage needs to know about a file: identity for change detection, mode to keep on rewrite. */
@@ -49,6 +49,11 @@ export interface FileSystem {
   readFile(path: string): Promise<Buffer>;
   readdir(dir: string): Promise<string[]>;
   mkdir(dir: string): Promise<void>;
+  /**
+   * Reports changes to entries of `dir` (the name, or `null` when unknown) until
+   * closed; `onError` when the watch stops working. Throws when no watch is possible.
+   */
+  watch(dir: string, onChange: (name: string | null) => void, onError: () => void): { close(): void };
 }
 
 function info(s: import("node:fs").BigIntStats): FileInfo {
@@ -130,5 +135,11 @@ export const nodeFs: FileSystem = {
   readdir: (dir) => fsp.readdir(dir),
   async mkdir(dir) {
     await fsp.mkdir(dir, { recursive: true });
+  },
+  watch(dir, onChange, onError) {
+    // Not persistent: a watch must never keep the process alive.
+    const watcher = watch(dir, { persistent: false }, (_event, name) => onChange(typeof name === "string" ? name : null));
+    watcher.on("error", onError);
+    return watcher;
   },
 };

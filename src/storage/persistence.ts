@@ -29,8 +29,12 @@ export type LoadState =
 export interface Persistence {
   /** Reads the stored state. Throws StorageError when it cannot be read at all. */
   load(): Promise<LoadState>;
-  /** True when someone else changed the stored state since we last loaded or committed it. */
-  changedElsewhere(): Promise<boolean>;
+  /**
+   * True when someone else changed the stored state since we last loaded or
+   * committed it. Answers at once (no promise) when it can tell without I/O,
+   * which keeps a read that needs no reload free of asynchronous steps.
+   */
+  changedElsewhere(): boolean | Promise<boolean>;
   /**
    * Makes `changes` (already applied to `engine`, in order) durable. Resolves
    * once they are on disk. On failure it throws StorageError after restoring
@@ -47,7 +51,7 @@ export class MemoryPersistence implements Persistence {
   async load(): Promise<LoadState> {
     return { kind: "loaded", engine: this.engines.empty(), problems: [] };
   }
-  async changedElsewhere(): Promise<boolean> {
+  changedElsewhere(): boolean {
     return false;
   }
   async commit(): Promise<void> {}

@@ -8,7 +8,7 @@
 
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { command, runToExit, serverEnv, startServer, tempDir, type ServerProcess } from "./support/server-process.js";
@@ -149,6 +149,31 @@ test("§7 over HTTP: a corrupt file is 500 database_corrupt (file untouched), va
   const validated = await command(server.url, "broken", { kind: "validate" }, auth);
   assert.is(validated.status, 200);
   assert.is(validated.body.valid, false);
+});
+
+test("§2 over HTTP: a file replaced or edited on disk is seen by the very next request", async () => {
+  const file = path.join(dataDir, "edited.store");
+  const store = (rows: string) => `{"format":"storedb/1","tables":{"t":{"schema":{"columns":{"v":"integer"},"name":"t"},"rows":[${rows}]}}}`;
+  const values = async () => {
+    const answer = await command(server.url, "edited", { kind: "select", table: "t", columns: ["v"], output: "arrays" }, auth);
+    assert.is(answer.status, 200, JSON.stringify(answer.body));
+    return (answer.body.rows as number[][]).map((row) => row[0]);
+  };
+  writeFileSync(file, store('{"v":0}'));
+  assert.equal(await values(), [0]);
+  // Warm: repeated reads of an unchanged file are answered from memory; each edit lands between two requests.
+  for (let round = 1; round <= 20; round++) {
+    if (round % 2 === 0) {
+      writeFileSync(file, store(`{"v":${round}}`)); // in place: same inode, new size and mtime
+    } else {
+      writeFileSync(`${file}.incoming`, store(`{"v":${round}},{"v":${round}}`));
+      renameSync(`${file}.incoming`, file); // restore from backup: a new inode
+    }
+    assert.equal(await values(), round % 2 === 0 ? [round] : [round, round], `round ${round}`);
+    assert.equal(await values(), round % 2 === 0 ? [round] : [round, round], `round ${round}, again`);
+  }
+  unlinkSync(file);
+  expectProblem(await command(server.url, "edited", { kind: "select", table: "t", columns: "*" }, auth), 404, "database_not_found");
 });
 
 test("logs: one JSON line per request with reqId, database, command, status; never the key", async () => {

@@ -229,4 +229,9 @@ export class InstrumentedFs implements FileSystem {
     await this.call("mkdir", dir);
     await nodeFs.mkdir(dir);
   }
+
+  // Watching reads nothing and writes nothing: it is not logged and cannot fail on demand.
+  watch(dir: string, onChange: (name: string | null) => void, onError: () => void): { close(): void } {
+    return nodeFs.watch(dir, onChange, onError);
+  }
 }

@@ -1,0 +1,93 @@
+/**
+ * Notices when a file in the data directory may have been changed by someone
+ * else, so a command need not stat its database's file to know it was not.
+ *
+ * CONTRACT §2: an edited or replaced `.store` file is seen by the next
+ * command. Checking by `lstat` before every command batch cost ~10 µs of a
+ * ~40 µs point select over HTTP here (syscalls are expensive in this VM; an
+ * `fstat` of a held descriptor still cost ~6 µs). One directory watch
+ * (inotify on Linux) costs nothing per command: each event bumps a version
+ * for the file it names, and `SnapshotFilePersistence` stats its file only
+ * when that version moved since its last check.
+ *
+ * Why a command that follows an edit still sees it: the kernel queues the
+ * event during the editor's write or rename, before the client sends its next
+ * request, and the event loop delivers ready events in the order they became
+ * ready, so the watch callback has run by the time that request is read. A
+ * caller in the same process that edits a file and then calls in without
+ * letting the event loop turn does not get that ordering; the library's
+ * `Database.open` therefore keeps the stat per command (see docs/decisions.md).
+ *
+ * What a watch can miss — an event queue overflow (inotify drops the events),
+ * writes through a shared memory mapping, a network file system — is bounded
+ * by a re-check of every file once per `RECHECK_MS`.
+ */
+
+import type { FileSystem } from "./fs.js";
+
+/** Every file is checked at least this often, whatever the watch reported. */
+export const RECHECK_MS = 1_000;
+
+/** Names remembered individually; past this, everything is simply re-checked once. */
+const MAX_NAMES = 4_096;
+
+export class ChangeWatch {
+  /** One increasing counter; a version is the last tick that concerned a name (or everything). */
+  private tick = 0;
+  private everything = 0;
+  private readonly named = new Map<string, number>();
+  private live = true;
+  private readonly stop: () => void;
+
+  private constructor(fs: FileSystem, dir: string, recheckMs: number) {
+    let watcher: { close(): void } | null = null;
+    try {
+      watcher = fs.watch(dir, (name) => this.changed(name), () => this.fail());
+    } catch {
+      watcher = null; // no watch available (inotify limits, unsupported file system): stat every time
+    }
+    if (watcher === null) this.live = false;
+    const timer = setInterval(() => (this.everything = ++this.tick), recheckMs);
+    timer.unref();
+    this.stop = () => {
+      clearInterval(timer);
+      watcher?.close();
+    };
+  }
+
+  /** Watches `dir`; if the platform cannot, every `version` is `undefined` and callers stat. */
+  static start(fs: FileSystem, dir: string, recheckMs = RECHECK_MS): ChangeWatch {
+    return new ChangeWatch(fs, dir, recheckMs);
+  }
+
+  /**
+   * A number that differs from every earlier answer for `name` once the file
+   * `name` in the directory may have changed since; `undefined` when the
+   * watch cannot tell (the caller must look at the file).
+   */
+  version(name: string): number | undefined {
+    if (!this.live) return undefined;
+    const own = this.named.get(name) ?? 0;
+    return own > this.everything ? own : this.everything;
+  }
+
+  close(): void {
+    this.live = false;
+    this.stop();
+  }
+
+  private changed(name: string | null): void {
+    // Temp files, the lock file and other files are no database: their events change nothing.
+    if (name !== null && !name.endsWith(".store")) return;
+    if (name === null || this.named.size >= MAX_NAMES) {
+      this.named.clear();
+      this.everything = ++this.tick;
+    } else {
+      this.named.set(name, ++this.tick);
+    }
+  }
+
+  private fail(): void {
+    this.live = false;
+  }
+}
