@@ -9,7 +9,9 @@
  *
  * Every storedb query runs as `engine.execute({kind: "sql", sql, params})`,
  * so after the first call it is a plan-cache hit: parameters are checked and
- * the cached compiled plan runs. Each query cycles through a fixed list of
+ * the cached compiled plan runs. The point select also runs as a JSON
+ * `select` command with the key as a literal (a new command object per call,
+ * as a request brings one): a hit on its shape in the same cache. Each query cycles through a fixed list of
  * parameter values; each peer runs in short interleaved time slices, and the
  * best slice's per-query time is kept (the machine is shared: the fastest
  * slice is the one least disturbed by other processes; the median is shown
@@ -19,6 +21,7 @@
  * separating the cost of the compiled code from that of the row layout
  * (arrays whose elements live apart from their headers, against objects).
  *
+ *   Q0  SELECT id, name, email FROM users WHERE id = ?         (point select: SQL, then the JSON command)
  *   Q1  SELECT * FROM users WHERE id = ?                       (primary key)
  *   Q2  SELECT * FROM users WHERE city = ? AND age >= ?
  *   Q3  SELECT * FROM users WHERE note IS NOT NULL AND city = ? ORDER BY score DESC LIMIT 20
@@ -163,6 +166,20 @@ function viaEngine(sql: string, params: (i: number) => Value[]): Peer {
   return (i) => (engine.execute({ kind: "sql", sql, params: params(i) }).result as RowsResult).rowCount;
 }
 
+/** The same point select as a JSON command, built afresh per call with the key as a literal. */
+function viaJson(params: (i: number) => Value[]): Peer {
+  return (i) =>
+    (
+      engine.execute({
+        kind: "select",
+        table: "users",
+        columns: ["id", "name", "email"],
+        where: { type: "comparison", op: "=", left: { type: "identifier", name: "id" }, right: { type: "literal", value: params(i)[0] as Value } },
+      }).result as RowsResult
+    ).rowCount;
+}
+
+const q0 = "SELECT id, name, email FROM users WHERE id = ?";
 const q1 = "SELECT * FROM users WHERE id = ?";
 const q2 = "SELECT * FROM users WHERE city = ? AND age >= ?";
 const q3 = "SELECT * FROM users WHERE note IS NOT NULL AND city = ? ORDER BY score DESC LIMIT 20";
@@ -173,7 +190,12 @@ const p2 = (i: number): Value[] => [cities[i % 50] as string, 30 + (i % 40)];
 const p3 = (i: number): Value[] => [cities[i % 50] as string];
 const p5 = (i: number): Value[] => [60 + (i % 20), 1 + (i % 5)];
 
+const pointSqlite = ((s) => (i: number) => (s.get(...p1(i)) === undefined ? 0 : 1))(db.prepare(q0));
+const pointLoop = (i: number): number => (usersById.get(p1(i)[0] as string) === undefined ? 0 : 1);
+
 const queries: Query[] = [
+  { name: "Q0 point select, SQL", sql: q0, params: p1, engine: viaEngine(q0, p1), sqlite: pointSqlite, loop: pointLoop },
+  { name: "Q0 point select, JSON", sql: q0, params: p1, engine: viaJson(p1), sqlite: pointSqlite, loop: pointLoop },
   {
     name: "Q1 pk lookup",
     sql: q1,

@@ -21,7 +21,7 @@ import { checkParams, prepareMatch, prepareSelect, runSelect, type PreparedMatch
 import { parseSql } from "../parser/index.js";
 import { bind, type Catalog } from "../planner/index.js";
 import { countParams, lowerSql } from "../planner/lower-sql.js";
-import { shapeOf, withSlots, type ParameterizableCommand } from "../planner/parameterize.js";
+import { sameShape, shapeOf, withSlots, type ParameterizableCommand, type Token } from "../planner/parameterize.js";
 import { PlanCache } from "../planner/plan-cache.js";
 import type { ParamUse, Plan } from "../planner/plan.js";
 import { checkTables } from "./check-state.js";
@@ -42,18 +42,22 @@ interface Prepared {
 interface Cached {
   readonly prepared: Prepared;
   readonly explain: boolean;
+  /** A JSON shape's tokens: its hash only finds the entry, the tokens confirm it. */
+  readonly shape?: readonly Token[];
 }
 
 const NO_CHANGES: readonly Change[] = Object.freeze([]);
 
-/** SQL texts and JSON shape keys longer than this are prepared but not cached. */
-const CACHEABLE_KEY_LENGTH = 4096;
+/** SQL texts longer than this are prepared but not cached. */
+const CACHEABLE_SQL_LENGTH = 4096;
+/** Nor are JSON commands of more shape tokens than this (a few per name, literal or operator). */
+const CACHEABLE_SHAPE_TOKENS = 1024;
 
 export class Engine implements EngineApi {
   readonly problems: readonly ProblemEntry[];
   private readonly tables: Map<string, Table>;
-  /** Prepared plans by SQL text, and by shape key for JSON commands (keys that never meet: see `SHAPE_KEY_PREFIX`). */
-  private readonly plans = new PlanCache<Cached>(256);
+  /** Prepared plans by SQL text, and by shape hash for JSON commands. */
+  private readonly plans = new PlanCache<string | number, Cached>(256);
   private readonly catalog: Catalog = { table: (name) => this.tables.get(name) };
   private readonly stores: Stores = {
     store: (name) => {
@@ -125,14 +129,15 @@ export class Engine implements EngineApi {
   /** A select, update or delete: the cached plan of its shape, run with its literals as parameters. */
   private parameterized(command: ParameterizableCommand): Outcome {
     const shape = shapeOf(command);
-    if (shape === undefined || shape.key.length > CACHEABLE_KEY_LENGTH) return this.run(this.prepare(this.literal(command)), []);
-    let cached = this.plans.get(shape.key);
-    if (!cached) {
+    if (shape === undefined || shape.tokens.length > CACHEABLE_SHAPE_TOKENS) return this.run(this.prepare(this.literal(command)), []);
+    let cached = this.plans.get(shape.hash);
+    if (cached?.shape === undefined || !sameShape(cached.shape, shape.tokens)) {
       // Bound as written first: a command that fails does so with today's code and message, and caches nothing.
       this.literal(command);
       const plan = withParamCount(bind(withSlots(command), this.catalog, true), shape.values.length);
-      cached = { prepared: this.prepare(plan), explain: false };
-      this.plans.set(shape.key, cached);
+      // On a hash collision the newer shape takes the slot: collisions cost a bind, never a wrong plan.
+      cached = { prepared: this.prepare(plan), explain: false, shape: shape.tokens };
+      this.plans.set(shape.hash, cached);
     }
     return this.run(cached.prepared, shape.values);
   }
@@ -161,7 +166,7 @@ export class Engine implements EngineApi {
       throw new SqlError("sql_error", `A SQL statement cannot run "${lowered.kind}"`);
     }
     // Long texts are one-off bulk statements (many literal rows): caching them would only hold memory.
-    if (text.length <= CACHEABLE_KEY_LENGTH) this.plans.set(text, entry);
+    if (text.length <= CACHEABLE_SQL_LENGTH) this.plans.set(text, entry);
     return entry;
   }
 

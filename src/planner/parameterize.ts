@@ -3,24 +3,29 @@
  * that commands differing only in literal values share one prepared plan,
  * as SQL texts with `?` do.
  *
- * `shapeOf` walks a command once and yields its shape key — everything bind
- * reads (kind, table, columns, joins, where, orderBy, limit/offset, output,
- * `set` keys) with each literal replaced by a slot naming the literal's JSON
- * type — and the literal values in slot order. Binding succeeds or fails on
- * a literal's type family alone (integer and real only differ in an error's
- * wording, and a failing command is never cached), so two commands with one
- * key bind to one plan. `withSlots` rewrites the command with literal n
- * replaced by parameter slot n, in the same walk order: a select's joins'
- * ON in order then its `where`; an update's `set` values then its `where`.
+ * `shapeOf` walks a command once and yields its shape — the tokens of
+ * everything bind reads (kind, table, columns, joins, where, orderBy,
+ * limit/offset, output, `set` keys), with each literal replaced by a token
+ * naming its JSON type — a hash of those tokens, and the literal values in
+ * slot order. Binding succeeds or fails on a literal's type family alone
+ * (integer and real differ only in an error's wording, and a failing command
+ * is never cached), so two commands with equal tokens bind to one plan.
+ * `withSlots` rewrites a command with literal n replaced by parameter slot n,
+ * in the same walk order: a select's joins' ON in order then its `where`; an
+ * update's `set` values then its `where`.
  *
- * The key is a prefix code: every name is length-prefixed (`5:users`), every
- * node starts with its own tag and lists are bracketed, so no two commands
- * that bind differently share a key, whatever their names hold. It starts
- * with NUL, which no SQL text the lexer accepts begins with, so it never
- * meets a SQL text in the shared plan cache. Anything the key cannot stand
- * for — a parameter slot, a value no column type holds, a malformed field, a
- * tree deeper than bind accepts — makes `shapeOf` answer `undefined`, and the
- * command is bound as written, uncached, with today's errors.
+ * The tokens are a prefix code: tags are numbers, names are strings (so a
+ * column named "1" never reads as a tag, nor a string literal as a number),
+ * optional fields are tagged present or absent, and lists end with their own
+ * tag. Equal token lists therefore mean equal shapes. The hash only finds a
+ * candidate: the cache compares tokens (`sameShape`) before it trusts one.
+ * Tokens and hash are built without concatenating strings, which is what
+ * makes a hit cheaper than hashing a text key.
+ *
+ * Anything the tokens cannot stand for — a parameter slot, a value no column
+ * type holds, a malformed field, a tree deeper than bind accepts — makes
+ * `shapeOf` answer `undefined`: the command is bound as written, uncached,
+ * with today's errors.
  */
 
 import type { DeleteCommand, Expression, Join, OrderBy, SelectCommand, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
@@ -28,62 +33,102 @@ import { MAX_DEPTH } from "./bind-expr.js";
 
 export type ParameterizableCommand = SelectCommand | UpdateCommand | DeleteCommand;
 
+export type Token = number | string;
+
 export interface Shape {
-  readonly key: string;
-  /** The literal values, slot by slot: the parameters of the cached plan. */
+  /** A 30-bit hash of `tokens` (a small integer, the cheapest map key). */
+  readonly hash: number;
+  readonly tokens: readonly Token[];
+  /** The literal values, slot by slot: the parameters of the shape's plan. */
   readonly values: readonly Value[];
 }
 
-/** The key's first character: never the first character of a SQL text that lexes. */
-export const SHAPE_KEY_PREFIX = "\u0000";
+/** Tags: each node, marker and literal type has its own number. */
+const enum Tag {
+  Select = 1,
+  Update,
+  Delete,
+  Star,
+  List,
+  End,
+  None,
+  Some,
+  Join,
+  Order,
+  Set,
+  Text,
+  Number,
+  Boolean,
+  Null,
+  Identifier,
+  Comparison,
+  IsNull,
+  IsNotNull,
+  And,
+  Or,
+  Not,
+}
 
-class KeyWriter {
-  key = SHAPE_KEY_PREFIX;
+const FNV_PRIME = 0x01000193;
+
+class ShapeWriter {
+  hash = 0x811c9dc5 | 0;
+  readonly tokens: Token[] = [];
   readonly values: Value[] = [];
+
+  tag(t: number): void {
+    this.tokens.push(t);
+    this.hash = Math.imul(this.hash ^ t, FNV_PRIME);
+  }
 
   name(s: unknown): boolean {
     if (typeof s !== "string") return false;
-    this.key += `${s.length}:${s}`;
+    this.tokens.push(s);
+    let h = Math.imul(this.hash ^ s.length, FNV_PRIME);
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+    this.hash = h;
     return true;
   }
 
   optionalName(s: unknown): boolean {
     if (s === undefined) {
-      this.key += "-";
+      this.tag(Tag.None);
       return true;
     }
+    this.tag(Tag.Some);
     return this.name(s);
   }
 
-  /** A literal (or `set` value): its slot and type tag; the value goes to `values`. */
+  /** A literal (or `set` value): its type's tag; the value goes to `values`. */
   slot(value: unknown): boolean {
     switch (typeof value) {
       case "string":
-        this.key += "?s";
+        this.tag(Tag.Text);
         break;
       case "number":
         if (!Number.isFinite(value)) return false;
-        this.key += "?n";
+        this.tag(Tag.Number);
         break;
       case "boolean":
-        this.key += "?b";
+        this.tag(Tag.Boolean);
         break;
       default:
         if (value !== null) return false;
-        this.key += "?z";
+        this.tag(Tag.Null);
     }
     this.values.push(value);
     return true;
   }
 
-  /** A limit or offset: kept in the key as written (the plan holds it), when bind would accept it. */
+  /** A limit or offset: kept as written (the plan holds it), when bind would accept it. */
   count(n: unknown): boolean {
     if (n === undefined) {
-      this.key += "-";
+      this.tag(Tag.None);
       return true;
     }
     if (!Number.isSafeInteger(n) || (n as number) < 0) return false;
-    this.key += `#${n as number};`;
+    this.tag(Tag.Some);
+    this.tag(n as number);
     return true;
   }
 
@@ -93,24 +138,24 @@ class KeyWriter {
       case "literal":
         return this.slot(e.value);
       case "identifier":
-        this.key += "i";
+        this.tag(Tag.Identifier);
         return this.name(e.name);
       case "comparison":
-        this.key += "c";
+        this.tag(Tag.Comparison);
         return this.name(e.op) && this.expr(e.left, depth + 1) && this.expr(e.right, depth + 1);
       case "is-null":
         // bind reads `not === true`: anything else is IS NULL.
-        this.key += e.not === true ? "N" : "n";
+        this.tag(e.not === true ? Tag.IsNotNull : Tag.IsNull);
         return this.expr(e.expr, depth + 1);
       case "and":
       case "or":
         if (!Array.isArray(e.operands)) return false;
-        this.key += e.type === "and" ? "&(" : "|(";
+        this.tag(e.type === "and" ? Tag.And : Tag.Or);
         for (const o of e.operands) if (!this.expr(o, depth + 1)) return false;
-        this.key += ")";
+        this.tag(Tag.End);
         return true;
       case "not":
-        this.key += "!";
+        this.tag(Tag.Not);
         return this.expr(e.expr, depth + 1);
       default:
         // A parameter slot (it needs values the command does not carry) or no expression at all.
@@ -118,77 +163,77 @@ class KeyWriter {
     }
   }
 
-  optionalExpr(e: Expression | undefined): boolean {
-    if (e === undefined) {
-      this.key += "-";
-      return true;
-    }
-    return this.expr(e, 0);
-  }
-
   select(cmd: SelectCommand): boolean {
-    this.key += "S";
+    this.tag(Tag.Select);
     if (!this.name(cmd.table)) return false;
-    if (cmd.columns === "*") this.key += "*";
+    if (cmd.columns === "*") this.tag(Tag.Star);
     else if (!this.names(cmd.columns)) return false;
     if (!this.joins(cmd.joins ?? [])) return false;
-    if (!this.optionalExpr(cmd.where)) return false;
+    if (cmd.where === undefined) this.tag(Tag.None);
+    else if (!this.expr(cmd.where, 0)) return false;
     if (!this.orderBy(cmd.orderBy ?? [])) return false;
     return this.count(cmd.limit) && this.count(cmd.offset) && this.optionalName(cmd.output);
   }
 
   update(cmd: UpdateCommand): boolean {
-    this.key += "U";
+    this.tag(Tag.Update);
     if (!this.name(cmd.table)) return false;
     const set: unknown = cmd.set;
     if (typeof set !== "object" || set === null || Array.isArray(set)) return false;
-    this.key += "{";
+    this.tag(Tag.Set);
     for (const [column, value] of Object.entries(set as Record<string, unknown>)) if (!this.name(column) || !this.slot(value)) return false;
-    this.key += "}";
+    this.tag(Tag.End);
     return this.expr(cmd.where, 0);
   }
 
   delete(cmd: DeleteCommand): boolean {
-    this.key += "D";
+    this.tag(Tag.Delete);
     return this.name(cmd.table) && this.expr(cmd.where, 0);
   }
 
   private names(list: unknown): boolean {
     if (!Array.isArray(list)) return false;
-    this.key += "[";
+    this.tag(Tag.List);
     for (const n of list) if (!this.name(n)) return false;
-    this.key += "]";
+    this.tag(Tag.End);
     return true;
   }
 
   private joins(joins: readonly Join[]): boolean {
     if (!Array.isArray(joins)) return false;
-    this.key += "[";
     for (const j of joins) {
       if (typeof j !== "object" || j === null) return false;
+      this.tag(Tag.Join);
       if (!this.name(j.type) || !this.name(j.table) || !this.optionalName(j.as) || !this.expr(j.on, 0)) return false;
     }
-    this.key += "]";
+    this.tag(Tag.End);
     return true;
   }
 
   private orderBy(items: readonly OrderBy[]): boolean {
     if (!Array.isArray(items)) return false;
-    this.key += "[";
     for (const o of items) {
       if (typeof o !== "object" || o === null) return false;
+      this.tag(Tag.Order);
       if (!this.name(o.column) || !this.optionalName(o.direction)) return false;
     }
-    this.key += "]";
+    this.tag(Tag.End);
     return true;
   }
 }
 
-/** The shape key and literal values of a command, or `undefined` when it must be bound as written. */
+/** The shape of a command, or `undefined` when it must be bound as written. */
 export function shapeOf(cmd: ParameterizableCommand): Shape | undefined {
-  const w = new KeyWriter();
+  const w = new ShapeWriter();
   const ok = cmd.kind === "select" ? w.select(cmd) : cmd.kind === "update" ? w.update(cmd) : w.delete(cmd);
-  return ok ? { key: w.key, values: w.values } : undefined;
+  return ok ? { hash: w.hash & 0x3fffffff, tokens: w.tokens, values: w.values } : undefined;
+}
+
+/** Whether two token lists are one shape. */
+export function sameShape(a: readonly Token[], b: readonly Token[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The command with literal n (in `shapeOf`'s order) replaced by parameter slot n. Only for commands `shapeOf` accepted. */

@@ -1,16 +1,17 @@
 /**
- * A bounded least-recently-used cache of prepared statements keyed by SQL
- * text: a hit skips lexing, parsing, lowering, binding and compiling. The
- * owner clears it whenever a schema changes (a plan holds resolved column
- * positions).
+ * A bounded least-recently-used cache of prepared statements: a hit skips
+ * lexing, parsing, lowering, binding and compiling. The engine keys SQL
+ * statements by their text and JSON commands by their shape's hash (a
+ * number, so the two key spaces never meet). The owner clears it whenever a
+ * schema changes (a plan holds resolved column positions).
  */
 
-export class PlanCache<T> {
-  private readonly entries = new Map<string, T>();
+export class PlanCache<K, T> {
+  private readonly entries = new Map<K, T>();
 
   constructor(readonly capacity = 256) {}
 
-  get(key: string): T | undefined {
+  get(key: K): T | undefined {
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       // Re-insert: Map order is recency order.
@@ -20,9 +21,9 @@ export class PlanCache<T> {
     return hit;
   }
 
-  set(key: string, value: T): void {
+  set(key: K, value: T): void {
     this.entries.delete(key);
-    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as K);
     this.entries.set(key, value);
   }
 
