@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { TableSnapshot } from "../../src/catalog/types.js";
 import { readStore, StoreWriter } from "../../src/storage/format.js";
-import { verifyChecksum } from "../../src/storage/checksum.js";
+import { verifyChecksum, verifyChecksumOffThread } from "../../src/storage/checksum.js";
 
 const users: TableSnapshot = {
   schema: { name: "users", columns: { id: "text", name: "text" }, required: ["id"], primary_key: { columns: ["id"] } },
@@ -99,6 +99,28 @@ test("every single-bit flip is detected", async () => {
   }
   assert.is(undetected, 0);
   assert.is(verifyChecksum(bytes), "valid");
+});
+
+test("hashing on the thread pool gives the same verdicts and leaves the bytes as they were", async () => {
+  const good = new StoreWriter().write([users]);
+  const files = [good, Buffer.from(good.toString("latin1").replace('"Ada"', '"Ado"'), "latin1"), Buffer.from('{"checksum":"sha256:xyz","format":"storedb/1","tables":{}}'), Buffer.from('{"format":"storedb/1","tables":{}}')];
+  for (const bytes of files) {
+    const before = Buffer.from(bytes);
+    const verdict = verifyChecksumOffThread(bytes);
+    assert.ok(bytes.equals(before), "unchanged once the call returns");
+    assert.is(await verdict, verifyChecksum(bytes));
+  }
+  assert.equal(await Promise.all(files.map((b) => verifyChecksumOffThread(b))), ["valid", "mismatch", "malformed", "absent"]);
+});
+
+test("non-ASCII text and a leading BOM read back exactly", async () => {
+  const text: TableSnapshot = { ...users, rows: [["1", "Zoë ✓ 😀"]] };
+  const read = await readStore(new StoreWriter().write([text]));
+  assert.equal(read.problems, []);
+  assert.equal(read.tables?.[0]?.rows, [{ id: "1", name: "Zoë ✓ 😀" }]);
+  const bom = await readStore(Buffer.from('\ufeff{"format":"storedb/1","tables":{"t":{"schema":{"name":"t","columns":{"a":"text"}},"rows":[{"a":"é"}]}}}'));
+  assert.equal(bom.problems, []);
+  assert.equal(bom.tables?.[0]?.rows, [{ a: "é" }]);
 });
 
 test("a file without a checksum is accepted (hand-written)", async () => {
