@@ -18,12 +18,12 @@
  */
 
 import { randomUUID } from "node:crypto";
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { LogController, type FastifyInstance } from "fastify";
 import { StoreError } from "../errors.js";
 import { authPlugin } from "./auth.js";
 import { DrainGate, drainPlugin } from "./drain.js";
 import { asStoreError, clientErrorHandler, problemsPlugin, sendProblem } from "./problems.js";
-import { requestLogPlugin } from "./request-log.js";
+import { lazyRequestLogger, requestLogPlugin, type ServiceLog } from "./request-log.js";
 import { routes, type CommandStore } from "./routes.js";
 
 export interface AppOptions {
@@ -32,8 +32,8 @@ export interface AppOptions {
   readonly maxBodyBytes: number;
   /** Opened by `main.ts` on SIGTERM/SIGINT; a fresh closed gate when omitted. */
   readonly gate?: DrainGate;
-  /** fastify logger options; false (no logs) when omitted, as in tests. */
-  readonly logger?: FastifyServerOptions["logger"];
+  /** The service's logging (`serviceLog`); no logs when omitted, as in tests. */
+  readonly logger?: ServiceLog;
 }
 
 /** Timeouts, in milliseconds, against clients that send slowly or hold connections. */
@@ -50,9 +50,10 @@ export const TIMEOUTS = {
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
-    logger: options.logger ?? false,
-    // request-log.ts writes one line per request instead of fastify's two.
+    logger: options.logger?.fastify ?? false,
+    // request-log.ts writes one line per request instead of fastify's two, and makes request.log only when used.
     logController: new LogController({ disableRequestLogging: true }),
+    ...(options.logger === undefined ? {} : { childLoggerFactory: lazyRequestLogger }),
     genReqId: () => randomUUID(),
     bodyLimit: options.maxBodyBytes,
     requestTimeout: TIMEOUTS.requestTimeout,
@@ -80,7 +81,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
   });
 
-  app.register(requestLogPlugin);
+  app.register(requestLogPlugin, { log: options.logger });
   app.register(problemsPlugin, { maxBodyBytes: options.maxBodyBytes });
   app.register(drainPlugin, { gate: options.gate ?? new DrainGate() });
   app.register(authPlugin, { apiKey: options.apiKey });

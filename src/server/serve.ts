@@ -18,7 +18,7 @@ import { DataDirectory } from "../storage/data-directory.js";
 import { buildApp } from "./app.js";
 import type { LoadedConfig } from "./config.js";
 import { DrainGate } from "./drain.js";
-import { loggerOptions } from "./request-log.js";
+import { serviceLog } from "./request-log.js";
 
 function fail(message: string): never {
   process.stderr.write(`storedb: ${message}\n`);
@@ -49,7 +49,7 @@ export async function serve({ config, warnings }: LoadedConfig): Promise<void> {
     apiKey: config.apiKey,
     maxBodyBytes: config.maxBodyBytes,
     gate,
-    logger: loggerOptions(config.logLevel),
+    logger: serviceLog(config.logLevel),
   });
   for (const warning of warnings) app.log.warn(warning);
 

@@ -13,7 +13,7 @@ import path from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { buildApp } from "../../src/server/app.js";
 import { DrainGate } from "../../src/server/drain.js";
-import { loggerOptions } from "../../src/server/request-log.js";
+import { serviceLog } from "../../src/server/request-log.js";
 import { DataDirectory } from "../../src/storage/data-directory.js";
 import { nodeFs, type FileSystem } from "../../src/storage/fs.js";
 
@@ -42,7 +42,7 @@ test.before(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "storedb-app-"));
   store = await DataDirectory.open(dir, { fs: faultyFs });
   const sink = { write: (line: string) => logLines.push(JSON.parse(line) as Record<string, unknown>) > 0 };
-  app = buildApp({ store, apiKey: KEY, maxBodyBytes: LIMIT, logger: loggerOptions("debug", sink) });
+  app = buildApp({ store, apiKey: KEY, maxBodyBytes: LIMIT, logger: serviceLog("debug", sink) });
   open = buildApp({ store, maxBodyBytes: LIMIT });
   await app.ready();
   await open.ready();
@@ -250,7 +250,7 @@ test("an unexpected error is 500 internal_error with a fixed detail, logged with
       execute: () => Promise.reject(new Error(`EACCES: open '${dir}/shop.store' at Object.openSync (node:fs:1)`)),
     },
     maxBodyBytes: LIMIT,
-    logger: loggerOptions("info", { write: (line: string) => failures.push(line) > 0 }),
+    logger: serviceLog("info", { write: (line: string) => failures.push(line) > 0 }),
   });
   const response = await failing.inject({ method: "POST", url: "/v1/commands", headers: json, payload: JSON.stringify({ database: "shop", command: { kind: "describe" } }) });
   const body = problem(response, 500, "internal_error");
