@@ -20,7 +20,7 @@ import type { LoadedTable, TableSnapshot } from "../catalog/types.js";
 import type { TableSchema } from "../commands/types.js";
 import type { ProblemEntry } from "../errors.js";
 import { findSyntaxError } from "./json-syntax.js";
-import { CHECKSUM_PLACEHOLDER, sealChecksum, verifyChecksumOffThread } from "./checksum.js";
+import { CHECKSUM_PLACEHOLDER, sealChecksum, verifyChecksum, verifyChecksumOffThread } from "./checksum.js";
 import { RowLines } from "./row-lines.js";
 
 export const FORMAT = "storedb/1";
@@ -69,9 +69,12 @@ export interface ReadOutcome {
 
 const TOP_LEVEL = new Set(["checksum", "format", "tables"]);
 
+/** Smaller files hash in well under a millisecond: cheaper at once than a trip to the thread pool. */
+const HASH_OFF_THREAD_FROM = 1 << 20;
+
 /** Reads a `.store` document. Never throws on bad content. */
 export async function readStore(bytes: Buffer): Promise<ReadOutcome> {
-  const checking = verifyChecksumOffThread(bytes);
+  const checking = bytes.length < HASH_OFF_THREAD_FROM ? Promise.resolve(verifyChecksum(bytes)) : verifyChecksumOffThread(bytes);
   const text = decode(bytes);
   let document: unknown;
   let syntaxError = false;

@@ -113,6 +113,15 @@ test("hashing on the thread pool gives the same verdicts and leaves the bytes as
   assert.equal(await Promise.all(files.map((b) => verifyChecksumOffThread(b))), ["valid", "mismatch", "malformed", "absent"]);
 });
 
+test("a large file, hashed on the thread pool while it parses: sound, then one byte damaged", async () => {
+  const big: TableSnapshot = { ...users, rows: Array.from({ length: 20_000 }, (_, i) => [String(i), "x".repeat(60)]) };
+  const bytes = new StoreWriter().write([big]);
+  assert.ok(bytes.length > 1 << 20, "big enough to leave the main thread");
+  assert.equal((await readStore(bytes)).problems, []);
+  bytes[bytes.length - 40] = "y".charCodeAt(0);
+  assert.equal((await readStore(bytes)).problems.map((p) => p.code), ["checksum"]);
+});
+
 test("non-ASCII text and a leading BOM read back exactly", async () => {
   const text: TableSnapshot = { ...users, rows: [["1", "Zoë ✓ 😀"]] };
   const read = await readStore(new StoreWriter().write([text]));
