@@ -74,15 +74,18 @@ export class DataDirectory {
   /** Runs `command` on database `database`, opening it on first use. */
   execute(database: string, command: Command): Promise<Result> {
     if (this.closing) return Promise.reject(new StoreError("shutting_down", "The server is shutting down."));
-    let db: Database;
-    try {
-      db = this.database(assertDatabaseName(database));
-    } catch (error) {
-      return Promise.reject(error);
+    let db = this.databases.get(database);
+    if (db === undefined) {
+      try {
+        db = this.database(assertDatabaseName(database));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     }
     return db.run(command);
   }
 
+  /** The database named `name` (a checked name: only checked names are ever kept). */
   private database(name: string): Database {
     let db = this.databases.get(name);
     if (db === undefined) {
