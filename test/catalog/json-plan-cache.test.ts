@@ -1,0 +1,206 @@
+/**
+ * The engine's plan cache for JSON commands: a command that runs on a plan
+ * cached by another command of its shape (a hit) answers exactly as it does
+ * on a fresh engine (a miss) — the same result bytes, or the same error code
+ * and message — and leaves the same rows. Every JSON select, update and
+ * delete of the conformance suite is replayed that way, as written and with
+ * its literals changed for others of their type; then the edge cases of the
+ * brief one by one, and the points where schema changes must clear the cache.
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { Engine } from "../../src/catalog/engine.js";
+import type { Change } from "../../src/catalog/types.js";
+import type { PlanResult, RowsResult } from "../../src/commands/results.js";
+import type { Command, Expression, Value } from "../../src/commands/types.js";
+import { parseCommand } from "../../src/commands/validate.js";
+import { StoreError } from "../../src/errors.js";
+import { sameShape, shapeOf, type ParameterizableCommand } from "../../src/planner/parameterize.js";
+import { errorCases } from "../conformance/cases-errors.js";
+import { joinCases } from "../conformance/cases-join.js";
+import { readCases } from "../conformance/cases-read.js";
+import { writeCases } from "../conformance/cases-write.js";
+import { fixtureEngine } from "../conformance/fixture.js";
+
+interface Seen {
+  readonly outcome: string;
+  readonly changes: readonly Change[];
+}
+
+/** Runs a command; the outcome as bytes (result JSON, or error code, message and entries). */
+function run(engine: Engine, command: Command): Seen {
+  try {
+    const { result, changes } = engine.execute(command);
+    return { outcome: JSON.stringify(result), changes };
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    return { outcome: JSON.stringify({ code: error.code, message: error.message, errors: error.errors }), changes: [] };
+  }
+}
+
+/** `probe` after `warm` has cached its shape (and been undone), against `probe` on a fresh engine. */
+function hitMatchesMiss(fresh: () => Engine, warm: Command, probe: Command): string {
+  const cached = fresh();
+  cached.undo(run(cached, warm).changes);
+  const hit = run(cached, probe);
+  const clean = fresh();
+  const miss = run(clean, probe);
+  const what = JSON.stringify({ warm, probe });
+  assert.is(hit.outcome, miss.outcome, what);
+  assert.is(JSON.stringify(cached.snapshot()), JSON.stringify(clean.snapshot()), `same rows after: ${what}`);
+  return miss.outcome;
+}
+
+const STRINGS = ["u2", "Paris", "new", "", "zz"];
+const NUMBERS = [17, 100, 2.5, 0, -1];
+
+/** The command with every literal and `set` value swapped for another of its JSON type (variant k). */
+function vary(node: unknown, k: number, inSet = false): unknown {
+  const other = (v: unknown): unknown =>
+    typeof v === "string" ? STRINGS[k % STRINGS.length] : typeof v === "number" ? NUMBERS[k % NUMBERS.length] : typeof v === "boolean" ? (k % 2 === 0 ? !v : v) : v;
+  if (inSet) return Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([c, v]) => [c, other(v)]));
+  if (Array.isArray(node)) return node.map((x) => vary(x, k));
+  if (typeof node !== "object" || node === null) return node;
+  const o = node as Record<string, unknown>;
+  if (o.type === "literal") return { ...o, value: other(o.value) };
+  return Object.fromEntries(Object.entries(o).map(([key, v]) => [key, vary(v, k, key === "set")]));
+}
+
+test("every JSON select, update and delete of the conformance suite answers alike on a hit and a miss", () => {
+  let replayed = 0;
+  for (const entry of [...readCases, ...joinCases, ...writeCases, ...errorCases]) {
+    let command: Command;
+    try {
+      command = parseCommand(entry.json);
+    } catch {
+      continue; // refused before the engine: nothing to cache
+    }
+    const target = command.kind === "explain" ? command.command : command;
+    if (target.kind !== "select" && target.kind !== "update" && target.kind !== "delete") continue;
+    for (let k = -1; k < 4; k++) {
+      const variant = (k < 0 ? command : vary(command, k)) as Command;
+      if (command.kind !== "explain") {
+        const a = shapeOf(command as ParameterizableCommand);
+        const b = shapeOf(variant as ParameterizableCommand);
+        if (a && b) assert.ok(sameShape(a.tokens, b.tokens), `${entry.name}: a variant keeps the shape`);
+      }
+      hitMatchesMiss(fixtureEngine, command, variant);
+      replayed++;
+    }
+  }
+  assert.ok(replayed > 300, `replayed ${replayed}`);
+});
+
+const I = (name: string): Expression => ({ type: "identifier", name });
+const L = (value: Value): Expression => ({ type: "literal", value });
+const C = (op: string, left: Expression, right: Expression): Expression => ({ type: "comparison", op, left, right }) as Expression;
+const NOT = (expr: Expression): Expression => ({ type: "not", expr });
+const ISNULL = (expr: Expression, not = false): Expression => ({ type: "is-null", expr, not });
+const users = (where: Expression, extra: Record<string, unknown> = {}): Command => ({ kind: "select", table: "users", columns: ["id", "name"], where, ...extra }) as Command;
+const setUsers = (set: Record<string, Value>, where: Expression): Command => ({ kind: "update", table: "users", set, where });
+
+/** [name, warm, probe, expected error code of the probe (else a result)]. */
+const EDGES: [string, Command, Command, string?][] = [
+  ["pk lookup, another key", users(C("=", I("id"), L("u1"))), users(C("=", I("id"), L("u3")))],
+  ["pk lookup, then NULL", users(C("=", I("id"), L("u1"))), users(C("=", I("id"), L(null)))],
+  ["NULL, then NULL", users(C("=", I("id"), L(null))), users(C("=", I("id"), L(null)))],
+  ["text key, then a number", users(C("=", I("id"), L("u1"))), users(C("=", I("id"), L(1))), "type_mismatch"],
+  ["integer column, then a real", users(C(">", I("age"), L(18))), users(C(">", I("age"), L(17.5)))],
+  ["integer column, then text", users(C(">", I("age"), L(18))), users(C(">", I("age"), L("18"))), "type_mismatch"],
+  ["real column, then an integer", users(C("<", I("score"), L(8.5))), users(C("<", I("score"), L(9)))],
+  ["WHERE true, then false", users(L(true)), users(L(false))],
+  ["WHERE true, then NULL", users(L(true)), users(L(null))],
+  ["WHERE true, then an integer", users(L(true)), users(L(1)), "type_mismatch"],
+  ["WHERE true, then a real", users(L(true)), users(L(1.5)), "type_mismatch"],
+  ["WHERE NULL, then text", users(L(null)), users(L("yes")), "type_mismatch"],
+  ["literal = literal", users(C("=", L(1), L(1))), users(C("=", L(1), L(2)))],
+  ["literal < literal, text", users(C("<", L("a"), L("b"))), users(C("<", L("b"), L("a")))],
+  ["literal < literal, boolean", users(C("<", L(false), L(true))), users(C("<", L(true), L(false)))],
+  ["literal = literal, then mixed types", users(C("=", L(1), L(1))), users(C("=", L(1), L("1"))), "type_mismatch"],
+  ["NULL = number, then NULL = text", users(C("=", L(null), L(1))), users(C("=", L(null), L("a")))],
+  ["IS NULL of a literal", users(ISNULL(L(5))), users(ISNULL(L(7)))],
+  ["IS NULL of NULL", users(ISNULL(L(null), true)), users(ISNULL(L(null)))],
+  ["NOT true, then NOT false", users(NOT(L(true))), users(NOT(L(false)))],
+  ["NOT true, then NOT NULL", users(NOT(L(true))), users(NOT(L(null)))],
+  ["NOT true, then NOT 1", users(NOT(L(true))), users(NOT(L(1))), "type_mismatch"],
+  ["computed field", users(C("=", I("adult"), L(true))), users(C("=", I("adult"), L(false)))],
+  ["limit", users(L(true), { limit: 1 }), users(L(true), { limit: 2, offset: 1 })],
+  ["limit, then a negative one", users(L(true), { limit: 1 }), users(L(true), { limit: -1 }), "invalid_request"],
+  [
+    "join with a literal in ON",
+    { kind: "select", table: "users", columns: ["users.id", "o.amount"], joins: [{ type: "inner", table: "orders", as: "o", on: { type: "and", operands: [C("=", I("o.user_id"), I("users.id")), C(">", I("o.amount"), L(50))] } }] },
+    { kind: "select", table: "users", columns: ["users.id", "o.amount"], joins: [{ type: "inner", table: "orders", as: "o", on: { type: "and", operands: [C("=", I("o.user_id"), I("users.id")), C(">", I("o.amount"), L(200))] } }] },
+  ],
+  [
+    "ambiguous column, a miss either way",
+    { kind: "select", table: "users", columns: ["users.id"], joins: [{ type: "inner", table: "orders", on: C("=", I("orders.user_id"), I("users.id")) }], where: C("=", I("users.id"), L("u1")) },
+    { kind: "select", table: "users", columns: ["users.id"], joins: [{ type: "inner", table: "orders", on: C("=", I("orders.user_id"), I("users.id")) }], where: C("=", I("id"), L("u1")) },
+    "ambiguous_column",
+  ],
+  ["unknown column", users(C("=", I("id"), L("u1"))), users(C("=", I("idd"), L("u1"))), "unknown_column"],
+  ["update, another value", setUsers({ age: 30 }, C("=", I("id"), L("u1"))), setUsers({ age: 40 }, C("=", I("id"), L("u5")))],
+  ["update, a value outside the type", setUsers({ age: 30 }, C("=", I("id"), L("u1"))), setUsers({ age: 31.5 }, C("=", I("id"), L("u5"))), "validation_failed"],
+  ["update, text into an integer", setUsers({ age: 30 }, C("=", I("id"), L("u1"))), setUsers({ age: "x" }, C("=", I("id"), L("u5"))), "validation_failed"],
+  ["update, NULL into a required column", setUsers({ name: "A" }, C("=", I("id"), L("u1"))), setUsers({ name: null }, C("=", I("id"), L("u5"))), "validation_failed"],
+  ["update, a duplicate key", setUsers({ id: "u9" }, C("=", I("id"), L("u4"))), setUsers({ id: "u2" }, C("=", I("id"), L("u4"))), "constraint_violation"],
+  ["update every row", setUsers({ note: "n" }, L(true)), setUsers({ note: "m" }, L(true))],
+  ["delete, then one that is referenced", { kind: "delete", table: "users", where: C("=", I("id"), L("u4")) }, { kind: "delete", table: "users", where: C("=", I("id"), L("u1")) }, "constraint_violation"],
+  ["delete by a range", { kind: "delete", table: "orders", where: C(">", I("amount"), L(200)) }, { kind: "delete", table: "orders", where: C(">", I("amount"), L(50.5)) }],
+];
+
+for (const [name, warm, probe, code] of EDGES) {
+  test(`hit = miss: ${name}`, () => {
+    const outcome = hitMatchesMiss(fixtureEngine, warm, probe);
+    if (code === undefined) assert.not.ok(JSON.parse(outcome).code, outcome);
+    else assert.is(JSON.parse(outcome).code, code, outcome);
+  });
+}
+
+test("a parameter slot in a JSON command still needs values, cached shape or not", () => {
+  const e = fixtureEngine();
+  const slotted = users({ type: "comparison", op: "=", left: I("id"), right: { type: "param", index: 0 } });
+  for (let i = 0; i < 2; i++) assert.match(run(e, slotted).outcome, /Parameter slots need values/);
+});
+
+test("explain binds the command as written: literals show, whatever is cached", () => {
+  const e = fixtureEngine();
+  run(e, users(C("=", I("id"), L("u1"))));
+  const plan = (e.execute({ kind: "explain", command: users(C("=", I("id"), L("u3"))) as never }).result as PlanResult).plan;
+  assert.equal(plan.statement.kind === "select" && plan.statement.access, { kind: "primary-key-lookup", columns: ["id"], values: [{ kind: "const", value: "u3" }] });
+  assert.equal(plan.params, []);
+});
+
+/** Rows of `select * from t where a = 1`, as [column, value] pairs. */
+function rowsOfT(e: Engine): [string, Value][][] {
+  const r = e.execute({ kind: "select", table: "t", columns: "*", where: C("=", I("a"), L(1)) }).result as RowsResult;
+  return r.rows.map((row) => r.columns.map((c) => [c, (row as Record<string, Value>)[c] as Value]));
+}
+
+const tableAB = (columns: Record<string, "integer" | "text">): Command => ({ kind: "create-table", schema: { name: "t", columns } });
+
+test("create and drop clear the cache: a table rebuilt with other positions reads right", () => {
+  const e = Engine.empty();
+  e.execute(tableAB({ a: "integer", b: "text" }));
+  e.execute({ kind: "insert", table: "t", rows: [{ a: 1, b: "x" }] });
+  assert.equal(rowsOfT(e), [[["a", 1], ["b", "x"]]]);
+  e.execute({ kind: "drop-table", table: "t" });
+  e.execute(tableAB({ b: "text", a: "integer" }));
+  e.execute({ kind: "insert", table: "t", rows: [{ a: 1, b: "y" }] });
+  assert.equal(rowsOfT(e), [[["b", "y"], ["a", 1]]]);
+});
+
+test("undoing create and drop clears the cache too", () => {
+  const e = Engine.empty();
+  e.execute(tableAB({ a: "integer", b: "text" }));
+  e.execute({ kind: "insert", table: "t", rows: [{ a: 1, b: "old" }] });
+  const drop = e.execute({ kind: "drop-table", table: "t" }).changes;
+  const create = e.execute(tableAB({ b: "text", a: "integer", c: "text" })).changes;
+  e.execute({ kind: "insert", table: "t", rows: [{ a: 1, b: "new", c: "z" }] });
+  assert.equal(rowsOfT(e), [[["b", "new"], ["a", 1], ["c", "z"]]]);
+  e.undo(create);
+  assert.match(run(e, { kind: "select", table: "t", columns: "*", where: C("=", I("a"), L(1)) }).outcome, /table_not_found/);
+  e.undo(drop);
+  assert.equal(rowsOfT(e), [[["a", 1], ["b", "old"]]]);
+});
+
+test.run();

@@ -1,0 +1,141 @@
+/**
+ * Auto-parameterization: commands that differ only in literal values of one
+ * JSON type share a shape; anything that binds differently never does, how
+ * ever its names read; `withSlots` puts slot n where literal n was; and what
+ * the tokens cannot stand for is left to be bound as written.
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import type { Expression, Value } from "../../src/commands/types.js";
+import { sameShape, shapeOf, withSlots, type ParameterizableCommand } from "../../src/planner/parameterize.js";
+
+const I = (name: string): Expression => ({ type: "identifier", name });
+const L = (value: Value): Expression => ({ type: "literal", value });
+const EQ = (left: Expression, right: Expression): Expression => ({ type: "comparison", op: "=", left, right });
+const AND = (...operands: Expression[]): Expression => ({ type: "and", operands });
+const OR = (...operands: Expression[]): Expression => ({ type: "or", operands });
+const sel = (extra: Record<string, unknown> = {}, table = "t"): ParameterizableCommand => ({ kind: "select", table, columns: "*", ...extra }) as ParameterizableCommand;
+const where = (w: Expression): ParameterizableCommand => sel({ where: w });
+
+function shape(cmd: unknown) {
+  const s = shapeOf(cmd as ParameterizableCommand);
+  if (s === undefined) throw new Error(`no shape for ${JSON.stringify(cmd)}`);
+  return s;
+}
+
+const same = (a: unknown, b: unknown): boolean => {
+  const x = shape(a);
+  const y = shape(b);
+  const equal = sameShape(x.tokens, y.tokens);
+  if (equal) assert.is(x.hash, y.hash, "equal shapes hash alike");
+  return equal;
+};
+
+test("commands differing only in literal values of one type share a shape", () => {
+  const pairs: [unknown, unknown][] = [
+    [where(EQ(I("id"), L("a"))), where(EQ(I("id"), L("zz")))],
+    [where(EQ(I("n"), L(1))), where(EQ(I("n"), L(2.5)))], // integer and real bind alike
+    [where(L(true)), where(L(false))],
+    [where(EQ(L(1), L(2))), where(EQ(L(-3), L(0)))],
+    [{ kind: "update", table: "t", set: { a: 1, b: "x" }, where: L(true) }, { kind: "update", table: "t", set: { a: 9, b: "" }, where: L(false) }],
+    [{ kind: "delete", table: "t", where: EQ(I("id"), L(null)) }, { kind: "delete", table: "t", where: EQ(I("id"), L(null)) }],
+    [where({ type: "is-null", expr: I("a"), not: false }), where({ type: "is-null", expr: I("a") })], // bind reads `not === true`
+  ];
+  for (const [a, b] of pairs) assert.ok(same(a, b), JSON.stringify([a, b]));
+});
+
+test("shapes that bind differently never share tokens, whatever their names hold", () => {
+  const pairs: [unknown, unknown][] = [
+    [where(EQ(I("id"), L("1"))), where(EQ(I("id"), L(1)))],
+    [where(EQ(I("id"), L(null))), where(EQ(I("id"), L(false)))],
+    [where(EQ(I("id"), I("x"))), where(EQ(I("id"), L("x")))], // a column named like a literal
+    [sel({ columns: ["a", "b"] }), sel({ columns: ["a,b"] })],
+    [sel({ columns: ["ab"] }), sel({ columns: ["a", "b"] })],
+    [sel({ columns: ["a"] }), sel({ columns: "*" })],
+    [sel({ columns: ["1"] }), sel({ columns: [] })], // a name that reads like a tag
+    [where(AND(OR(I("a"), I("b")), I("c"))), where(AND(OR(I("a"), I("b"), I("c"))))],
+    [where(AND(OR(I("a"), I("b")), I("c"))), where(OR(AND(I("a"), I("b")), I("c")))],
+    [where(AND(I("a"), AND(I("b")))), where(AND(AND(I("a")), I("b")))],
+    [where({ type: "not", expr: I("a") }), where(I("a"))],
+    [where({ type: "is-null", expr: I("a"), not: true }), where({ type: "is-null", expr: I("a") })],
+    [where({ type: "comparison", op: "<", left: I("a"), right: L(1) }), where({ type: "comparison", op: "<=", left: I("a"), right: L(1) })],
+    [sel({ limit: 1 }), sel({ offset: 1 })],
+    [sel({ limit: 0 }), sel({})],
+    [sel({ limit: 1 }), sel({ limit: 2 })],
+    [sel({ where: L(true) }), sel({})],
+    [sel({ output: "arrays" }), sel({})],
+    [sel({ orderBy: [{ column: "a" }] }), sel({ orderBy: [{ column: "a", direction: "desc" }] })],
+    [sel({ orderBy: [{ column: "a" }, { column: "b" }] }), sel({ orderBy: [{ column: "a", direction: "b" }] })],
+    [sel({ joins: [{ type: "inner", table: "u", on: L(true) }] }), sel({ joins: [{ type: "inner", table: "u", as: "u", on: L(true) }] })],
+    [sel({ joins: [{ type: "inner", table: "u", on: L(true) }] }), sel({ joins: [{ type: "left", table: "u", on: L(true) }] })],
+    [sel({}, "t"), sel({}, "u")],
+    [sel({ where: L(true) }), { kind: "delete", table: "t", where: L(true) }],
+    [{ kind: "update", table: "t", set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", set: { b: 1 }, where: L(true) }],
+    [{ kind: "update", table: "t", set: { a: "1" }, where: L(true) }, { kind: "update", table: "t", set: { a: 1 }, where: L(true) }],
+    [{ kind: "update", table: "t", set: { a: 1, b: 2 }, where: L(true) }, { kind: "update", table: "t", set: { b: 2, a: 1 }, where: L(true) }],
+  ];
+  for (const [a, b] of pairs) assert.not.ok(same(a, b), JSON.stringify([a, b]));
+});
+
+test("values come in slot order, and withSlots puts slot n where literal n was", () => {
+  const cmd: ParameterizableCommand = {
+    kind: "select",
+    table: "t",
+    columns: ["a"],
+    joins: [
+      { type: "inner", table: "u", on: EQ(I("u.x"), L("j0")) },
+      { type: "left", table: "v", on: AND(EQ(I("v.y"), L(1)), L(true)) },
+    ],
+    where: OR(EQ(I("a"), L(null)), { type: "not", expr: { type: "is-null", expr: L("w") } }),
+  };
+  assert.equal(shape(cmd).values, ["j0", 1, true, null, "w"]);
+  const slotted = withSlots(cmd);
+  assert.equal(fill(slotted, shape(cmd).values), cmd);
+  assert.equal(shape(cmd).values, ["j0", 1, true, null, "w"], "the command itself is left as it was");
+
+  // As the server parses it: `__proto__` is an own key there.
+  const parsed = JSON.parse('{"kind":"update","table":"t","set":{"a":1,"__proto__":"p","b":null},"where":{"type":"comparison","op":"=","left":{"type":"identifier","name":"id"},"right":{"type":"literal","value":"k"}}}');
+  const values = shape(parsed).values;
+  assert.equal(values, [1, "p", null, "k"]);
+  const updSlotted = withSlots(parsed as ParameterizableCommand) as unknown as { set: Record<string, unknown> };
+  assert.equal(Object.keys(updSlotted.set), ["a", "__proto__", "b"], "every set key stays an own key");
+  assert.equal(fill(updSlotted, values), parsed);
+});
+
+test("what the tokens cannot stand for is bound as written", () => {
+  let deep: Expression = I("a");
+  for (let i = 0; i < 300; i++) deep = { type: "not", expr: deep };
+  const none: unknown[] = [
+    where(EQ(I("a"), { type: "param", index: 0 })),
+    where(EQ(I("a"), L(Number.NaN))),
+    where(EQ(I("a"), L(Number.POSITIVE_INFINITY))),
+    where(EQ(I("a"), { type: "literal", value: { x: 1 } } as unknown as Expression)),
+    where(EQ(I("a"), { type: "literal" } as unknown as Expression)),
+    where({ type: "bogus" } as unknown as Expression),
+    where(deep),
+    sel({ limit: -1 }),
+    sel({ limit: 1.5 }),
+    sel({ offset: "5" }),
+    sel({ columns: "a" }),
+    sel({}, 7 as unknown as string),
+    { kind: "update", table: "t", set: { a: { type: "param", index: 0 } }, where: L(true) },
+    { kind: "update", table: "t", set: [1], where: L(true) },
+    { kind: "delete", table: "t" },
+  ];
+  for (const c of none) assert.is(shapeOf(c as ParameterizableCommand), undefined, JSON.stringify(c));
+});
+
+/** The inverse of withSlots: parameter slot n back to a literal (in `set`, a value) of values[n]. */
+function fill(node: unknown, values: readonly Value[]): unknown {
+  if (Array.isArray(node)) return node.map((x) => fill(x, values));
+  if (typeof node !== "object" || node === null) return node;
+  const o = node as Record<string, unknown>;
+  if (o.type === "param") return { type: "literal", value: values[o.index as number] };
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === "set" ? fillSet(v, values) : fill(v, values)]));
+}
+
+function fillSet(set: unknown, values: readonly Value[]): unknown {
+  return Object.fromEntries(Object.entries(set as Record<string, { index: number }>).map(([k, v]) => [k, values[v.index]]));
+}
+
+test.run();
