@@ -212,13 +212,12 @@ export class Table implements TableInfo, TableStore {
 
   /** Problems of one value in the column at `position` — type, required — added to `problems`; `row` is omitted when undefined. */
   valueProblems(position: number, v: Value, row: number | undefined, problems: ProblemEntry[]): void {
+    if (v === null ? !this.required[position] : fitsType(v, this.types[position] as ColumnType)) return;
+    // Only a problem builds its entry: this runs for every value of every row written.
     const column = this.columns[position] as string;
     const at = row === undefined ? { table: this.name, column } : { table: this.name, row, column };
-    if (v === null) {
-      if (this.required[position]) problems.push({ ...at, code: "required", message: `"${column}" is required` });
-    } else if (!fitsType(v, this.types[position] as ColumnType)) {
-      problems.push({ ...at, code: "type", message: `"${column}" must be ${this.types[position]}, got ${describeValue(v)}` });
-    }
+    if (v === null) problems.push({ ...at, code: "required", message: `"${column}" is required` });
+    else problems.push({ ...at, code: "type", message: `"${column}" must be ${this.types[position]}, got ${describeValue(v)}` });
   }
 
   /** Problems of one row on its own — types, required columns, checks — added to `problems`. `row` is the index reported. */
