@@ -4,8 +4,10 @@
  * on a fresh engine (a miss) — the same result bytes, or the same error code
  * and message — and leaves the same rows. Every JSON select, update and
  * delete of the conformance suite is replayed that way, as written and with
- * its literals changed for others of their type; then the edge cases of the
- * brief one by one, and the points where schema changes must clear the cache.
+ * its literals changed for others of their type; then edge cases one by one
+ * (NULL and boolean literals, literal against literal, IS NULL and NOT of a
+ * literal, update values, limits), and the schema changes that must clear
+ * the cache.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
