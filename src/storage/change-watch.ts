@@ -11,12 +11,13 @@
  * when that version moved since its last check.
  *
  * Why a command that follows an edit still sees it: the kernel queues the
- * event during the editor's write or rename, before the client sends its next
- * request, and the event loop delivers ready events in the order they became
- * ready, so the watch callback has run by the time that request is read. A
- * caller in the same process that edits a file and then calls in without
- * letting the event loop turn does not get that ordering; the library's
- * `Database.open` therefore keeps the stat per command (see docs/decisions.md).
+ * event during the editor's write or rename, before the client sends its
+ * request (or before a caller in this process calls in), so any poll of the
+ * event loop that starts after the call delivers it. The order within one
+ * poll is not guaranteed (a keep-alive socket already on epoll's ready list
+ * comes before the watch's descriptor), so a command reads the versions only
+ * once a whole poll phase has passed since it was queued (`caughtUp`: two
+ * `setImmediate`s, shared by every command queued in the meantime).
  *
  * What a watch can miss — an event queue overflow (inotify drops the events),
  * writes through a shared memory mapping, a network file system — is bounded
@@ -37,6 +38,7 @@ export class ChangeWatch {
   private everything = 0;
   private readonly named = new Map<string, number>();
   private live = true;
+  private catchingUp: Promise<void> | undefined;
   private readonly stop: () => void;
 
   private constructor(fs: FileSystem, dir: string, recheckMs: number) {
@@ -58,6 +60,21 @@ export class ChangeWatch {
   /** Watches `dir`; if the platform cannot, every `version` is `undefined` and callers stat. */
   static start(fs: FileSystem, dir: string, recheckMs = RECHECK_MS): ChangeWatch {
     return new ChangeWatch(fs, dir, recheckMs);
+  }
+
+  /**
+   * Resolves once every event the kernel had queued when this was called has
+   * been delivered: after the event loop has run a whole poll phase since.
+   */
+  caughtUp(): Promise<void> {
+    // Two check phases: the call may come from inside a poll (a request's callback), and only a later
+    // poll is sure to have run once the first check phase has passed. Callers until then share the wait.
+    return (this.catchingUp ??= new Promise((resolve) =>
+      setImmediate(() => {
+        this.catchingUp = undefined;
+        setImmediate(resolve);
+      }),
+    ));
   }
 
   /**

@@ -127,17 +127,20 @@ export class SnapshotFilePersistence implements Persistence {
   changedElsewhere(): boolean | Promise<boolean> {
     if (this.unsettled) return false;
     if (this.known === undefined) return true;
-    const version = this.watchedVersion();
-    if (version !== undefined && version === this.confirmed) return false;
-    // Taken before looking, so a change that lands while we look moves the version again.
-    this.confirmed = version;
-    return this.current().then((found) => !sameFile(this.known ?? null, found));
+    const { watch } = this.options;
+    // A symlink's target is not what the watch reports on: look at the file.
+    if (watch === undefined || this.target !== this.file) return this.differs();
+    return watch.caughtUp().then(() => {
+      const version = watch.version(this.name);
+      if (version !== undefined && version === this.confirmed) return false;
+      // Taken before looking, so a change that lands while we look moves the version again.
+      this.confirmed = version;
+      return this.differs();
+    });
   }
 
-  /** The watch's version of the file, when the watch can vouch for it (not through a symlink, whose target it does not follow). */
-  private watchedVersion(): number | undefined {
-    if (this.options.watch === undefined || this.target !== this.file) return undefined;
-    return this.options.watch.version(this.name);
+  private async differs(): Promise<boolean> {
+    return !sameFile(this.known ?? null, await this.current());
   }
 
   async commit(engine: EngineApi, changes: readonly Change[], created: boolean): Promise<void> {
