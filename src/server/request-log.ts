@@ -82,17 +82,26 @@ const INFO = 30;
 /** The line's constant head after the time, as pino's default `base` writes it. */
 const BASE = `,"pid":${process.pid},"hostname":${JSON.stringify(os.hostname())}`;
 
+/**
+ * Quoted without escaping where the text cannot hold a quote, a backslash or a
+ * control character: our request ids (UUIDs), methods (llhttp knows only
+ * fixed upper-case names), database names (noted after the envelope's
+ * pattern check), command kinds (noted after validation), error codes (ours).
+ * The path may be anything a client sent, so it is escaped.
+ */
 function requestLine(request: FastifyRequest, reply: FastifyReply): string {
   const outcome = request.storeOutcome;
-  let line = `{"level":${INFO},"time":${Date.now()}${BASE},"reqId":${JSON.stringify(request.id)},"method":${JSON.stringify(request.method)}`;
-  line += `,"path":${JSON.stringify(request.routeOptions.url ?? request.url.split("?")[0])}`;
+  const route = request.routeOptions.url;
+  const path = route === undefined ? JSON.stringify(request.url.split("?")[0]) : `"${route}"`;
+  let fields = "";
   if (outcome !== null) {
-    if (outcome.database !== undefined) line += `,"database":${JSON.stringify(outcome.database)}`;
-    if (outcome.command !== undefined) line += `,"command":${JSON.stringify(outcome.command)}`;
+    if (outcome.database !== undefined) fields += `,"database":"${outcome.database}"`;
+    if (outcome.command !== undefined) fields += `,"command":"${outcome.command}"`;
   }
-  line += `,"status":${reply.statusCode}`;
-  if (outcome?.code !== undefined) line += `,"code":${JSON.stringify(outcome.code)}`;
-  return line + `,"durationMs":${Math.round(reply.elapsedTime * 100) / 100},"msg":"request completed"}\n`;
+  fields += `,"status":${reply.statusCode}`;
+  if (outcome?.code !== undefined) fields += `,"code":"${outcome.code}"`;
+  const duration = Math.round(reply.elapsedTime * 100) / 100;
+  return `{"level":${INFO},"time":${Date.now()}${BASE},"reqId":"${request.id}","method":"${request.method}","path":${path}${fields},"durationMs":${duration},"msg":"request completed"}\n`;
 }
 
 export interface RequestLogOptions extends Record<string, unknown> {
