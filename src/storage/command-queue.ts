@@ -22,10 +22,22 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
+/**
+ * An answer held until its group is durable: the result, or (`failed`) the
+ * error. Plain data rather than a closure per command: a group of many small
+ * commands spends a good share of its time on per-command overhead.
+ */
+interface Held {
+  readonly item: Pending;
+  readonly mutated: boolean;
+  readonly failed: boolean;
+  readonly answer: unknown;
+}
+
 /** A group on its way to disk: its changes, and the answers held until they are durable. */
 interface Group {
   readonly changes: Change[];
-  readonly held: { item: Pending; settle: () => void; mutated: boolean }[];
+  readonly held: Held[];
 }
 
 /** What one command did when applied in memory. */
@@ -124,17 +136,17 @@ export class CommandQueue {
         applied = this.host.apply(item.command);
       } catch (error) {
         if (changes.length === 0) item.reject(error);
-        else held.push({ item, settle: () => item.reject(error), mutated: false });
+        else held.push({ item, mutated: false, failed: true, answer: error });
         continue;
       }
       const { result } = applied;
       if (applied.changes.length > 0) {
         for (const change of applied.changes) changes.push(change);
-        held.push({ item, settle: () => item.resolve(result), mutated: true });
+        held.push({ item, mutated: true, failed: false, answer: result });
       } else if (changes.length === 0) {
         item.resolve(result);
       } else {
-        held.push({ item, settle: () => item.resolve(result), mutated: false });
+        held.push({ item, mutated: false, failed: false, answer: result });
       }
     }
   }
@@ -142,7 +154,10 @@ export class CommandQueue {
   private commit({ changes, held }: Group): Promise<void> {
     return this.host.commit(changes).then(
       () => {
-        for (const entry of held) entry.settle();
+        for (const { item, failed, answer } of held) {
+          if (failed) item.reject(answer);
+          else item.resolve(answer as Result);
+        }
       },
       (error: unknown) => {
         const rerun: Pending[] = [];
