@@ -57,9 +57,9 @@ export interface QueueHost {
 }
 
 /**
- * Steps run synchronously until one has to wait for the disk (a load, a
- * commit), so a read on an idle, loaded database is answered within the call
- * that queued it, with no asynchronous hop of its own.
+ * Steps run synchronously until one has to wait (a load, a look for outside
+ * changes, a commit), so a step costs no asynchronous hop it does not need,
+ * and commands queued while a step waits run together in the next one.
  */
 export class CommandQueue {
   private readonly queue: Pending[] = [];
