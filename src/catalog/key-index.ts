@@ -12,7 +12,7 @@
  * in table order) to place a row whose key changed at its table-order
  * position in the new bucket.
  *
- * `build` fills an empty index from all rows in table order (load, rebuild):
+ * `build` fills an index anew from all rows in table order (load, rebuild):
  * one tight loop, no per-row order lookups.
  */
 
@@ -44,28 +44,32 @@ export function keyOfRow(row: readonly Value[], positions: readonly number[]): u
   return JSON.stringify(values);
 }
 
-/** Keys a UniqueIndex keeps in array slots: non-negative integers (small ones in practice; V8 stores far-apart ones sparsely). */
-function isSlot(key: unknown): key is number {
-  return typeof key === "number" && (key | 0) === key && key >= 0;
-}
+/** Slots a UniqueIndex starts with, and keeps beyond twice its row count when rebuilt. */
+const SPARE_SLOTS = 1024;
 
 export class UniqueIndex {
   /**
-   * Rows by key. Non-negative integer keys (most primary keys) sit in array
-   * slots, filled about twice as fast as Map entries when a large table
-   * loads; every other key is in `map`. Which one holds a key depends on the
-   * key alone, so each operation looks in one place.
+   * Rows by key. Integer keys from 0 below `limit` (most primary keys) sit
+   * in array slots, filled about four times as fast as Map entries when a
+   * large table loads; every other key is in `map`. `limit` only changes when
+   * the index is emptied (room for twice the rows then, so a dense key range
+   * fits and far-apart keys never make a huge or sparse array), so which
+   * store holds a key depends on the key alone and each operation looks in
+   * one place.
    */
   private slots: (MutableRow | undefined)[] = [];
+  private limit = 0;
   private readonly map = new Map<unknown, MutableRow>();
 
   constructor(
     readonly name: string,
     readonly positions: readonly number[],
-  ) {}
+  ) {
+    this.reset(0);
+  }
 
   get(key: unknown): MutableRow | undefined {
-    if (isSlot(key)) return this.slots[key];
+    if (this.isSlot(key)) return this.slots[key];
     return key === undefined ? undefined : this.map.get(key);
   }
 
@@ -81,15 +85,16 @@ export class UniqueIndex {
 
   remove(row: MutableRow): void {
     const key = keyOfRow(row, this.positions);
-    if (isSlot(key)) {
+    if (this.isSlot(key)) {
       if (this.slots[key] === row) this.slots[key] = undefined;
     } else if (key !== undefined && this.map.get(key) === row) {
       this.map.delete(key);
     }
   }
 
-  /** Indexes `rows` (table order) into this empty index; returns the positions of rows whose key an earlier row holds. */
+  /** Empties the index and indexes `rows` (table order); returns the positions of rows whose key an earlier row holds. */
   build(rows: readonly MutableRow[]): number[] {
+    this.reset(rows.length);
     const taken: number[] = [];
     const single = this.positions.length === 1 ? (this.positions[0] as number) : -1;
     for (let i = 0; i < rows.length; i++) {
@@ -100,14 +105,19 @@ export class UniqueIndex {
     return taken;
   }
 
-  clear(): void {
-    this.slots = [];
+  private reset(rows: number): void {
+    this.limit = 2 * rows + SPARE_SLOTS;
+    this.slots = new Array<MutableRow | undefined>(this.limit);
     this.map.clear();
+  }
+
+  private isSlot(key: unknown): key is number {
+    return typeof key === "number" && (key | 0) === key && key >= 0 && key < this.limit;
   }
 
   /** Files `row` under `key` unless the key is taken (false); a NULL key (undefined) is not indexed. */
   private put(key: unknown, row: MutableRow): boolean {
-    if (isSlot(key)) {
+    if (this.isSlot(key)) {
       if (this.slots[key] !== undefined) return false;
       this.slots[key] = row;
       return true;
@@ -172,8 +182,9 @@ export class MultiIndex {
     else bucket.splice(at, 1);
   }
 
-  /** Indexes `rows` (table order) into this empty index. */
+  /** Empties the index and indexes `rows` (table order). */
   build(rows: readonly MutableRow[]): void {
+    this.map.clear();
     for (const row of rows) {
       const key = keyOfRow(row, this.positions);
       if (key === undefined) continue;
@@ -181,9 +192,5 @@ export class MultiIndex {
       if (bucket) bucket.push(row);
       else this.map.set(key, [row]);
     }
-  }
-
-  clear(): void {
-    this.map.clear();
   }
 }

@@ -200,14 +200,8 @@ export class Table implements TableInfo, TableStore {
    */
   rebuild(): number[][] {
     this.seq = undefined;
-    for (const ix of this.secondary) {
-      ix.clear();
-      ix.build(this.rows);
-    }
-    return this.uniqueKeys().map((ix) => {
-      ix.clear();
-      return ix.build(this.rows);
-    });
+    for (const ix of this.secondary) ix.build(this.rows);
+    return this.uniqueKeys().map((ix) => ix.build(this.rows));
   }
 
   /** Problems of one value in the column at `position` — type, required — added to `problems`; `row` is omitted when undefined. */
