@@ -170,8 +170,7 @@ async function measure(n: number): Promise<Row> {
     note(Object.keys(parsed.tables));
     parses.push(p);
   }
-  const db = await Database.open(file);
-  const live = db;
+  const live = await Database.open(file);
 
   // Where persist and load time goes, interleaved with the bare peers so both see the same machine load.
   const engine = Engine.load([{ name: "items", schema, rows: (JSON.parse(text) as { tables: { items: { rows: unknown[] } } }).tables.items.rows }]);
