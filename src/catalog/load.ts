@@ -74,7 +74,8 @@ export function loadTables(loaded: readonly LoadedTable[]): { tables: Map<string
     const known = facts.get(table);
     if (known) facts.set(table, { ...known, duplicates: table.rebuild() });
   }
-  problems.push(...checkTables(tables, facts));
+  // Not push(...all): a badly broken large file has more problems than a call takes arguments.
+  for (const problem of checkTables(tables, facts)) problems.push(problem);
   return { tables, problems };
 }
 

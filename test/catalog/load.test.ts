@@ -41,6 +41,13 @@ test("a bad row at the end of 100k clean ones is reported at its table, row and 
   assert.equal(problemsWithLast(clean(at)), []);
 });
 
+test("a file where every one of 150k rows is bad loads, with every problem listed", () => {
+  const rows = Array.from({ length: 150_000 }, (_, i) => ({ ...clean(i), price: "x" }));
+  const e = Engine.load([{ name: "items", schema: items, rows }]);
+  assert.is(e.problems.length, 150_000);
+  assert.equal(e.problems[149_999], { table: "items", row: 149_999, column: "price", code: "type", message: '"price" must be real, got "x"' });
+});
+
 test("names an object inherits are no columns' values: a missing `constructor` column is NULL", () => {
   // Built from entries: TypeScript types `constructor`, `valueOf` and `toString` members of a literal as Object's.
   const schema = { name: "t", columns: Object.fromEntries([["constructor", "text"], ["valueOf", "integer"], ["toString", "boolean"], ["__proto_", "text"]]) } as TableSchema;
