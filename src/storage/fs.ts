@@ -96,6 +96,29 @@ class NodeFile implements WritableFile {
   }
 }
 
+/**
+ * Reads a file in as few reads as its size allows: `fs.promises.readFile`
+ * reads in 512 KiB pieces, one thread-pool trip each, which cost 2–4 ms of
+ * loading a 9 MB database. The size is a hint; a file that grows meanwhile is
+ * read to its end.
+ */
+async function readWhole(path: string): Promise<Buffer> {
+  const handle = await fsp.open(path, constants.O_RDONLY);
+  try {
+    const { size } = await handle.stat();
+    let buffer = Buffer.allocUnsafe(Math.max(size, 1) + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) return buffer.subarray(0, length);
+      length += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 export const nodeFs: FileSystem = {
   async createExclusive(path, mode = 0o666) {
     return new NodeFile(await fsp.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode));
@@ -131,7 +154,7 @@ export const nodeFs: FileSystem = {
     }
   },
   realpath: (path) => fsp.realpath(path),
-  readFile: (path) => fsp.readFile(path),
+  readFile: readWhole,
   readdir: (dir) => fsp.readdir(dir),
   async mkdir(dir) {
     await fsp.mkdir(dir, { recursive: true });
