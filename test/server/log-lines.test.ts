@@ -7,7 +7,7 @@ import { FLUSH_BYTES, FLUSH_MS, batchedLines } from "../../src/server/log-lines.
 
 test("lines are gathered and leave in one write, in order, within FLUSH_MS", async () => {
   const writes: string[] = [];
-  const sink = batchedLines({ write: (text: string) => writes.push(text) });
+  const sink = batchedLines({ write: (bytes: Uint8Array) => writes.push(Buffer.from(bytes).toString("utf8")) });
   sink.write("a\n");
   await new Promise((resolve) => setImmediate(resolve));
   sink.write("b\n");
@@ -19,13 +19,19 @@ test("lines are gathered and leave in one write, in order, within FLUSH_MS", asy
   assert.equal(writes, ["a\nb\n", "c\n"]);
 });
 
-test("a batch of FLUSH_BYTES is written at once", () => {
+test("a full batch is written at once, in order; a line longer than a batch goes alone; UTF-8 intact", () => {
   const writes: string[] = [];
-  const sink = batchedLines({ write: (text: string) => writes.push(text) });
-  const line = "x".repeat(1023) + "\n";
-  for (let i = 0; i < FLUSH_BYTES / line.length; i++) sink.write(line);
-  assert.is(writes.length, 1);
-  assert.is(writes[0]!.length, FLUSH_BYTES);
+  const sink = batchedLines({ write: (bytes: Uint8Array) => writes.push(Buffer.from(bytes).toString("utf8")) });
+  const line = "é".repeat(1000) + "\n";
+  const lines = Math.ceil((2 * FLUSH_BYTES) / Buffer.byteLength(line));
+  for (let i = 0; i < lines; i++) sink.write(line);
+  assert.ok(writes.length >= 2, "written without waiting for the timer");
+  assert.ok(writes.every((batch) => Buffer.byteLength(batch) <= FLUSH_BYTES));
+  const huge = "x".repeat(FLUSH_BYTES) + "\n";
+  sink.write(huge);
+  sink.write("after\n");
+  assert.is(writes.at(-1), huge, "the long line alone, after what was pending");
+  assert.is(writes.slice(0, -1).join(""), line.repeat(lines));
 });
 
 test("process.exit right after a line still writes it", () => {
