@@ -14,7 +14,8 @@
  *   `npm run build` does), default log level (one JSON line per request),
  *   on a scratch data directory; and once more with that line off
  *   (STORE_LOG_LEVEL=warn), since the peers log nothing.
- * Each run is bounded in time with 64 connections; ids are random over the
+ * Servers run on one core and the load generator on the other (`taskset`,
+ * when present). Each run is bounded in time with 64 connections; ids are random over the
  * seeded table; point selects run in interleaved rounds (median and best,
  * plus the server's CPU time per request read from /proc, which a busy
  * machine disturbs less than throughput). Before timing, one answer of each
@@ -28,7 +29,7 @@
  * non-2xx answers anywhere.
  */
 
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -38,8 +39,8 @@ import { fileURLToPath } from "node:url";
 
 const ROWS = 10_000;
 const CONNECTIONS = 64;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const here = fileURLToPath(import.meta.url);
 const root = path.dirname(path.dirname(here));
 const require = createRequire(import.meta.url);
@@ -127,8 +128,20 @@ interface Server {
   readonly url: string;
 }
 
+/**
+ * The load generator (this process) and the server under test each get a core of their own when
+ * `taskset` is there: sharing one made a server's CPU per request swing by ±2 µs between runs.
+ */
+const PINNED = process.env.BENCH_PINNED === "1";
+const SERVER_CPU = "1";
+const DRIVER_CPU = "0";
+function onServerCpu(command: string, args: string[]): [string, string[]] {
+  return PINNED ? ["taskset", ["-c", SERVER_CPU, command, ...args]] : [command, args];
+}
+
 function startPeer(kind: "bare" | "sqlite", port: number, dir: string): Promise<Server> {
-  const child = spawn(process.execPath, ["--import", "tsx", here, `serve-${kind}`, String(port), dir], {
+  const [command, args] = onServerCpu(process.execPath, ["--import", "tsx", here, `serve-${kind}`, String(port), dir]);
+  const child = spawn(command, args, {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {
@@ -148,7 +161,8 @@ async function storedbBundle(): Promise<string> {
 }
 
 async function startStoredb(bundle: string, port: number, dir: string, logLevel: string): Promise<Server> {
-  const child = spawn(process.execPath, [bundle], {
+  const [command, args] = onServerCpu(process.execPath, [bundle]);
+  const child = spawn(command, args, {
     env: { ...process.env, NODE_ENV: "production", STORE_DATA_PATH: dir, STORE_PORT: String(port), STORE_LOG_LEVEL: logLevel },
     // Logs go to a file: written (the server pays for them) but not read by this process while it measures.
     stdio: ["ignore", openSync(`${dir}.log`, "w"), "inherit"],
@@ -298,7 +312,8 @@ async function main(): Promise<void> {
     const cpu = (name: string) => middle(rounds.get(name)!.map((r) => r.cpuPerRequestUs));
     const best = (name: string) => Math.max(...rounds.get(name)!.map((r) => r.result.requests.average));
     const peer = (form: Form, role: SelectRun["role"]) => selects.find((run) => run.form === form && run.role === role)!.name;
-    console.log(`\n${CONNECTIONS} connections, ${ROUNDS} rounds x ${SECONDS} s per point-select run, ${ROWS} rows, loopback, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}\n`);
+    const placement = PINNED ? `servers pinned to CPU ${SERVER_CPU}, load generator to CPU ${DRIVER_CPU}` : "not pinned (no taskset)";
+    console.log(`\n${CONNECTIONS} connections, ${ROUNDS} rounds x ${SECONDS} s per point-select run, ${ROWS} rows, loopback, ${os.cpus().length} CPUs, ${placement}, load average ${os.loadavg()[0]!.toFixed(1)}\n`);
     console.log("run".padEnd(58) + "median/s".padStart(10) + "best/s".padStart(9) + "cpu µs/req".padStart(11) + "p50 ms".padStart(8) + "p99 ms".padStart(8) + "non-2xx".padStart(9) + "errors".padStart(8) + "   vs bare  vs sqlite (median, same form)");
     let bad = 0;
     for (const [name, runs] of rounds) {
@@ -346,7 +361,15 @@ async function main(): Promise<void> {
   }
 }
 
+/** Runs this benchmark again on the driver's core, its servers on the other, when the machine allows. */
+function pinnedRerun(): boolean {
+  if (PINNED || os.cpus().length < 2 || spawnSync("taskset", ["-c", DRIVER_CPU, "true"]).status !== 0) return false;
+  const run = spawnSync("taskset", ["-c", DRIVER_CPU, process.execPath, ...process.execArgv, here], { stdio: "inherit", env: { ...process.env, BENCH_PINNED: "1" } });
+  process.exitCode = run.status ?? 1;
+  return true;
+}
+
 const mode = process.argv[2];
 if (mode === "serve-bare") await serveBare(Number(process.argv[3]));
 else if (mode === "serve-sqlite") await serveSqlite(Number(process.argv[3]), process.argv[4]!);
-else await main();
+else if (!pinnedRerun()) await main();
