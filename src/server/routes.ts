@@ -55,10 +55,15 @@ export const routes: FastifyPluginCallback<RouteOptions> = (app, { store }, done
       validatorCompiler: () => validateEnvelope,
       onRequest: requireJson,
     },
-    async (request) => {
+    // Not an async function: fastify's promise path for handlers costs more than answering from `then`.
+    (request, reply) => {
       const { database, command } = request.body as Envelope;
       noteCommand(request, database, command.kind);
-      return store.execute(database, command);
+      store.execute(database, command).then(
+        (result) => reply.send(result),
+        // fastify answers an Error through the error handler, anything else as a payload.
+        (error: unknown) => reply.send(error instanceof Error ? error : new Error(`A command failed with ${String(error)}`)),
+      );
     },
   );
   done();
