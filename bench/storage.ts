@@ -211,7 +211,7 @@ async function measure(n: number): Promise<Row> {
   // 64 sequential and 64 concurrent inserts, in turns.
   const sequential: number[] = [];
   const concurrent: number[] = [];
-  for (let r = 0; r < (n >= 100_000 ? 3 : 9); r++) {
+  for (let r = 0; r < (n >= 100_000 ? 5 : 15); r++) {
     const [s] = await time(async () => {
       for (let i = 0; i < 64; i++) note(await live.run(insert()));
     });
