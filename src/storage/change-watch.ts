@@ -65,6 +65,11 @@ export class ChangeWatch {
     return new ChangeWatch(fs, dir, recheckMs);
   }
 
+  /** False when the watch could not start or broke: then every caller looks at its file. */
+  get watching(): boolean {
+    return this.live;
+  }
+
   /**
    * Resolves once the events of the event loop's current (or next) poll have
    * all been delivered: in the check phase that follows it.

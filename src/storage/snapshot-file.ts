@@ -128,8 +128,8 @@ export class SnapshotFilePersistence implements Persistence {
     if (this.unsettled) return false;
     if (this.known === undefined) return true;
     const { watch } = this.options;
-    // A symlink's target is not what the watch reports on: look at the file.
-    if (watch === undefined || this.target !== this.file) return this.differs();
+    // Without a working watch, or through a symlink (whose target the watch does not report on), look at the file.
+    if (watch === undefined || !watch.watching || this.target !== this.file) return this.differs();
     return watch.caughtUp().then(() => {
       const version = watch.version(this.name);
       if (version !== undefined && version === this.confirmed) return false;
