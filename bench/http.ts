@@ -36,13 +36,13 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildServer, root } from "../scripts/bundle.mjs";
 
 const ROWS = 10_000;
 const CONNECTIONS = 64;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const here = fileURLToPath(import.meta.url);
-const root = path.dirname(path.dirname(here));
 const require = createRequire(import.meta.url);
 
 function user(id: number): { id: number; name: string; email: string } {
@@ -152,11 +152,10 @@ function startPeer(kind: "bare" | "sqlite", port: number, dir: string): Promise<
 
 /** Bundles the service as `npm run build` does, beside the checkout's node_modules (so its imports resolve); removed at exit. */
 async function storedbBundle(): Promise<string> {
-  const { build } = await import("esbuild");
   const outfile = path.join(root, ".tmp", "bench-http", "server.js");
   process.once("exit", () => rmSync(path.dirname(outfile), { recursive: true, force: true }));
   mkdirSync(path.dirname(outfile), { recursive: true });
-  await build({ absWorkingDir: root, entryPoints: ["src/server/main.ts"], outfile, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "error" });
+  await buildServer(outfile);
   return outfile;
 }
 

@@ -1,8 +1,8 @@
 /**
  * Real server processes for the HTTP integration tests.
  *
- * `src/server/main.ts` is bundled once per test run with esbuild (as
- * `npm run build` does, dependencies external) into a scratch folder under
+ * `src/server/main.ts` is bundled once per test run (`buildServer`, the
+ * options `npm run build` uses) into a scratch folder under
  * the checkout's `.tmp/`, so Node resolves `node_modules` from there, and
  * each test starts `node server.js` on port 0 with its own data directory.
  * A server is ready when it logs `storedb ready` with the port it got.
@@ -12,10 +12,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { buildServer, root } from "../../../scripts/bundle.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 let bundle: Promise<string> | undefined;
 
 /** Builds the server bundle once per process; removed when the process exits. */
@@ -25,18 +23,7 @@ export function serverBundle(): Promise<string> {
     const dir = mkdtempSync(path.join(root, ".tmp", "server-test-"));
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     const outfile = path.join(dir, "server.js");
-    await build({
-      absWorkingDir: root,
-      entryPoints: ["src/server/main.ts"],
-      outfile,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      packages: "external",
-      sourcemap: true,
-      logLevel: "error",
-    });
+    await buildServer(outfile);
     return outfile;
   })();
   return bundle;

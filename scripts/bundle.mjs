@@ -1,0 +1,30 @@
+/**
+ * How storedb is bundled, in one place: `npm run build` (scripts/build.mjs),
+ * the tests that start the real server, and the HTTP benchmark all bundle the
+ * service the same way, so the tests and the benchmark run what ships.
+ */
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+/** The checkout's root: bundles resolve `node_modules` from here. */
+export const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+/** The service's entry point. */
+export const SERVER_ENTRY = "src/server/main.ts";
+
+/** ESM for Node 20; dependencies stay external (the container installs production dependencies beside the bundle). */
+export const bundleOptions = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  sourcemap: true,
+};
+
+/** Bundles the service into `outfile` (put it under the checkout, so its imports resolve). */
+export async function buildServer(outfile) {
+  await build({ ...bundleOptions, entryPoints: [SERVER_ENTRY], outfile, logLevel: "error" });
+}
