@@ -111,8 +111,11 @@ function push(node: unknown, depth: number): void {
 /** True when an expression nests deeper than the limit (children: left, right, expr, operands). */
 function tooDeep(root: unknown): boolean {
   if (!isObject(root)) return false;
-  nodes.length = 0;
-  depths.length = 0;
+  // Empty unless a getter threw mid-walk; setting `length` is a runtime call, so only when needed.
+  if (nodes.length !== 0) {
+    nodes.length = 0;
+    depths.length = 0;
+  }
   push(root, 1);
   while (nodes.length > 0) {
     const node = nodes.pop() as Record<string, unknown>;
