@@ -280,6 +280,18 @@ test("100,000 levels are rejected without a stack overflow", () => {
   rejects(JSON.parse(text), "invalid_request", "command.where: expression nested deeper than 256 levels");
 });
 
+test("a getter that throws during the depth check leaves nothing behind for the next command", () => {
+  // The walk pops the thrower first, so the deep sibling is still on the work stack when it throws.
+  const thrower = {
+    type: "not",
+    get expr(): unknown {
+      throw new Error("getter");
+    },
+  };
+  assert.throws(() => parseCommand(select({ where: { type: "and", operands: [notChain(256), thrower] } })), /getter/);
+  assert.ok(parseCommand(select({ where: lit(true) })));
+});
+
 test("wide input is fine: many rows, many operands", () => {
   const rows = Array.from({ length: 100_000 }, (_, i) => ({ id: i }));
   assert.ok(parseCommand({ kind: "insert", table: "t", rows }));
