@@ -34,6 +34,24 @@ test("a full batch is written at once, in order; a line longer than a batch goes
   assert.is(writes.slice(0, -1).join(""), line.repeat(lines));
 });
 
+test("the batch buffer is reused only when the stream has taken the batch", () => {
+  const FILL = Math.floor(FLUSH_BYTES / 4);
+  const line = (c: string) => c.repeat(FILL - 1) + "\n";
+  // A stream that copies at once (writableLength 0) and one that keeps the chunk it was given.
+  const taken: string[] = [];
+  const eager = batchedLines({ writableLength: 0, write: (bytes: Uint8Array) => taken.push(Buffer.from(bytes).toString("latin1")) });
+  const kept: Uint8Array[] = [];
+  const holding = batchedLines({ writableLength: 1, write: (bytes: Uint8Array) => kept.push(bytes) });
+  for (const c of "abcdefghij") {
+    eager.write(line(c));
+    holding.write(line(c));
+  }
+  assert.ok(taken.length >= 2 && kept.length >= 2, "several batches flushed");
+  assert.ok([..."abcdefghij"].map(line).join("").startsWith(taken.join("")), "batches in order, each intact");
+  // Every batch a holding stream kept still reads as written: the next batch went to a fresh buffer.
+  assert.is(kept.map((bytes) => Buffer.from(bytes).toString("latin1")).join(""), taken.join(""));
+});
+
 test("process.exit right after a line still writes it", () => {
   const module = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../src/server/log-lines.ts");
   const script = `import { batchedLines } from ${JSON.stringify(module)}; const sink = batchedLines(); sink.write("last words\\n"); process.exit(3);`;
