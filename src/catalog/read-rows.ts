@@ -35,13 +35,14 @@ export function rowReader(columns: readonly string[], types: readonly ColumnType
   let reader = cache.get(shape);
   if (reader === undefined) {
     if (cache.size >= CACHE_LIMIT) cache.clear();
-    reader = compile(columns, types, required);
+    reader = compileRowReader(columns, types, required);
     cache.set(shape, reader);
   }
   return reader;
 }
 
-function compile(columns: readonly string[], types: readonly ColumnType[], required: readonly boolean[]): RowReader {
+/** A reader of its own, uncached: one whose optimized code no other caller shares (benchmarks compare with it). */
+export function compileRowReader(columns: readonly string[], types: readonly ColumnType[], required: readonly boolean[]): RowReader {
   const values = columns.map((column, c) => {
     const v = `v${c}`;
     // A missing key is NULL. An own key counts as present; the count of
