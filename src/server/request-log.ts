@@ -82,19 +82,44 @@ const INFO = 30;
 /** The line's constant head after the time, as pino's default `base` writes it. */
 const BASE = `,"pid":${process.pid},"hostname":${JSON.stringify(os.hostname())}`;
 
+/** The last path and time formatted, reused while they repeat (one route; every request of a millisecond). */
+let lastUrl = "";
+let lastPath = '""';
+let lastTime = 0;
+let lastTimeText = "0";
+
+/** The path of a URL (without its query) as a JSON string. */
+function pathJson(url: string): string {
+  if (url !== lastUrl) {
+    const query = url.indexOf("?");
+    lastPath = JSON.stringify(query === -1 ? url : url.slice(0, query));
+    lastUrl = url;
+  }
+  return lastPath;
+}
+
+/**
+ * Milliseconds rounded to hundredths, as a JSON number ("0.42", "12.05"):
+ * formatted from integers, several times cheaper than a double's shortest
+ * form (~15 against ~100 ns).
+ */
+export function hundredths(ms: number): string {
+  const total = Math.round(ms * 100);
+  if (!(total >= 0 && total <= Number.MAX_SAFE_INTEGER)) return "0";
+  const whole = Math.floor(total / 100);
+  const rest = total - whole * 100;
+  return `${whole}.${rest < 10 ? "0" : ""}${rest}`;
+}
+
 /**
  * Quoted without escaping where the text cannot hold a quote, a backslash or a
- * control character: our request ids (UUIDs), methods (llhttp knows only
- * fixed upper-case names), database names (noted after the envelope's
- * pattern check), command kinds (noted after validation), error codes (ours).
- * The path (without the query) may be anything a client sent, so it is escaped.
+ * control character: our request ids, methods (llhttp knows only fixed
+ * upper-case names), database names (noted after the envelope's pattern
+ * check), command kinds (noted after validation), error codes (ours). The
+ * path (without the query) may be anything a client sent, so it is escaped.
  */
 function requestLine(request: FastifyRequest, reply: FastifyReply): string {
   const outcome = request.storeOutcome;
-  // Not `request.routeOptions.url`: that getter builds a dozen-member object on every read.
-  const url = request.url;
-  const query = url.indexOf("?");
-  const path = JSON.stringify(query === -1 ? url : url.slice(0, query));
   let fields = "";
   if (outcome !== null) {
     if (outcome.database !== undefined) fields += `,"database":"${outcome.database}"`;
@@ -102,8 +127,13 @@ function requestLine(request: FastifyRequest, reply: FastifyReply): string {
   }
   fields += `,"status":${reply.statusCode}`;
   if (outcome?.code !== undefined) fields += `,"code":"${outcome.code}"`;
-  const duration = Math.round(reply.elapsedTime * 100) / 100;
-  return `{"level":${INFO},"time":${Date.now()}${BASE},"reqId":"${request.id}","method":"${request.method}","path":${path}${fields},"durationMs":${duration},"msg":"request completed"}\n`;
+  const now = Date.now();
+  if (now !== lastTime) {
+    lastTime = now;
+    lastTimeText = String(now);
+  }
+  // Not `request.routeOptions.url`: that getter builds a dozen-member object on every read.
+  return `{"level":${INFO},"time":${lastTimeText}${BASE},"reqId":"${request.id}","method":"${request.method}","path":${pathJson(request.url)}${fields},"durationMs":${hundredths(reply.elapsedTime)},"msg":"request completed"}\n`;
 }
 
 export interface RequestLogOptions extends Record<string, unknown> {

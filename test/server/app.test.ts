@@ -13,7 +13,7 @@ import path from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { buildApp } from "../../src/server/app.js";
 import { DrainGate } from "../../src/server/drain.js";
-import { serviceLog } from "../../src/server/request-log.js";
+import { hundredths, serviceLog } from "../../src/server/request-log.js";
 import { DataDirectory } from "../../src/storage/data-directory.js";
 import { nodeFs, type FileSystem } from "../../src/storage/fs.js";
 
@@ -308,6 +308,21 @@ test("one log line per request: request id, database, command, status, duration;
   assert.ok(logLines.length > 10);
   assert.not.match(JSON.stringify(logLines), KEY);
   assert.match(JSON.stringify(logLines), "[redacted]");
+});
+
+test("each request line has its own path, without the query", async () => {
+  for (const url of ["/nope?key=secret", "/a%22b", "/nope", "/v1/commands?x=1"]) await app.inject({ method: "GET", url });
+  const paths = logLines.filter((entry) => entry.msg === "request completed").slice(-4).map((entry) => entry.path);
+  assert.equal(paths, ["/nope", "/a%22b", "/nope", "/v1/commands"]);
+});
+
+test("durations are JSON numbers in hundredths of a millisecond", () => {
+  const cases: [number, string][] = [[0, "0.00"], [0.004, "0.00"], [0.006, "0.01"], [1.5, "1.50"], [12.05, "12.05"], [99.999, "100.00"], [1234.5678, "1234.57"]];
+  for (const [ms, text] of cases) {
+    assert.is(hundredths(ms), text);
+    assert.is(JSON.parse(text), Math.round(ms * 100) / 100);
+  }
+  for (const odd of [Number.NaN, -1, Number.POSITIVE_INFINITY]) assert.is(hundredths(odd), "0");
 });
 
 test.run();
