@@ -60,4 +60,18 @@ test("process.exit right after a line still writes it", () => {
   assert.is(child.stdout, "last words\n");
 });
 
+test("many batches through a real pipe arrive whole and in order (the buffer is reused between them)", () => {
+  const module = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../src/server/log-lines.ts");
+  const script = [
+    `import { batchedLines } from ${JSON.stringify(module)};`,
+    "const sink = batchedLines();",
+    'for (let i = 0; i < 2000; i++) sink.write(`${i} ${"x".repeat(500 + (i % 7))}\\n`);',
+  ].join("\n");
+  const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", maxBuffer: 1 << 24 });
+  assert.is(child.status, 0, child.stderr);
+  const lines = child.stdout.split("\n").slice(0, -1);
+  assert.is(lines.length, 2000);
+  lines.forEach((line, i) => assert.is(line, `${i} ${"x".repeat(500 + (i % 7))}`));
+});
+
 test.run();
