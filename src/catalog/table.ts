@@ -100,13 +100,16 @@ export class Table implements TableInfo, TableStore {
     return this.allUnique;
   }
 
+  private index(key: string): UniqueIndex | MultiIndex | undefined {
+    return key === PRIMARY_KEY_NAME ? this.pk : this.byName.get(key);
+  }
+
   lookup(key: string, values: readonly Value[]): readonly MutableRow[] {
-    const ix = key === PRIMARY_KEY_NAME ? this.pk : this.byName.get(key);
-    return ix ? ix.lookup(values) : [];
+    return this.index(key)?.lookup(values) ?? [];
   }
 
   lookupBy(key: string): (value: Value) => readonly MutableRow[] {
-    const ix = key === PRIMARY_KEY_NAME ? this.pk : this.byName.get(key);
+    const ix = this.index(key);
     if (ix instanceof MultiIndex) return (value) => ix.get(value === null ? undefined : value);
     if (ix) return (value) => {
       const row = ix.get(value === null ? undefined : value);

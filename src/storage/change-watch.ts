@@ -45,13 +45,12 @@ export class ChangeWatch {
   private readonly stop: () => void;
 
   private constructor(fs: FileSystem, dir: string, recheckMs: number) {
-    let watcher: { close(): void } | null = null;
+    let watcher: { close(): void } | undefined;
     try {
       watcher = fs.watch(dir, (name) => this.changed(name), () => this.fail());
     } catch {
-      watcher = null; // no watch available (inotify limits, unsupported file system): stat every time
+      this.live = false; // no watch available (inotify limits, unsupported file system): stat every time
     }
-    if (watcher === null) this.live = false;
     const timer = setInterval(() => (this.everything = ++this.tick), recheckMs);
     timer.unref();
     this.stop = () => {

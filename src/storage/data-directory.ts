@@ -74,10 +74,11 @@ export class DataDirectory {
   /** Runs `command` on database `database`, opening it on first use. */
   execute(database: string, command: Command): Promise<Result> {
     if (this.closing) return Promise.reject(new StoreError("shutting_down", "The server is shutting down."));
+    // Only checked names are ever kept, so a name found here needs no check.
     let db = this.databases.get(database);
     if (db === undefined) {
       try {
-        db = this.database(assertDatabaseName(database));
+        db = this.open(assertDatabaseName(database));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -85,14 +86,11 @@ export class DataDirectory {
     return db.run(command);
   }
 
-  /** The database named `name` (a checked name: only checked names are ever kept). */
-  private database(name: string): Database {
-    let db = this.databases.get(name);
-    if (db === undefined) {
-      const file = path.join(this.dir, `${name}.store`);
-      db = new Database(new SnapshotFilePersistence(this.fs, file, { confineTo: this.dir, engines: this.engines, watch: this.watch }), this.engines);
-      this.databases.set(name, db);
-    }
+  /** Opens and keeps the database named `name` (checked, not yet open). */
+  private open(name: string): Database {
+    const file = path.join(this.dir, `${name}.store`);
+    const db = new Database(new SnapshotFilePersistence(this.fs, file, { confineTo: this.dir, engines: this.engines, watch: this.watch }), this.engines);
+    this.databases.set(name, db);
     return db;
   }
 

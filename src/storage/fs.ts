@@ -134,9 +134,10 @@ export const nodeFs: FileSystem = {
   },
   unlink: (path) => fsp.unlink(path),
   link: (from, to) => fsp.link(from, to),
-  // Metadata calls run synchronously: every command batch checks its file for outside changes, and a
-  // local stat costs about a microsecond, while the async form's thread-pool round trip cost ~20% of a
-  // point select's CPU (measured with bench/http). They still answer through a promise, like the rest.
+  // Metadata calls run synchronously: a command batch looks at its file for outside changes whenever no
+  // directory watch vouches for it (`Database.open`: every batch), and a local stat costs about a
+  // microsecond, while the async form's thread-pool round trip cost ~20% of a point select's CPU
+  // (measured with bench/http). They still answer through a promise, like the rest.
   async stat(path) {
     try {
       return info(statSync(path, { bigint: true }));
