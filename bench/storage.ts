@@ -178,7 +178,7 @@ async function measure(n: number): Promise<Row> {
     global.gc?.();
     const [t, [opened, result]] = await time(async () => {
       const d = await Database.open(file);
-      return [d, await d.run({ kind: "select", table: "items", columns: ["id"], limit: 1 })] as const;
+      return [d, await d.execute({ kind: "select", table: "items", columns: ["id"], limit: 1 })] as const;
     });
     note(result);
     opens.push(t);
@@ -222,7 +222,7 @@ async function measure(n: number): Promise<Row> {
   const repeats = n >= 100_000 ? 8 : 20;
   const singles: number[] = [];
   for (let r = 0; r < repeats; r++) {
-    const [t, result] = await time(() => live.run(insert()));
+    const [t, result] = await time(() => live.execute(insert()));
     note(result);
     singles.push(t);
   }
@@ -231,10 +231,10 @@ async function measure(n: number): Promise<Row> {
   const concurrent: number[] = [];
   for (let r = 0; r < (n >= 100_000 ? 5 : 15); r++) {
     const [s] = await time(async () => {
-      for (let i = 0; i < 64; i++) note(await live.run(insert()));
+      for (let i = 0; i < 64; i++) note(await live.execute(insert()));
     });
     sequential.push(s);
-    const [c, results] = await time(() => Promise.all(Array.from({ length: 64 }, () => live.run(insert()))));
+    const [c, results] = await time(() => Promise.all(Array.from({ length: 64 }, () => live.execute(insert()))));
     note(results.map((x: Result) => x.kind));
     concurrent.push(c);
   }

@@ -14,6 +14,7 @@ import { parseCommand } from "./commands/index.js";
 import type { Command, Value } from "./commands/types.js";
 import type { Result } from "./commands/results.js";
 import { TableQuery } from "./api/table-query.js";
+import { runChecked } from "./checked.js";
 import { StorageError, StoreError } from "./errors.js";
 import type { ProblemEntry } from "./errors.js";
 import { CommandQueue } from "./storage/command-queue.js";
@@ -91,11 +92,11 @@ export class Database {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.run(parsed);
+    return this[runChecked](parsed);
   }
 
-  /** Runs an already validated command (the service validates envelopes itself). */
-  run(command: Command): Promise<Result> {
+  /** Runs a command already validated by `parseCommand` or `parseEnvelope` (see `checked.ts`). */
+  [runChecked](command: Command): Promise<Result> {
     if (this.closed) return Promise.reject(new StoreError("shutting_down", "The database is closed."));
     return this.queue.run(command);
   }
@@ -105,7 +106,7 @@ export class Database {
   }
 
   table(name: string): TableQuery {
-    return new TableQuery(name, (command) => this.run(command));
+    return new TableQuery(name, (command) => this.execute(command));
   }
 
   /** Stops taking commands and waits until every queued one is answered and written. */

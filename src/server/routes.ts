@@ -15,12 +15,13 @@ import { parseEnvelope } from "../commands/index.js";
 import { envelopeSchema } from "../commands/schema.js";
 import type { Command, Envelope } from "../commands/types.js";
 import type { Result } from "../commands/results.js";
+import { runChecked } from "../checked.js";
 import { StoreError } from "../errors.js";
 import { noteCommand } from "./request-log.js";
 
-/** What the routes run commands on: `DataDirectory` in the service. */
+/** What the routes run commands on, already validated: `DataDirectory` in the service. */
 export interface CommandStore {
-  execute(database: string, command: Command): Promise<Result>;
+  [runChecked](database: string, command: Command): Promise<Result>;
 }
 
 export interface RouteOptions extends Record<string, unknown> {
@@ -59,7 +60,7 @@ export const routes: FastifyPluginCallback<RouteOptions> = (app, { store }, done
     (request, reply) => {
       const { database, command } = request.body as Envelope;
       noteCommand(request, database, command.kind);
-      store.execute(database, command).then(
+      store[runChecked](database, command).then(
         (result) => reply.send(result),
         // fastify answers an Error through the error handler, anything else as a payload.
         (error: unknown) => reply.send(error instanceof Error ? error : new Error(`A command failed with ${String(error)}`)),

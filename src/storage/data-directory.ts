@@ -13,7 +13,8 @@
  */
 
 import path from "node:path";
-import { assertDatabaseName } from "../commands/index.js";
+import { runChecked } from "../checked.js";
+import { assertDatabaseName, parseCommand } from "../commands/index.js";
 import type { Command } from "../commands/types.js";
 import type { Result } from "../commands/results.js";
 import { Database } from "../database.js";
@@ -71,8 +72,19 @@ export class DataDirectory {
     return new DataDirectory(real, fs, lock, options.engines, ChangeWatch.start(fs, real));
   }
 
-  /** Runs `command` on database `database`, opening it on first use. */
-  execute(database: string, command: Command): Promise<Result> {
+  /** Runs a command of CONTRACT §4, given as plain JSON (validated strictly first), on database `database`. */
+  execute(database: string, command: unknown): Promise<Result> {
+    let parsed: Command;
+    try {
+      parsed = parseCommand(command);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this[runChecked](database, parsed);
+  }
+
+  /** `execute` for a command already validated (the service checks whole envelopes; see `checked.ts`). */
+  [runChecked](database: string, command: Command): Promise<Result> {
     if (this.closing) return Promise.reject(new StoreError("shutting_down", "The server is shutting down."));
     // Only checked names are ever kept, so a name found here needs no check.
     let db = this.databases.get(database);
@@ -83,7 +95,7 @@ export class DataDirectory {
         return Promise.reject(error);
       }
     }
-    return db.run(command);
+    return db[runChecked](command);
   }
 
   /** Opens and keeps the database named `name` (checked, not yet open). */

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import { runChecked } from "../../src/checked.js";
 import { buildApp } from "../../src/server/app.js";
 import { DrainGate } from "../../src/server/drain.js";
 import { hundredths, serviceLog } from "../../src/server/request-log.js";
@@ -247,7 +248,7 @@ test("an unexpected error is 500 internal_error with a fixed detail, logged with
   const failures: string[] = [];
   const failing = buildApp({
     store: {
-      execute: () => Promise.reject(new Error(`EACCES: open '${dir}/shop.store' at Object.openSync (node:fs:1)`)),
+      [runChecked]: () => Promise.reject(new Error(`EACCES: open '${dir}/shop.store' at Object.openSync (node:fs:1)`)),
     },
     maxBodyBytes: LIMIT,
     logger: serviceLog("info", { write: (line: string) => failures.push(line) > 0 }),

@@ -53,6 +53,23 @@ test("names reach the filesystem only through the §1 pattern", async () => {
   assert.equal(readdirSync(dir), []);
 });
 
+test("execute checks the command: a malformed one is invalid_request and the file is untouched", async () => {
+  await seed(dir, "shop", [usersTable, threeUsers]);
+  const data = await DataDirectory.open(dir);
+  const before = readFileSync(file("shop"));
+  const malformed = [
+    { kind: "nope" },
+    { kind: "select", table: "users", where: { type: "bogus" } },
+    { kind: "delete", table: "users", where: { type: "comparison", op: "=", left: { type: "identifier", name: "id" } } },
+    { kind: "insert", table: "users" },
+    null,
+  ];
+  for (const command of malformed) assert.is(await outcome(data.execute("shop", command)), "invalid_request", JSON.stringify(command));
+  assert.equal(readFileSync(file("shop")), before);
+  assert.is(rowsOf(await data.execute("shop", select)).length, 3);
+  await data.close();
+});
+
 test("a symlink leading out of the data directory is no database; one inside works", async () => {
   const outside = scratchDir("outside");
   try {
@@ -188,10 +205,10 @@ test("500 concurrent mutations on one database: nothing lost, the same result as
 
   const serial = Database.memory();
   const expected: string[] = [];
-  for (const c of commands) expected.push(await serial.run(c).then((r) => JSON.stringify(r), (e: { code: string }) => e.code));
+  for (const c of commands) expected.push(await serial.execute(c).then((r) => JSON.stringify(r), (e: { code: string }) => e.code));
   assert.equal(concurrent, expected);
   assert.ok(expected.includes("constraint_violation"), "the mix includes rejected mutations");
-  assert.equal(finalRows, rowsOf(await serial.run(select)));
+  assert.equal(finalRows, rowsOf(await serial.execute(select)));
   // And on disk, after a fresh open.
   const reopened = await DataDirectory.open(dir);
   assert.equal(rowsOf(await reopened.execute("shop", select)), finalRows);

@@ -3,6 +3,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { and } from "../../src/api/index.js";
+import type { Expression } from "../../src/commands/types.js";
 import { Database } from "../../src/database.js";
 import { outcome, removeDir, scratchDir, threeUsers, usersTable } from "./helpers/scratch.js";
 
@@ -20,6 +22,23 @@ test("execute validates commands strictly", async () => {
   const db = Database.memory();
   assert.is(await outcome(db.execute({ kind: "delete", table: "users", wehre: { type: "literal", value: true } })), "invalid_request");
   assert.is(await outcome(db.execute({ kind: "nope" })), "invalid_request");
+});
+
+test("every library surface checks a command, so a malformed one never reaches the engine", async () => {
+  const db = Database.memory();
+  await db.execute(usersTable);
+  await db.execute(threeUsers);
+  // Well-typed in TypeScript's eyes, malformed on the wire: a JavaScript caller's types are not enforced.
+  const bogus = { type: "bogus" } as unknown as Expression;
+  const halfComparison = { type: "comparison", op: "=", left: { type: "identifier", name: "id" } } as unknown as Expression;
+  assert.is(await outcome(db.execute({ kind: "select", table: "users", where: bogus })), "invalid_request");
+  assert.is(await outcome(db.execute({ kind: "select", table: "users", where: halfComparison })), "invalid_request");
+  assert.is(await outcome(db.table("users").where(halfComparison).run()), "invalid_request");
+  assert.is(await outcome(db.table("users").delete().where(and(bogus, bogus)).run()), "invalid_request");
+  assert.is(await outcome(db.table("users").insert({ id: { nested: true } as never }).run()), "validation_failed");
+  const rows = await db.table("users").select("id").run();
+  assert.is(rows.kind === "rows" ? rows.rowCount : -1, 3, "nothing changed");
+  await db.close();
 });
 
 test("open: a .store path, created by the first create-table, durable across opens", async () => {

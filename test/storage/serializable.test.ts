@@ -66,12 +66,12 @@ for (const seed of [1, 2, 3]) {
       assert.ok(got.some((a) => STORAGE.has(a)), "some persists failed");
 
       const serial = Database.memory();
-      await serial.run(usersTable);
+      await serial.execute(usersTable);
       for (const [i, command] of commands.entries()) {
         if (STORAGE.has(got[i]!)) continue;
-        assert.is(await answer(serial.run(command)), got[i], `command ${i}: ${JSON.stringify(command)}`);
+        assert.is(await answer(serial.execute(command)), got[i], `command ${i}: ${JSON.stringify(command)}`);
       }
-      const final = await serial.run({ kind: "select", table: "users", columns: ["id", "name"] });
+      const final = await serial.execute({ kind: "select", table: "users", columns: ["id", "name"] });
       const stored = JSON.parse(await fingerprint(path.join(dir, "shop.store"))) as [string, unknown[]][];
       assert.equal(stored[0]![1], final.kind === "rows" ? final.rows : null);
     } finally {

@@ -84,9 +84,9 @@ export async function crashCycle(bundle: string, dir: string, firstId: number, r
 
   const db = await Database.open(path.join(dir, "crash.store"));
   const problems: string[] = [];
-  const validation = await db.run({ kind: "validate" });
+  const validation = await db.execute({ kind: "validate" });
   if (validation.kind !== "validation" || !validation.valid) problems.push(`invalid file: ${JSON.stringify(validation)}`);
-  const rows = await db.run({ kind: "select", table: "acks", columns: ["id"], output: "arrays" });
+  const rows = await db.execute({ kind: "select", table: "acks", columns: ["id"], output: "arrays" });
   await db.close();
   const stored = new Set(rows.kind === "rows" ? rows.rows.map((r) => (r as unknown[])[0] as number) : []);
   const lost = acked.filter((id) => !stored.has(id));

@@ -1,0 +1,12 @@
+/**
+ * The entry the service uses for commands it has already validated.
+ *
+ * The public surfaces (`Database.execute`, `DataDirectory.execute`) check
+ * every command, since a JavaScript caller's types are not enforced and a
+ * malformed command must answer `invalid_request`, not fail inside the
+ * engine. The HTTP route validates the whole envelope against the same
+ * schemas before it runs a command; checking again would cost ~1 µs per
+ * request. It reaches the unchecked entry through this symbol, which the
+ * package root does not export.
+ */
+export const runChecked: unique symbol = Symbol("storedb.runChecked");
