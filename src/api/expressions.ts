@@ -1,6 +1,6 @@
 /**
  * Expression helpers for the fluent builder: small functions that build the
- * wire expressions of CONTRACT §5 (plus `param` slots), so a query reads like
+ * wire expressions of CONTRACT §5, so a query reads like
  * `and(eq("city", "Paris"), ge("age", 18))`.
  *
  * Convention, as in most query builders: in the first operand of a
@@ -22,14 +22,6 @@ export function col(name: string): Expression {
 /** A literal value (string, finite number, boolean or null). */
 export function val(value: Value): Expression {
   return { type: "literal", value };
-}
-
-/** A parameter slot: an expression, and also a value in an insert row or an update's `set`. */
-export type ParamSlot = Extract<Expression, { type: "param" }>;
-
-/** A positional parameter slot (0-based), bound when the prepared plan runs. */
-export function param(index: number): ParamSlot {
-  return { type: "param", index };
 }
 
 function isExpression(operand: Operand): operand is Expression {

@@ -13,9 +13,9 @@
  */
 
 import type { Result } from "../commands/results.js";
-import type { Command, Expression, Join, OrderBy, SelectCommand, Value, ValueOrParam } from "../commands/types.js";
+import type { Command, Expression, Join, OrderBy, SelectCommand, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import { and, eq, isNull, type Operand, type ParamSlot } from "./expressions.js";
+import { and, eq, isNull, type Operand } from "./expressions.js";
 
 export type Runner = (command: Command) => Promise<Result>;
 
@@ -27,8 +27,8 @@ export type ColumnName<R extends Row> = (keyof R & string) | `${string}.${string
 export type Match<R extends Row> = { readonly [K in keyof R & string]?: R[K] | Expression } & {
   readonly [qualified: `${string}.${string}`]: Operand;
 };
-/** A row to insert, or the `set` of an update: values, or `param()` slots. */
-export type Writable<R extends Row> = { readonly [K in keyof R & string]?: R[K] | ParamSlot };
+/** A row to insert, or the `set` of an update. */
+export type Writable<R extends Row> = { readonly [K in keyof R & string]?: R[K] };
 
 type Kind = "select" | "insert" | "update" | "delete";
 
@@ -42,8 +42,8 @@ interface State {
   readonly limit?: number;
   readonly offset?: number;
   readonly output?: "objects" | "arrays";
-  readonly rows?: readonly Readonly<Record<string, ValueOrParam>>[];
-  readonly set?: Readonly<Record<string, ValueOrParam>>;
+  readonly rows?: readonly Readonly<Record<string, Value>>[];
+  readonly set?: Readonly<Record<string, Value>>;
   readonly explain: boolean;
   /** The first call that does not fit the query's kind; `toPlan()` refuses with it. */
   readonly misuse?: string;
@@ -122,13 +122,13 @@ export class TableQuery<R extends Row = Row> {
 
   /** Inserts one row or several (all or nothing). */
   insert(rows: Writable<R> | readonly Writable<R>[]): TableQuery<R> {
-    const list = (Array.isArray(rows) ? rows : [rows]) as readonly Readonly<Record<string, ValueOrParam>>[];
+    const list = (Array.isArray(rows) ? rows : [rows]) as readonly Readonly<Record<string, Value>>[];
     return this.#switch("insert", { rows: list });
   }
 
   /** Sets columns on the rows a following `.where()` (or `.all()`) selects. */
   update(set: Writable<R>): TableQuery<R> {
-    return this.#switch("update", { set: set as Readonly<Record<string, ValueOrParam>> });
+    return this.#switch("update", { set: set as Readonly<Record<string, Value>> });
   }
 
   /** Deletes the rows a following `.where()` (or `.all()`) selects. */

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { and, col, eq, ge, gt, isNotNull, isNull, le, lt, ne, not, or, param, val } from "../../src/api/expressions.js";
+import { and, col, eq, ge, gt, isNotNull, isNull, le, lt, ne, not, or, val } from "../../src/api/expressions.js";
 import { TableQuery } from "../../src/api/table-query.js";
 import type { Result } from "../../src/commands/results.js";
 import type { Command } from "../../src/commands/types.js";
@@ -32,8 +32,6 @@ test("expression helpers: strings on the left are columns, on the right values",
   assert.equal(and(val(true), val(false)), { type: "and", operands: [{ type: "literal", value: true }, { type: "literal", value: false }] });
   assert.equal(or(val(true)), { type: "or", operands: [{ type: "literal", value: true }] });
   assert.equal(not(val(true)), { type: "not", expr: { type: "literal", value: true } });
-  assert.equal(param(2), { type: "param", index: 2 });
-  assert.equal((eq("id", param(0)) as { right: unknown }).right, { type: "param", index: 0 });
 });
 
 test("select: columns, filters, joins, order, limits and output in one command", () => {
@@ -101,10 +99,10 @@ test("the builder is immutable: every call returns a new query, the old one unch
 
 test("insert, update and delete", () => {
   assert.equal(users().insert({ id: "u1", name: "Ada" }).toPlan(), { kind: "insert", table: "users", rows: [{ id: "u1", name: "Ada" }] });
-  assert.equal(users().insert([{ id: "u1" }, { id: "u2", n: param(0) }]).toPlan(), {
+  assert.equal(users().insert([{ id: "u1" }, { id: "u2", n: 3 }]).toPlan(), {
     kind: "insert",
     table: "users",
-    rows: [{ id: "u1" }, { id: "u2", n: { type: "param", index: 0 } }],
+    rows: [{ id: "u1" }, { id: "u2", n: 3 }],
   });
   assert.equal(users().update({ name: "Bo" }).where({ id: "u2" }).toPlan(), { kind: "update", table: "users", set: { name: "Bo" }, where: eq("id", "u2") });
   assert.equal(users().where({ id: "u2" }).update({ name: "Bo" }).toPlan(), { kind: "update", table: "users", set: { name: "Bo" }, where: eq("id", "u2") });
@@ -186,7 +184,7 @@ test("typed rows: column names and values are checked at compile time", () => {
     where: and(eq("id", "u1"), isNull("age"), eq("o.total", 3)),
     orderBy: [{ column: "age", direction: "asc" }],
   });
-  typed.insert({ id: "u1", age: param(0) });
+  typed.insert({ id: "u1", age: 30 });
   // @ts-expect-error: age is a number
   typed.insert({ id: "u1", age: "old" });
   // @ts-expect-error: not a column of User

@@ -3,7 +3,7 @@
  * raise (each surface where it can be said), table DDL, describe and explain.
  */
 
-import { and, eq, param } from "../../src/api/expressions.js";
+import { and, eq } from "../../src/api/expressions.js";
 import type { Command, TableSchema } from "../../src/commands/types.js";
 import { C, I, L, TRUE, access, c, err, ids, mut, rows, sel, type Case } from "./dsl.js";
 
@@ -128,6 +128,4 @@ export const errorCases: readonly Case[] = [
     "EXPLAIN DELETE FROM orders", access("scan"), [sel("orders", ["id"], { limit: 1 }), rows(["id"], [1])]),
   c("explain a parameterized SQL command", null, { kind: "explain", command: { kind: "sql", sql: "SELECT name FROM users WHERE id = ?", params: ["u1"] } },
     null, access("primary-key-lookup")),
-  c("a fluent param() slot plans like a SQL ?", (t) => t("users").select("name").where(eq("id", param(0))).explain(), null,
-    ["EXPLAIN SELECT name FROM users WHERE id = ?", ["u1"]], access("primary-key-lookup")),
 ];
