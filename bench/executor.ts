@@ -190,6 +190,11 @@ const p2 = (i: number): Value[] => [cities[i % 50] as string, 30 + (i % 40)];
 const p3 = (i: number): Value[] => [cities[i % 50] as string];
 const p5 = (i: number): Value[] => [60 + (i % 20), 1 + (i % 5)];
 
+/** Pages of 20 in insertion order, the offset walking 0..19,980 (more pages than the plan cache holds): every page a JSON command of one shape. */
+const q6 = "SELECT id, name FROM users LIMIT 20 OFFSET ?";
+const p6 = (i: number): Value[] => [((i * 7) % 1000) * 20];
+const pageJson: Peer = (i) => (engine.execute({ kind: "select", table: "users", columns: ["id", "name"], limit: 20, offset: p6(i)[0] as number }).result as RowsResult).rowCount;
+
 const pointSqlite = ((s) => (i: number) => (s.get(...p1(i)) === undefined ? 0 : 1))(db.prepare(q0));
 const pointLoop = (i: number): number => (usersById.get(p1(i)[0] as string) === undefined ? 0 : 1);
 
@@ -276,6 +281,17 @@ const queries: Query[] = [
         if (r[3] !== null && (r[3] as number) >= age && r[6] !== null && (r[6] as number) < score) n++;
       }
       return n;
+    },
+  },
+  {
+    name: "Q6 page of 20, JSON",
+    sql: q6,
+    params: p6,
+    engine: pageJson,
+    sqlite: ((s) => (i: number) => s.all(...p6(i)).length)(db.prepare(q6)),
+    loop: (i) => {
+      const offset = p6(i)[0] as number;
+      return users.slice(offset, offset + 20).length;
     },
   },
 ];

@@ -21,7 +21,7 @@ import { checkParams, prepareMatch, prepareSelect, runSelect, type PreparedMatch
 import { parseSql } from "../parser/index.js";
 import { bind, type Catalog } from "../planner/index.js";
 import { countParams, lowerSql } from "../planner/lower-sql.js";
-import { sameShape, shapeOf, withSlots, type ParameterizableCommand, type Token } from "../planner/parameterize.js";
+import { sameShape, shapeOf, withCountSlots, withSlots, type ParameterizableCommand, type Token } from "../planner/parameterize.js";
 import { PlanCache } from "../planner/plan-cache.js";
 import type { ParamUse, Plan } from "../planner/plan.js";
 import { checkTables } from "./check-state.js";
@@ -134,7 +134,7 @@ export class Engine implements EngineApi {
     if (cached?.shape === undefined || !sameShape(cached.shape, shape.tokens)) {
       // Bound as written first: a command that fails does so with today's code and message, and caches nothing.
       this.literal(command);
-      const plan = withParamCount(bind(withSlots(command), this.catalog, true), shape.values.length);
+      const plan = withCountSlots(withParamCount(bind(withSlots(command), this.catalog, true), shape.literals));
       // On a hash collision the newer shape takes the slot: collisions cost a bind, never a wrong plan.
       cached = { prepared: this.prepare(plan), explain: false, shape: shape.tokens };
       this.plans.set(shape.hash, cached);

@@ -20,6 +20,10 @@ export function checkParams(uses: readonly ParamUse[], values: readonly Value[])
   for (let i = 0; i < uses.length; i++) {
     const use = uses[i] as ParamUse;
     const value = values[i] as Value;
+    if (use.kind === "count") {
+      if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw new StoreError("invalid_request", `${use.clause} must be an integer ≥ 0`);
+      continue;
+    }
     if (value === null) continue;
     if (use.kind === "compare") {
       const want = use.type === "integer" || use.type === "real" ? "number" : use.type;

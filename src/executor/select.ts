@@ -13,7 +13,7 @@
 
 import type { RowsResult } from "../commands/results.js";
 import type { Value } from "../commands/types.js";
-import type { BoundExpr, SelectPlan } from "../planner/plan.js";
+import type { BoundExpr, Count, SelectPlan } from "../planner/plan.js";
 import { conjuncts, maxSource } from "../planner/passes.js";
 import { accessRows, impliedByAccess } from "./access.js";
 import { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "./codegen.js";
@@ -62,10 +62,15 @@ export function prepareSelect(plan: SelectPlan, positionOf: (table: string, colu
   };
 }
 
+/** A limit or offset's value (`checkParams` saw that a slot holds an integer ≥ 0). */
+function count(c: Count, params: readonly Value[]): number {
+  return typeof c === "number" ? c : (params[c.index] as number);
+}
+
 export function runSelect(prepared: PreparedSelect, stores: Stores, params: readonly Value[]): RowsResult {
   const plan = prepared.plan;
-  const offset = plan.offset ?? 0;
-  const keep = plan.limit === undefined ? undefined : offset + plan.limit;
+  const offset = plan.offset === undefined ? 0 : count(plan.offset, params);
+  const keep = plan.limit === undefined ? undefined : offset + count(plan.limit, params);
   const names = plan.columns.map((c) => c.name);
   if (keep === 0) return { kind: "rows", columns: names, rows: [], rowCount: 0 };
 

@@ -5,14 +5,17 @@
  *
  * `shapeOf` walks a command once and yields its shape — the tokens of
  * everything bind reads (kind, table, columns, joins, where, orderBy,
- * limit/offset, output, `set` keys), with each literal replaced by a token
- * naming its JSON type — a hash of those tokens, and the literal values in
- * slot order. Binding succeeds or fails on a literal's type family alone
- * (integer and real differ only in an error's wording, and a failing command
- * is never cached), so two commands with equal tokens bind to one plan.
- * `withSlots` rewrites a command with literal n replaced by parameter slot n,
- * in the same walk order: a select's joins' ON in order then its `where`; an
- * update's `set` values then its `where`.
+ * whether there is a limit/offset, output, `set` keys), with each literal
+ * replaced by a token naming its JSON type — a hash of those tokens, and the
+ * values in slot order: the literals, then a select's limit and offset. Binding
+ * succeeds or fails on a literal's type family alone (integer and real differ
+ * only in an error's wording, and a failing command is never cached), so two
+ * commands with equal tokens bind to one plan. `withSlots` rewrites a command
+ * with literal n replaced by parameter slot n, in the same walk order: a
+ * select's joins' ON in order then its `where`; an update's `set` values then
+ * its `where`. `withCountSlots` then makes the bound plan's limit and offset
+ * the slots after those, so the pages of one query (the same select at
+ * another offset) share a plan too: preparing one anew cost ~3x running it.
  *
  * The tokens are a prefix code: tags are numbers, names are strings (so a
  * column named "1" never reads as a tag, nor a string literal as a number),
@@ -30,6 +33,7 @@
 
 import type { DeleteCommand, Expression, Join, OrderBy, SelectCommand, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
 import { MAX_DEPTH } from "./bind-expr.js";
+import type { Count, ParamUse, Plan } from "./plan.js";
 
 export type ParameterizableCommand = SelectCommand | UpdateCommand | DeleteCommand;
 
@@ -39,8 +43,10 @@ export interface Shape {
   /** A 30-bit hash of `tokens` (a small integer, the cheapest map key). */
   readonly hash: number;
   readonly tokens: readonly Token[];
-  /** The literal values, slot by slot: the parameters of the shape's plan. */
+  /** The values, slot by slot (the literals, then limit and offset): the parameters of the shape's plan. */
   readonly values: readonly Value[];
+  /** How many of `values` are literals (the slots `withSlots` makes). */
+  readonly literals: number;
 }
 
 /** Tags: each node, marker and literal type has its own number. */
@@ -75,6 +81,7 @@ class ShapeWriter {
   hash = 0x811c9dc5 | 0;
   readonly tokens: Token[] = [];
   readonly values: Value[] = [];
+  literals = 0;
 
   tag(t: number): void {
     this.tokens.push(t);
@@ -117,10 +124,11 @@ class ShapeWriter {
         this.tag(Tag.Null);
     }
     this.values.push(value);
+    this.literals++;
     return true;
   }
 
-  /** A limit or offset: kept as written (the plan holds it), when bind would accept it. */
+  /** A limit or offset, when bind would accept it: a slot after the literals (they all come first in the walk). */
   count(n: unknown): boolean {
     if (n === undefined) {
       this.tag(Tag.None);
@@ -128,7 +136,7 @@ class ShapeWriter {
     }
     if (!Number.isSafeInteger(n) || (n as number) < 0) return false;
     this.tag(Tag.Some);
-    this.tag(n as number);
+    this.values.push(n as number);
     return true;
   }
 
@@ -226,7 +234,7 @@ class ShapeWriter {
 export function shapeOf(cmd: ParameterizableCommand): Shape | undefined {
   const w = new ShapeWriter();
   const ok = cmd.kind === "select" ? w.select(cmd) : cmd.kind === "update" ? w.update(cmd) : w.delete(cmd);
-  return ok ? { hash: w.hash & 0x3fffffff, tokens: w.tokens, values: w.values } : undefined;
+  return ok ? { hash: w.hash & 0x3fffffff, tokens: w.tokens, values: w.values, literals: w.literals } : undefined;
 }
 
 /** Whether two token lists are one shape. */
@@ -270,4 +278,19 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
     case "delete":
       return { ...cmd, where: expr(cmd.where) };
   }
+}
+
+/**
+ * A plan bound from `withSlots(cmd)`, its `params` padded to the literal
+ * slots: a select's limit and offset become the next slots, in that order,
+ * where `shapeOf` put their values.
+ */
+export function withCountSlots(plan: Plan): Plan {
+  const s = plan.statement;
+  if (s.kind !== "select" || (s.limit === undefined && s.offset === undefined)) return plan;
+  const params: ParamUse[] = [...plan.params];
+  const slot = (clause: "limit" | "offset"): Count => ({ kind: "param", index: params.push({ kind: "count", clause }) - 1 });
+  const limit = s.limit === undefined ? undefined : slot("limit");
+  const offset = s.offset === undefined ? undefined : slot("offset");
+  return { statement: { ...s, ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) }, params };
 }

@@ -39,7 +39,15 @@ export type ParamUse =
   /** Compared with parameter `with` (e.g. `? = ?`): the two values must be of one family (text, number, boolean). */
   | { readonly kind: "compare-param"; readonly with: number }
   /** Compared only with untyped things (e.g. `? IS NULL`): any value. */
-  | { readonly kind: "any" };
+  | { readonly kind: "any" }
+  /** A select's limit or offset: an integer ≥ 0, else 400 `invalid_request`. */
+  | { readonly kind: "count"; readonly clause: "limit" | "offset" };
+
+/**
+ * A limit or offset: as written, or a parameter slot. The JSON plan cache
+ * makes them slots, so the pages of one query share a plan.
+ */
+export type Count = number | { readonly kind: "param"; readonly index: number };
 
 /** A table in the FROM/JOIN list. `name` is the qualifier its columns answer to (alias, else table name). */
 export interface Source {
@@ -91,8 +99,8 @@ export interface SelectPlan {
   /** Residual filter after the access path and joins (the whole WHERE; the access path only narrows). */
   readonly where?: BoundExpr;
   readonly orderBy: readonly SortKey[];
-  readonly limit?: number;
-  readonly offset?: number;
+  readonly limit?: Count;
+  readonly offset?: Count;
   readonly output: "objects" | "arrays";
   readonly columns: readonly OutputColumn[];
 }

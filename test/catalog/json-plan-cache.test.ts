@@ -128,6 +128,11 @@ const EDGES: [string, Command, Command, string?][] = [
   ["computed field", users(C("=", I("adult"), L(true))), users(C("=", I("adult"), L(false)))],
   ["limit", users(L(true), { limit: 1 }), users(L(true), { limit: 2, offset: 1 })],
   ["limit, then a negative one", users(L(true), { limit: 1 }), users(L(true), { limit: -1 }), "invalid_request"],
+  ["the next page", users(L(true), { limit: 2, offset: 0 }), users(L(true), { limit: 2, offset: 2 })],
+  ["a page past the end", users(L(true), { limit: 2, offset: 0 }), users(L(true), { limit: 2, offset: 1000 })],
+  ["limit, then limit 0", users(L(true), { limit: 3 }), users(L(true), { limit: 0 })],
+  ["ordered pages (top-k)", users(L(true), { orderBy: [{ column: "name", direction: "desc" }], limit: 2, offset: 1 }), users(L(true), { orderBy: [{ column: "name", direction: "desc" }], limit: 3, offset: 2 })],
+  ["filtered pages", users(C(">", I("age"), L(18)), { limit: 1, offset: 0 }), users(C(">", I("age"), L(20)), { limit: 1, offset: 1 })],
   [
     "join with a literal in ON",
     { kind: "select", table: "users", columns: ["users.id", "o.amount"], joins: [{ type: "inner", table: "orders", as: "o", on: { type: "and", operands: [C("=", I("o.user_id"), I("users.id")), C(">", I("o.amount"), L(50))] } }] },
@@ -170,6 +175,10 @@ test("explain binds the command as written: literals show, whatever is cached", 
   const plan = (e.execute({ kind: "explain", command: users(C("=", I("id"), L("u3"))) as never }).result as PlanResult).plan;
   assert.equal(plan.statement.kind === "select" && plan.statement.access, { kind: "primary-key-lookup", columns: ["id"], values: [{ kind: "const", value: "u3" }] });
   assert.equal(plan.params, []);
+  run(e, users(L(true), { limit: 1, offset: 2 }));
+  const paged = (e.execute({ kind: "explain", command: users(L(true), { limit: 5, offset: 10 }) as never }).result as PlanResult).plan;
+  assert.ok(paged.statement.kind === "select" && paged.statement.limit === 5 && paged.statement.offset === 10, "limit and offset show as written");
+  assert.equal(paged.params, []);
 });
 
 /** Rows of `select * from t where a = 1`, as [column, value] pairs. */

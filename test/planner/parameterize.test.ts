@@ -7,7 +7,10 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { Expression, Value } from "../../src/commands/types.js";
-import { sameShape, shapeOf, withSlots, type ParameterizableCommand } from "../../src/planner/parameterize.js";
+import { StoreError } from "../../src/errors.js";
+import { checkParams } from "../../src/executor/params.js";
+import { sameShape, shapeOf, withCountSlots, withSlots, type ParameterizableCommand } from "../../src/planner/parameterize.js";
+import type { Plan, SelectPlan } from "../../src/planner/plan.js";
 
 const I = (name: string): Expression => ({ type: "identifier", name });
 const L = (value: Value): Expression => ({ type: "literal", value });
@@ -40,6 +43,8 @@ test("commands differing only in literal values of one type share a shape", () =
     [{ kind: "update", table: "t", set: { a: 1, b: "x" }, where: L(true) }, { kind: "update", table: "t", set: { a: 9, b: "" }, where: L(false) }],
     [{ kind: "delete", table: "t", where: EQ(I("id"), L(null)) }, { kind: "delete", table: "t", where: EQ(I("id"), L(null)) }],
     [where({ type: "is-null", expr: I("a"), not: false }), where({ type: "is-null", expr: I("a") })], // bind reads `not === true`
+    [sel({ limit: 1 }), sel({ limit: 2 })], // pages of one query
+    [sel({ limit: 10, offset: 0 }), sel({ limit: 0, offset: 990 })],
   ];
   for (const [a, b] of pairs) assert.ok(same(a, b), JSON.stringify([a, b]));
 });
@@ -61,7 +66,6 @@ test("shapes that bind differently never share tokens, whatever their names hold
     [where({ type: "comparison", op: "<", left: I("a"), right: L(1) }), where({ type: "comparison", op: "<=", left: I("a"), right: L(1) })],
     [sel({ limit: 1 }), sel({ offset: 1 })],
     [sel({ limit: 0 }), sel({})],
-    [sel({ limit: 1 }), sel({ limit: 2 })],
     [sel({ where: L(true) }), sel({})],
     [sel({ output: "arrays" }), sel({})],
     [sel({ orderBy: [{ column: "a" }] }), sel({ orderBy: [{ column: "a", direction: "desc" }] })],
@@ -100,6 +104,36 @@ test("values come in slot order, and withSlots puts slot n where literal n was",
   const updSlotted = withSlots(parsed as ParameterizableCommand) as unknown as { set: Record<string, unknown> };
   assert.equal(Object.keys(updSlotted.set), ["a", "__proto__", "b"], "every set key stays an own key");
   assert.equal(fill(updSlotted, values), parsed);
+});
+
+test("a select's limit and offset are the slots after its literals", () => {
+  const cmd = sel({ where: EQ(I("a"), L("x")), limit: 20, offset: 40 });
+  assert.equal(shape(cmd).values, ["x", 20, 40]);
+  assert.is(shape(cmd).literals, 1);
+  assert.equal(shape(sel({ offset: 7 })).values, [7]);
+  assert.is(shape(sel({ offset: 7 })).literals, 0);
+  assert.equal(withSlots(cmd), { ...cmd, where: EQ(I("a"), { type: "param", index: 0 }) }, "withSlots leaves the counts to the plan");
+
+  const statement = { kind: "select", sources: [], access: { kind: "scan" }, joins: [], orderBy: [], output: "objects", columns: [], limit: 20, offset: 40 } as SelectPlan;
+  const plan = withCountSlots({ statement, params: [{ kind: "any" }] });
+  assert.equal(plan.params, [{ kind: "any" }, { kind: "count", clause: "limit" }, { kind: "count", clause: "offset" }]);
+  assert.ok(plan.statement.kind === "select" && plan.statement.offset !== undefined);
+  assert.equal(plan.statement.kind === "select" && [plan.statement.limit, plan.statement.offset], [{ kind: "param", index: 1 }, { kind: "param", index: 2 }]);
+  const onlyOffset: Plan = withCountSlots({ statement: { ...statement, limit: undefined }, params: [] });
+  assert.equal(onlyOffset.statement.kind === "select" && [onlyOffset.statement.limit, onlyOffset.statement.offset], [undefined, { kind: "param", index: 0 }]);
+  const none: Plan = { statement: { ...statement, limit: undefined, offset: undefined }, params: [] };
+  assert.is(withCountSlots(none), none, "nothing to slot");
+
+  // A count slot holds an integer ≥ 0, never NULL.
+  checkParams(plan.params, ["x", 0, 9]);
+  for (const bad of [-1, 1.5, null, "3", 2 ** 53]) {
+    try {
+      checkParams(plan.params, ["x", bad as Value, 0]);
+      assert.unreachable(`accepted ${String(bad)}`);
+    } catch (error) {
+      assert.ok(error instanceof StoreError && error.code === "invalid_request" && /limit must be an integer/.test(error.message), String(error));
+    }
+  }
 });
 
 test("what the tokens cannot stand for is bound as written", () => {
