@@ -59,24 +59,54 @@ export function loadTables(loaded: readonly LoadedTable[]): { tables: Map<string
       valuesChecked = false;
       readRow(table, lt.rows[i], i, problems);
     }
-    facts.set(table, { valuesChecked, duplicates: table.rebuild() });
+    facts.set(table, { valuesChecked, duplicates: [] });
   }
-  // Children hold their parents' key strings (see shareParentKey), then re-key their indexes on them.
-  for (const table of tables.values()) {
-    const links = linksFrom(table, tables);
-    if (links.length === 0) continue;
-    for (const l of links) {
+  indexTables(tables, facts);
+  // Not push(...all): a badly broken large file has more problems than a call takes arguments.
+  for (const problem of checkTables(tables, facts)) problems.push(problem);
+  return { tables, problems };
+}
+
+/**
+ * Builds the indexes of every table whose rows were read, parents before
+ * children, each once: a child's rows first take their parents' key strings
+ * (`shareParentKey`), so rows and indexes share those strings instead of
+ * holding copies. Tables left in a cycle of references (a self-reference
+ * included), and their children, are built once so every parent has keys,
+ * then share and are built again.
+ */
+function indexTables(tables: ReadonlyMap<string, Table>, facts: Map<Table, LoadFacts>): void {
+  const built = new Set<Table>();
+  const build = (table: Table): void => {
+    const known = facts.get(table);
+    if (known) facts.set(table, { ...known, duplicates: table.rebuild() });
+    built.add(table);
+  };
+  const share = (table: Table): void => {
+    for (const l of linksFrom(table, tables)) {
       for (const row of table.rows) {
         const parent = l.parentKey.get(keyOfRow(row, l.childPositions));
         if (parent !== undefined) shareParentKey(l, row, parent);
       }
     }
-    const known = facts.get(table);
-    if (known) facts.set(table, { ...known, duplicates: table.rebuild() });
+  };
+  let waiting = [...tables.values()];
+  while (waiting.length > 0) {
+    const ready = waiting.filter((t) => linksFrom(t, tables).every((l) => built.has(l.parent)));
+    if (ready.length === 0) {
+      for (const t of waiting) build(t);
+      for (const t of waiting) {
+        share(t);
+        build(t);
+      }
+      return;
+    }
+    for (const t of ready) {
+      share(t);
+      build(t);
+    }
+    waiting = waiting.filter((t) => !built.has(t));
   }
-  // Not push(...all): a badly broken large file has more problems than a call takes arguments.
-  for (const problem of checkTables(tables, facts)) problems.push(problem);
-  return { tables, problems };
 }
 
 /** The slow path for one row the reader stopped at: its load problems, and the row itself if it is an object. */

@@ -75,6 +75,50 @@ test("after a load, positions, index order and keys behave as after inserts", ()
   assert.throws(() => e.execute({ kind: "sql", sql: "INSERT INTO t (id, tag) VALUES (2, 'z')", params: [] }));
 });
 
+test("references in any file order — chain, self-reference, cycle, child of a cycle: keys work and problems are a full re-check's", () => {
+  const fk = (column: string, table: string) => ({ columns: [column], references: { table, columns: ["id"] } });
+  const table = (name: string, refs: [string, string][]): TableSchema => ({
+    name,
+    columns: Object.fromEntries([["id", "text"], ...refs.map(([c]) => [c, "text"])]) as TableSchema["columns"],
+    primary_key: { columns: ["id"] },
+    foreign_keys: refs.map(([c, t]) => fk(c, t)),
+  });
+  const schemas = [
+    table("a", [["b_id", "b"]]), // a → b → c
+    table("b", [["c_id", "c"]]),
+    table("c", []),
+    table("tree", [["parent", "tree"]]), // itself
+    table("x", [["y_id", "y"]]), // x ⇄ y
+    table("y", [["x_id", "x"]]),
+    table("leaf", [["x_id", "x"]]), // a child of the cycle
+  ];
+  const rows: Record<string, unknown[]> = {
+    a: [{ id: "a1", b_id: "b1" }, { id: "a2", b_id: "nope" }, { id: "a1", b_id: null }],
+    b: [{ id: "b1", c_id: "c1" }, { id: "b2", c_id: "c2" }],
+    c: [{ id: "c1" }, { id: "c2" }],
+    tree: [{ id: "root", parent: null }, { id: "kid", parent: "root" }, { id: "orphan", parent: "gone" }],
+    x: [{ id: "x1", y_id: "y1" }],
+    y: [{ id: "y1", x_id: "x1" }, { id: "y1", x_id: null }],
+    leaf: [{ id: "l1", x_id: "x1" }, { id: "l2", x_id: "x9" }],
+  };
+  const expected = ["a:1:b_id:foreign_key", "a:2:id:duplicate_key", "tree:2:parent:foreign_key", "y:1:id:duplicate_key", "leaf:1:x_id:foreign_key"];
+  for (const order of [schemas, [...schemas].reverse()]) {
+    const { tables, problems } = loadTables(order.map((schema) => ({ name: schema.name, schema, rows: rows[schema.name] as unknown[] })));
+    assert.equal(problems, checkTables(tables), "the load's problems are a full re-check's");
+    assert.equal(problems.map((p) => `${p.table}:${p.row}:${p.column}:${p.code}`).sort(), [...expected].sort());
+    const e = Engine.load(order.map((schema) => ({ name: schema.name, schema, rows: (rows[schema.name] as unknown[]).filter((_, i) => !expected.some((x) => x.startsWith(`${schema.name}:${i}:`))) })));
+    assert.equal(e.problems, []);
+    for (const schema of schemas) {
+      for (const row of e.snapshot().find((t) => t.schema.name === schema.name)?.rows ?? []) {
+        const found = e.execute({ kind: "sql", sql: `SELECT id FROM ${schema.name} WHERE id = ?`, params: [row[0] as Value] }).result as RowsResult;
+        assert.is(found.rowCount, 1, `${schema.name} ${String(row[0])} is in its key index`);
+      }
+    }
+    assert.throws(() => e.execute({ kind: "sql", sql: "DELETE FROM c WHERE id = 'c1'", params: [] }), /constraint|referenc/i);
+    assert.throws(() => e.execute({ kind: "sql", sql: "DELETE FROM tree WHERE id = 'root'", params: [] }), /constraint|referenc/i);
+  }
+});
+
 /** What reading each row on its own finds before the schema checks (the load phase of loadTables). */
 function readingProblems(table: string, columns: readonly string[], rows: readonly unknown[]): ProblemEntry[] {
   const problems: ProblemEntry[] = [];
