@@ -15,7 +15,8 @@
  * select's joins' ON in order then its `where`; an update's `set` values then
  * its `where`. `withCountSlots` then makes the bound plan's limit and offset
  * the slots after those, so the pages of one query (the same select at
- * another offset) share a plan too: preparing one anew cost ~3x running it.
+ * another offset) share a plan too: a page of 20 that prepared its own plan
+ * took 7.8 µs, against 0.53 µs on the shared one (bench/executor, Q6).
  *
  * The tokens are a prefix code: tags are numbers, names are strings (so a
  * column named "1" never reads as a tag, nor a string literal as a number),
