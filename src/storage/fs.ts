@@ -100,7 +100,9 @@ class NodeFile implements WritableFile {
  * Reads a file in as few reads as its size allows: `fs.promises.readFile`
  * reads in 512 KiB pieces, one thread-pool trip each, which cost 2–4 ms of
  * loading a 9 MB database. The size is a hint; a file that grows meanwhile is
- * read to its end.
+ * read to its end. A read of a regular file that returns less than asked for
+ * has reached the end, so a file that did not grow takes one read, not a
+ * second one to see nothing more.
  */
 async function readWhole(path: string): Promise<Buffer> {
   const handle = await fsp.open(path, constants.O_RDONLY);
@@ -110,9 +112,10 @@ async function readWhole(path: string): Promise<Buffer> {
     let length = 0;
     for (;;) {
       if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) return buffer.subarray(0, length);
+      const asked = buffer.length - length;
+      const { bytesRead } = await handle.read(buffer, length, asked, null);
       length += bytesRead;
+      if (bytesRead < asked) return buffer.subarray(0, length);
     }
   } finally {
     await handle.close();
