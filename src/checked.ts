@@ -9,4 +9,19 @@
  * request. It reaches the unchecked entry through this symbol, which the
  * package root does not export.
  */
+
+import { parseCommand } from "./commands/index.js";
+import type { Command } from "./commands/types.js";
+
 export const runChecked: unique symbol = Symbol("storedb.runChecked");
+
+/** `run` on `command` once `parseCommand` accepts it; a refused command is a rejection, like every other failure. */
+export function checkThen<T>(command: unknown, run: (command: Command) => Promise<T>): Promise<T> {
+  let parsed: Command;
+  try {
+    parsed = parseCommand(command);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return run(parsed);
+}

@@ -10,11 +10,10 @@
 
 import path from "node:path";
 import type { Change, EngineApi } from "./catalog/types.js";
-import { parseCommand } from "./commands/index.js";
 import type { Command, Value } from "./commands/types.js";
 import type { Result } from "./commands/results.js";
 import { TableQuery } from "./api/table-query.js";
-import { runChecked } from "./checked.js";
+import { checkThen, runChecked } from "./checked.js";
 import { StorageError, StoreError } from "./errors.js";
 import type { ProblemEntry } from "./errors.js";
 import { CommandQueue } from "./storage/command-queue.js";
@@ -86,13 +85,7 @@ export class Database {
 
   /** Runs a command of CONTRACT §4 given as plain JSON (validated strictly first). */
   execute(command: unknown): Promise<Result> {
-    let parsed: Command;
-    try {
-      parsed = parseCommand(command);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this[runChecked](parsed);
+    return checkThen(command, (checked) => this[runChecked](checked));
   }
 
   /** Runs a command already validated by `parseCommand` or `parseEnvelope` (see `checked.ts`). */

@@ -76,6 +76,7 @@ export function loadTables(loaded: readonly LoadedTable[]): { tables: Map<string
  * then share and are built again.
  */
 function indexTables(tables: ReadonlyMap<string, Table>, facts: Map<Table, LoadFacts>): void {
+  const links = new Map([...tables.values()].map((t) => [t, linksFrom(t, tables)] as const));
   const built = new Set<Table>();
   const build = (table: Table): void => {
     const known = facts.get(table);
@@ -83,7 +84,7 @@ function indexTables(tables: ReadonlyMap<string, Table>, facts: Map<Table, LoadF
     built.add(table);
   };
   const share = (table: Table): void => {
-    for (const l of linksFrom(table, tables)) {
+    for (const l of links.get(table) ?? []) {
       for (const row of table.rows) {
         const parent = l.parentKey.get(keyOfRow(row, l.childPositions));
         if (parent !== undefined) shareParentKey(l, row, parent);
@@ -92,7 +93,7 @@ function indexTables(tables: ReadonlyMap<string, Table>, facts: Map<Table, LoadF
   };
   let waiting = [...tables.values()];
   while (waiting.length > 0) {
-    const ready = waiting.filter((t) => linksFrom(t, tables).every((l) => built.has(l.parent)));
+    const ready = waiting.filter((t) => (links.get(t) ?? []).every((l) => built.has(l.parent)));
     if (ready.length === 0) {
       for (const t of waiting) build(t);
       for (const t of waiting) {

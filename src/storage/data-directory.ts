@@ -13,8 +13,8 @@
  */
 
 import path from "node:path";
-import { runChecked } from "../checked.js";
-import { assertDatabaseName, parseCommand } from "../commands/index.js";
+import { checkThen, runChecked } from "../checked.js";
+import { assertDatabaseName } from "../commands/index.js";
 import type { Command } from "../commands/types.js";
 import type { Result } from "../commands/results.js";
 import { Database } from "../database.js";
@@ -74,13 +74,7 @@ export class DataDirectory {
 
   /** Runs a command of CONTRACT §4, given as plain JSON (validated strictly first), on database `database`. */
   execute(database: string, command: unknown): Promise<Result> {
-    let parsed: Command;
-    try {
-      parsed = parseCommand(command);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this[runChecked](database, parsed);
+    return checkThen(command, (checked) => this[runChecked](database, checked));
   }
 
   /** `execute` for a command already validated (the service checks whole envelopes; see `checked.ts`). */
