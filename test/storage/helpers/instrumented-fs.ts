@@ -166,9 +166,14 @@ export class InstrumentedFs implements FileSystem {
         await self.call("fstat", name);
         return real.stat();
       },
+      // Like close(2) on Linux, the descriptor is released even when close reports an error
+      // (an injected fault, or no power), so simulated failures leak no real handles.
       async close() {
-        await self.call("close", name);
-        await real.close();
+        try {
+          await self.call("close", name);
+        } finally {
+          await real.close();
+        }
       },
     };
   }
