@@ -21,6 +21,12 @@
  * machine disturbs less than throughput). Before timing, one answer of each
  * server is compared with storedb's and a checksum of the answers is printed.
  *
+ * Every round starts every server afresh, and a process serves one round
+ * only: identical servers in different processes settled at levels up to
+ * ±6% apart here (four processes of one bare route: 16.5, 18.3, 16.8 and
+ * 18.5 µs of CPU per request, each steady within itself), so rounds on one
+ * process per server compared process draws, not servers.
+ *
  * Both forms are measured, and each against the peers given the same request
  * bodies: the JSON form's body is bigger, and parsing it is the HTTP stack's
  * cost, not storedb's.
@@ -31,7 +37,7 @@
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -41,7 +47,7 @@ import { buildServer, root } from "../scripts/bundle.mjs";
 const ROWS = 10_000;
 const CONNECTIONS = 64;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const here = fileURLToPath(import.meta.url);
 const require = createRequire(import.meta.url);
 
@@ -240,79 +246,93 @@ async function load(url: string, makeBody: () => unknown, seconds: number): Prom
 
 const randomId = () => 1 + Math.floor(Math.random() * ROWS);
 
+/** Stops a server and waits for it to exit (storedb releases its data directory then). */
+async function stop(server: Server): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once("exit", resolve));
+  server.child.kill("SIGTERM");
+  await exited;
+}
+
 async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), "storedb-bench-http-"));
-  const servers: Server[] = [];
+  const running = new Set<Server>();
+  let nextPort = 31801;
+  const data = path.join(scratch, "data");
   try {
-    const bare = await startPeer("bare", 31801, scratch);
-    servers.push(bare);
-    const sqlite = await startPeer("sqlite", 31802, scratch);
-    servers.push(sqlite);
     const bundle = await storedbBundle();
-    const storedb = await startStoredb(bundle, 31803, path.join(scratch, "data"), "info");
-    servers.push(storedb);
-    await seedStoredb(storedb.url);
-    // The same service with its per-request log line off, to show what that line costs (the peers log nothing).
-    const quiet = await startStoredb(bundle, 31804, path.join(scratch, "quiet"), "warn");
-    servers.push(quiet);
-    await seedStoredb(quiet.url);
+    type Role = "bare" | "sqlite" | "storedb" | "quiet";
+    /** A fresh server of `role`; storedb and its quiet twin share one seeded data directory, never at once. */
+    const start = async (role: Role): Promise<Server> => {
+      const port = nextPort++;
+      const server =
+        role === "bare" || role === "sqlite"
+          ? await startPeer(role, port, mkdtempSync(path.join(scratch, `${role}-`)))
+          : // The same service with its per-request log line off, to show what that line costs (the peers log nothing).
+            await startStoredb(bundle, port, data, role === "quiet" ? "warn" : "info");
+      running.add(server);
+      return server;
+    };
+    const retire = async (server: Server): Promise<void> => {
+      await stop(server);
+      running.delete(server);
+    };
+    const seeding = await start("storedb");
+    await seedStoredb(seeding.url);
+    await retire(seeding);
 
-    // Same question, same answer, everywhere (parsed: key order and spacing may differ).
-    const hash = createHash("sha256");
-    for (const id of [1, 4242, ROWS]) {
-      const expected = JSON.parse(pointAnswer(id)) as unknown;
-      const answers: string[] = [];
-      for (const server of [bare, sqlite, storedb]) answers.push(await post(server.url, sqlBody(id)), await post(server.url, jsonBody(id)));
-      for (const answer of answers) {
-        if (JSON.stringify(JSON.parse(answer)) !== JSON.stringify(expected)) throw new Error(`answers differ for id ${id}: ${answer}`);
-        hash.update(answer);
-      }
-    }
-
-    // Point selects: warmed up once, then ROUNDS interleaved rounds; the median and best round are reported,
-    // because this machine's two cores are shared and one round can land on a neighbour's burst.
-    // Each form is compared with the peers given the very same request bodies (the JSON form's body is
-    // 2.7x the SQL one, and parsing it is part of the HTTP stack's cost).
+    // Point selects: ROUNDS interleaved rounds, each on fresh processes, warmed up first; the median and
+    // best round are reported, because this machine's two cores are shared and one round can land on a
+    // neighbour's burst. Each form is compared with the peers given the very same request bodies (the JSON
+    // form's body is 2.7x the SQL one, and parsing it is part of the HTTP stack's cost).
     type Form = "SQL" | "JSON";
     interface SelectRun {
       readonly name: string;
-      readonly server: Server;
       readonly form: Form;
-      readonly role: "bare" | "sqlite" | "storedb" | "quiet";
+      readonly role: Role;
     }
     const bodyOf = (form: Form) => () => (form === "SQL" ? sqlBody(randomId()) : jsonBody(randomId()));
     const selects: SelectRun[] = [];
     for (const form of ["SQL", "JSON"] as const) {
-      selects.push({ name: `point select, ${form} form — bare fastify route (ceiling)`, server: bare, form, role: "bare" });
-      selects.push({ name: `point select, ${form} form — fastify + better-sqlite3`, server: sqlite, form, role: "sqlite" });
-      selects.push({ name: `point select, ${form} form — storedb`, server: storedb, form, role: "storedb" });
+      selects.push({ name: `point select, ${form} form — bare fastify route (ceiling)`, form, role: "bare" });
+      selects.push({ name: `point select, ${form} form — fastify + better-sqlite3`, form, role: "sqlite" });
+      selects.push({ name: `point select, ${form} form — storedb`, form, role: "storedb" });
     }
-    selects.push({ name: "point select, SQL form — storedb, request log off", server: quiet, form: "SQL", role: "quiet" });
+    selects.push({ name: "point select, SQL form — storedb, request log off", form: "SQL", role: "quiet" });
     const rounds = new Map<string, Run[]>(selects.map(({ name }) => [name, []]));
-    for (const { server, form } of selects) await load(server.url, bodyOf(form), 1);
+    const roles: Role[] = ["bare", "sqlite", "storedb", "quiet"];
+    // Same question, same answer, everywhere (parsed: key order and spacing may differ).
+    const hash = createHash("sha256");
     for (let round = 0; round < ROUNDS; round++) {
-      for (let i = 0; i < selects.length; i++) {
-        const { name, server, form } = selects[(i + round) % selects.length]!;
-        rounds.get(name)!.push(await measure(server, bodyOf(form), SECONDS));
+      for (let i = 0; i < roles.length; i++) {
+        const role = roles[(i + round) % roles.length]!;
+        const server = await start(role);
+        if (round === 0) await compareAnswers(server, hash);
+        const runs = selects.filter((run) => run.role === role);
+        for (const { form } of runs) await load(server.url, bodyOf(form), 1);
+        for (const { name, form } of runs) rounds.get(name)!.push(await measure(server, bodyOf(form), SECONDS));
+        await retire(server);
       }
     }
-    const inserts: [string, Server, number][] = [
-      ["insert 1 row — fastify + better-sqlite3 (sync=FULL)", sqlite, 0],
-      ["insert 1 row — storedb (durable before 2xx)", storedb, 1_000_000],
+    const inserts: [string, Role, number][] = [
+      ["insert 1 row — fastify + better-sqlite3 (sync=FULL)", "sqlite", 0],
+      ["insert 1 row — storedb (durable before 2xx)", "storedb", 1_000_000],
     ];
-    for (const [name, server, firstId] of inserts) {
+    for (const [name, role, firstId] of inserts) {
+      const server = await start(role);
       nextEvent = firstId;
       await load(server.url, insertBody, 1);
       rounds.set(name, [await measure(server, insertBody, SECONDS)]);
+      await retire(server);
     }
 
     const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const median = (name: string) => middle(rounds.get(name)!.map((r) => r.result.requests.average));
     const cpu = (name: string) => middle(rounds.get(name)!.map((r) => r.cpuPerRequestUs));
     const best = (name: string) => Math.max(...rounds.get(name)!.map((r) => r.result.requests.average));
-    const peer = (form: Form, role: SelectRun["role"]) => selects.find((run) => run.form === form && run.role === role)!.name;
+    const peer = (form: Form, role: Role) => selects.find((run) => run.form === form && run.role === role)!.name;
     const placement = PINNED ? `servers pinned to CPU ${SERVER_CPU}, load generator to CPU ${DRIVER_CPU}` : "not pinned (no taskset)";
-    console.log(`\n${CONNECTIONS} connections, ${ROUNDS} rounds x ${SECONDS} s per point-select run, ${ROWS} rows, loopback, ${os.cpus().length} CPUs, ${placement}, load average ${os.loadavg()[0]!.toFixed(1)}\n`);
+    console.log(`\n${CONNECTIONS} connections, ${ROUNDS} rounds x ${SECONDS} s per point-select run, a fresh process per server and round, ${ROWS} rows, loopback, ${os.cpus().length} CPUs, ${placement}, load average ${os.loadavg()[0]!.toFixed(1)}\n`);
     console.log("run".padEnd(58) + "median/s".padStart(10) + "best/s".padStart(9) + "cpu µs/req".padStart(11) + "p50 ms".padStart(8) + "p99 ms".padStart(8) + "non-2xx".padStart(9) + "errors".padStart(8) + "   vs bare  vs sqlite (median, same form)");
     let bad = 0;
     for (const [name, runs] of rounds) {
@@ -349,14 +369,25 @@ async function main(): Promise<void> {
     console.log(`server CPU µs per point select (median, robust to a busy machine): ${cpus.join("; ")}; storedb SQL without the request log line ${cpu(peer("SQL", "quiet")).toFixed(1)}`);
     console.log(`checksum ${hash.digest("hex").slice(0, 16)}`);
   } catch (error) {
-    const log = path.join(scratch, "data.log");
-    const errors = readFileSync(log, "utf8").split("\n").filter((line) => line.includes('"level":50'));
+    const log = `${data}.log`;
+    const errors = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((line) => line.includes('"level":50')) : [];
     if (errors.length > 0) console.error(`storedb logged:\n${errors.slice(-3).join("\n")}`);
     throw error;
   } finally {
-    for (const server of servers) server.child.kill("SIGTERM");
-    await Promise.all(servers.map((server) => new Promise((resolve) => (server.child.exitCode !== null ? resolve(null) : server.child.once("exit", resolve)))));
+    await Promise.all([...running].map(stop));
     rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Checks that `server` answers the same as the expected point select, in both forms; hashes the answers. */
+async function compareAnswers(server: Server, hash: ReturnType<typeof createHash>): Promise<void> {
+  for (const id of [1, 4242, ROWS]) {
+    const expected = JSON.stringify(JSON.parse(pointAnswer(id)));
+    for (const body of [sqlBody(id), jsonBody(id)]) {
+      const answer = await post(server.url, body);
+      if (JSON.stringify(JSON.parse(answer)) !== expected) throw new Error(`answers differ for id ${id}: ${answer}`);
+      hash.update(answer);
+    }
   }
 }
 
