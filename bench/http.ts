@@ -220,13 +220,29 @@ interface Run {
   readonly result: AutocannonResult;
   /** Server CPU time per answered request, in µs: robust where throughput is not, on a shared machine. */
   readonly cpuPerRequestUs: number;
+  /**
+   * Busy shares of one core, server and load generator (this process): when the
+   * generator's is near 100% it, not the server, bounds the throughput, and
+   * servers of different cost answer at the same rate.
+   */
+  readonly serverBusy: number;
+  readonly driverBusy: number;
 }
 
 async function measure(server: Server, makeBody: () => unknown, seconds: number): Promise<Run> {
   const before = cpuMs(server.child.pid!);
+  const driverBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
   const result = await load(server.url, makeBody, seconds);
   const used = cpuMs(server.child.pid!) - before;
-  return { result, cpuPerRequestUs: (used * 1000) / Math.max(1, result.requests.total) };
+  const driver = process.cpuUsage(driverBefore);
+  const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
+  return {
+    result,
+    cpuPerRequestUs: (used * 1000) / Math.max(1, result.requests.total),
+    serverBusy: used / elapsedMs,
+    driverBusy: (driver.user + driver.system) / 1000 / elapsedMs,
+  };
 }
 
 async function load(url: string, makeBody: () => unknown, seconds: number): Promise<AutocannonResult> {
@@ -330,10 +346,11 @@ async function main(): Promise<void> {
     const median = (name: string) => middle(rounds.get(name)!.map((r) => r.result.requests.average));
     const cpu = (name: string) => middle(rounds.get(name)!.map((r) => r.cpuPerRequestUs));
     const best = (name: string) => Math.max(...rounds.get(name)!.map((r) => r.result.requests.average));
+    const busy = (name: string, of: "serverBusy" | "driverBusy") => `${(middle(rounds.get(name)!.map((r) => r[of])) * 100).toFixed(0)}%`;
     const peer = (form: Form, role: Role) => selects.find((run) => run.form === form && run.role === role)!.name;
     const placement = PINNED ? `servers pinned to CPU ${SERVER_CPU}, load generator to CPU ${DRIVER_CPU}` : "not pinned (no taskset)";
     console.log(`\n${CONNECTIONS} connections, ${ROUNDS} rounds x ${SECONDS} s per point-select run, a fresh process per server and round, ${ROWS} rows, loopback, ${os.cpus().length} CPUs, ${placement}, load average ${os.loadavg()[0]!.toFixed(1)}\n`);
-    console.log("run".padEnd(58) + "median/s".padStart(10) + "best/s".padStart(9) + "cpu µs/req".padStart(11) + "p50 ms".padStart(8) + "p99 ms".padStart(8) + "non-2xx".padStart(9) + "errors".padStart(8) + "   vs bare  vs sqlite (median, same form)");
+    console.log("run".padEnd(58) + "median/s".padStart(10) + "best/s".padStart(9) + "cpu µs/req".padStart(11) + "server".padStart(7) + "driver".padStart(7) + "p50 ms".padStart(8) + "p99 ms".padStart(8) + "non-2xx".padStart(9) + "errors".padStart(8) + "   vs bare  vs sqlite (median, same form)");
     let bad = 0;
     for (const [name, runs] of rounds) {
       const worst = runs.reduce((a, r) => a + r.result.non2xx, 0);
@@ -349,7 +366,9 @@ async function main(): Promise<void> {
         name.padEnd(58) +
           median(name).toFixed(0).padStart(10) +
           best(name).toFixed(0).padStart(9) +
-          cpu(name).toFixed(0).padStart(11) +
+          cpu(name).toFixed(1).padStart(11) +
+          busy(name, "serverBusy").padStart(7) +
+          busy(name, "driverBusy").padStart(7) +
           String(last.latency.p50).padStart(8) +
           String(last.latency.p99).padStart(8) +
           String(worst).padStart(9) +
@@ -367,6 +386,7 @@ async function main(): Promise<void> {
       (form) => `${form}: bare ${cpu(peer(form, "bare")).toFixed(1)}, fastify + better-sqlite3 ${cpu(peer(form, "sqlite")).toFixed(1)}, storedb ${cpu(peer(form, "storedb")).toFixed(1)}`,
     );
     console.log(`server CPU µs per point select (median, robust to a busy machine): ${cpus.join("; ")}; storedb SQL without the request log line ${cpu(peer("SQL", "quiet")).toFixed(1)}`);
+    console.log("server, driver: median busy share of one core during the runs (the driver near 100% bounds every server's rate alike)");
     console.log(`checksum ${hash.digest("hex").slice(0, 16)}`);
   } catch (error) {
     const log = `${data}.log`;
