@@ -284,8 +284,7 @@ async function main(): Promise<void> {
       const server =
         role === "bare" || role === "sqlite"
           ? await startPeer(role, port, mkdtempSync(path.join(scratch, `${role}-`)))
-          : // The same service with its per-request log line off, to show what that line costs (the peers log nothing).
-            await startStoredb(bundle, port, data, role === "quiet" ? "warn" : "info");
+          : await startStoredb(bundle, port, data, role === "quiet" ? "warn" : "info");
       running.add(server);
       return server;
     };
@@ -314,6 +313,7 @@ async function main(): Promise<void> {
       selects.push({ name: `point select, ${form} form — fastify + better-sqlite3`, form, role: "sqlite" });
       selects.push({ name: `point select, ${form} form — storedb`, form, role: "storedb" });
     }
+    // The same service with its per-request log line off, to show what that line costs (the peers log nothing).
     selects.push({ name: "point select, SQL form — storedb, request log off", form: "SQL", role: "quiet" });
     const rounds = new Map<string, Run[]>(selects.map(({ name }) => [name, []]));
     const roles: Role[] = ["bare", "sqlite", "storedb", "quiet"];
