@@ -2,10 +2,13 @@
  * `buildApp(options)`: the fastify instance of the service, without
  * listening (fastify's own layout: `main.ts` listens, tests `inject`).
  *
- * One plugin per concern, registered in the order their hooks must run:
- * request logs, errors (one error handler, one not-found handler), the
- * shutdown gate (503 while draining), auth (401 before anything else), then
- * the routes. The instance options are chosen deliberately:
+ * Plugins: the request hooks (request id, the shutdown gate's 503, auth's
+ * 401, the request log line: `request-hooks.ts`), errors (one error handler,
+ * one not-found handler), then the routes. The instance options are chosen
+ * deliberately:
+ * - No fastify logger: the service logs through its own pino logger
+ *   (`request-log.ts`), because a fastify logger costs every request a
+ *   child logger and a pair of response listeners.
  * - Only one body parser, for `application/json`, using `JSON.parse`
  *   directly: it keeps a `__proto__` key as an ordinary own property (no
  *   prototype change), so such a body reaches validation and is rejected
@@ -20,10 +23,11 @@
 import { randomBytes } from "node:crypto";
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import { StoreError } from "../errors.js";
-import { authPlugin } from "./auth.js";
-import { DrainGate, drainPlugin } from "./drain.js";
+import { bearerAuth } from "./auth.js";
+import { DrainGate } from "./drain.js";
 import { asStoreError, clientErrorHandler, problemsPlugin, sendProblem } from "./problems.js";
-import { lazyRequestLogger, requestLogPlugin, type ServiceLog } from "./request-log.js";
+import { requestHooks } from "./request-hooks.js";
+import type { ServiceLog } from "./request-log.js";
 import { routes, type CommandStore } from "./routes.js";
 
 export interface AppOptions {
@@ -61,10 +65,9 @@ function requestIds(): () => string {
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
-    logger: options.logger?.fastify ?? false,
-    // request-log.ts writes one line per request instead of fastify's two, and makes request.log only when used.
+    logger: false,
+    // Without a logger fastify's own request lines go nowhere; this skips even calling for them.
     logController: new LogController({ disableRequestLogging: true }),
-    ...(options.logger === undefined ? {} : { childLoggerFactory: lazyRequestLogger }),
     genReqId: requestIds(),
     bodyLimit: options.maxBodyBytes,
     requestTimeout: TIMEOUTS.requestTimeout,
@@ -92,10 +95,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
   });
 
-  app.register(requestLogPlugin, { log: options.logger });
-  app.register(problemsPlugin, { maxBodyBytes: options.maxBodyBytes });
-  app.register(drainPlugin, { gate: options.gate ?? new DrainGate() });
-  app.register(authPlugin, { apiKey: options.apiKey });
+  app.register(requestHooks, { gate: options.gate ?? new DrainGate(), authorized: bearerAuth(options.apiKey), log: options.logger });
+  app.register(problemsPlugin, { maxBodyBytes: options.maxBodyBytes, log: options.logger });
   app.register(routes, { store: options.store });
   return app;
 }

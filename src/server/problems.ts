@@ -16,14 +16,15 @@ import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { StoreError } from "../errors.js";
 import { rootPlugin } from "./plugin.js";
-import { noteOutcome } from "./request-log.js";
+import { logRequestError, noteOutcome, type ServiceLog } from "./request-log.js";
 
 /** Seconds a client should wait before retrying a request refused during shutdown. */
 export const RETRY_AFTER_SECONDS = 5;
 
-
 export interface ProblemOptions extends Record<string, unknown> {
   readonly maxBodyBytes: number;
+  /** Where unexpected and server-side errors are logged, with their request id. */
+  readonly log?: ServiceLog | undefined;
 }
 
 export const problemsPlugin = rootPlugin<ProblemOptions>((app, options, done) => {
@@ -49,11 +50,11 @@ export const problemsPlugin = rootPlugin<ProblemOptions>((app, options, done) =>
   app.setErrorHandler((error, request, reply) => {
     const known = asStoreError(error, options.maxBodyBytes);
     if (known !== undefined && known.code !== "internal_error") {
-      if (known.status >= 500) request.log.error({ err: error }, "command failed on the server side");
+      if (known.status >= 500) logRequestError(options.log, request, error, "command failed on the server side");
       sendProblem(request, reply, known);
       return;
     }
-    request.log.error({ err: error }, "unexpected error");
+    logRequestError(options.log, request, error, "unexpected error");
     sendProblem(request, reply, new StoreError("internal_error", `The server failed to process the request; the server log has the details under request id ${request.id}.`));
   });
   done();

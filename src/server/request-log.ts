@@ -1,30 +1,28 @@
 /**
- * Structured request logs: one JSON line per answered request with the
- * request id (`reqId`), method, path, database, command kind, status, error
- * code and duration. Every answer carries the same id in `X-Request-Id`.
+ * The service's logs: structured JSON lines (pino's format) on standard
+ * output, batched (`log-lines.ts`), the Authorization header redacted from
+ * every line (CONTRACT §8).
  *
- * The service logs through fastify's pino logger (startup, warnings, errors
- * with their request id, shutdown). The per-request line is the one line
- * written on the hot path, so it is formatted here, in pino's own line format
- * (level, time, pid, hostname, reqId, fields, msg), straight into the same
- * batched destination: pino's generic path — a child logger per request,
- * then serializing an object — measured ~1 µs per request in isolation and
- * ~4 µs of a ~35 µs point select under load (bench/http.ts). For the same
- * reason `request.log`, the child logger fastify makes for every request, is
- * made only when something logs through it (errors do; most requests never).
+ * Startup, warnings, shutdown and server-side errors (with their request id)
+ * go through the service's pino logger. The per-request line — request id
+ * (`reqId`), method, path, database, command kind, status, error code and
+ * duration — is the one line written on the hot path, so it is formatted
+ * here, in pino's own line format, straight into the same batched
+ * destination: pino's generic path (a child logger per request, then
+ * serializing an object) measured ~1 µs per request in isolation.
  *
- * fastify's own two lines per request are turned off in `app.ts`. The
- * Authorization header is redacted from every pino line (CONTRACT §8) even
- * though no serializer here emits headers, so a debug log of a raw request
- * cannot leak the key either; the request line has no headers at all.
+ * fastify itself gets no logger (`app.ts`): with one, it makes a child
+ * logger and attaches response listeners for every request (see
+ * `request-hooks.ts`). Errors reach the service log through our error
+ * handler (`problems.ts`), with the request id.
  */
 
 import os from "node:os";
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { pino, type Logger } from "pino";
 import type { ErrorCode } from "../errors.js";
 import type { LogLevel } from "./config.js";
 import { batchedLines, type LineSink } from "./log-lines.js";
-import { rootPlugin } from "./plugin.js";
 
 /** What a request ran and how it ended, for its log line. */
 interface Outcome {
@@ -63,21 +61,26 @@ export const REDACTED_PATHS = [
   'req.headers["authorization"]',
 ];
 
-/** The service's logging: pino options for fastify, and the destination the request lines share with them. */
+/** The service's logging: its pino logger, and the destination the request lines share with it. */
 export interface ServiceLog {
   readonly level: LogLevel;
   readonly lines: LineSink;
-  readonly fastify: Exclude<FastifyServerOptions["logger"], boolean | undefined>;
+  readonly logger: Logger;
 }
 
-/** JSON lines to `lines` (stdout, batched per turn), Authorization redacted. */
+/** JSON lines to `lines` (stdout, batched), Authorization redacted. */
 export function serviceLog(level: LogLevel, lines: LineSink = batchedLines()): ServiceLog {
-  return { level, lines, fastify: { level, stream: lines, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } } };
+  return { level, lines, logger: pino({ level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } }, lines) };
 }
 
 /** pino's numeric levels; the request line is written at `info`. */
 const LEVELS: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
 const INFO = 30;
+
+/** Whether `log` takes request lines (its level is `info` or more verbose). */
+export function writesRequestLines(log: ServiceLog): boolean {
+  return LEVELS[log.level] <= INFO;
+}
 
 /** The line's constant head after the time, as pino's default `base` writes it. */
 const BASE = `,"pid":${process.pid},"hostname":${JSON.stringify(os.hostname())}`;
@@ -118,7 +121,7 @@ export function hundredths(ms: number): string {
  * check), command kinds (noted after validation), error codes (ours). The
  * path (without the query) may be anything a client sent, so it is escaped.
  */
-function requestLine(request: FastifyRequest, reply: FastifyReply): string {
+export function requestLine(request: FastifyRequest, reply: FastifyReply, durationMs: number): string {
   const outcome = request.storeOutcome;
   let fields = "";
   if (outcome !== null) {
@@ -133,77 +136,10 @@ function requestLine(request: FastifyRequest, reply: FastifyReply): string {
     lastTimeText = String(now);
   }
   // Not `request.routeOptions.url`: that getter builds a dozen-member object on every read.
-  return `{"level":${INFO},"time":${lastTimeText}${BASE},"reqId":"${request.id}","method":"${request.method}","path":${pathJson(request.url)}${fields},"durationMs":${hundredths(reply.elapsedTime)},"msg":"request completed"}\n`;
+  return `{"level":${INFO},"time":${lastTimeText}${BASE},"reqId":"${request.id}","method":"${request.method}","path":${pathJson(request.url)}${fields},"durationMs":${hundredths(durationMs)},"msg":"request completed"}\n`;
 }
 
-export interface RequestLogOptions extends Record<string, unknown> {
-  /** Where request lines go; none when the service logs nothing. */
-  readonly log?: ServiceLog | undefined;
-}
-
-export const requestLogPlugin = rootPlugin<RequestLogOptions>((app, { log }, done) => {
-  app.decorateRequest("storeOutcome", null);
-  // Clients quote this id when they report a problem; the log lines carry it as `reqId`.
-  app.addHook("onRequest", (request, reply, next) => {
-    reply.header("x-request-id", request.id);
-    next();
-  });
-  if (log !== undefined && LEVELS[log.level] <= INFO) {
-    const { lines } = log;
-    app.addHook("onResponse", (request, reply, next) => {
-      lines.write(requestLine(request, reply));
-      next();
-    });
-  }
-  done();
-});
-
-/**
- * fastify's `childLoggerFactory`: `request.log` becomes the usual pino child
- * (bound to `reqId`), created the first time something logs through it.
- */
-export function lazyRequestLogger(this: unknown, parent: FastifyBaseLogger, bindings: Record<string, unknown>, options: object): FastifyBaseLogger {
-  return new LazyChild(parent, bindings, options) as unknown as FastifyBaseLogger;
-}
-
-class LazyChild {
-  private made: FastifyBaseLogger | undefined;
-  constructor(
-    private readonly parent: FastifyBaseLogger,
-    private readonly bindings: Record<string, unknown>,
-    private readonly options: object,
-  ) {}
-  private get real(): FastifyBaseLogger {
-    return (this.made ??= this.parent.child(this.bindings, this.options));
-  }
-  get level(): string {
-    return this.real.level;
-  }
-  set level(level: string) {
-    this.real.level = level;
-  }
-  fatal(...args: Parameters<FastifyBaseLogger["fatal"]>): void {
-    this.real.fatal(...args);
-  }
-  error(...args: Parameters<FastifyBaseLogger["error"]>): void {
-    this.real.error(...args);
-  }
-  warn(...args: Parameters<FastifyBaseLogger["warn"]>): void {
-    this.real.warn(...args);
-  }
-  info(...args: Parameters<FastifyBaseLogger["info"]>): void {
-    this.real.info(...args);
-  }
-  debug(...args: Parameters<FastifyBaseLogger["debug"]>): void {
-    this.real.debug(...args);
-  }
-  trace(...args: Parameters<FastifyBaseLogger["trace"]>): void {
-    this.real.trace(...args);
-  }
-  silent(...args: Parameters<FastifyBaseLogger["silent"]>): void {
-    this.real.silent(...args);
-  }
-  child(...args: Parameters<FastifyBaseLogger["child"]>): FastifyBaseLogger {
-    return this.real.child(...args);
-  }
+/** An error logged with the request it belongs to. */
+export function logRequestError(log: ServiceLog | undefined, request: FastifyRequest, error: unknown, message: string): void {
+  log?.logger.error({ reqId: request.id, err: error }, message);
 }

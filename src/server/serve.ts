@@ -44,23 +44,25 @@ export async function serve({ config, warnings }: LoadedConfig): Promise<void> {
   }
 
   const gate = new DrainGate();
+  const log = serviceLog(config.logLevel);
+  const logger = log.logger;
   const app = buildApp({
     store,
     apiKey: config.apiKey,
     maxBodyBytes: config.maxBodyBytes,
     gate,
-    logger: serviceLog(config.logLevel),
+    logger: log,
   });
-  for (const warning of warnings) app.log.warn(warning);
+  for (const warning of warnings) logger.warn(warning);
 
   try {
-    await app.listen({ host: config.bindAddress, port: config.port, listenTextResolver: (address) => `storedb listening on ${address}` });
+    await app.listen({ host: config.bindAddress, port: config.port });
   } catch (error) {
     await store.close();
     fail(`cannot listen on ${config.bindAddress}:${config.port} (STORE_BIND_ADDRESS, STORE_PORT): ${reasonOf(error)}`);
   }
   const address = app.server.address();
-  app.log.info(
+  logger.info(
     { address: config.bindAddress, port: typeof address === "object" && address ? address.port : config.port, dataPath: config.dataPath },
     "storedb ready",
   );
@@ -68,13 +70,13 @@ export async function serve({ config, warnings }: LoadedConfig): Promise<void> {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
-      app.log.warn({ signal }, "already shutting down; waiting for in-flight requests");
+      logger.warn({ signal }, "already shutting down; waiting for in-flight requests");
       return;
     }
     stopping = true;
-    app.log.info({ signal, timeoutMs: config.shutdownTimeoutMs }, "shutting down");
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, "shutting down");
     setTimeout(() => {
-      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, "shutdown timed out; exiting with work unfinished");
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, "shutdown timed out; exiting with work unfinished");
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     gate.begin();
@@ -83,11 +85,11 @@ export async function serve({ config, warnings }: LoadedConfig): Promise<void> {
       .finally(() => store.close())
       .then(
         () => {
-          app.log.info("stopped");
+          logger.info("stopped");
           process.exit(0);
         },
         (error: unknown) => {
-          app.log.error({ err: error }, "shutdown failed");
+          logger.error({ err: error }, "shutdown failed");
           process.exit(1);
         },
       );
