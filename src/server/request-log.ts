@@ -63,23 +63,21 @@ export const REDACTED_PATHS = [
 
 /** The service's logging: its pino logger, and the destination the request lines share with it. */
 export interface ServiceLog {
-  readonly level: LogLevel;
   readonly lines: LineSink;
   readonly logger: Logger;
 }
 
 /** JSON lines to `lines` (stdout, batched), Authorization redacted. */
 export function serviceLog(level: LogLevel, lines: LineSink = batchedLines()): ServiceLog {
-  return { level, lines, logger: pino({ level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } }, lines) };
+  return { lines, logger: pino({ level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } }, lines) };
 }
 
-/** pino's numeric levels; the request line is written at `info`. */
-const LEVELS: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+/** pino's number for `info`, the request line's level. */
 const INFO = 30;
 
 /** Whether `log` takes request lines (its level is `info` or more verbose). */
 export function writesRequestLines(log: ServiceLog): boolean {
-  return LEVELS[log.level] <= INFO;
+  return log.logger.isLevelEnabled("info");
 }
 
 /** The line's constant head after the time, as pino's default `base` writes it. */
