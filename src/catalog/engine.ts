@@ -28,6 +28,7 @@ import { checkTables } from "./check-state.js";
 import { linksTo } from "./foreign-keys.js";
 import { loadTables } from "./load.js";
 import { applyDelete, applyInsert, applyUpdate } from "./mutate.js";
+import type { MutableRow } from "./key-index.js";
 import { Table } from "./table.js";
 import type { Change, EngineApi, LoadedTable, Outcome, TableSnapshot } from "./types.js";
 
@@ -231,7 +232,7 @@ export class Engine implements EngineApi {
         }
         this.tables.delete(t.name);
         this.plans.clear();
-        const change: Change = { kind: "drop-table", table: t.name, schema: t.schema, rows: t.rows.map((r) => t.values(r)) };
+        const change: Change = { kind: "drop-table", table: t.name, schema: t.schema, rows: t.rows };
         return { result: mutation("drop-table", t.name, 0), changes: [change] };
       }
       default:
@@ -262,7 +263,7 @@ export class Engine implements EngineApi {
         }
         case "delete": {
           const t = this.table(c.table);
-          t.rows.splice(c.position, 0, t.stored(c.row));
+          t.rows.splice(c.position, 0, c.row as MutableRow);
           touched.add(t);
           break;
         }
@@ -270,7 +271,7 @@ export class Engine implements EngineApi {
           const t = this.table(c.table);
           const row = t.rows[c.position];
           if (!row) throw new StoreError("internal_error", `Undo: no row ${c.position} in "${c.table}"`);
-          for (let k = 0; k < t.width; k++) row[k] = c.before[k] as Value;
+          t.rows[c.position] = c.before as MutableRow;
           touched.add(t);
           break;
         }
@@ -280,7 +281,7 @@ export class Engine implements EngineApi {
           break;
         case "drop-table": {
           const t = new Table(c.schema);
-          t.rows = c.rows.map((r) => t.stored(r));
+          t.rows = c.rows.slice() as MutableRow[];
           this.tables.set(c.table, t);
           touched.add(t);
           this.plans.clear();
@@ -295,9 +296,9 @@ export class Engine implements EngineApi {
   }
 
   /**
-   * The rows are the engine's own arrays (read-only to the caller, no copies:
-   * a snapshot of a large table is cheap); a later update changes them in
-   * place, so a writer copies what must outlive the next command.
+   * Each table's row array, copied: rows are values the engine never writes
+   * again (see `Table`), so the snapshot stays exactly this state however
+   * long it is held, and costs one array copy per table.
    */
   snapshot(): readonly TableSnapshot[] {
     return this.sorted().map((t) => ({ schema: t.schema, columns: t.columns, rows: t.rows.slice() }));

@@ -69,8 +69,8 @@ export function applyInsert(tables: Tables, table: Table, plan: InsertPlan, para
   throwConstraints(table, "Insert into", problems);
 
   return rows.map((v) => {
-    const position = table.append(table.stored(v));
-    return { kind: "insert", table: table.name, row: v, position };
+    const row = table.stored(v);
+    return { kind: "insert", table: table.name, row, position: table.append(row) };
   });
 }
 
@@ -141,20 +141,14 @@ export function applyUpdate(tables: Tables, table: Table, plan: UpdatePlan, matc
   }
   throwConstraints(table, "Update of", problems);
 
-  // Unindex all first, so keys swapped between matched rows never collide midway.
-  const befores = matched.map((row) => table.values(row));
-  for (const row of matched) table.unindexRow(row);
-  matched.forEach((row, i) => {
-    const after = afters[i] as Value[];
-    for (let c = 0; c < table.width; c++) row[c] = after[c] as Value;
-  });
-  for (const row of matched) table.indexRow(row);
+  // Rows are values: each matched row is replaced by its new array, never written into.
+  const positions = table.replaceRows(matched.map((row, i) => [row, afters[i] as MutableRow] as const));
   const changes: Change[] = matched.map((row, i) => ({
     kind: "update",
     table: table.name,
-    before: befores[i] as Value[],
+    before: row,
     after: afters[i] as Value[],
-    position: table.positionOf(row),
+    position: positions[i] as number,
   }));
   return { changes, matched: matched.length };
 }
@@ -218,7 +212,7 @@ export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, 
     const ordered = [...set].sort((a, b) => t.orderOf(a) - t.orderOf(b));
     const positions = t.removeRows(set);
     // Positions as if rows were deleted one after another, in table order (so undo in reverse restores them).
-    ordered.forEach((row, j) => changes.push({ kind: "delete", table: t.name, row: t.values(row), position: (positions[j] as number) - j }));
+    ordered.forEach((row, j) => changes.push({ kind: "delete", table: t.name, row, position: (positions[j] as number) - j }));
   }
   return { changes, matched: matched.length };
 }

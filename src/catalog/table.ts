@@ -5,6 +5,13 @@
  * change. It implements the planner's `TableInfo` and the executor's
  * `TableStore`, so bind and execution read it directly.
  *
+ * Rows are values: once stored, a row array is never written again. An
+ * update stores a new array in the old one's place (`replaceRows`, which
+ * moves its key entries and sequence number), and undo puts the old array
+ * back. So a copy of `rows` is a consistent snapshot for as long as anyone
+ * holds it — a checkpoint serializes one while commands go on — and the
+ * same array in two snapshots is the same row.
+ *
  * Rule checks that look at one row (types, required, checks) live here;
  * rules across rows and tables live in `mutate.ts` and `check-state.ts`.
  */
@@ -118,12 +125,12 @@ export class Table implements TableInfo, TableStore {
     return () => [];
   }
 
-  /** A stored row of `values` (declared width): a copy the table owns. */
+  /** A stored row of `values` (declared width): a copy the table owns, never written again. */
   stored(values: readonly Value[]): MutableRow {
     return values.slice(0, this.width);
   }
 
-  /** A copy of a stored row's values, for a change record. */
+  /** A copy of a stored row's values, to build a changed row from. */
   values(row: readonly Value[]): Value[] {
     return row.slice();
   }
@@ -162,6 +169,25 @@ export class Table implements TableInfo, TableStore {
       else hi = mid;
     }
     return lo;
+  }
+
+  /**
+   * Puts each pair's new row in its old row's place: same position, same
+   * sequence number, and the keys moved to the new row. Old rows are
+   * unindexed all first, so keys swapped between rows never collide midway
+   * (keys must have been checked). Returns the positions, in pair order.
+   */
+  replaceRows(pairs: readonly (readonly [old: MutableRow, next: MutableRow])[]): number[] {
+    const seq = this.sequence();
+    const positions = pairs.map(([old]) => this.positionOf(old));
+    for (const [old] of pairs) this.unindexRow(old);
+    pairs.forEach(([old, next], i) => {
+      this.rows[positions[i] as number] = next;
+      seq.set(next, seq.get(old) as number);
+      seq.delete(old);
+    });
+    for (const [, next] of pairs) this.indexRow(next);
+    return positions;
   }
 
   indexRow(row: MutableRow): void {

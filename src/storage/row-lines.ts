@@ -3,11 +3,11 @@
  * column order, rows joined by ",\n".
  *
  * A whole-file rewrite after a one-row change must not re-serialize every
- * row, so each writer remembers the rows it last wrote (its own copies) and
- * their lines. A row equal, value for value, to the remembered row at the
- * same position reuses its line; only new or changed rows are serialized.
- * Comparing values is a few nanoseconds a row, and because the memo holds
- * copies it stays right however the engine shares or mutates its arrays.
+ * row, so each writer remembers the rows it last wrote and their lines. The
+ * engine never writes a stored row again (an update stores a new array), so
+ * the very array remembered at about the same position has the same line:
+ * only rows not seen before are serialized, and the memo holds the engine's
+ * arrays themselves, no copies.
  *
  * Rows to serialize become object literals with keys in column order (built
  * by a function compiled once per shape, so all share one hidden class).
@@ -28,12 +28,10 @@ const LOOK_AHEAD = 8;
 
 export class RowLines {
   private readonly toObject: (row: Row) => object;
-  private readonly width: number;
   private rows: Row[] = [];
   private lines: string[] = [];
 
   constructor(columns: readonly string[]) {
-    this.width = columns.length;
     // Column names are JSON-quoted into the source, so no name can inject code.
     const members = columns.map((column, i) => `${JSON.stringify(column)}: r[${i}] ?? null`).join(", ");
     this.toObject = new Function("r", `return { ${members} };`) as (row: Row) => object;
@@ -57,11 +55,11 @@ export class RowLines {
         j = match + 1;
         continue;
       }
-      kept[i] = row.slice(0, this.width);
+      kept[i] = row;
       changed.push(i);
       // An update replaces the remembered row; an insertion leaves it for the next row.
       const next = rows[i + 1];
-      if (!(next !== undefined && j < before.length && this.same(before[j]!, next))) j++;
+      if (!(next !== undefined && j < before.length && before[j] === next)) j++;
     }
     if (changed.length > rows.length * BULK_SHARE) this.bulk(kept, changed, lines);
     else for (const i of changed) lines[i] = JSON.stringify(this.toObject(kept[i]!));
@@ -70,16 +68,11 @@ export class RowLines {
     return lines.join(",\n");
   }
 
-  /** The remembered position, from `from` up to LOOK_AHEAD further, of a row equal to `row`; -1 if none. */
+  /** The remembered position, from `from` up to LOOK_AHEAD further, of `row` itself; -1 if none. */
   private find(row: Row, from: number): number {
     const end = Math.min(from + LOOK_AHEAD + 1, this.rows.length);
-    for (let j = from; j < end; j++) if (this.same(this.rows[j]!, row)) return j;
+    for (let j = from; j < end; j++) if (this.rows[j] === row) return j;
     return -1;
-  }
-
-  private same(a: Row, b: Row): boolean {
-    for (let c = 0; c < this.width; c++) if (a[c] !== b[c]) return false;
-    return true;
   }
 
   private bulk(rows: readonly Row[], changed: readonly number[], lines: string[]): void {

@@ -173,9 +173,11 @@ test("delete: cascade chains, rowsAffected counts only the named table, undo res
   assert.equal(e.execute({ kind: "validate" }).result, { kind: "validation", valid: true, errors: [] });
 });
 
-test("undo of a random series of mutations restores rows and keys exactly", () => {
+test("undo of a random series of mutations restores rows and keys exactly; a snapshot held meanwhile never changes", () => {
   const e = shop();
   const start = JSON.stringify(e.snapshot());
+  // Rows are values: a snapshot taken at any point still reads as it did, whatever ran or was undone since.
+  const held: [ReturnType<Engine["snapshot"]>, string][] = [];
   let seed = 7;
   const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
   const all: import("../../src/catalog/types.js").Change[] = [];
@@ -191,6 +193,10 @@ test("undo of a random series of mutations restores rows and keys exactly", () =
     ];
     const [text, params] = statements[rnd(statements.length)] as [string, Value[]];
     const before = i % 7 === 0 ? JSON.stringify(e.snapshot()) : undefined;
+    if (i % 10 === 0) {
+      const snapshot = e.snapshot();
+      held.push([snapshot, JSON.stringify(snapshot)]);
+    }
     try {
       const changes = sql(e, text, params).changes;
       if (before !== undefined) {
@@ -223,6 +229,7 @@ test("undo of a random series of mutations restores rows and keys exactly", () =
   assert.equal(e.execute({ kind: "validate" }).result, { kind: "validation", valid: true, errors: [] });
   e.undo(all);
   assert.is(JSON.stringify(e.snapshot()), start);
+  for (const [snapshot, text] of held) assert.is(JSON.stringify(snapshot), text, "a held snapshot changed");
   assert.equal(select(e, "SELECT id FROM users WHERE id = 'u3'"), [["u3"]]);
   assert.equal(select(e, "SELECT id FROM users WHERE email = 'b@x'"), [["u2"]]);
   assert.equal(select(e, "SELECT id FROM users WHERE age = 30"), [["u1"]]);
