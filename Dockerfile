@@ -8,8 +8,9 @@
 #               registry (test/container/podman.test.ts builds this
 #               way). Select it with
 #               --build-arg BUILD_STAGE=prebuilt.
-#   runtime   — node, the bundle and production dependencies only (fastify,
-#               chevrotain, ajv, fast-json-stable-stringify); no compiler, no
+#   runtime   — node, the bundle (`dist/cli.js serve` is the service) and
+#               production dependencies only (fastify, chevrotain, ajv, pino,
+#               commander, papaparse, …); no compiler, no
 #               dev dependencies, no shell needed. Runs as a non-root user,
 #               writes only to /data (the volume) and /tmp, so it works with a
 #               read-only root filesystem.
@@ -67,4 +68,4 @@ VOLUME /data
 HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.STORE_PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "dist/server.js"]
+ENTRYPOINT ["node", "dist/cli.js", "serve"]

@@ -1,13 +1,11 @@
 #!/usr/bin/env node
 /**
  * Builds dist/ with esbuild: `dist/index.js` (the library: `import { Database } from "storedb"`)
- * and `dist/server.js` (the service, `npm start` and the container's entry point).
+ * and `dist/cli.js` (the `storedb` command; `storedb serve` is the service, `npm start` and
+ * the container's entry point). See bundle.mjs for how each is bundled.
  */
 import { build } from "esbuild";
-import { bundleOptions, SERVER_ENTRY } from "./bundle.mjs";
+import { bundleOptions, cliBuildOptions } from "./bundle.mjs";
 
-const common = { ...bundleOptions, outdir: "dist", logLevel: "warning" };
-
-await build({ ...common, entryPoints: { index: "src/index.ts" } });
-// The server is also the package's `storedb` command, so it starts with a shebang.
-await build({ ...common, entryPoints: { server: SERVER_ENTRY }, banner: { js: "#!/usr/bin/env node" } });
+await build({ ...bundleOptions, outdir: "dist", logLevel: "warning", entryPoints: { index: "src/index.ts" } });
+await build(cliBuildOptions("dist"));

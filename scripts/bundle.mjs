@@ -24,6 +24,34 @@ export const bundleOptions = {
   sourcemap: true,
 };
 
+/** The `storedb` command's entry point; `storedb serve` loads SERVER_ENTRY. */
+export const CLI_ENTRY = "src/cli/main.ts";
+
+/**
+ * The command is split into chunks loaded on demand (each subcommand imports
+ * its work dynamically), so `storedb --help` or a `--url` command does not
+ * load the engine and its dependencies, and `storedb serve` keeps the
+ * service's config-first loading. It starts with a shebang: it is the
+ * package's `bin`.
+ */
+export function cliBuildOptions(outdir) {
+  return {
+    ...bundleOptions,
+    entryPoints: { cli: CLI_ENTRY },
+    outdir,
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
+    banner: { js: "#!/usr/bin/env node" },
+    logLevel: "warning",
+  };
+}
+
+/** Bundles the command into `dir/cli.js` (put it under the checkout, so its imports resolve). */
+export async function buildCli(dir) {
+  await build({ ...cliBuildOptions(dir), logLevel: "error" });
+  return path.join(dir, "cli.js");
+}
+
 /** Bundles the service into `outfile` (put it under the checkout, so its imports resolve). */
 export async function buildServer(outfile) {
   await build({ ...bundleOptions, entryPoints: [SERVER_ENTRY], outfile, logLevel: "error" });

@@ -1,5 +1,5 @@
 /**
- * The service's entry point (`npm start`, `dist/server.js`, the container).
+ * The service's entry point: `storedb serve` loads it (`npm start`, the container).
  *
  * It reads the configuration first and only then loads the service
  * (`serve.ts`: fastify, the engine, storage), so a bad variable is reported

@@ -6,7 +6,7 @@
  *
  * Every request has a deadline, so a hang is a test failure rather than a
  * stuck suite, and the process is always killed by `stop()` / `kill()`.
- * `HOSTILE_SERVER_ENTRY` may name a built entry (e.g. `dist/server.js`);
+ * `HOSTILE_SERVER_ENTRY` may name a built entry (a bundle of `src/server/main.ts`);
  * by default the TypeScript entry runs under tsx so no build is needed.
  */
 import { spawn, type ChildProcess } from "node:child_process";

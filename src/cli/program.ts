@@ -1,0 +1,105 @@
+/**
+ * The `storedb` command line: subcommands, their arguments and options
+ * (commander), and how an outcome becomes an exit code (`failure.ts`).
+ *
+ * Each subcommand's work lives in its own module under `commands/`, loaded
+ * only when that subcommand runs: `storedb serve` does not load the
+ * client, `--url` commands do not load the engine, and `--help` loads
+ * neither. Usage errors (an unknown option, a missing argument) exit 2
+ * with commander's message and a pointer to `--help`.
+ */
+
+import { Command, CommanderError } from "commander";
+import pkg from "../../package.json" with { type: "json" };
+import { EXIT, UsageError } from "./failure.js";
+import { report } from "./io.js";
+
+interface Outcome {
+  code: number;
+}
+
+/** `--data`, `--url`, `--api-key`, `--json`: where a database command's commands go, and how it answers. */
+function withTarget(command: Command, json = true): Command {
+  command
+    .option("--data <dir>", "data directory (default: $STORE_DATA_PATH, else ./data)")
+    .option("--url <url>", "send the commands to a running server instead, e.g. http://127.0.0.1:3000")
+    .option("--api-key <key>", "the server's API key, for --url (default: $STORE_API_KEY)");
+  if (json) command.option("--json", "print results (and errors, on stderr) as JSON, for scripts");
+  return command;
+}
+
+function build(outcome: Outcome): Command {
+  const program = new Command("storedb")
+    .description("storedb: table databases kept as JSON files, served over HTTP")
+    .version(pkg.version, "-v, --version")
+    .showHelpAfterError("(run with --help for usage)")
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: false })
+    .exitOverride();
+
+  /** Runs a subcommand's work and keeps its exit code; errors it did not report itself are reported here. */
+  const act =
+    <A extends unknown[]>(work: (...args: A) => Promise<number>) =>
+    async (...args: A): Promise<void> => {
+      try {
+        outcome.code = await work(...args);
+      } catch (error) {
+        const options = args.find((a): a is { json?: boolean } => typeof a === "object" && a !== null && !(a instanceof Command) && !Array.isArray(a));
+        outcome.code = report(error, { json: options?.json === true });
+      }
+    };
+
+  program
+    .command("serve")
+    .summary("run the HTTP service")
+    .description("Run the HTTP service, configured by the STORE_* environment variables (README, Configuration).")
+    .option("--data <dir>", "data directory (sets STORE_DATA_PATH)")
+    .action(
+      act(async (options: { data?: string }) => {
+        if (options.data !== undefined) process.env.STORE_DATA_PATH = options.data;
+        // Resolves once the service listens; it runs until a signal, and its shutdown exits with its own code.
+        await import("./commands/serve.js");
+        return EXIT.ok;
+      }),
+    );
+
+  withTarget(
+    program
+      .command("sql")
+      .summary("run one SQL statement")
+      .description("Run one SQL statement. Each ? takes the next parameter: JSON numbers, true, false, null and \"strings\" are read as JSON, anything else as text.")
+      .argument("<db>", "database name")
+      .argument("<statement>", "one SQL statement")
+      .argument("[params...]", "values for the ? placeholders (put -- before a negative number)"),
+  ).action(
+    act(async (db: string, statement: string, params: string[], options) => {
+      const { sqlCommand } = await import("./commands/sql.js");
+      return sqlCommand(db, statement, params, options);
+    }),
+  );
+
+  withTarget(program.command("validate").summary("check a whole database").description("Check a whole database: every row, key and rule. Exits 1 when it is invalid.").argument("<db>", "database name")).action(
+    act(async (db: string, options) => {
+      const { validateCommand } = await import("./commands/validate.js");
+      return validateCommand(db, options);
+    }),
+  );
+
+  return program;
+}
+
+/** Runs the command line `argv` (without `node` and the script) and resolves to its exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const outcome: Outcome = { code: EXIT.ok };
+  const program = build(outcome);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; every other commander error is a usage error.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof UsageError) return report(error);
+    throw error;
+  }
+  return outcome.code;
+}
