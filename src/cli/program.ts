@@ -77,6 +77,22 @@ function build(outcome: Outcome): Command {
     }),
   );
 
+  withTarget(
+    program
+      .command("shell")
+      .summary("an interactive SQL shell")
+      .description(
+        "An interactive SQL shell: statements end with ; and may span lines, history is kept in ~/.storedb_history, .help lists the dot commands. Fed from a pipe, it runs the statements and stops at the first error.",
+      )
+      .argument("<db>", "database name"),
+    false,
+  ).action(
+    act(async (db: string, options) => {
+      const { shellCommand } = await import("./commands/shell.js");
+      return shellCommand(db, options);
+    }),
+  );
+
   withTarget(program.command("validate").summary("check a whole database").description("Check a whole database: every row, key and rule. Exits 1 when it is invalid.").argument("<db>", "database name")).action(
     act(async (db: string, options) => {
       const { validateCommand } = await import("./commands/validate.js");
