@@ -196,6 +196,9 @@ async function seedStoredb(url: string): Promise<void> {
   }
 }
 
+/** The two command routes: the envelope names the database in its body, the path route in its URL. */
+const ROUTES = { envelope: "/v1/commands", path: "/v1/databases/bench/commands" } as const;
+
 const sqlBody = (id: number) => ({ database: "bench", command: { kind: "sql", sql: "SELECT id, name, email FROM users WHERE id = ?", params: [id] } });
 const jsonBody = (id: number) => ({
   database: "bench",
@@ -229,11 +232,11 @@ interface Run {
   readonly driverBusy: number;
 }
 
-async function measure(server: Server, makeBody: () => unknown, seconds: number): Promise<Run> {
+async function measure(server: Server, route: string, makeBody: () => unknown, seconds: number): Promise<Run> {
   const before = cpuMs(server.child.pid!);
   const driverBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
-  const result = await load(server.url, makeBody, seconds);
+  const result = await load(server.url, route, makeBody, seconds);
   const used = cpuMs(server.child.pid!) - before;
   const driver = process.cpuUsage(driverBefore);
   const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -245,9 +248,9 @@ async function measure(server: Server, makeBody: () => unknown, seconds: number)
   };
 }
 
-async function load(url: string, makeBody: () => unknown, seconds: number): Promise<AutocannonResult> {
+async function load(url: string, route: string, makeBody: () => unknown, seconds: number): Promise<AutocannonResult> {
   return autocannon({
-    url: `${url}/v1/commands`,
+    url: `${url}${route}`,
     connections: CONNECTIONS,
     duration: seconds,
     requests: [
@@ -300,21 +303,30 @@ async function main(): Promise<void> {
     // best round are reported, because this machine's two cores are shared and one round can land on a
     // neighbour's burst. Each form is compared with the peers given the very same request bodies (the JSON
     // form's body is 2.7x the SQL one, and parsing it is part of the HTTP stack's cost).
+    // storedb answers on both command routes, the envelope (`/v1/commands`) and the path (`/v1/databases/bench/commands`,
+    // the body without `database`): measured on the same process in each round, in alternating order, so their
+    // difference is the route's, not a process draw's.
     type Form = "SQL" | "JSON";
+    type Route = "envelope" | "path";
     interface SelectRun {
       readonly name: string;
       readonly form: Form;
       readonly role: Role;
+      readonly route: Route;
     }
-    const bodyOf = (form: Form) => () => (form === "SQL" ? sqlBody(randomId()) : jsonBody(randomId()));
+    const bodyOf = (form: Form, route: Route) => () => {
+      const body = form === "SQL" ? sqlBody(randomId()) : jsonBody(randomId());
+      return route === "envelope" ? body : { command: body.command };
+    };
     const selects: SelectRun[] = [];
     for (const form of ["SQL", "JSON"] as const) {
-      selects.push({ name: `point select, ${form} form — bare fastify route (ceiling)`, form, role: "bare" });
-      selects.push({ name: `point select, ${form} form — fastify + better-sqlite3`, form, role: "sqlite" });
-      selects.push({ name: `point select, ${form} form — storedb`, form, role: "storedb" });
+      selects.push({ name: `point select, ${form} form — bare fastify route (ceiling)`, form, role: "bare", route: "envelope" });
+      selects.push({ name: `point select, ${form} form — fastify + better-sqlite3`, form, role: "sqlite", route: "envelope" });
+      selects.push({ name: `point select, ${form} form — storedb`, form, role: "storedb", route: "envelope" });
+      selects.push({ name: `point select, ${form} form — storedb, path route`, form, role: "storedb", route: "path" });
     }
     // The same service with its per-request log line off, to show what that line costs (the peers log nothing).
-    selects.push({ name: "point select, SQL form — storedb, request log off", form: "SQL", role: "quiet" });
+    selects.push({ name: "point select, SQL form — storedb, request log off", form: "SQL", role: "quiet", route: "envelope" });
     const rounds = new Map<string, Run[]>(selects.map(({ name }) => [name, []]));
     const roles: Role[] = ["bare", "sqlite", "storedb", "quiet"];
     // Same question, same answer, everywhere (parsed: key order and spacing may differ).
@@ -325,8 +337,9 @@ async function main(): Promise<void> {
         const server = await start(role);
         if (round === 0) await compareAnswers(server, hash);
         const runs = selects.filter((run) => run.role === role);
-        for (const { form } of runs) await load(server.url, bodyOf(form), 1);
-        for (const { name, form } of runs) rounds.get(name)!.push(await measure(server, bodyOf(form), SECONDS));
+        if (round % 2 === 1) runs.reverse();
+        for (const { form, route } of runs) await load(server.url, ROUTES[route], bodyOf(form, route), 1);
+        for (const { name, form, route } of runs) rounds.get(name)!.push(await measure(server, ROUTES[route], bodyOf(form, route), SECONDS));
         await retire(server);
       }
     }
@@ -337,8 +350,8 @@ async function main(): Promise<void> {
     for (const [name, role, firstId] of inserts) {
       const server = await start(role);
       nextEvent = firstId;
-      await load(server.url, insertBody, 1);
-      rounds.set(name, [await measure(server, insertBody, SECONDS)]);
+      await load(server.url, ROUTES.envelope, insertBody, 1);
+      rounds.set(name, [await measure(server, ROUTES.envelope, insertBody, SECONDS)]);
       await retire(server);
     }
 
@@ -347,7 +360,7 @@ async function main(): Promise<void> {
     const cpu = (name: string) => middle(rounds.get(name)!.map((r) => r.cpuPerRequestUs));
     const best = (name: string) => Math.max(...rounds.get(name)!.map((r) => r.result.requests.average));
     const busy = (name: string, of: "serverBusy" | "driverBusy") => `${(middle(rounds.get(name)!.map((r) => r[of])) * 100).toFixed(0)}%`;
-    const peer = (form: Form, role: Role) => selects.find((run) => run.form === form && run.role === role)!.name;
+    const peer = (form: Form, role: Role) => selects.find((run) => run.form === form && run.role === role && run.route === "envelope")!.name;
     const placement = PINNED ? `servers pinned to CPU ${SERVER_CPU}, load generator to CPU ${DRIVER_CPU}` : "not pinned (no taskset)";
     console.log(`\n${CONNECTIONS} connections, ${ROUNDS} rounds x ${SECONDS} s per point-select run, a fresh process per server and round, ${ROWS} rows, loopback, ${os.cpus().length} CPUs, ${placement}, load average ${os.loadavg()[0]!.toFixed(1)}\n`);
     console.log("run".padEnd(58) + "median/s".padStart(10) + "best/s".padStart(9) + "cpu µs/req".padStart(11) + "server".padStart(7) + "driver".padStart(7) + "p50 ms".padStart(8) + "p99 ms".padStart(8) + "non-2xx".padStart(9) + "errors".padStart(8) + "   vs bare  vs sqlite (median, same form)");
@@ -386,6 +399,14 @@ async function main(): Promise<void> {
       (form) => `${form}: bare ${cpu(peer(form, "bare")).toFixed(1)}, fastify + better-sqlite3 ${cpu(peer(form, "sqlite")).toFixed(1)}, storedb ${cpu(peer(form, "storedb")).toFixed(1)}`,
     );
     console.log(`server CPU µs per point select (median, robust to a busy machine): ${cpus.join("; ")}; storedb SQL without the request log line ${cpu(peer("SQL", "quiet")).toFixed(1)}`);
+    // Paired per round (one process serves both routes in a round): the median of path/envelope ratios.
+    const pathVersusEnvelope = (["SQL", "JSON"] as const).map((form) => {
+      const envelope = rounds.get(peer(form, "storedb"))!;
+      const byPath = rounds.get(selects.find((run) => run.form === form && run.route === "path")!.name)!;
+      const ratio = (of: (run: Run) => number) => middle(byPath.map((run, i) => of(run) / of(envelope[i]!)));
+      return `${form} ${ratio((run) => run.result.requests.average).toFixed(3)}x requests/s, ${ratio((run) => run.cpuPerRequestUs).toFixed(3)}x CPU µs/request`;
+    });
+    console.log(`path route against the envelope route (storedb, same process per round, median of the rounds' ratios): ${pathVersusEnvelope.join("; ")}`);
     console.log("server, driver: median busy share of one core during the runs (the driver near 100% bounds every server's rate alike)");
     console.log(`checksum ${hash.digest("hex").slice(0, 16)}`);
   } catch (error) {

@@ -1,11 +1,12 @@
 /** The wire format: command types, their JSON Schemas, and strict validation (CONTRACT §1, §4, §5). */
 export type * from "./types.js";
 export type * from "./results.js";
-export { commandSchema, envelopeSchema, expressionSchema, tableSchemaSchema, definitions } from "./schema.js";
+export { commandBodySchema, commandSchema, databaseNameSchema, databaseParamsSchema, envelopeSchema, expressionSchema, tableSchemaSchema, definitions } from "./schema.js";
 export { assertDatabaseName, isValidIdentifier } from "./names.js";
 export {
   MAX_EXPRESSION_DEPTH,
   parseCommand,
+  parseCommandBody,
   parseEnvelope,
   validators,
 } from "./validate.js";

@@ -277,6 +277,9 @@ export const commandSchema = {
   ...definitions.command,
 } as const;
 
+/** A database name (CONTRACT §1): the envelope's `database`, the path route's `{name}`. */
+export const databaseNameSchema = { type: "string", pattern: DATABASE_NAME_PATTERN } as const;
+
 /** The body of `POST /v1/commands`. */
 export const envelopeSchema = {
   $id: "https://storedb.dev/schemas/envelope.json",
@@ -285,9 +288,34 @@ export const envelopeSchema = {
   additionalProperties: false,
   required: ["database", "command"],
   properties: {
-    database: { type: "string", pattern: DATABASE_NAME_PATTERN },
+    database: databaseNameSchema,
     command: ref("command"),
   },
+} as const;
+
+/**
+ * The body of `POST /v1/databases/{name}/commands` (CONTRACT §12): the
+ * envelope with the name moved to the path. `database` stays allowed, so an
+ * envelope can be sent as is, and the route checks it names the path's database.
+ */
+export const commandBodySchema = {
+  $id: "https://storedb.dev/schemas/command-body.json",
+  definitions,
+  type: "object",
+  additionalProperties: false,
+  required: ["command"],
+  properties: {
+    database: databaseNameSchema,
+    command: ref("command"),
+  },
+} as const;
+
+/** The path parameters of `POST /v1/databases/{name}/commands`. */
+export const databaseParamsSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name"],
+  properties: { name: databaseNameSchema },
 } as const;
 
 /** A table schema of CONTRACT §3, standalone (for tools and docs). */

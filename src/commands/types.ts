@@ -150,3 +150,12 @@ export interface Envelope {
   readonly database: string;
   readonly command: Command;
 }
+
+/**
+ * The request body of `POST /v1/databases/{name}/commands` (CONTRACT §12):
+ * the database is the path's; a `database` here must repeat it.
+ */
+export interface CommandBody {
+  readonly database?: string;
+  readonly command: Command;
+}

@@ -16,8 +16,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { StoreError, ValidationError } from "../errors.js";
 import { DATABASE_RULE, IDENTIFIER_RULE, quote } from "./names.js";
-import { commandSchema, definitions, envelopeSchema } from "./schema.js";
-import type { Command, Envelope } from "./types.js";
+import { commandBodySchema, commandSchema, databaseNameSchema, definitions, envelopeSchema } from "./schema.js";
+import type { Command, CommandBody, Envelope } from "./types.js";
 
 /** Expressions may nest this deep (CONTRACT §5); one more level is `invalid_request`. */
 export const MAX_EXPRESSION_DEPTH = 256;
@@ -34,16 +34,27 @@ const ajv = new Ajv({
 });
 const validateCommandSchema: ValidateFunction = ajv.compile(commandSchema);
 const validateEnvelopeSchema: ValidateFunction = ajv.compile(envelopeSchema);
+const validateCommandBodySchema: ValidateFunction = ajv.compile(commandBodySchema);
 
 /** The compiled Ajv validators, for callers (the HTTP route) that want the raw Ajv interface. */
-export const validators = { command: validateCommandSchema, envelope: validateEnvelopeSchema } as const;
+export const validators = { command: validateCommandSchema, envelope: validateEnvelopeSchema, commandBody: validateCommandBodySchema } as const;
 
 /** Validates a request body `{database, command}` (CONTRACT §4). Throws `invalid_request` / `invalid_name`. */
 export function parseEnvelope(body: unknown): Envelope {
+  return parseBody<Envelope>(validateEnvelopeSchema, body);
+}
+
+/** Validates a request body `{command, database?}` of the path route (CONTRACT §12). Throws `invalid_request` / `invalid_name`. */
+export function parseCommandBody(body: unknown): CommandBody {
+  return parseBody<CommandBody>(validateCommandBodySchema, body);
+}
+
+/** A request body holding a `command`, checked by one of the compiled body schemas. */
+function parseBody<Body extends { readonly command: Command }>(validate: ValidateFunction, body: unknown): Body {
   if (isObject(body)) checkDepth(body["command"], "command");
-  if (!validateEnvelopeSchema(body)) throw toStoreError(validateEnvelopeSchema.errors, "");
-  checkWrittenValues((body as Envelope).command, "command");
-  return body as Envelope;
+  if (!validate(body)) throw toStoreError(validate.errors, "");
+  checkWrittenValues((body as Body).command, "command");
+  return body as Body;
 }
 
 /** Validates one command of CONTRACT §4. Throws `invalid_request` / `invalid_name` (422 for a non-scalar row value). */
@@ -177,7 +188,7 @@ function toStoreError(errors: readonly ErrorObject[] | null | undefined, root: s
   switch (error.keyword) {
     case "pattern": {
       const propertyName = (error as { propertyName?: string }).propertyName;
-      const rule = error.schema === envelopeSchema.properties.database.pattern ? DATABASE_RULE : IDENTIFIER_RULE;
+      const rule = error.schema === databaseNameSchema.pattern ? DATABASE_RULE : IDENTIFIER_RULE;
       return new StoreError("invalid_name", `${at}: invalid name ${quote(propertyName ?? error.data)}: ${rule}`);
     }
     case "additionalProperties":

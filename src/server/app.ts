@@ -21,6 +21,7 @@
  */
 
 import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import { StoreError } from "../errors.js";
 import { bearerAuth } from "./auth.js";
@@ -53,14 +54,29 @@ export const TIMEOUTS = {
 } as const;
 
 /**
- * Request ids: a random prefix per app, then a counter — unique across
- * restarts and instances for any practical log, and cheaper than a UUID per
- * request (the crypto pool refill showed in a point select's profile).
+ * What an incoming `X-Request-Id` may be to be kept: 1-128 characters of
+ * letters, digits and `-_.:/+=@` — UUIDs, nginx's `$request_id`, base64 and
+ * trace ids fit. The id is echoed in a response header and written into log
+ * lines and problem details unescaped, so anything else (a quote, a space,
+ * two ids joined by a comma) is replaced by one of ours, never trimmed.
  */
-function requestIds(): () => string {
+export const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:/+=@-]{1,128}$/;
+
+/**
+ * Request ids: the caller's `X-Request-Id` when it is acceptable (a proxy in
+ * front sends one, so its log and ours share the id), else a random prefix
+ * per app and a counter — unique across restarts and instances for any
+ * practical log, and cheaper than a UUID per request (the crypto pool refill
+ * showed in a point select's profile).
+ */
+function requestIds(): (request: IncomingMessage) => string {
   const prefix = randomBytes(6).toString("hex");
   let next = 0;
-  return () => `${prefix}-${(next++).toString(36)}`;
+  return (request) => {
+    const incoming = request.headers["x-request-id"];
+    if (incoming !== undefined && INCOMING_REQUEST_ID.test(incoming as string)) return incoming as string;
+    return `${prefix}-${(next++).toString(36)}`;
+  };
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {

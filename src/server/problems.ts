@@ -13,7 +13,7 @@
  */
 
 import type { Duplex } from "node:stream";
-import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
 import { StoreError } from "../errors.js";
 import { rootPlugin } from "./plugin.js";
 import { logRequestError, noteOutcome, type ServiceLog } from "./request-log.js";
@@ -28,23 +28,23 @@ export interface ProblemOptions extends Record<string, unknown> {
 }
 
 export const problemsPlugin = rootPlugin<ProblemOptions>((app, options, done) => {
-  /** Methods per known path, for 405 `Allow` (fastify itself answers 404). */
-  const methodsByPath = new Map<string, Set<string>>();
+  /** Every method some route answers, for 405 `Allow` (fastify itself answers 404). */
+  const knownMethods = new Set<string>();
   app.addHook("onRoute", (route) => {
-    const methods = methodsByPath.get(route.url) ?? new Set<string>();
-    for (const method of Array.isArray(route.method) ? route.method : [route.method]) methods.add(method);
-    methodsByPath.set(route.url, methods);
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) knownMethods.add(method);
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const methods = methodsByPath.get(pathOf(request.url));
-    if (methods === undefined) {
-      sendProblem(request, reply, new StoreError("not_found", `No route for ${request.method} ${pathOf(request.url)}.`));
+    const path = pathOf(request.url);
+    // The router matches parametric routes (`/v1/databases/:name/commands`) against the concrete path.
+    const methods = [...knownMethods].filter((method) => app.findRoute({ method: method as HTTPMethods, url: path }) !== null);
+    if (methods.length === 0) {
+      sendProblem(request, reply, new StoreError("not_found", `No route for ${request.method} ${path}.`));
       return;
     }
-    const allow = [...methods].sort().join(", ");
+    const allow = methods.sort().join(", ");
     reply.header("allow", allow);
-    sendProblem(request, reply, new StoreError("method_not_allowed", `${pathOf(request.url)} accepts ${allow}.`));
+    sendProblem(request, reply, new StoreError("method_not_allowed", `${path} accepts ${allow}.`));
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -75,7 +75,7 @@ export function asStoreError(error: unknown, maxBodyBytes: number): StoreError |
   const { code, statusCode } = error as Partial<FastifyError>;
   switch (code) {
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return new StoreError("unsupported_media_type", "Send the envelope with Content-Type: application/json.");
+      return new StoreError("unsupported_media_type", "Send the body with Content-Type: application/json.");
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return new StoreError("payload_too_large", `The body is larger than the limit of ${maxBodyBytes} bytes.`);
     case "FST_ERR_CTP_EMPTY_JSON_BODY":

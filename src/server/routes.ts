@@ -1,70 +1,122 @@
 /**
- * The routes: `POST /v1/commands` (CONTRACT §4) and `GET /health`.
+ * The routes: `POST /v1/commands` (CONTRACT §4), its twin
+ * `POST /v1/databases/{name}/commands` (§12), `GET /v1/databases` (§12:
+ * the listing, `src/storage/listing.ts`) and `GET /health`.
  *
- * The command route declares the envelope schema of `src/commands/schema.ts`
- * and validates it with `parseEnvelope`, the same strict validator the
- * engine's surfaces use (installed as this route's validator compiler), so
- * there is one definition of a valid request, not fastify's Ajv copy beside
- * ours. The content type is checked in the route's own `onRequest` — after
- * auth, before the body is read — because fastify would hand a POST without
- * a body and without a content type straight to the handler.
+ * The two command routes differ only in where the database name comes from
+ * — the envelope's `database`, or the path, so a proxy can route by database
+ * without reading bodies — and share everything else: the content-type check,
+ * strict validation against the schemas of `src/commands/schema.ts`, the log
+ * note and the run. Each route declares its schemas and validates them with
+ * the same strict validators the engine's surfaces use (installed as the
+ * route's validator compiler), so there is one definition of a valid
+ * request, not fastify's Ajv copy beside ours. fastify validates the path
+ * before the body, so a bad name is `invalid_name` whatever the body holds.
+ * The content type is checked in the route's own `onRequest` — after auth,
+ * before the body is read — because fastify would hand a POST without a
+ * body and without a content type straight to the handler.
  */
 
-import type { FastifyPluginCallback, FastifyRequest } from "fastify";
-import { parseEnvelope } from "../commands/index.js";
-import { envelopeSchema } from "../commands/schema.js";
-import type { Command, Envelope } from "../commands/types.js";
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest, FastifySchemaCompiler } from "fastify";
+import { assertDatabaseName, parseCommandBody, parseEnvelope } from "../commands/index.js";
+import { commandBodySchema, databaseParamsSchema, envelopeSchema } from "../commands/schema.js";
+import type { Command, CommandBody, Envelope } from "../commands/types.js";
 import type { Result } from "../commands/results.js";
 import { runChecked } from "../checked.js";
 import { StoreError } from "../errors.js";
+import type { DatabaseSummary } from "../storage/listing.js";
 import { noteCommand } from "./request-log.js";
 
-/** What the routes run commands on, already validated: `DataDirectory` in the service. */
+/** What the routes run commands on, already validated, and list databases of: `DataDirectory` in the service. */
 export interface CommandStore {
   [runChecked](database: string, command: Command): Promise<Result>;
+  list(): Promise<readonly DatabaseSummary[]>;
 }
 
 export interface RouteOptions extends Record<string, unknown> {
   readonly store: CommandStore;
 }
 
+/** The route paths, in fastify's syntax; the OpenAPI document names them too. */
+export const PATHS = {
+  health: "/health",
+  commands: "/v1/commands",
+  databaseCommands: "/v1/databases/:name/commands",
+  databases: "/v1/databases",
+} as const;
+
 /** `application/json`, any case, parameters allowed (`; charset=utf-8`). */
 const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;|$)/i;
 
 function requireJson(request: FastifyRequest, _reply: unknown, next: (error?: Error) => void): void {
   if (JSON_MEDIA_TYPE.test(request.headers["content-type"] ?? "")) return next();
-  next(new StoreError("unsupported_media_type", "Send the envelope with Content-Type: application/json."));
+  next(new StoreError("unsupported_media_type", "Send the body with Content-Type: application/json."));
 }
 
-function validateEnvelope(data: unknown): { value: Envelope } | { error: Error } {
-  try {
-    return { value: parseEnvelope(data) };
-  } catch (error) {
-    return { error: error instanceof Error ? error : new StoreError("invalid_request", "The body is not a valid envelope.") };
-  }
+/** A fastify validator from one of ours: the value it accepts, or the `StoreError` it threw. */
+function validatorOf<T>(parse: (data: unknown) => T): (data: unknown) => { value: T } | { error: Error } {
+  return (data) => {
+    try {
+      return { value: parse(data) };
+    } catch (error) {
+      return { error: error instanceof Error ? error : new StoreError("invalid_request", "The request is not valid.") };
+    }
+  };
+}
+
+const validateEnvelope = validatorOf(parseEnvelope);
+const validateCommandBody = validatorOf(parseCommandBody);
+const validateParams = validatorOf((params) => {
+  assertDatabaseName((params as { name?: unknown }).name);
+  return params;
+});
+
+/** The path route's validators: its name segment, then its body. */
+const databaseRouteValidators: FastifySchemaCompiler<unknown> = ({ httpPart }) => (httpPart === "params" ? validateParams : validateCommandBody);
+
+/**
+ * Answers with what `work` resolves to, or with its error through the error
+ * handler (fastify answers an Error that way, anything else as a payload).
+ * Not async: answering from `then` skips fastify's wrapper around a handler's promise.
+ */
+function answer(reply: FastifyReply, work: Promise<unknown>): void {
+  work.then(
+    (value) => reply.send(value),
+    (error: unknown) => reply.send(error instanceof Error ? error : new Error(`A request failed with ${String(error)}`)),
+  );
 }
 
 export const routes: FastifyPluginCallback<RouteOptions> = (app, { store }, done) => {
-  app.get("/health", { config: { public: true } }, (_request, reply) => {
+  /** Runs a validated command on `database`. */
+  const run = (request: FastifyRequest, reply: FastifyReply, database: string, command: Command): void => {
+    noteCommand(request, database, command.kind);
+    answer(reply, store[runChecked](database, command));
+  };
+
+  app.get(PATHS.health, { config: { public: true } }, (_request, reply) => {
     reply.send({ status: "ok" });
   });
 
+  app.post(PATHS.commands, { schema: { body: envelopeSchema }, validatorCompiler: () => validateEnvelope, onRequest: requireJson }, (request, reply) => {
+    const { database, command } = request.body as Envelope;
+    run(request, reply, database, command);
+  });
+
+  app.get(PATHS.databases, (_request, reply) => {
+    answer(reply, store.list().then((databases) => ({ databases })));
+  });
+
   app.post(
-    "/v1/commands",
-    {
-      schema: { body: envelopeSchema },
-      validatorCompiler: () => validateEnvelope,
-      onRequest: requireJson,
-    },
-    // Not an async function: answering from `then` skips fastify's wrapper around a handler's promise.
+    PATHS.databaseCommands,
+    { schema: { params: databaseParamsSchema, body: commandBodySchema }, validatorCompiler: databaseRouteValidators, onRequest: requireJson },
     (request, reply) => {
-      const { database, command } = request.body as Envelope;
-      noteCommand(request, database, command.kind);
-      store[runChecked](database, command).then(
-        (result) => reply.send(result),
-        // fastify answers an Error through the error handler, anything else as a payload.
-        (error: unknown) => reply.send(error instanceof Error ? error : new Error(`A command failed with ${String(error)}`)),
-      );
+      const { name } = request.params as { name: string };
+      const { database, command } = request.body as CommandBody;
+      if (database !== undefined && database !== name) {
+        reply.send(new StoreError("invalid_request", `database: the body names "${database}" but the path names "${name}"; send one name, or the same in both.`));
+        return;
+      }
+      run(request, reply, name, command);
     },
   );
   done();

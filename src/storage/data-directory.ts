@@ -22,6 +22,7 @@ import { StoreError } from "../errors.js";
 import { nodeFs } from "./fs.js";
 import type { FileSystem } from "./fs.js";
 import { ChangeWatch } from "./change-watch.js";
+import { DatabaseListing, type DatabaseSummary } from "./listing.js";
 import { DirectoryLock } from "./lock.js";
 import type { EngineFactory } from "./persistence.js";
 import { SnapshotFilePersistence } from "./snapshot-file.js";
@@ -41,6 +42,7 @@ function directoryFailure(what: string, error: unknown): StoreError {
 export class DataDirectory {
   private readonly databases = new Map<string, Database>();
   private closing: Promise<void> | undefined;
+  private readonly listing: DatabaseListing;
 
   private constructor(
     /** The directory's real path (symlinks resolved): files must resolve inside it. */
@@ -50,7 +52,9 @@ export class DataDirectory {
     private readonly engines: EngineFactory | undefined,
     /** Tells each database when its file may have changed, so commands need not stat it. */
     private readonly watch: ChangeWatch,
-  ) {}
+  ) {
+    this.listing = new DatabaseListing(dir);
+  }
 
   /** Creates `dir` if missing, takes its lock (throws if another live process holds it), removes leftover temp files. */
   static async open(dir: string, options: DataDirectoryOptions = {}): Promise<DataDirectory> {
@@ -90,6 +94,12 @@ export class DataDirectory {
       }
     }
     return db[runChecked](command);
+  }
+
+  /** The databases in the directory, sorted by name, without loading any (`listing.ts`). */
+  list(): Promise<DatabaseSummary[]> {
+    if (this.closing) return Promise.reject(new StoreError("shutting_down", "The server is shutting down."));
+    return this.listing.list((name) => this.databases.get(name));
   }
 
   /** Opens and keeps the database named `name` (checked, not yet open). */

@@ -4,6 +4,7 @@ import * as assert from "uvu/assert";
 import {
   envelopeSchema,
   parseCommand,
+  parseCommandBody,
   parseEnvelope,
   validators,
 } from "../../src/commands/index.js";
@@ -69,6 +70,14 @@ test("every command kind validates, returning the same object", () => {
 test("an envelope validates and keeps its command", () => {
   const body = { database: "shop-1_a", command: select() };
   assert.is(parseEnvelope(body), body);
+});
+
+test("a path-route body: the command, and optionally a database by the same rules", () => {
+  for (const body of [{ command: select() }, { database: "shop", command: select() }]) assert.is(parseCommandBody(body), body);
+  assert.ok(failure(() => parseCommandBody({ database: "COM1", command: select() })).message.startsWith('database: invalid name "COM1"'));
+  assert.is(failure(() => parseCommandBody({ command: select(), extra: 1 })).message, "extra: unknown field");
+  assert.is(failure(() => parseCommandBody({})).message, 'body: missing required field "command"');
+  assert.is(failure(() => parseCommandBody({ command: { kind: "delete", table: "t", wehre: lit(true) } })).message, "command.wehre: unknown field");
 });
 
 // ---------------------------------------------------------------- messages name the field

@@ -251,6 +251,7 @@ test("an unexpected error is 500 internal_error with a fixed detail, logged with
   const failing = buildApp({
     store: {
       [runChecked]: () => Promise.reject(new Error(`EACCES: open '${dir}/shop.store' at Object.openSync (node:fs:1)`)),
+      list: () => Promise.resolve([]),
     },
     maxBodyBytes: LIMIT,
     logger: serviceLog("info", { write: (line: string) => failures.push(line) > 0 }),
@@ -311,6 +312,27 @@ test("one log line per request: request id, database, command, status, duration;
   assert.ok(logLines.length > 10);
   assert.not.match(JSON.stringify(logLines), KEY);
   assert.match(JSON.stringify(logLines), "[redacted]");
+});
+
+test("X-Request-Id: an acceptable incoming id is kept (answer header and log line), anything else replaced", async () => {
+  const ours = /^[0-9a-f]{12}-[0-9a-z]+$/;
+  const describe = JSON.stringify({ database: "shop", command: { kind: "describe" } });
+  const kept = ["3f2a9c1e0b7d4e5fa1b2c3d4e5f60718", "123e4567-e89b-12d3-a456-426614174000", "Root=1-abc/def+g:h_i.j@k", "x".repeat(128)];
+  for (const id of kept) {
+    const response = await app.inject({ method: "POST", url: "/v1/commands", headers: { ...auth, ...json, "x-request-id": id }, payload: describe });
+    assert.is(response.headers["x-request-id"], id);
+    assert.is(logLines.filter((entry) => entry.msg === "request completed").at(-1)!.reqId, id);
+  }
+  const replaced = ["", "x".repeat(129), 'a"b', "a b", "a\\b", "été", "a,b", "<script>"];
+  for (const id of replaced) {
+    const response = await app.inject({ method: "POST", url: "/v1/commands", headers: { ...auth, ...json, "x-request-id": id }, payload: describe });
+    assert.match(String(response.headers["x-request-id"]), ours, JSON.stringify(id));
+  }
+  // Two headers arrive joined ("a, b"): not one id.
+  const twice = await app.inject({ method: "GET", url: "/health", headers: { "x-request-id": ["first", "second"] } });
+  assert.match(String(twice.headers["x-request-id"]), ours);
+  const absent = await app.inject({ method: "GET", url: "/health" });
+  assert.match(String(absent.headers["x-request-id"]), ours);
 });
 
 test("each request line has its own path, without the query", async () => {
