@@ -57,6 +57,9 @@ const CODES: Record<ErrorCode, readonly [status: number, title: string]> = {
   insufficient_storage: [507, "Insufficient storage"],
 };
 
+/** Every error code, in the table's order (by status). */
+export const ERROR_CODES = Object.keys(CODES) as readonly ErrorCode[];
+
 export function statusOf(code: ErrorCode): number {
   return CODES[code][0];
 }
@@ -77,18 +80,21 @@ export interface SourcePosition {
 }
 
 /** Codes of one entry in an `errors` list (CONTRACT §7). */
-export type ProblemCode =
-  | "required"
-  | "type"
-  | "unknown_column"
-  | "duplicate_key"
-  | "unique"
-  | "foreign_key"
-  | "check"
-  | "computed_write"
-  | "json"
-  | "checksum"
-  | "format";
+export const PROBLEM_CODES = [
+  "required",
+  "type",
+  "unknown_column",
+  "duplicate_key",
+  "unique",
+  "foreign_key",
+  "check",
+  "computed_write",
+  "json",
+  "checksum",
+  "format",
+] as const;
+
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
 /** One entry of an `errors` list: a row-level or file-level problem. `row` is 0-based. */
 export interface ProblemEntry {

@@ -1,7 +1,8 @@
 /**
  * The routes: `POST /v1/commands` (CONTRACT §4), its twin
  * `POST /v1/databases/{name}/commands` (§12), `GET /v1/databases` (§12:
- * the listing, `src/storage/listing.ts`) and `GET /health`.
+ * the listing, `src/storage/listing.ts`), `GET /v1/openapi.json` (§12: the
+ * document of `openapi.ts`) and `GET /health`.
  *
  * The two command routes differ only in where the database name comes from
  * — the envelope's `database`, or the path, so a proxy can route by database
@@ -25,6 +26,8 @@ import type { Result } from "../commands/results.js";
 import { runChecked } from "../checked.js";
 import { StoreError } from "../errors.js";
 import type { DatabaseSummary } from "../storage/listing.js";
+import { openApiText } from "./openapi.js";
+import { PATHS } from "./paths.js";
 import { noteCommand } from "./request-log.js";
 
 /** What the routes run commands on, already validated, and list databases of: `DataDirectory` in the service. */
@@ -36,14 +39,6 @@ export interface CommandStore {
 export interface RouteOptions extends Record<string, unknown> {
   readonly store: CommandStore;
 }
-
-/** The route paths, in fastify's syntax; the OpenAPI document names them too. */
-export const PATHS = {
-  health: "/health",
-  commands: "/v1/commands",
-  databaseCommands: "/v1/databases/:name/commands",
-  databases: "/v1/databases",
-} as const;
 
 /** `application/json`, any case, parameters allowed (`; charset=utf-8`). */
 const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;|$)/i;
@@ -100,6 +95,10 @@ export const routes: FastifyPluginCallback<RouteOptions> = (app, { store }, done
   app.post(PATHS.commands, { schema: { body: envelopeSchema }, validatorCompiler: () => validateEnvelope, onRequest: requireJson }, (request, reply) => {
     const { database, command } = request.body as Envelope;
     run(request, reply, database, command);
+  });
+
+  app.get(PATHS.openapi, (_request, reply) => {
+    reply.type("application/json").send(openApiText());
   });
 
   app.get(PATHS.databases, (_request, reply) => {
