@@ -2,9 +2,16 @@
  * The `storedb` command's entry point (`dist/cli.js`, the package's `bin`).
  *
  * Sets the exit code rather than calling `process.exit`, so everything
- * written to stdout reaches a pipe before the process ends.
+ * written to stdout reaches a pipe before the process ends. A reader that
+ * stops reading (`storedb export shop t | head`) ends the command quietly
+ * with exit 0: it asked for no more.
  */
 
 import { main } from "./program.js";
+
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
 
 process.exitCode = await main(process.argv.slice(2));

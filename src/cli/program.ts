@@ -100,6 +100,42 @@ function build(outcome: Outcome): Command {
     }),
   );
 
+  withTarget(
+    program
+      .command("import")
+      .summary("load a CSV or JSON Lines file into a table")
+      .description(
+        "Load a CSV file (a header line, then records) or a JSON Lines file (one object per line) into a table, one all-or-nothing insert per batch. A missing table is created from the file's columns, with types inferred from every value. Shows a progress bar on a terminal.",
+      )
+      .argument("<db>", "database name")
+      .argument("<table>", "table to load into (created when missing)")
+      .argument("<file>", "file.csv or file.jsonl")
+      .option("--format <format>", "csv or jsonl (default: from the file name)")
+      .option("--batch <rows>", "rows per insert (default 50000; fewer when a batch would be too large for the server)"),
+  ).action(
+    act(async (db: string, table: string, file: string, options) => {
+      const { importCommand } = await import("./commands/import.js");
+      return importCommand(db, table, file, options);
+    }),
+  );
+
+  withTarget(
+    program
+      .command("export")
+      .summary("write a table or a query's rows as CSV or JSON Lines")
+      .description("Write a table's rows (its declared columns, in insertion order) or a SELECT's rows to stdout, as CSV with a header or as JSON Lines, a page at a time.")
+      .argument("<db>", "database name")
+      .argument("[table]", "table to export")
+      .option("--query <sql>", "a SELECT to export instead of a table")
+      .option("--format <format>", "csv (default) or jsonl"),
+    false,
+  ).action(
+    act(async (db: string, table: string | undefined, options) => {
+      const { exportCommand } = await import("./commands/export.js");
+      return exportCommand(db, table, options);
+    }),
+  );
+
   return program;
 }
 

@@ -12,10 +12,11 @@
  */
 
 import { ConstraintError, SqlError, StorageError, StoreError, ValidationError, isErrorCode } from "../errors.js";
-import type { ProblemEntry, SourcePosition } from "../errors.js";
+import type { ErrorCode, ProblemEntry, SourcePosition } from "../errors.js";
 import { ConnectionError } from "./connection-error.js";
 
-interface ProblemBody {
+/** The members of a problem details body the error classes carry. */
+export interface ProblemBody {
   readonly code?: unknown;
   readonly detail?: unknown;
   readonly position?: SourcePosition;
@@ -35,6 +36,11 @@ export function errorFromAnswer(status: number, text: string): Error {
   if (!isErrorCode(code)) {
     return new ConnectionError("unexpected_response", `The server answered ${status} with ${typeof code === "string" ? `an unknown code "${code}"` : "no error code"}.`, { status });
   }
+  return errorFromProblem(body, code);
+}
+
+/** The library's error for a problem whose `code` is known: the class the engine throws for that code. */
+export function errorFromProblem(body: ProblemBody, code: ErrorCode): StoreError {
   const detail = typeof body.detail === "string" ? body.detail : "";
   switch (code) {
     case "sql_syntax_error":

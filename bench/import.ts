@@ -1,0 +1,120 @@
+/**
+ * Import benchmark: `storedb import` of a 1,000,000-row CSV file against
+ * Debian's `sqlite3` command-line shell and its `.import`, side by side.
+ *
+ * The same generated file (`test/cli/support/csv-fixture.ts`, 6 columns,
+ * ~60 MB) goes in four ways, in interleaved rounds, each a fresh process on
+ * a fresh database:
+ * - into a new table: `storedb import` creates it with inferred types (it
+ *   reads the file twice); sqlite3 creates all-TEXT columns from the header;
+ * - into an existing typed table (storedb converts each field to its
+ *   column's type; sqlite3 `.import --skip 1` into a table with declared
+ *   types and their affinity conversions).
+ * Both are whole commands end to end — start-up, reading, parsing, writing,
+ * and durable on disk when the process exits (storedb: one fsync'd write per
+ * batch; sqlite3: one transaction, its default synchronous=FULL). Figures:
+ * median wall time and rows/s, median CPU time (user + system, robust where
+ * wall time is not on a busy machine), and storedb's rate as a ratio of
+ * sqlite3's. The checksum is the SHA-256 of storedb's export of the table,
+ * which must equal the input's, and sqlite3's count and sums of its rows.
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { buildCli, root } from "../scripts/bundle.mjs";
+import { writeFixture } from "../test/cli/support/csv-fixture.js";
+
+const ROWS = 1_000_000;
+const ROUNDS = 3;
+const TYPED = "CREATE TABLE t (id INTEGER, name TEXT, score INTEGER, amount REAL, active TEXT, note TEXT)";
+
+interface Run {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+/** Runs `command` under sh and returns its wall time and the CPU time of everything it ran (the shell's cutime + cstime). */
+function timed(command: string, cwd: string): Run {
+  const started = performance.now();
+  const run = spawnSync("sh", ["-c", `${command} >/dev/null && cat /proc/$$/stat`], { cwd, encoding: "utf8", maxBuffer: 1 << 20 });
+  const wallMs = performance.now() - started;
+  if (run.status !== 0) throw new Error(`${command} failed (${run.status}): ${run.stderr}`);
+  const fields = run.stdout.slice(run.stdout.lastIndexOf(")") + 2).split(" ");
+  return { wallMs, cpuMs: (Number(fields[13]) + Number(fields[14])) * 10 };
+}
+
+function quote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+function sqliteAvailable(): boolean {
+  return spawnSync("sqlite3", ["--version"], { encoding: "utf8" }).status === 0;
+}
+
+async function main(): Promise<void> {
+  if (!sqliteAvailable()) {
+    console.log("sqlite3 is not installed (apt-get install sqlite3; .ci/run installs it): no peer to compare with");
+    process.exitCode = 1;
+    return;
+  }
+  const work = mkdtempSync(path.join(os.tmpdir(), "storedb-bench-import-"));
+  mkdirSync(path.join(root, ".tmp"), { recursive: true });
+  const bundleDir = mkdtempSync(path.join(root, ".tmp", "bench-import-"));
+  process.once("exit", () => {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(bundleDir, { recursive: true, force: true });
+  });
+  const cli = await buildCli(bundleDir);
+  const csv = path.join(work, "rows.csv");
+  await writeFixture(csv, ROWS);
+  const storedb = (args: string) => `${quote(process.execPath)} ${quote(cli)} ${args}`;
+
+  const runs = new Map<string, Run[]>();
+  const record = (name: string, run: Run): void => void runs.set(name, [...(runs.get(name) ?? []), run]);
+  const fresh = (name: string): string => {
+    const dir = path.join(work, name);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    return dir;
+  };
+
+  console.log(`${ROWS.toLocaleString("en-US")} rows, ${ROUNDS} interleaved rounds, a fresh process and database each run (figures on a shared machine are provisional)`);
+  for (let round = 0; round < ROUNDS; round++) {
+    let dir = fresh("storedb-new");
+    record("storedb, new table", timed(storedb(`import shop t ${quote(csv)} --data data`), dir));
+    dir = fresh("sqlite-new");
+    record("sqlite3, new table", timed(`sqlite3 t.db ${quote(`.import --csv ${csv} t`)}`, dir));
+    dir = fresh("storedb-typed");
+    spawnSync(process.execPath, [cli, "sql", "shop", TYPED.replace("active TEXT", "active BOOLEAN"), "--data", "data"], { cwd: dir });
+    record("storedb, existing table", timed(storedb(`import shop t ${quote(csv)} --data data`), dir));
+    dir = fresh("sqlite-typed");
+    spawnSync("sqlite3", ["t.db", TYPED], { cwd: dir });
+    record("sqlite3, existing table", timed(`sqlite3 t.db ${quote(`.import --csv --skip 1 ${csv} t`)}`, dir));
+    console.log(`round ${round + 1}: ${[...runs].map(([name, list]) => `${name} ${((list[round] as Run).wallMs / 1000).toFixed(2)} s`).join(", ")}`);
+  }
+
+  console.log("\nrun".padEnd(28) + "wall s".padStart(9) + "rows/s".padStart(12) + "cpu s".padStart(9) + "   rows/s vs sqlite3 (median wall; cpu)");
+  for (const [name, list] of runs) {
+    const wall = median(list.map((r) => r.wallMs));
+    const cpu = median(list.map((r) => r.cpuMs));
+    const peer = runs.get(name.replace("storedb", "sqlite3"));
+    const ratio = name.startsWith("storedb") && peer ? `${(median(peer.map((r) => r.wallMs)) / wall).toFixed(2)}x; ${(median(peer.map((r) => r.cpuMs)) / cpu).toFixed(2)}x` : "";
+    console.log(name.padEnd(27) + (wall / 1000).toFixed(2).padStart(9) + Math.round(ROWS / (wall / 1000)).toLocaleString("en-US").padStart(12) + (cpu / 1000).toFixed(2).padStart(9) + "   " + ratio);
+  }
+
+  const exported = spawnSync(process.execPath, [cli, "export", "shop", "t", "--data", "data"], { cwd: path.join(work, "storedb-typed"), maxBuffer: 1 << 30 });
+  const ours = createHash("sha256").update(exported.stdout).digest("hex");
+  const input = createHash("sha256").update(readFileSync(csv)).digest("hex");
+  const sums = spawnSync("sqlite3", ["t.db", "SELECT count(*), sum(id), sum(score) FROM t"], { cwd: path.join(work, "sqlite-typed"), encoding: "utf8" }).stdout.trim();
+  console.log(`\nchecksum: storedb export sha256 ${ours.slice(0, 16)} ${ours === input ? "= input" : `!= input ${input.slice(0, 16)}`}; sqlite3 count|sum(id)|sum(score) ${sums}`);
+  if (ours !== input) process.exitCode = 1;
+}
+
+await main();
