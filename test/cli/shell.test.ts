@@ -11,10 +11,13 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { tempDir } from "../server/support/server-process.js";
 import { runCli } from "./support/cli-process.js";
+import { MODES, openMode, type Mode } from "./support/modes.js";
 import { Terminal } from "./support/pty.js";
 
 const scratch: string[] = [];
-test.after(() => {
+const open: Mode[] = [];
+test.after(async () => {
+  await Promise.all(open.map((mode) => mode.close()));
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -102,21 +105,40 @@ test("history is kept across runs, a multi-line statement as one entry, and Up r
   }
 });
 
-test("from a pipe: no prompts, a last statement without ; still runs, the first error stops it with its code", async () => {
-  const { cwd } = await seeded();
-  const ok = await runCli(["shell", "shop"], {
-    cwd,
-    input: "-- a comment; not a statement\nSELECT id FROM users WHERE name <> 'a;b' /* ; */ AND id = '1';\nSELECT id FROM users\nWHERE id = '2'",
+for (const kind of MODES) {
+  test(`${kind}: from a pipe: no prompts, a last statement without ; still runs, the first error stops it with its code`, async () => {
+    const { cwd } = await seeded();
+    const mode = await openMode(kind, cwd);
+    open.push(mode);
+    const ok = await mode.run(["shell", "shop"], {
+      input: "-- a comment; not a statement\nSELECT id FROM users WHERE name <> 'a;b' /* ; */ AND id = '1';\n.tables\nSELECT id FROM users\nWHERE id = '2'",
+    });
+    assert.is(ok.code, 0, ok.stderr);
+    assert.is(ok.stdout, "id\n--\n1\n(1 row)\nusers\nid\n--\n2\n(1 row)\n");
+    const failed = await mode.run(["shell", "shop"], { input: "SELECT id FROM users WHERE id = '1';\nSELECT nope FROM users;\nDELETE FROM users;\n" });
+    assert.is(failed.code, 1);
+    assert.match(failed.stderr, /\[unknown_column\]/);
+    const after = await mode.run(["sql", "shop", "SELECT id FROM users", "--json"]);
+    assert.is(JSON.parse(after.stdout).rowCount, 2, "the DELETE after the error never ran");
+    const usage = await mode.run(["shell", "shop"], { input: ".mode xml\nDELETE FROM users;\n" });
+    assert.is(usage.code, 2);
   });
-  assert.is(ok.code, 0, ok.stderr);
-  assert.is(ok.stdout, "id\n--\n1\n(1 row)\nid\n--\n2\n(1 row)\n");
-  const failed = await runCli(["shell", "shop"], { cwd, input: "SELECT id FROM users WHERE id = '1';\nSELECT nope FROM users;\nDELETE FROM users;\n" });
-  assert.is(failed.code, 1);
-  assert.match(failed.stderr, /\[unknown_column\]/);
-  const after = await runCli(["sql", "shop", "SELECT id FROM users", "--json"], { cwd });
-  assert.is(JSON.parse(after.stdout).rowCount, 2, "the DELETE after the error never ran");
-  const usage = await runCli(["shell", "shop"], { cwd, input: ".mode xml\nDELETE FROM users;\n" });
-  assert.is(usage.code, 2);
+}
+
+test("url: an interactive session against a server", async () => {
+  const { cwd, home } = await seeded();
+  const mode = await openMode("url", cwd);
+  open.push(mode);
+  const term = await Terminal.start(["shell", ...mode.args, "--api-key", mode.env.STORE_API_KEY as string, "shop"], cwd, home);
+  try {
+    await term.waitFor(new RegExp(`storedb shell on shop \\(${mode.server?.url.replaceAll(".", "\\.")}\\)[\\s\\S]*shop> $`));
+    assert.match(await term.line("SELECT name FROM users\rWHERE id = '2';"), /name\n-----\nGrace\n\(1 row\)\n/);
+    assert.match(await term.line(".tables"), /\nusers\n/);
+    term.type("\x04");
+    assert.is(await term.exited, 0);
+  } finally {
+    term.kill();
+  }
 });
 
 test.run();

@@ -14,12 +14,21 @@ import path from "node:path";
 import { tempDir } from "../server/support/server-process.js";
 import { runCli } from "./support/cli-process.js";
 import { writeFixture } from "./support/csv-fixture.js";
+import { MODES, openMode, type Mode, type ModeKind } from "./support/modes.js";
 import { Terminal } from "./support/pty.js";
 
 const scratch: string[] = [];
-test.after(() => {
+const open: Mode[] = [];
+test.after(async () => {
+  await Promise.all(open.map((mode) => mode.close()));
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
+
+async function modeIn(kind: ModeKind): Promise<Mode> {
+  const mode = await openMode(kind, workdir());
+  open.push(mode);
+  return mode;
+}
 
 function workdir(): string {
   const dir = tempDir("cli-transfer");
@@ -33,8 +42,8 @@ async function sha256(file: string): Promise<string> {
   return hash.digest("hex");
 }
 
-async function json(cwd: string, sql: string): Promise<Record<string, unknown>> {
-  const run = await runCli(["sql", "shop", sql, "--json"], { cwd });
+async function json(at: string | Mode, sql: string): Promise<Record<string, unknown>> {
+  const run = typeof at === "string" ? await runCli(["sql", "shop", sql, "--json"], { cwd: at }) : await at.run(["sql", "shop", sql, "--json"]);
   assert.is(run.code, 0, run.stderr);
   return JSON.parse(run.stdout) as Record<string, unknown>;
 }
@@ -68,82 +77,87 @@ test("1,000,000 CSV rows: imported into a new table, exported back byte for byte
   assert.ok(ids.every((id, i) => id % 3 === 0 && (i === 0 || id === (ids[i - 1] as number) - 3)), "no row twice, none skipped across pages");
 });
 
-test("into an existing table: fields converted to its types; a refused batch names its records, earlier batches stay", async () => {
-  const cwd = workdir();
-  const made = await runCli(["sql", "shop", "CREATE TABLE items (id INT PRIMARY KEY, label TEXT NOT NULL, price REAL, ok BOOLEAN, qty INT DEFAULT 1)"], { cwd });
-  assert.is(made.code, 0, made.stderr);
-  const file = path.join(cwd, "items.csv");
-  writeFileSync(file, "\ufeffok,id,price,label\r\nTRUE,007,2,\"a, b\"\r\nfalse,8,.5,\"multi\nline\"\r\n,9,,x\r\n");
-  const run = await runCli(["import", "shop", "items", file, "--json"], { cwd });
-  assert.is(run.code, 0, run.stderr);
-  assert.equal(JSON.parse(run.stdout), { kind: "import", table: "items", rows: 3, created: false });
-  const rows = await json(cwd, "SELECT id, label, price, ok, qty FROM items ORDER BY id");
-  assert.equal(rows.rows, [
-    { id: 7, label: "a, b", price: 2, ok: true, qty: 1 },
-    { id: 8, label: "multi\nline", price: 0.5, ok: false, qty: 1 },
-    { id: 9, label: "x", price: null, ok: null, qty: 1 },
-  ]);
+for (const kind of MODES) {
+  test(`${kind}: into an existing table: fields converted to its types; a refused batch names its records, earlier batches stay`, async () => {
+    const mode = await modeIn(kind);
+    const cwd = mode.cwd;
+    const made = await mode.run(["sql", "shop", "CREATE TABLE items (id INT PRIMARY KEY, label TEXT NOT NULL, price REAL, ok BOOLEAN, qty INT DEFAULT 1)"]);
+    assert.is(made.code, 0, made.stderr);
+    const file = path.join(cwd, "items.csv");
+    writeFileSync(file, "\ufeffok,id,price,label\r\nTRUE,007,2,\"a, b\"\r\nfalse,8,.5,\"multi\nline\"\r\n,9,,x\r\n");
+    const run = await mode.run(["import", "shop", "items", file, "--json"]);
+    assert.is(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout), { kind: "import", table: "items", rows: 3, created: false });
+    const rows = await json(mode, "SELECT id, label, price, ok, qty FROM items ORDER BY id");
+    assert.equal(rows.rows, [
+      { id: 7, label: "a, b", price: 2, ok: true, qty: 1 },
+      { id: 8, label: "multi\nline", price: 0.5, ok: false, qty: 1 },
+      { id: 9, label: "x", price: null, ok: null, qty: 1 },
+    ]);
 
-  // Batches of two: the second batch (records 3-4) holds a duplicate key and a bad number.
-  const bad = path.join(cwd, "bad.csv");
-  writeFileSync(bad, "id,label,price\n10,a,1\n11,b,2\n12,c,x\n7,dup,3\n13,e,4\n");
-  const refused = await runCli(["import", "shop", "items", bad, "--batch", "2", "--json"], { cwd });
-  assert.is(refused.code, 1);
-  const problem = JSON.parse(refused.stderr);
-  assert.is(problem.code, "validation_failed");
-  assert.match(problem.detail, /records 3–4 was refused \(2 rows before it were imported\)/);
-  assert.equal(problem.errors.map((e: { row: number; column: string; code: string }) => [e.row, e.column, e.code]), [[2, "price", "type"]]);
-  assert.equal((await json(cwd, "SELECT id FROM items WHERE id >= 10 ORDER BY id")).rows, [{ id: 10 }, { id: 11 }]);
+    // Batches of two: the second batch (records 3-4) holds a duplicate key and a bad number.
+    const bad = path.join(cwd, "bad.csv");
+    writeFileSync(bad, "id,label,price\n10,a,1\n11,b,2\n12,c,x\n7,dup,3\n13,e,4\n");
+    const refused = await mode.run(["import", "shop", "items", bad, "--batch", "2", "--json"]);
+    assert.is(refused.code, 1);
+    const problem = JSON.parse(refused.stderr);
+    assert.is(problem.code, "validation_failed");
+    assert.match(problem.detail, /records 3–4 was refused \(2 rows before it were imported\)/);
+    assert.equal(problem.errors.map((e: { row: number; column: string; code: string }) => [e.row, e.column, e.code]), [[2, "price", "type"]]);
+    assert.equal((await json(mode, "SELECT id FROM items WHERE id >= 10 ORDER BY id")).rows, [{ id: 10 }, { id: 11 }]);
 
-  const unknown = path.join(cwd, "unknown.csv");
-  writeFileSync(unknown, "id,label,colour\n20,a,red\n");
-  const wrongColumn = await runCli(["import", "shop", "items", unknown], { cwd });
-  assert.is(wrongColumn.code, 1);
-  assert.match(wrongColumn.stderr, /"colour" is not a column of table items.*\[unknown_column\]/);
+    const unknown = path.join(cwd, "unknown.csv");
+    writeFileSync(unknown, "id,label,colour\n20,a,red\n");
+    const wrongColumn = await mode.run(["import", "shop", "items", unknown]);
+    assert.is(wrongColumn.code, 1);
+    assert.match(wrongColumn.stderr, /"colour" is not a column of table items.*\[unknown_column\]/);
 
-  const ragged = path.join(cwd, "ragged.csv");
-  writeFileSync(ragged, "id,label\n21,a\n22\n");
-  const short = await runCli(["import", "shop", "items", ragged], { cwd });
-  assert.is(short.code, 1);
-  assert.match(short.stderr, /Record 2 has 1 fields; the header has 2/);
-});
+    const ragged = path.join(cwd, "ragged.csv");
+    writeFileSync(ragged, "id,label\n21,a\n22\n");
+    const short = await mode.run(["import", "shop", "items", ragged]);
+    assert.is(short.code, 1);
+    assert.match(short.stderr, /Record 2 has 1 fields; the header has 2/);
+  });
 
-test("inference keeps what the file says: leading zeros, mixed columns and empty columns stay text", async () => {
-  const cwd = workdir();
-  const file = path.join(cwd, "zips.csv");
-  writeFileSync(file, "zip,n,mixed,flag,empty,r\n01234,1,1,true,,1\n75001,2,x,false,,2.5\n");
-  const run = await runCli(["import", "shop", "zips", file], { cwd });
-  assert.is(run.code, 0, run.stderr);
-  const described = await runCli(["shell", "shop"], { cwd, input: ".schema zips\n" });
-  assert.match(described.stdout, /zip +\| text[\s\S]*n +\| integer[\s\S]*mixed +\| text[\s\S]*flag +\| boolean[\s\S]*empty +\| text[\s\S]*r +\| real/);
-  assert.equal((await json(cwd, "SELECT zip, r FROM zips")).rows, [{ zip: "01234", r: 1 }, { zip: "75001", r: 2.5 }]);
-});
+  test(`${kind}: inference keeps what the file says: leading zeros, mixed columns and empty columns stay text`, async () => {
+    const mode = await modeIn(kind);
+    const cwd = mode.cwd;
+    const file = path.join(cwd, "zips.csv");
+    writeFileSync(file, "zip,n,mixed,flag,empty,r\n01234,1,1,true,,1\n75001,2,x,false,,2.5\n");
+    const run = await mode.run(["import", "shop", "zips", file]);
+    assert.is(run.code, 0, run.stderr);
+    const described = await mode.run(["shell", "shop"], { input: ".schema zips\n" });
+    assert.match(described.stdout, /zip +\| text[\s\S]*n +\| integer[\s\S]*mixed +\| text[\s\S]*flag +\| boolean[\s\S]*empty +\| text[\s\S]*r +\| real/);
+    assert.equal((await json(mode, "SELECT zip, r FROM zips")).rows, [{ zip: "01234", r: 1 }, { zip: "75001", r: 2.5 }]);
+  });
 
-test("JSON Lines: a table created from the values' types, exported back the same; mixed types refused before anything is written", async () => {
-  const cwd = workdir();
-  const file = path.join(cwd, "events.jsonl");
-  const lines = ['{"id":1,"kind":"click","ok":true,"weight":1}', '{"id":2,"kind":null,"ok":false,"weight":2.5}', '{"id":3,"kind":"view","ok":null,"weight":null}'];
-  writeFileSync(file, lines.join("\n") + "\n\n");
-  const run = await runCli(["import", "shop", "events", file], { cwd });
-  assert.is(run.code, 0, run.stderr);
-  const exported = await runCli(["export", "shop", "events", "--format", "jsonl"], { cwd });
-  assert.is(exported.code, 0, exported.stderr);
-  assert.is(exported.stdout, lines.join("\n") + "\n");
+  test(`${kind}: JSON Lines: a table created from the values' types, exported back the same; mixed types refused before anything is written`, async () => {
+    const mode = await modeIn(kind);
+    const cwd = mode.cwd;
+    const file = path.join(cwd, "events.jsonl");
+    const lines = ['{"id":1,"kind":"click","ok":true,"weight":1}', '{"id":2,"kind":null,"ok":false,"weight":2.5}', '{"id":3,"kind":"view","ok":null,"weight":null}'];
+    writeFileSync(file, lines.join("\n") + "\n\n");
+    const run = await mode.run(["import", "shop", "events", file]);
+    assert.is(run.code, 0, run.stderr);
+    const exported = await mode.run(["export", "shop", "events", "--format", "jsonl"]);
+    assert.is(exported.code, 0, exported.stderr);
+    assert.is(exported.stdout, lines.join("\n") + "\n");
 
-  const mixed = path.join(cwd, "mixed.jsonl");
-  writeFileSync(mixed, '{"a":1}\n{"a":"x"}\n');
-  const refused = await runCli(["import", "shop", "mixed", mixed], { cwd });
-  assert.is(refused.code, 1);
-  assert.match(refused.stderr, /Record 2: "a" holds text after values of type integer/);
-  const none = await runCli(["sql", "shop", "SELECT a FROM mixed"], { cwd });
-  assert.match(none.stderr, /\[table_not_found\]/);
+    const mixed = path.join(cwd, "mixed.jsonl");
+    writeFileSync(mixed, '{"a":1}\n{"a":"x"}\n');
+    const refused = await mode.run(["import", "shop", "mixed", mixed]);
+    assert.is(refused.code, 1);
+    assert.match(refused.stderr, /Record 2: "a" holds text after values of type integer/);
+    const none = await mode.run(["sql", "shop", "SELECT a FROM mixed"]);
+    assert.match(none.stderr, /\[table_not_found\]/);
 
-  const broken = path.join(cwd, "broken.jsonl");
-  writeFileSync(broken, '{"id":4}\n[1]\n');
-  const notObject = await runCli(["import", "shop", "events", broken], { cwd });
-  assert.is(notObject.code, 1);
-  assert.match(notObject.stderr, /Line 2 is not a JSON object/);
-});
+    const broken = path.join(cwd, "broken.jsonl");
+    writeFileSync(broken, '{"id":4}\n[1]\n');
+    const notObject = await mode.run(["import", "shop", "events", broken]);
+    assert.is(notObject.code, 1);
+    assert.match(notObject.stderr, /Line 2 is not a JSON object/);
+  });
+}
 
 test("exit codes: usage errors are 2 and touch nothing; a missing table or a bad query is 1 with its position", async () => {
   const cwd = workdir();
@@ -174,6 +188,22 @@ test("exit codes: usage errors are 2 and touch nothing; a missing table or a bad
   const empty = await runCli(["export", "shop", "--query", "SELECT a FROM t LIMIT 0"], { cwd });
   assert.is(empty.code, 0, empty.stderr);
   assert.is(empty.stdout, "a\n", "an empty result still has its header");
+});
+
+test("url: 30,000 rows through a server, in batches under its body limit, exported back byte for byte", async () => {
+  const mode = await modeIn("url");
+  const input = path.join(mode.cwd, "mid.csv");
+  await writeFixture(input, 30_000);
+  const imported = await mode.run(["import", "shop", "mid", input]);
+  assert.is(imported.code, 0, imported.stderr);
+  assert.is(imported.stdout, "30000 rows imported into mid (table created)\n");
+  const exported = await mode.run(["export", "shop", "mid"]);
+  assert.is(exported.code, 0, exported.stderr);
+  assert.is(exported.stdout, readFileSync(input, "utf8"));
+  // The server's request log (written within 50 ms): one line per batch.
+  const inserts = (mode.server?.logs() ?? []).filter((line) => line.command === "insert");
+  assert.ok(inserts.length > 3, `several batches (${inserts.length})`);
+  assert.ok(inserts.every((line) => line.status === 200));
 });
 
 test("on a terminal the import shows a progress bar with rows/s", async () => {
