@@ -3,12 +3,13 @@
 # storedb service image. Three stages:
 #   build     — `npm ci` + `npm run build` (esbuild bundle in dist/), then the
 #               dev dependencies are pruned away. The default.
-#   prebuilt  — takes dist/ and production node_modules from the build context
-#               instead, for machines whose builder cannot reach the npm
-#               registry (test/container/podman.test.ts builds this
+#   prebuilt  — takes dist/, console/ and production node_modules from the
+#               build context instead, for machines whose builder cannot reach
+#               the npm registry (test/container/podman.test.ts builds this
 #               way). Select it with
 #               --build-arg BUILD_STAGE=prebuilt.
-#   runtime   — node, the bundle (`dist/cli.js serve` is the service) and
+#   runtime   — node, the bundle (`dist/cli.js serve` is the service), the
+#               web console's static files (console/, served at /) and
 #               production dependencies only (fastify, chevrotain, ajv, pino,
 #               commander, papaparse, …); no compiler, no
 #               dev dependencies, no shell needed. Runs as a non-root user,
@@ -37,7 +38,7 @@ COPY . .
 # /app/data: an empty directory the runtime stage copies to /data with the right owner.
 RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund && mkdir -p /app/data
 
-# The context holds package.json, dist/ and the production node_modules/.
+# The context holds package.json, dist/, console/ and the production node_modules/.
 # No RUN here (the base may have no shell): WORKDIR makes /app/data, which
 # buildah materialises with the next step.
 FROM ${NODE_IMAGE} AS prebuilt
@@ -46,6 +47,7 @@ COPY package.json /app/package.json
 WORKDIR /app
 COPY node_modules ./node_modules
 COPY dist ./dist
+COPY console ./console
 
 FROM ${BUILD_STAGE} AS artifacts
 
@@ -60,6 +62,7 @@ WORKDIR /app
 COPY --from=artifacts /app/package.json ./package.json
 COPY --from=artifacts /app/node_modules ./node_modules
 COPY --from=artifacts /app/dist ./dist
+COPY --from=artifacts /app/console ./console
 COPY --from=artifacts --chown=${STORE_UID}:${STORE_GID} /app/data /data
 USER ${STORE_UID}:${STORE_GID}
 EXPOSE 3000

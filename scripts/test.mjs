@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * `npm test`: type-check, then every `test/**\/*.test.ts` file under uvu with
- * c8 coverage, in one process (uvu's own model). uvu prints its own totals;
+ * `npm test`: type-check (the service, then the console's scripts), then
+ * every `test/**\/*.test.ts` file under uvu with c8 coverage, in one process
+ * (uvu's own model). uvu prints its own totals;
  * CI reads one closing line, `N passed, N failed`, which this script adds
- * (a failed type-check counts as one failure).
+ * (each failed type-check counts as one failure).
  *
  * `npm test -- <pattern>` runs only the test files whose path matches.
  */
@@ -26,11 +27,14 @@ let failed = 0;
 let passed = 0;
 
 if (process.argv[2] === undefined) {
-  const tsc = spawnSync(process.execPath, [bin("typescript/bin/tsc"), "--noEmit", "-p", root], { stdio: "inherit", cwd: root });
-  if (tsc.status === 0) passed += 1;
-  else {
-    failed += 1;
-    console.error("type-check failed");
+  // The service's TypeScript, and the web console's plain JS modules (JSDoc-typed, DOM lib).
+  for (const project of [root, path.join(root, "tsconfig.console.json")]) {
+    const tsc = spawnSync(process.execPath, [bin("typescript/bin/tsc"), "--noEmit", "-p", project], { stdio: "inherit", cwd: root });
+    if (tsc.status === 0) passed += 1;
+    else {
+      failed += 1;
+      console.error(`type-check failed: ${path.relative(root, project) || "tsconfig.json"}`);
+    }
   }
 }
 

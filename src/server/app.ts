@@ -4,7 +4,8 @@
  *
  * Plugins: the request hooks (request id, the shutdown gate's 503, auth's
  * 401, the request log line: `request-hooks.ts`), errors (one error handler,
- * one not-found handler), then the routes. The instance options are chosen
+ * one not-found handler), then the routes and the web console's files
+ * (`console.ts`). The instance options are chosen
  * deliberately:
  * - No fastify logger: the service logs through its own pino logger
  *   (`request-log.ts`), because a fastify logger costs every request a
@@ -25,6 +26,7 @@ import type { IncomingMessage } from "node:http";
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import { StoreError } from "../errors.js";
 import { bearerAuth } from "./auth.js";
+import { consoleFiles } from "./console.js";
 import { DrainGate } from "./drain.js";
 import { asStoreError, clientErrorHandler, problemsPlugin, sendProblem } from "./problems.js";
 import { requestHooks } from "./request-hooks.js";
@@ -114,5 +116,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.register(requestHooks, { gate: options.gate ?? new DrainGate(), authorized: bearerAuth(options.apiKey), log: options.logger });
   app.register(problemsPlugin, { maxBodyBytes: options.maxBodyBytes, log: options.logger });
   app.register(routes, { store: options.store });
+  app.register(consoleFiles, {});
   return app;
 }

@@ -88,11 +88,12 @@ async function ensureBaseImage(): Promise<void> {
   }
 }
 
-/** The `prebuilt` build context: package.json, dist/, and the production packages of the lock file. */
+/** The `prebuilt` build context: package.json, dist/, console/, and the production packages of the lock file. */
 function stageContext(dir: string): void {
   cpSync(path.join(root, "Dockerfile"), path.join(dir, "Dockerfile"));
   cpSync(path.join(root, "package.json"), path.join(dir, "package.json"));
   cpSync(path.join(root, "dist"), path.join(dir, "dist"), { recursive: true });
+  cpSync(path.join(root, "console"), path.join(dir, "console"), { recursive: true });
   const lock = JSON.parse(readFileSync(path.join(root, "package-lock.json"), "utf8")) as {
     packages: Record<string, { dev?: boolean; devOptional?: boolean }>;
   };
@@ -231,6 +232,16 @@ if (onPath("podman") === undefined) {
     }
     const user = await podman("exec", NAME, "node", "-e", "console.log(process.getuid() + ':' + process.getgid())");
     assert.is(user, `${UID}:${GID}`);
+  });
+
+  test("serves the web console's files", async () => {
+    const page = await fetch(`${url}/`);
+    assert.is(page.status, 200);
+    assert.is(page.headers.get("content-type"), "text/html; charset=utf-8");
+    assert.match(await page.text(), '<script type="module" src="console/main.js"></script>');
+    const script = await fetch(`${url}/console/main.js`);
+    assert.is(script.status, 200);
+    assert.is(script.headers.get("content-type"), "text/javascript; charset=utf-8");
   });
 
   test("the HEALTHCHECK command passes inside the running container", async () => {
