@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm test`: type-check (the service, then the console's scripts), then
+ * `npm test`: type-check (the service, the console's scripts, the browser tests), then
  * every `test/**\/*.test.ts` file under uvu with c8 coverage, in one process
  * (uvu's own model). uvu prints its own totals;
  * CI reads one closing line, `N passed, N failed`, which this script adds
@@ -27,8 +27,9 @@ let failed = 0;
 let passed = 0;
 
 if (process.argv[2] === undefined) {
-  // The service's TypeScript, and the web console's plain JS modules (JSDoc-typed, DOM lib).
-  for (const project of [root, path.join(root, "tsconfig.console.json")]) {
+  // The service's TypeScript; the web console's plain JS modules (JSDoc-typed, DOM, no Node);
+  // the browser tests (Node and the DOM, for the functions they run in the page).
+  for (const project of [root, path.join(root, "tsconfig.console.json"), path.join(root, "test/console")]) {
     const tsc = spawnSync(process.execPath, [bin("typescript/bin/tsc"), "--noEmit", "-p", project], { stdio: "inherit", cwd: root });
     if (tsc.status === 0) passed += 1;
     else {

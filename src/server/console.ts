@@ -6,9 +6,10 @@
  *
  * The files live in the package's `console/` folder, beside `dist/`, and are
  * served as written — no build step at run time. They are read once, when
- * the plugin registers, into a fixed table of routes: a request can only
- * name one of those files, so nothing in a URL reaches the filesystem, and
- * answering one is a map lookup. Each answer carries:
+ * the plugin registers, into a fixed table: a request can only name one of
+ * those files, so nothing in a URL reaches the filesystem, and answering one
+ * is a map lookup (any other name under `/console/` is 404 `not_found`).
+ * Each answer carries:
  * - its content type (an extension outside `CONTENT_TYPES` stops startup, so
  *   a file is never served as something the browser has to guess);
  * - `Cache-Control: no-cache` with a strong `ETag` (a digest of the bytes):
@@ -29,15 +30,15 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from "fastify";
+import { StoreError } from "../errors.js";
+import { PATHS } from "./paths.js";
 
 export interface ConsoleOptions extends Record<string, unknown> {
   /** The folder of console files; the package's `console/` when omitted. */
   readonly dir?: string;
 }
 
-/** The path of the console's page; its other files are under `ASSET_PREFIX`. */
-export const CONSOLE_PATH = "/";
-export const ASSET_PREFIX = "/console/";
+/** The page, served at `PATHS.console`; the other files at `PATHS.consoleFile`. */
 const PAGE = "index.html";
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -128,9 +129,13 @@ export const consoleFiles: FastifyPluginCallback<ConsoleOptions> = (app, options
     done(error instanceof Error ? error : new Error(String(error)));
     return;
   }
-  for (const [name, file] of files) {
-    const url = name === PAGE ? CONSOLE_PATH : `${ASSET_PREFIX}${name}`;
-    app.get(url, { config: { public: true } }, (request, reply) => send(file, request, reply));
-  }
+  const page = files.get(PAGE)!;
+  files.delete(PAGE);
+  app.get(PATHS.console, { config: { public: true } }, (request, reply) => send(page, request, reply));
+  app.get<{ Params: { file: string } }>(PATHS.consoleFile, { config: { public: true } }, (request, reply) => {
+    const file = files.get(request.params.file);
+    if (file === undefined) throw new StoreError("not_found", `The console has no file ${request.params.file}.`);
+    send(file, request, reply);
+  });
   done();
 };

@@ -115,6 +115,34 @@ function operation(spec: { id: string; summary: string; description: string; suc
   };
 }
 
+/** A file of the web console: public, revalidated by its ETag (`console.ts`). */
+function consoleFile(spec: { id: string; summary: string; description: string; types: readonly string[]; codes: readonly ErrorCode[]; extra?: JsonObject }): JsonObject {
+  const text = (description: string): JsonObject => ({ description, schema: { type: "string" } });
+  const requestId = { $ref: "#/components/headers/requestId" };
+  const etag = text("A digest of the file's bytes; send it back as `If-None-Match`.");
+  return {
+    operationId: spec.id,
+    summary: spec.summary,
+    description: spec.description,
+    security: [],
+    ...spec.extra,
+    responses: {
+      "200": {
+        description: "The file, as shipped in the package.",
+        headers: {
+          "X-Request-Id": requestId,
+          ETag: etag,
+          "Cache-Control": text("`no-cache`: revalidate on every use."),
+          "Content-Security-Policy": text("Scripts, styles, images and requests from this origin only; no inline script or style; no framing."),
+        },
+        content: Object.fromEntries(spec.types.map((type) => [type, { schema: { type: "string" } }])),
+      },
+      "304": { description: "Unchanged since the ETag in `If-None-Match`.", headers: { "X-Request-Id": requestId, ETag: etag } },
+      ...problemResponses(ERROR_CODES.filter((code) => ANY_OPERATION.includes(code) || spec.codes.includes(code))),
+    },
+  };
+}
+
 /** `/v1/databases/:name/commands` → `/v1/databases/{name}/commands`. */
 function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z_]+)/g, "{$1}");
@@ -229,6 +257,25 @@ function paths(): JsonObject {
         description: "The OpenAPI 3.1 document of the service, generated from the schemas the server validates with.",
         success: ok("The document.", json({ type: "object" })),
         codes: [],
+      }),
+    },
+    [PATHS.console]: {
+      get: consoleFile({
+        id: "console",
+        summary: "The web console",
+        description: "The console's page: open it in a browser. Its files hold no data and need no key; every data request the page makes carries the key its user typed.",
+        types: ["text/html"],
+        codes: [],
+      }),
+    },
+    [openApiPath(PATHS.consoleFile)]: {
+      get: consoleFile({
+        id: "consoleFile",
+        summary: "A script, stylesheet or image of the web console",
+        description: "The files the console's page loads; any other name is 404.",
+        types: ["text/javascript", "text/css", "image/svg+xml"],
+        codes: ["not_found"],
+        extra: { parameters: [{ name: "file", in: "path", required: true, description: "A file name of the console, such as `main.js`.", schema: { type: "string" } }] },
       }),
     },
     [PATHS.health]: {

@@ -9,4 +9,7 @@ export const PATHS = {
   databaseCommands: "/v1/databases/:name/commands",
   databases: "/v1/databases",
   openapi: "/v1/openapi.json",
+  /** The web console's page, and its other files (`console.ts`). */
+  console: "/",
+  consoleFile: "/console/:file",
 } as const;

@@ -1,7 +1,8 @@
 /**
- * The web console end to end: a real server process (the bundle `npm run
- * build` makes) on a real data directory with an API key, and headless
- * Chromium driving the page the way a person would — by labels, roles and
+ * The web console end to end: a real server process started as the
+ * README's console example says (`storedb serve`, the bundle `npm run build`
+ * makes, on a real data directory, with the key its command generates), and
+ * headless Chromium driving the page the way a person would — by labels, roles and
  * the keyboard. Enter the key (a wrong one first), pick a database, read a
  * table's schema, run a query with a typed parameter, see an error marked
  * in the editor, see a plan, page through 10,000 rows, and get the key
@@ -20,15 +21,16 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { Page, Request } from "playwright-core";
 import { root } from "../../scripts/bundle.mjs";
-import { command, serverEnv, startServer, tempDir, type ServerProcess } from "../server/support/server-process.js";
+import { command, serverEnv, startServer, tempDir } from "../server/support/server-process.js";
 import { launchBrowser, type Browser } from "./support/browser.js";
+import { serveReadmeExample, type ReadmeServer } from "./support/readme-example.js";
 
-const KEY = "console-browser-test-key-0123456789abcdef";
 const BIG = 10_000;
 const SCREENSHOTS = path.join(root, ".tmp", "screenshots", "console");
 
-let dataDir = "";
-let server: ServerProcess;
+let KEY = "";
+let cwd = "";
+let server: ReadmeServer;
 let browser: Browser;
 let page: Page;
 const problems: string[] = [];
@@ -69,8 +71,10 @@ async function enterKey(key: string): Promise<void> {
 test.before(async () => {
   rmSync(SCREENSHOTS, { recursive: true, force: true });
   mkdirSync(SCREENSHOTS, { recursive: true });
-  dataDir = tempDir("console");
-  server = await startServer(serverEnv(dataDir, { STORE_API_KEY: KEY }));
+  // The server is the README's example, run line by line: its key command, then its `storedb serve`.
+  cwd = tempDir("console");
+  server = await serveReadmeExample(cwd);
+  KEY = server.key;
 
   await seed("shop", "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT UNIQUE, active BOOLEAN DEFAULT TRUE)");
   await seed("shop", "CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id), amount REAL, CHECK (amount > 0))");
@@ -100,11 +104,11 @@ test.before(async () => {
 test.after(async () => {
   await browser?.close();
   await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(cwd, { recursive: true, force: true });
 });
 
 test("the page asks for the key on the server's 401; a wrong key brings the prompt back; the right one lists the databases", async () => {
-  await page.goto(server.url);
+  await page.goto(server.consoleUrl);
   const dialog = page.getByRole("dialog", { name: "API key" });
   await dialog.waitFor();
   assert.match((await dialog.textContent()) ?? "", "This server needs its API key.");
@@ -244,7 +248,8 @@ test("the plan view renders any node kinds with children, not a fixed list", asy
     },
   };
   const lines = await page.evaluate(async (plan) => {
-    const { planView } = (await import("/console/plan.js")) as { planView: (plan: unknown) => HTMLElement };
+    const module = "/console/plan.js"; // a URL in the page, not a module of this checkout
+    const { planView } = (await import(module)) as { planView: (plan: unknown) => HTMLElement };
     const view = planView(plan);
     document.body.append(view);
     const out = [...view.querySelectorAll(".plan-tree summary, .plan-tree li.plan-leaf")].map((node) => {
@@ -413,6 +418,36 @@ test("the keyboard reaches the editor from the skip link, Tab leaves the editor,
     return { text: active.textContent, outline: style.outlineStyle, width: parseFloat(style.outlineWidth) };
   });
   assert.equal(run, { text: "Run", outline: "solid", width: 3 });
+});
+
+test("on a server without a key the console opens at once; a new database is made by its first CREATE TABLE", async () => {
+  const dir = tempDir("console-open");
+  const open = await startServer(serverEnv(dir));
+  const tab = await browser.context.newPage();
+  try {
+    tab.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    await tab.goto(open.url);
+    await tab.locator("#databases-status", { hasText: "No databases yet" }).waitFor();
+    assert.not.ok(await tab.getByRole("dialog", { name: "API key" }).isVisible());
+
+    await tab.getByLabel("Open a database by name").fill("Not A Name");
+    await tab.getByRole("button", { name: "Open", exact: true }).click();
+    assert.match((await tab.locator("#database-name-error").textContent()) ?? "", "1–64 of a–z");
+    await tab.getByLabel("Open a database by name").fill("fresh");
+    await tab.getByRole("button", { name: "Open", exact: true }).click();
+    await tab.locator("#tables-status", { hasText: "fresh does not exist yet" }).waitFor();
+
+    await tab.getByLabel("SQL", { exact: true }).fill("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
+    await tab.getByLabel("SQL", { exact: true }).press("Control+Enter");
+    await tab.locator("#result-status", { hasText: "create-table on notes: 0 rows affected" }).waitFor();
+    await tab.locator("#tables-status", { hasText: "fresh: 1 table" }).waitFor();
+    await tab.getByRole("navigation", { name: "Databases" }).getByRole("button", { name: /^fresh/ }).waitFor();
+    assert.is(await tab.evaluate(() => sessionStorage.getItem("storedb.apiKey")), null);
+  } finally {
+    await tab.close();
+    await open.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("the page produced no console errors and no CSP violations", () => {

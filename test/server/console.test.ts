@@ -16,13 +16,13 @@ import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { root } from "../../scripts/bundle.mjs";
 import { buildApp } from "../../src/server/app.js";
-import { ASSET_PREFIX, consoleFiles, CONTENT_SECURITY_POLICY, packagedConsoleDir } from "../../src/server/console.js";
+import { consoleFiles, CONTENT_SECURITY_POLICY, packagedConsoleDir } from "../../src/server/console.js";
 import { DataDirectory } from "../../src/storage/data-directory.js";
 
 const KEY = "console-test-key-0123456789-abcdefghij";
 const consoleDir = path.join(root, "console");
 const files = readdirSync(consoleDir);
-const urlOf = (name: string): string => (name === "index.html" ? "/" : `${ASSET_PREFIX}${name}`);
+const urlOf = (name: string): string => (name === "index.html" ? "/" : `/console/${name}`);
 
 let dir = "";
 let store: DataDirectory;
@@ -95,16 +95,18 @@ test("HEAD answers the headers; a matching If-None-Match answers 304 without a b
   assert.ok(changed.payload.length > 0);
 });
 
-test("the files are public with a key set; data routes and unknown paths still need the key", async () => {
+test("the files are public with a key set; data routes still need the key; other names are 404", async () => {
   const databases = await app.inject({ method: "GET", url: "/v1/databases" });
   assert.is(databases.statusCode, 401);
-  const unknown = await app.inject({ method: "GET", url: `${ASSET_PREFIX}nothing.js` });
-  assert.is(unknown.statusCode, 401);
-  const unknownOpen = await open.inject({ method: "GET", url: `${ASSET_PREFIX}nothing.js` });
-  assert.is(unknownOpen.statusCode, 404);
-  assert.is(unknownOpen.json().code, "not_found");
+  for (const server of [app, open]) {
+    for (const url of ["/console/nothing.js", "/console/index.html", "/console/"]) {
+      const response = await server.inject({ method: "GET", url });
+      assert.is(response.statusCode, 404, url);
+      assert.is(response.json().code, "not_found", url);
+    }
+  }
   // The folder's files are a fixed table: a path cannot climb out of it.
-  for (const url of [`${ASSET_PREFIX}..%2fpackage.json`, `${ASSET_PREFIX}../package.json`, "/console/%2e%2e/package.json"]) {
+  for (const url of ["/console/..%2fpackage.json", "/console/../package.json", "/console/%2e%2e%2fpackage.json", "/console/..%5cpackage.json"]) {
     const response = await open.inject({ method: "GET", url });
     assert.ok(response.statusCode === 404 || response.statusCode === 400, `${url}: ${response.statusCode}`);
     assert.not.match(response.payload, '"name": "storedb"');
