@@ -144,29 +144,24 @@ test("no console script turns text into markup or code", () => {
   }
 });
 
-test("a console folder with a file of unknown type, or without its page, stops startup", async () => {
+/** Why registering the console from a folder holding `files` fails. */
+async function refusal(files: Record<string, string>): Promise<string> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), "storedb-console-dir-"));
   try {
-    writeFileSync(path.join(scratch, "index.html"), "<!doctype html>");
-    writeFileSync(path.join(scratch, "notes.txt"), "not servable");
-    const withUnknown = Fastify();
-    withUnknown.register(consoleFiles, { dir: scratch });
-    await withUnknown.ready().then(
-      () => assert.unreachable("registered a .txt file"),
-      (error: Error) => assert.match(error.message, "notes.txt"),
-    );
-    rmSync(path.join(scratch, "notes.txt"));
-    rmSync(path.join(scratch, "index.html"));
-    writeFileSync(path.join(scratch, "main.js"), "");
-    const withoutPage = Fastify();
-    withoutPage.register(consoleFiles, { dir: scratch });
-    await withoutPage.ready().then(
-      () => assert.unreachable("registered a folder without index.html"),
-      (error: Error) => assert.match(error.message, "index.html"),
-    );
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(scratch, name), text);
+    const app = Fastify();
+    app.register(consoleFiles, { dir: scratch });
+    const error = await app.ready().then(() => undefined, (reason: Error) => reason);
+    assert.ok(error instanceof Error, `registered ${Object.keys(files).join(", ")}`);
+    return error.message;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+test("a console folder with a file of unknown type, or without its page, stops startup", async () => {
+  assert.match(await refusal({ "index.html": "<!doctype html>", "notes.txt": "not servable" }), "notes.txt has no known content type");
+  assert.match(await refusal({ "main.js": "" }), "index.html is missing");
 });
 
 test.run();
