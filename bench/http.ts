@@ -42,7 +42,9 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Counter, Histogram, Registry } from "prom-client";
 import { buildServer, root } from "../scripts/bundle.mjs";
+import { LATENCY_BUCKETS, ServiceMetrics } from "../src/server/metrics.js";
 
 const ROWS = 10_000;
 const CONNECTIONS = 64;
@@ -273,7 +275,41 @@ async function stop(server: Server): Promise<void> {
   await exited;
 }
 
+/**
+ * What the metrics add to a request, in process: storedb's tally (`ServiceMetrics.record`) against
+ * prom-client's own `inc` + `observe` with the same labels, over the same label mix as the HTTP runs.
+ */
+async function metricsCost(): Promise<void> {
+  const N = 2_000_000;
+  const kinds = ["sql", "select", "insert", "sql"];
+  const route = "/v1/databases/:name/commands";
+  const ours = new ServiceMetrics({ openDatabases: () => 1 });
+  const registry = new Registry();
+  const counter = new Counter({ name: "requests_total", help: "-", labelNames: ["route", "kind", "status"], registers: [registry] });
+  const histogram = new Histogram({ name: "duration_seconds", help: "-", labelNames: ["route", "kind"], buckets: [...LATENCY_BUCKETS], registers: [registry] });
+  const results: Record<string, number[]> = { storedb: [], "prom-client": [] };
+  for (let round = 0; round < 5; round++) {
+    let started = process.hrtime.bigint();
+    for (let i = 0; i < N; i++) ours.record(route, kinds[i & 3]!, 200, (i % 100) * 1e-5);
+    results.storedb!.push(Number(process.hrtime.bigint() - started) / N);
+    started = process.hrtime.bigint();
+    for (let i = 0; i < N; i++) {
+      const kind = kinds[i & 3]!;
+      counter.inc({ route, kind, status: 200 });
+      histogram.observe({ route, kind }, (i % 100) * 1e-5);
+    }
+    results["prom-client"]!.push(Number(process.hrtime.bigint() - started) / N);
+  }
+  const best = (name: string) => Math.min(...results[name]!);
+  const exposition = await ours.text();
+  const checksum = createHash("sha256").update(exposition.slice(0, exposition.indexOf("storedb_open_databases"))).digest("hex").slice(0, 16);
+  console.log(
+    `\nmetrics per request, in process (best of 5 x ${N}): storedb's tally ${best("storedb").toFixed(0)} ns, prom-client inc + observe ${best("prom-client").toFixed(0)} ns (${(best("prom-client") / best("storedb")).toFixed(1)}x); exposition checksum ${checksum}`,
+  );
+}
+
 async function main(): Promise<void> {
+  await metricsCost();
   const scratch = mkdtempSync(path.join(os.tmpdir(), "storedb-bench-http-"));
   const running = new Set<Server>();
   let nextPort = 31801;

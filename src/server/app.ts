@@ -3,9 +3,9 @@
  * listening (fastify's own layout: `main.ts` listens, tests `inject`).
  *
  * Plugins: the request hooks (request id, the shutdown gate's 503, auth's
- * 401, the request log line: `request-hooks.ts`), errors (one error handler,
- * one not-found handler), then the routes and the web console's files
- * (`console.ts`). The instance options are chosen
+ * 401, the request log line and the metrics' tally: `request-hooks.ts`),
+ * errors (one error handler, one not-found handler), then the routes and the
+ * web console's files (`console.ts`). The instance options are chosen
  * deliberately:
  * - No fastify logger: the service logs through its own pino logger
  *   (`request-log.ts`), because a fastify logger costs every request a
@@ -28,6 +28,7 @@ import { StoreError } from "../errors.js";
 import { bearerAuth } from "./auth.js";
 import { consoleFiles } from "./console.js";
 import { DrainGate } from "./drain.js";
+import { ServiceMetrics } from "./metrics.js";
 import { asStoreError, clientErrorHandler, problemsPlugin, sendProblem } from "./problems.js";
 import { requestHooks } from "./request-hooks.js";
 import type { ServiceLog } from "./request-log.js";
@@ -113,9 +114,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
   });
 
-  app.register(requestHooks, { gate: options.gate ?? new DrainGate(), authorized: bearerAuth(options.apiKey), log: options.logger });
+  const metrics = new ServiceMetrics({ openDatabases: () => options.store.openCount() });
+  app.register(requestHooks, { gate: options.gate ?? new DrainGate(), authorized: bearerAuth(options.apiKey), log: options.logger, metrics });
   app.register(problemsPlugin, { maxBodyBytes: options.maxBodyBytes, log: options.logger });
-  app.register(routes, { store: options.store });
+  app.register(routes, { store: options.store, metrics });
   app.register(consoleFiles, {});
   return app;
 }

@@ -31,6 +31,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from "fastify";
 import { StoreError } from "../errors.js";
+import { noteRoute } from "./outcome.js";
 import { PATHS } from "./paths.js";
 
 export interface ConsoleOptions extends Record<string, unknown> {
@@ -131,8 +132,12 @@ export const consoleFiles: FastifyPluginCallback<ConsoleOptions> = (app, options
   }
   const page = files.get(PAGE)!;
   files.delete(PAGE);
-  app.get(PATHS.console, { config: { public: true } }, (request, reply) => send(page, request, reply));
+  app.get(PATHS.console, { config: { public: true } }, (request, reply) => {
+    noteRoute(request, PATHS.console);
+    send(page, request, reply);
+  });
   app.get<{ Params: { file: string } }>(PATHS.consoleFile, { config: { public: true } }, (request, reply) => {
+    noteRoute(request, PATHS.consoleFile);
     const file = files.get(request.params.file);
     if (file === undefined) throw new StoreError("not_found", `The console has no file ${request.params.file}.`);
     send(file, request, reply);

@@ -278,6 +278,16 @@ function paths(): JsonObject {
         extra: { parameters: [{ name: "file", in: "path", required: true, description: "A file name of the console, such as `main.js`.", schema: { type: "string" } }] },
       }),
     },
+    [PATHS.metrics]: {
+      get: operation({
+        id: "metrics",
+        summary: "Metrics for Prometheus",
+        description:
+          "Requests by route, command kind and status; a latency histogram; open databases; the process's CPU, memory, heap, event-loop lag and GC. Prometheus text format 0.0.4.",
+        success: ok("The exposition.", { "text/plain; version=0.0.4; charset=utf-8": { schema: { type: "string" } } }),
+        codes: [],
+      }),
+    },
     [PATHS.health]: {
       get: {
         operationId: "health",

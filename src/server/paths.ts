@@ -12,4 +12,5 @@ export const PATHS = {
   /** The web console's page, and its other files (`console.ts`). */
   console: "/",
   consoleFile: "/console/:file",
+  metrics: "/metrics",
 } as const;

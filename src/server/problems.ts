@@ -16,7 +16,8 @@ import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
 import { StoreError } from "../errors.js";
 import { rootPlugin } from "./plugin.js";
-import { logRequestError, noteOutcome, type ServiceLog } from "./request-log.js";
+import { noteOutcome } from "./outcome.js";
+import { logRequestError, type ServiceLog } from "./request-log.js";
 
 /** Seconds a client should wait before retrying a request refused during shutdown. */
 export const RETRY_AFTER_SECONDS = 5;

@@ -4,7 +4,7 @@
  *
  * - `onRequest`: note the start time, set `X-Request-Id`, refuse with 503
  *   while draining (before auth or any work), then check the bearer token.
- * - `onSend`: write the request's log line.
+ * - `onSend`: count the request in the metrics, write its log line.
  *
  * While draining, idle connections are swept closed (`drain.ts`).
  *
@@ -27,6 +27,8 @@ import { performance } from "node:perf_hooks";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { StoreError } from "../errors.js";
 import { closeIdleWhileDraining, type DrainGate } from "./drain.js";
+import type { ServiceMetrics } from "./metrics.js";
+import { UNMATCHED } from "./outcome.js";
 import { rootPlugin } from "./plugin.js";
 import { requestLine, writesRequestLines, type ServiceLog } from "./request-log.js";
 
@@ -43,9 +45,10 @@ export interface RequestHookOptions extends Record<string, unknown> {
   readonly authorized?: ((request: FastifyRequest) => boolean) | undefined;
   /** Where request lines go; none when the service logs nothing, or nothing at `info`. */
   readonly log?: ServiceLog | undefined;
+  readonly metrics: ServiceMetrics;
 }
 
-export const requestHooks = rootPlugin<RequestHookOptions>((app, { gate, authorized, log }, done) => {
+export const requestHooks = rootPlugin<RequestHookOptions>((app, { gate, authorized, log, metrics }, done) => {
   app.decorateRequest("storeStarted", 0);
   app.decorateRequest("storeOutcome", null);
 
@@ -62,12 +65,13 @@ export const requestHooks = rootPlugin<RequestHookOptions>((app, { gate, authori
 
   closeIdleWhileDraining(app, gate);
 
-  if (log !== undefined && writesRequestLines(log)) {
-    const { lines } = log;
-    app.addHook("onSend", (request: FastifyRequest, reply: FastifyReply, _payload: unknown, next: () => void) => {
-      lines.write(requestLine(request, reply, performance.now() - request.storeStarted));
-      next();
-    });
-  }
+  const lines = log !== undefined && writesRequestLines(log) ? log.lines : undefined;
+  app.addHook("onSend", (request: FastifyRequest, reply: FastifyReply, _payload: unknown, next: () => void) => {
+    const ms = performance.now() - request.storeStarted;
+    const outcome = request.storeOutcome;
+    metrics.record(outcome?.route ?? UNMATCHED, outcome?.command ?? "", reply.statusCode, ms / 1000);
+    lines?.write(requestLine(request, reply, ms));
+    next();
+  });
   done();
 });

@@ -20,39 +20,8 @@
 import os from "node:os";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { pino, type Logger } from "pino";
-import type { ErrorCode } from "../errors.js";
 import type { LogLevel } from "./config.js";
 import { batchedLines, type LineSink } from "./log-lines.js";
-
-/** What a request ran and how it ended, for its log line. */
-interface Outcome {
-  database?: string;
-  command?: string;
-  code?: ErrorCode;
-}
-
-declare module "fastify" {
-  interface FastifyRequest {
-    /** Filled in as the request runs; `null` until something is noted. */
-    storeOutcome: Outcome | null;
-  }
-}
-
-function outcomeOf(request: FastifyRequest): Outcome {
-  return (request.storeOutcome ??= {});
-}
-
-/** Records which database and command kind a request ran, for its log line. */
-export function noteCommand(request: FastifyRequest, database: string, command: string): void {
-  const outcome = outcomeOf(request);
-  outcome.database = database;
-  outcome.command = command;
-}
-
-/** Records the error code a request was answered with, for its log line. */
-export function noteOutcome(request: FastifyRequest, code: ErrorCode): void {
-  outcomeOf(request).code = code;
-}
 
 export const REDACTED_PATHS = [
   "req.headers.authorization",

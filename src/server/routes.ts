@@ -2,7 +2,7 @@
  * The routes: `POST /v1/commands` (CONTRACT §4), its twin
  * `POST /v1/databases/{name}/commands` (§12), `GET /v1/databases` (§12:
  * the listing, `src/storage/listing.ts`), `GET /v1/openapi.json` (§12: the
- * document of `openapi.ts`) and `GET /health`.
+ * document of `openapi.ts`), `GET /metrics` (`metrics.ts`) and `GET /health`.
  *
  * The two command routes differ only in where the database name comes from
  * — the envelope's `database`, or the path, so a proxy can route by database
@@ -26,18 +26,22 @@ import type { Result } from "../commands/results.js";
 import { runChecked } from "../checked.js";
 import { StoreError } from "../errors.js";
 import type { DatabaseSummary } from "../storage/listing.js";
+import type { ServiceMetrics } from "./metrics.js";
 import { openApiText } from "./openapi.js";
 import { PATHS } from "./paths.js";
-import { noteCommand } from "./request-log.js";
+import { noteCommand, noteRoute } from "./outcome.js";
 
 /** What the routes run commands on, already validated, and list databases of: `DataDirectory` in the service. */
 export interface CommandStore {
   [runChecked](database: string, command: Command): Promise<Result>;
   list(): Promise<readonly DatabaseSummary[]>;
+  /** How many databases are open, for the metrics. */
+  openCount(): number;
 }
 
 export interface RouteOptions extends Record<string, unknown> {
   readonly store: CommandStore;
+  readonly metrics: ServiceMetrics;
 }
 
 /** `application/json`, any case, parameters allowed (`; charset=utf-8`). */
@@ -81,27 +85,35 @@ function answer(reply: FastifyReply, work: Promise<unknown>): void {
   );
 }
 
-export const routes: FastifyPluginCallback<RouteOptions> = (app, { store }, done) => {
+export const routes: FastifyPluginCallback<RouteOptions> = (app, { store, metrics }, done) => {
   /** Runs a validated command on `database`. */
-  const run = (request: FastifyRequest, reply: FastifyReply, database: string, command: Command): void => {
-    noteCommand(request, database, command.kind);
+  const run = (request: FastifyRequest, reply: FastifyReply, route: string, database: string, command: Command): void => {
+    noteCommand(request, route, database, command.kind);
     answer(reply, store[runChecked](database, command));
   };
 
-  app.get(PATHS.health, { config: { public: true } }, (_request, reply) => {
+  app.get(PATHS.health, { config: { public: true } }, (request, reply) => {
+    noteRoute(request, PATHS.health);
     reply.send({ status: "ok" });
   });
 
   app.post(PATHS.commands, { schema: { body: envelopeSchema }, validatorCompiler: () => validateEnvelope, onRequest: requireJson }, (request, reply) => {
     const { database, command } = request.body as Envelope;
-    run(request, reply, database, command);
+    run(request, reply, PATHS.commands, database, command);
   });
 
-  app.get(PATHS.openapi, (_request, reply) => {
+  app.get(PATHS.openapi, (request, reply) => {
+    noteRoute(request, PATHS.openapi);
     reply.type("application/json").send(openApiText());
   });
 
-  app.get(PATHS.databases, (_request, reply) => {
+  app.get(PATHS.metrics, (request, reply) => {
+    noteRoute(request, PATHS.metrics);
+    answer(reply.type(metrics.contentType), metrics.text());
+  });
+
+  app.get(PATHS.databases, (request, reply) => {
+    noteRoute(request, PATHS.databases);
     answer(reply, store.list().then((databases) => ({ databases })));
   });
 
@@ -115,7 +127,7 @@ export const routes: FastifyPluginCallback<RouteOptions> = (app, { store }, done
         reply.send(new StoreError("invalid_request", `database: the body names "${database}" but the path names "${name}"; send one name, or the same in both.`));
         return;
       }
-      run(request, reply, name, command);
+      run(request, reply, PATHS.databaseCommands, name, command);
     },
   );
   done();

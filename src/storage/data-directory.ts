@@ -96,6 +96,11 @@ export class DataDirectory {
     return db[runChecked](command);
   }
 
+  /** How many databases are open (held in memory, or being loaded). */
+  openCount(): number {
+    return this.databases.size;
+  }
+
   /** The databases in the directory, sorted by name, without loading any (`listing.ts`). */
   list(): Promise<DatabaseSummary[]> {
     if (this.closing) return Promise.reject(new StoreError("shutting_down", "The server is shutting down."));
