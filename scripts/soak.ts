@@ -15,7 +15,9 @@
  *            on-disk audit of every acknowledged write
  *   crash    scripts/soak-crash-load.ts: 20 kill -9 cycles under load
  *   storage  scripts/soak-crash.ts: 500 SIGKILL cycles of the storage layer
- *            alone (single and grouped acknowledged writes)
+ *            alone (single and grouped acknowledged writes; among journal
+ *            appends, while checkpoints run, and between a checkpoint's
+ *            rename and its journal reset, in turns)
  *
  * `npm run soak -- fuzz load` runs only those parts. Options by environment:
  * SOAK_FUZZ_RUNS (per property, default 4000), SOAK_SEED, SOAK_LOAD_SECONDS.
@@ -122,7 +124,7 @@ const RUNNERS: Record<Part, () => Promise<void>> = {
   storage: async () => {
     const ok = child("scripts/soak-crash.ts");
     if (!ok) failed += 1;
-    figures.push(`storage: 500 SIGKILL cycles of acknowledged writes ${ok ? "passed" : "FAILED"}`);
+    figures.push(`storage: 500 SIGKILL cycles of acknowledged writes (appends, checkpoints, rename → reset) ${ok ? "passed" : "FAILED"}`);
   },
 };
 

@@ -1,11 +1,15 @@
 /**
- * `Database`: one database, in memory or in a `.store` file (CONTRACT §2, §10).
+ * `Database`: one database, in memory or in a `.store` file with its
+ * journal (CONTRACT §2, §10).
  *
  * It owns the database's state (missing, invalid, or an engine), runs every
  * command through one serial queue with group commit (`CommandQueue`), and
  * reaches disk only through its `Persistence`. Before each step it asks the
- * persistence whether the file changed elsewhere and reloads if so. The
- * library (`Database.open`) and the service (`DataDirectory`) share it.
+ * persistence whether the file changed elsewhere and reloads if so. It
+ * knows when memory holds exactly the durable state — no group between its
+ * apply and the end of its commit — and hands the persistence its engine at
+ * such a quiet point for a checkpoint's snapshot. The library
+ * (`Database.open`) and the service (`DataDirectory`) share it.
  */
 
 import path from "node:path";
@@ -20,9 +24,10 @@ import { CommandQueue } from "./storage/command-queue.js";
 import type { Applied } from "./storage/command-queue.js";
 import { nodeFs } from "./storage/fs.js";
 import type { FileSystem } from "./storage/fs.js";
+import type { CheckpointPolicy } from "./storage/checkpoint-schedule.js";
+import { JournaledFile } from "./storage/journaled-file.js";
 import { MemoryPersistence, realEngines } from "./storage/persistence.js";
-import type { EngineFactory, Persistence } from "./storage/persistence.js";
-import { SnapshotFilePersistence } from "./storage/snapshot-file.js";
+import type { EngineFactory, Persistence, StorageEvents } from "./storage/persistence.js";
 import { removeLeftovers } from "./storage/temp-files.js";
 
 type State =
@@ -32,6 +37,12 @@ type State =
   | { readonly kind: "ready"; readonly engine: EngineApi };
 
 export interface DatabaseOptions {
+  /** Read beside a writer: take no lock, write nothing, refuse every mutation (`database_locked`). */
+  readonly readOnly?: boolean;
+  /** Storage events (a journal discarded or cut, a checkpoint failed), for a log; nothing is logged without it. */
+  readonly onEvent?: StorageEvents;
+  /** When checkpoints run unbidden (see `CheckpointPolicy` for the defaults). */
+  readonly checkpoints?: CheckpointPolicy;
   /** The file-system layer (tests instrument it). */
   readonly fs?: FileSystem;
   readonly engines?: EngineFactory;
@@ -47,15 +58,26 @@ export class Database {
   private closed = false;
   /** Set when a group starts on a missing database: its commit creates the file. */
   private creating = false;
+  /** A group is applied in memory and not yet durable (or undone). */
+  private pending = false;
+  /** Waiting for the end of that group: see `PersistenceHost.atQuietPoint`. */
+  private quiet: ((engine: EngineApi | undefined) => void)[] = [];
 
   constructor(
     private readonly persistence: Persistence,
     private readonly engines: EngineFactory = realEngines,
+    private readonly readOnly = false,
   ) {
     this.queue = new CommandQueue({
       prepare: () => this.prepare(),
       apply: (command) => this.apply(command),
       commit: (changes) => this.commit(changes),
+    });
+    persistence.attach({
+      atQuietPoint: (take) => {
+        if (this.pending) this.quiet.push(take);
+        else take(this.engine());
+      },
     });
   }
 
@@ -65,22 +87,28 @@ export class Database {
   }
 
   /**
-   * The database kept in `file` (a `.store` path). The file need not exist:
-   * the first `create-table` creates it (and its directory is created now).
-   * Leftover temp files of crashed writers of this file are removed.
+   * The database kept in `file` (a `.store` path) and its journal beside it.
+   * The file need not exist: the first `create-table` creates it (and its
+   * directory is created now). Leftover temp files of crashed writers of
+   * this database are removed. With `readOnly`, nothing is created or removed.
    */
   static async open(file: string, options: DatabaseOptions = {}): Promise<Database> {
     if (!file.endsWith(".store")) throw new StoreError("invalid_name", "A database file name must end in .store.");
     const fs = options.fs ?? nodeFs;
     const target = path.resolve(file);
-    try {
-      await fs.mkdir(path.dirname(target));
-      await removeLeftovers(fs, path.dirname(target), { targetBase: path.basename(target), onlyDead: true });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException | null)?.code ?? "error";
-      throw new StorageError("storage_error", `The database's directory could not be prepared (${code}).`, error);
+    const readOnly = options.readOnly === true;
+    if (!readOnly) {
+      try {
+        await fs.mkdir(path.dirname(target));
+        const base = path.basename(target);
+        await removeLeftovers(fs, path.dirname(target), { targetBases: [base, `${base}-journal`], onlyDead: true });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException | null)?.code ?? "error";
+        throw new StorageError("storage_error", `The database's directory could not be prepared (${code}).`, error);
+      }
     }
-    return new Database(new SnapshotFilePersistence(fs, target, { engines: options.engines }), options.engines);
+    const persistence = new JournaledFile(fs, target, { engines: options.engines, readOnly, checkpoints: options.checkpoints, onEvent: options.onEvent });
+    return new Database(persistence, options.engines, readOnly);
   }
 
   /** Runs a command of CONTRACT §4 given as plain JSON (validated strictly first). */
@@ -91,7 +119,11 @@ export class Database {
   /** Runs a command already validated by `parseCommand` or `parseEnvelope` (see `checked.ts`). */
   [runChecked](command: Command): Promise<Result> {
     if (this.closed) return Promise.reject(new StoreError("shutting_down", "The database is closed."));
-    return this.queue.run(command);
+    const answer = this.queue.run(command);
+    if (command.kind !== "checkpoint") return answer;
+    // The queue answers once every command before it is durable (and says 404 or database_corrupt when it must):
+    // then the checkpoint folds all of that into the document.
+    return answer.then(() => this.persistence.checkpoint()).then((journalRecords) => ({ kind: "checkpoint", journalRecords }));
   }
 
   sql(text: string, params: readonly Value[] = []): Promise<Result> {
@@ -102,10 +134,18 @@ export class Database {
     return new TableQuery(name, (command) => this.execute(command));
   }
 
-  /** Stops taking commands and waits until every queued one is answered and written. */
+  /**
+   * Stops taking commands, waits until every queued one is answered and
+   * written, folds the journal into the document and lets go of the files.
+   */
   async close(): Promise<void> {
     this.closed = true;
     await this.queue.drained();
+    await this.persistence.close();
+  }
+
+  private engine(): EngineApi | undefined {
+    return this.state.kind === "ready" ? this.state.engine : undefined;
   }
 
   /** Nothing to do (`undefined`) unless the database is not loaded yet or its file changed elsewhere. */
@@ -128,8 +168,13 @@ export class Database {
   private apply(command: Command): Applied {
     const state = this.state;
     switch (state.kind) {
-      case "ready":
-        return state.engine.execute(command);
+      case "ready": {
+        const applied = state.engine.execute(command, this.readOnly);
+        if (applied.changes.length > 0) this.pending = true;
+        const { result } = applied;
+        const journal = result.kind === "validation" ? this.persistence.journalSize() : undefined;
+        return result.kind === "validation" && journal !== undefined ? { result: { ...result, journal }, changes: applied.changes } : applied;
+      }
       case "invalid":
         if (command.kind === "validate") return { result: { kind: "validation", valid: false, errors: state.problems }, changes: [] };
         throw new StoreError("database_corrupt", "The database file is invalid; run validate to see why. It was left untouched.");
@@ -152,7 +197,7 @@ export class Database {
     const engine = this.engines.empty();
     let applied: Applied;
     try {
-      applied = engine.execute(command);
+      applied = engine.execute(command, this.readOnly);
     } catch (error) {
       if (error instanceof StoreError && error.code === "table_not_found") throw notFound();
       throw error;
@@ -164,6 +209,7 @@ export class Database {
     if (creates) {
       this.state = { kind: "ready", engine };
       this.creating = true;
+      this.pending = true;
     }
     return applied;
   }
@@ -178,6 +224,10 @@ export class Database {
     } catch (error) {
       if (created) this.state = { kind: "missing" };
       throw error;
+    } finally {
+      // Memory is the durable state again (the group is on disk, or undone): a checkpoint may snapshot it now.
+      this.pending = false;
+      for (const take of this.quiet.splice(0)) take(this.engine());
     }
   }
 }

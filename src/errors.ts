@@ -25,6 +25,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "validation_failed"
+  | "database_locked"
   | "internal_error"
   | "storage_error"
   | "database_corrupt"
@@ -50,6 +51,7 @@ const CODES: Record<ErrorCode, readonly [status: number, title: string]> = {
   payload_too_large: [413, "Payload too large"],
   unsupported_media_type: [415, "Unsupported media type"],
   validation_failed: [422, "Validation failed"],
+  database_locked: [423, "Database locked"],
   internal_error: [500, "Internal error"],
   storage_error: [500, "Storage error"],
   database_corrupt: [500, "Database corrupt"],
@@ -92,6 +94,7 @@ export const PROBLEM_CODES = [
   "json",
   "checksum",
   "format",
+  "journal",
 ] as const;
 
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

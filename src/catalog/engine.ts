@@ -30,7 +30,8 @@ import { loadTables } from "./load.js";
 import { applyDelete, applyInsert, applyUpdate } from "./mutate.js";
 import type { MutableRow } from "./key-index.js";
 import { Table } from "./table.js";
-import type { Change, EngineApi, LoadedTable, Outcome, TableSnapshot } from "./types.js";
+import { redoChanges } from "./redo.js";
+import type { Change, EngineApi, LoadedTable, Outcome, Redo, TableSnapshot } from "./types.js";
 
 /** A plan with its compiled code, ready to run with parameter values. */
 interface Prepared {
@@ -83,10 +84,11 @@ export class Engine implements EngineApi {
     return new Engine(built, problems);
   }
 
-  execute(command: Command): Outcome {
+  execute(command: Command, readOnly = false): Outcome {
     if (this.problems.length > 0 && command.kind !== "validate") {
       throw new StoreError("database_corrupt", `The database is invalid (${this.problems.length} problem(s)); only validate runs on it`);
     }
+    if (readOnly) return this.readOnly(command);
     switch (command.kind) {
       case "select":
       case "update":
@@ -110,6 +112,9 @@ export class Engine implements EngineApi {
         }
         return { result: { kind: "schema", tables: this.sorted().map((t) => t.schema) }, changes: NO_CHANGES };
       }
+      case "checkpoint":
+        // An engine keeps nothing on disk: there is nothing to fold (storage answers for a file).
+        return { result: { kind: "checkpoint", journalRecords: 0 }, changes: NO_CHANGES };
       case "explain": {
         const inner = command.command;
         const plan = inner.kind === "sql" ? this.cachedSql(inner.sql).prepared.plan : bind(inner, this.catalog);
@@ -117,6 +122,25 @@ export class Engine implements EngineApi {
       }
       default:
         return assertNever(command, "command kind");
+    }
+  }
+
+  /** A command on a database opened read-only: a mutation, of any surface, is refused before it is even bound. */
+  private readOnly(command: Command): Outcome {
+    switch (command.kind) {
+      case "insert":
+      case "update":
+      case "delete":
+      case "create-table":
+      case "drop-table":
+        throw refusedWrite();
+      case "sql": {
+        const cached = this.cachedSql(command.sql);
+        if (!cached.explain && cached.prepared.plan.statement.kind !== "select") throw refusedWrite();
+        return this.sql(command);
+      }
+      default:
+        return this.execute(command);
     }
   }
 
@@ -295,6 +319,10 @@ export class Engine implements EngineApi {
     for (const t of touched) if (this.tables.get(t.name) === t) t.rebuild();
   }
 
+  redo(changes: readonly Redo[]): void {
+    if (redoChanges(this.tables, changes)) this.plans.clear();
+  }
+
   /**
    * Each table's row array, copied: rows are values the engine never writes
    * again (see `Table`), so the snapshot stays exactly this state however
@@ -303,6 +331,10 @@ export class Engine implements EngineApi {
   snapshot(): readonly TableSnapshot[] {
     return this.sorted().map((t) => ({ schema: t.schema, columns: t.columns, rows: t.rows.slice() }));
   }
+}
+
+function refusedWrite(): StoreError {
+  return new StoreError("database_locked", "The database is open read-only: it takes no writes (another process may be writing it).");
 }
 
 function mutation(operation: "insert" | "update" | "delete" | "create-table" | "drop-table", table: string, rowsAffected: number): Result {

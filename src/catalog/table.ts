@@ -26,6 +26,9 @@ import { describeValue, fitsType } from "../planner/value-types.js";
 import type { TableStore } from "../executor/table-store.js";
 import { MultiIndex, UniqueIndex, type MutableRow } from "./key-index.js";
 
+/** Up to this many rows, `removeAt` splices each out; more are removed in one pass over the table. */
+const SPLICE_AT_MOST = 16;
+
 interface CompiledCheck {
   readonly label: string;
   readonly eval: (r: readonly Value[], p: readonly Value[]) => Value;
@@ -198,6 +201,21 @@ export class Table implements TableInfo, TableStore {
   unindexRow(row: MutableRow): void {
     for (const ix of this.uniqueKeys()) ix.remove(row);
     for (const ix of this.secondary) ix.remove(row);
+  }
+
+  /** Removes the rows at `positions` (ascending, counted before removal): a few by splicing, many in one pass. */
+  removeAt(positions: readonly number[]): void {
+    if (positions.length > SPLICE_AT_MOST) {
+      this.removeRows(new Set(positions.map((p) => this.rows[p] as MutableRow)));
+      return;
+    }
+    for (let k = positions.length - 1; k >= 0; k--) {
+      const at = positions[k] as number;
+      const row = this.rows[at] as MutableRow;
+      this.unindexRow(row);
+      this.seq?.delete(row);
+      this.rows.splice(at, 1);
+    }
   }
 
   /** Removes the rows in `doomed` in one pass; returns their positions before removal, ascending. */

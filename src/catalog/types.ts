@@ -4,9 +4,10 @@
  * what it holds back out; the engine never touches a file.
  *
  * Every mutation reports its effects as row-level `Change`s. They are the
- * unit of undo (a persist that fails rolls memory back to the last durable
- * state) and the unit a write-ahead journal will append, so keep them
- * complete: a change must be enough to redo or undo itself.
+ * unit of undo (an append that fails rolls memory back to the last durable
+ * state) and, as the `Redo` part of each, what the journal appends and a
+ * replay applies, so keep them complete: a change must be enough to redo or
+ * undo itself.
  */
 
 import type { Command, TableSchema, Value } from "../commands/types.js";
@@ -25,6 +26,17 @@ export type Change =
   | { readonly kind: "create-table"; readonly schema: TableSchema }
   /** Carries the dropped table whole, so the drop can be undone. */
   | { readonly kind: "drop-table"; readonly table: string; readonly schema: TableSchema; readonly rows: readonly Row[] };
+
+/**
+ * What redoing a change needs — the journal's record of it. Every `Change`
+ * is one; a position is valid for the state the change was made on.
+ */
+export type Redo =
+  | { readonly kind: "insert"; readonly table: string; readonly row: Row; readonly position: number }
+  | { readonly kind: "delete"; readonly table: string; readonly position: number }
+  | { readonly kind: "update"; readonly table: string; readonly after: Row; readonly position: number }
+  | { readonly kind: "create-table"; readonly schema: TableSchema }
+  | { readonly kind: "drop-table"; readonly table: string };
 
 /** A table as read from a file, before any checking: `schema` and `rows` are raw JSON. */
 export interface LoadedTable {
@@ -56,11 +68,19 @@ export interface EngineApi {
   /**
    * Runs any command of CONTRACT §4 except that `validate` only re-checks the
    * in-memory state. Throws StoreError; on an invalid database every kind but
-   * `validate` throws `database_corrupt`.
+   * `validate` throws `database_corrupt`; with `readOnly`, every mutation
+   * throws `database_locked` before it is checked.
    */
-  execute(command: Command): Outcome;
+  execute(command: Command, readOnly?: boolean): Outcome;
   /** Reverts changes (in reverse order) made by earlier `execute` calls. */
   undo(changes: readonly Change[]): void;
+  /**
+   * Applies changes again, in order, on the state they were first made on
+   * (a journal's replay). Throws when one does not fit that state — no such
+   * table, a position out of range, a row of the wrong width, a key taken —
+   * which means the journal does not belong to these tables.
+   */
+  redo(changes: readonly Redo[]): void;
   /** The tables, sorted by name, for the writer. */
   snapshot(): readonly TableSnapshot[];
 }

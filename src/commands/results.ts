@@ -23,6 +23,8 @@ export interface ValidationResult {
   readonly kind: "validation";
   readonly valid: boolean;
   readonly errors: readonly ProblemEntry[];
+  /** A database on disk: its journal's change records not yet in the `.store` file, and its length in bytes. */
+  readonly journal?: { readonly records: number; readonly bytes: number };
 }
 
 export interface SchemaResult {
@@ -35,4 +37,10 @@ export interface PlanResult {
   readonly plan: Plan;
 }
 
-export type Result = RowsResult | MutationResult | ValidationResult | SchemaResult | PlanResult;
+export interface CheckpointResult {
+  readonly kind: "checkpoint";
+  /** Journal records folded into the `.store` file (0: there was nothing to fold). */
+  readonly journalRecords: number;
+}
+
+export type Result = RowsResult | MutationResult | ValidationResult | SchemaResult | PlanResult | CheckpointResult;

@@ -241,6 +241,12 @@ export const definitions = {
     required: ["kind"],
     properties: { kind: { const: "describe" }, table: name },
   },
+  checkpoint: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind"],
+    properties: { kind: { const: "checkpoint" } },
+  },
   explain: {
     type: "object",
     additionalProperties: false,
@@ -266,6 +272,7 @@ export const definitions = {
       ref("sql"),
       ref("describe"),
       ref("explain"),
+      ref("checkpoint"),
     ],
   },
 } as const;

@@ -127,6 +127,11 @@ export interface DescribeCommand {
   readonly table?: string;
 }
 
+/** Folds the database's journal into its `.store` file (CONTRACT §2, §4). */
+export interface CheckpointCommand {
+  readonly kind: "checkpoint";
+}
+
 export interface ExplainCommand {
   readonly kind: "explain";
   readonly command: SelectCommand | InsertCommand | UpdateCommand | DeleteCommand | SqlCommand;
@@ -141,7 +146,7 @@ export type PlanCommand =
   | CreateTableCommand
   | DropTableCommand;
 
-export type Command = PlanCommand | ValidateCommand | SqlCommand | DescribeCommand | ExplainCommand;
+export type Command = PlanCommand | ValidateCommand | SqlCommand | DescribeCommand | ExplainCommand | CheckpointCommand;
 
 export type CommandKind = Command["kind"];
 

@@ -8,13 +8,18 @@
  * Shutdown on SIGTERM/SIGINT (CONTRACT §8): open the drain gate (requests
  * that still arrive get 503 `shutting_down`), close the fastify instance
  * (stop accepting, close idle connections, wait for in-flight requests),
- * then close the data directory (wait for in-flight writes, release the
- * lock), and exit 0. A timer of STORE_SHUTDOWN_TIMEOUT_MS forces exit 1 if
+ * then close the data directory (wait for in-flight writes, fold every
+ * journal into its document, release the locks), and exit 0. Storage's own
+ * events (a journal discarded or cut, a failed checkpoint) are log lines
+ * naming their database. A timer of STORE_SHUTDOWN_TIMEOUT_MS forces exit 1 if
  * the drain hangs; a second signal only says the drain is under way.
  */
 
 import { mkdirSync } from "node:fs";
+import type { Logger } from "pino";
+import { assertNever } from "../errors.js";
 import { DataDirectory } from "../storage/data-directory.js";
+import type { StorageEvents } from "../storage/persistence.js";
 import { buildApp } from "./app.js";
 import type { LoadedConfig } from "./config.js";
 import { DrainGate } from "./drain.js";
@@ -30,22 +35,41 @@ function reasonOf(error: unknown): string {
   return String(error);
 }
 
+/** Storage's events as service log lines, each naming its database. */
+function storageLog(logger: Logger): StorageEvents {
+  return (event) => {
+    switch (event.kind) {
+      case "journal-discarded":
+        logger.warn({ database: event.database, reason: event.reason }, "journal discarded unreplayed: it does not continue the database's document");
+        return;
+      case "journal-cut":
+        logger.warn({ database: event.database, bytes: event.bytes }, "torn last entry cut from the journal (no answer covered it)");
+        return;
+      case "checkpoint-failed":
+        logger.error({ database: event.database, err: event.error }, "checkpoint failed; it is retried later and the journal still holds every change");
+        return;
+      default:
+        assertNever(event, "storage event");
+    }
+  };
+}
+
 export async function serve({ config, warnings }: LoadedConfig): Promise<void> {
   try {
     mkdirSync(config.dataPath, { recursive: true });
   } catch (error) {
     fail(`cannot create the data directory ${config.dataPath} (STORE_DATA_PATH): ${reasonOf(error)}`);
   }
+  const log = serviceLog(config.logLevel);
+  const logger = log.logger;
   let store: DataDirectory;
   try {
-    store = await DataDirectory.open(config.dataPath);
+    store = await DataDirectory.open(config.dataPath, { onEvent: storageLog(logger) });
   } catch (error) {
     fail(`cannot open the data directory ${config.dataPath} (STORE_DATA_PATH): ${error instanceof Error ? error.message : String(error)}`);
   }
 
   const gate = new DrainGate();
-  const log = serviceLog(config.logLevel);
-  const logger = log.logger;
   const app = buildApp({
     store,
     apiKey: config.apiKey,

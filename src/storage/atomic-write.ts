@@ -15,48 +15,82 @@ import { StorageError } from "../errors.js";
 import type { FileInfo, FileSystem, WritableFile } from "./fs.js";
 import { tempPathFor } from "./temp-files.js";
 
+/**
+ * An I/O failure as the §7 error a client gets: 507 `insufficient_storage`
+ * for a full disk or quota, else 500 `storage_error`; `what` could not be
+ * written, and `outcome` says what that means for the client.
+ */
+export function writeFailure(cause: unknown, what: string, outcome: string): StorageError {
+  // A failure already put in these terms is told again in the caller's, from the system's error.
+  const system = cause instanceof StorageError && cause.cause !== undefined ? cause.cause : cause;
+  const code = (system as NodeJS.ErrnoException | null)?.code;
+  if (code === "ENOSPC" || code === "EDQUOT") return new StorageError("insufficient_storage", `The disk is full: ${outcome}.`, cause);
+  return new StorageError("storage_error", `${what} could not be written${code ? ` (${code})` : ""}: ${outcome}.`, cause);
+}
+
 export class PersistFailure extends StorageError {
   constructor(
     cause: unknown,
     readonly afterRename: boolean,
   ) {
-    const code = (cause as NodeJS.ErrnoException | null)?.code;
-    const full = code === "ENOSPC" || code === "EDQUOT";
-    super(
-      full ? "insufficient_storage" : "storage_error",
-      full ? "The disk is full: the change was not saved." : `The database file could not be written${code ? ` (${code})` : ""}: the change was not saved.`,
-      cause,
-    );
+    const failure = writeFailure(cause, "The database file", "the change was not saved");
+    super(failure.code as "storage_error" | "insufficient_storage", failure.message, cause);
   }
 }
 
+/** A temp file beside its target, written and fsynced, ready to be renamed over it. */
+export interface WrittenTemp {
+  readonly path: string;
+  /** The file's identity, which it keeps through the rename. */
+  readonly info: FileInfo;
+}
+
 /**
- * Replaces `target` with `bytes`. `mode` (the old file's permission bits) is
- * applied exactly; without it the new file gets 0666 minus the umask.
- * Returns the new file's identity.
+ * The first half of a replacement: `chunks` in a new temp file beside
+ * `target`, fsynced. `mode` (the old file's permission bits) is applied
+ * exactly; without it the file gets 0666 minus the umask. On failure the
+ * temp file is removed and the error (a `PersistFailure`) thrown.
  */
-export async function writeAtomically(fs: FileSystem, target: string, bytes: Uint8Array, mode?: number): Promise<FileInfo> {
+export async function writeTemp(fs: FileSystem, target: string, chunks: readonly Uint8Array[], mode?: number): Promise<WrittenTemp> {
   const temp = tempPathFor(target);
   let file: WritableFile | undefined;
-  let renamed = false;
   try {
     file = await fs.createExclusive(temp, 0o666);
     if (mode !== undefined) await file.chmod(mode);
-    await file.write(bytes);
+    for (const chunk of chunks) await file.write(chunk);
     await file.fsync();
-    const written = await file.stat();
+    const info = await file.stat();
     const closing = file;
     file = undefined;
     await closing.close();
-    await fs.rename(temp, target);
-    renamed = true;
-    await fs.fsyncDir(path.dirname(target));
-    return written;
+    return { path: temp, info };
   } catch (error) {
     if (file) await file.close().catch(() => undefined);
-    if (!renamed) await fs.unlink(temp).catch(() => undefined);
-    throw new PersistFailure(error, renamed);
+    await fs.unlink(temp).catch(() => undefined);
+    throw new PersistFailure(error, false);
   }
+}
+
+/** The second half: renames `temp` over `target` and fsyncs the directory. */
+export async function putInPlace(fs: FileSystem, temp: WrittenTemp, target: string): Promise<void> {
+  try {
+    await fs.rename(temp.path, target);
+  } catch (error) {
+    await fs.unlink(temp.path).catch(() => undefined);
+    throw new PersistFailure(error, false);
+  }
+  try {
+    await fs.fsyncDir(path.dirname(target));
+  } catch (error) {
+    throw new PersistFailure(error, true);
+  }
+}
+
+/** Replaces `target` with `bytes`; returns the new file's identity. */
+export async function writeAtomically(fs: FileSystem, target: string, bytes: Uint8Array, mode?: number): Promise<FileInfo> {
+  const temp = await writeTemp(fs, target, [bytes], mode);
+  await putInPlace(fs, temp, target);
+  return temp.info;
 }
 
 /** Removes `target` durably (used to undo the creation of a database whose first write failed). */

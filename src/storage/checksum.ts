@@ -7,7 +7,15 @@
  * without copying the file: hash the bytes before the digits, 64 zeros, then
  * the bytes after.
  *
- * Loading verifies off the main thread (`verifyChecksumOffThread`): WebCrypto
+ * The same hash is the document's identity, which its journal names
+ * (CONTRACT §2): for a file with a checksum it IS the checksum, and a valid
+ * checksum pins the file's every byte as firmly as a hash of the bytes as
+ * they stand would; a file without one (written by hand) is hashed as it
+ * stands — there are no digits to set to `0`. So loading a file computes its
+ * identity at no cost beyond verifying it, and a checkpoint knows the
+ * identity of what it wrote from the checksum it seals.
+ *
+ * Loading hashes off the main thread (`sumDocumentOffThread`): WebCrypto
  * hashes on libuv's thread pool, so the hash of a large file overlaps with
  * JSON.parse instead of adding to it.
  */
@@ -33,27 +41,55 @@ function digest(bytes: Uint8Array): string {
   return hash.digest("hex");
 }
 
-/** Fills in the digits of a file that starts with `CHECKSUM_PLACEHOLDER` (in place). */
-export function sealChecksum(bytes: Buffer): void {
-  bytes.write(digest(bytes), DIGITS_START, "latin1");
+/** Fills in the digits of a file that starts with `CHECKSUM_PLACEHOLDER` (in place); returns its identity. */
+export function sealChecksum(bytes: Buffer): string {
+  const hex = digest(bytes);
+  writeDigits(bytes, hex);
+  return "sha256:" + hex;
+}
+
+/** The identity of a file `sealChecksum` sealed: its checksum. */
+export function identityOfSealed(bytes: Buffer): string {
+  return "sha256:" + bytes.toString("latin1", DIGITS_START, DIGITS_END);
+}
+
+/**
+ * Puts `hex` in place of the placeholder's zeros at the start of `first`: for a
+ * writer that hashed its file piece by piece, placeholder included.
+ */
+export function writeDigits(first: Buffer, hex: string): void {
+  first.write(hex, DIGITS_START, "latin1");
 }
 
 export type ChecksumVerdict = "absent" | "valid" | "mismatch" | "malformed";
 
-/**
- * Checks a file's checksum. `absent` means the file does not start with a
- * checksum member (the reader then still refuses one placed anywhere else).
- */
-export function verifyChecksum(bytes: Uint8Array): ChecksumVerdict {
-  const written = writtenDigits(bytes);
-  if (written === "absent" || written === "malformed") return written;
-  return digest(bytes) === written ? "valid" : "mismatch";
+/** What hashing a document tells: its checksum's verdict and its identity. */
+export interface DocumentSum {
+  /** `absent`: the file does not start with a checksum member (the reader then still refuses one placed anywhere else). */
+  readonly verdict: ChecksumVerdict;
+  /** `sha256:` and the hash described above; undefined when the checksum member is malformed. */
+  readonly identity: string | undefined;
 }
 
-/** `verifyChecksum`, hashing on the thread pool; `bytes` may be reused once this returns (not resolves). */
-export function verifyChecksumOffThread(bytes: Uint8Array): Promise<ChecksumVerdict> {
+function judge(written: string | "absent", hex: string): DocumentSum {
+  const identity = "sha256:" + hex;
+  if (written === "absent") return { verdict: "absent", identity };
+  return { verdict: hex === written ? "valid" : "mismatch", identity };
+}
+
+/** Checks a file's checksum and computes its identity. */
+export function sumDocument(bytes: Uint8Array): DocumentSum {
   const written = writtenDigits(bytes);
-  if (written === "absent" || written === "malformed") return Promise.resolve(written);
+  if (written === "malformed") return { verdict: written, identity: undefined };
+  return judge(written, written === "absent" ? createHash("sha256").update(bytes).digest("hex") : digest(bytes));
+}
+
+/** `sumDocument`, hashing on the thread pool; `bytes` may be reused once this returns (not resolves). */
+export function sumDocumentOffThread(bytes: Uint8Array): Promise<DocumentSum> {
+  const written = writtenDigits(bytes);
+  if (written === "malformed") return Promise.resolve({ verdict: written, identity: undefined });
+  const done = (hash: ArrayBuffer) => judge(written, Buffer.from(hash).toString("hex"));
+  if (written === "absent") return webcrypto.subtle.digest("SHA-256", bytes).then(done);
   // WebCrypto copies its input before returning, so the zeros patched in for
   // hashing are taken back at once and the caller's bytes end up unchanged.
   const digits = bytes.subarray(DIGITS_START, DIGITS_END);
@@ -64,7 +100,7 @@ export function verifyChecksumOffThread(bytes: Uint8Array): Promise<ChecksumVerd
   } finally {
     digits.set(Buffer.from(written, "latin1"));
   }
-  return hashing.then((hash) => (Buffer.from(hash).toString("hex") === written ? "valid" : "mismatch"));
+  return hashing.then(done);
 }
 
 /** The 64 digits the file carries, or why it carries none. */

@@ -24,11 +24,16 @@ import type { FileSystem } from "./fs.js";
 import { ChangeWatch } from "./change-watch.js";
 import { DatabaseListing, type DatabaseSummary } from "./listing.js";
 import { DirectoryLock } from "./lock.js";
-import type { EngineFactory } from "./persistence.js";
-import { SnapshotFilePersistence } from "./snapshot-file.js";
+import type { CheckpointPolicy } from "./checkpoint-schedule.js";
+import { JournaledFile } from "./journaled-file.js";
+import type { EngineFactory, StorageEvents } from "./persistence.js";
 import { removeLeftovers } from "./temp-files.js";
 
 export interface DataDirectoryOptions {
+  /** Storage events (a journal discarded or cut, a checkpoint failed), for the service's log. */
+  readonly onEvent?: StorageEvents;
+  /** When checkpoints run unbidden (see `CheckpointPolicy` for the defaults). */
+  readonly checkpoints?: CheckpointPolicy;
   /** The file-system layer (tests instrument it). */
   readonly fs?: FileSystem;
   readonly engines?: EngineFactory;
@@ -49,7 +54,7 @@ export class DataDirectory {
     readonly dir: string,
     private readonly fs: FileSystem,
     private readonly lock: DirectoryLock,
-    private readonly engines: EngineFactory | undefined,
+    private readonly options: DataDirectoryOptions,
     /** Tells each database when its file may have changed, so commands need not stat it. */
     private readonly watch: ChangeWatch,
   ) {
@@ -73,7 +78,7 @@ export class DataDirectory {
       await lock.release();
       throw directoryFailure("could not be cleaned of leftover temp files", error);
     }
-    return new DataDirectory(real, fs, lock, options.engines, ChangeWatch.start(fs, real));
+    return new DataDirectory(real, fs, lock, options, ChangeWatch.start(fs, real));
   }
 
   /** Runs a command of CONTRACT §4, given as plain JSON (validated strictly first), on database `database`. */
@@ -110,12 +115,13 @@ export class DataDirectory {
   /** Opens and keeps the database named `name` (checked, not yet open). */
   private open(name: string): Database {
     const file = path.join(this.dir, `${name}.store`);
-    const db = new Database(new SnapshotFilePersistence(this.fs, file, { confineTo: this.dir, engines: this.engines, watch: this.watch }), this.engines);
+    const { engines, checkpoints, onEvent } = this.options;
+    const db = new Database(new JournaledFile(this.fs, file, { confineTo: this.dir, engines, watch: this.watch, checkpoints, onEvent }), engines);
     this.databases.set(name, db);
     return db;
   }
 
-  /** Stops taking commands, waits for every queued command and write, then releases the lock. */
+  /** Stops taking commands, waits for every queued command and write, folds every journal, then releases the lock. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.all([...this.databases.values()].map((db) => db.close()));

@@ -20,7 +20,7 @@ import type { LoadedTable, TableSnapshot } from "../catalog/types.js";
 import type { TableSchema } from "../commands/types.js";
 import type { ProblemEntry } from "../errors.js";
 import { findSyntaxError } from "./json-syntax.js";
-import { CHECKSUM_PLACEHOLDER, sealChecksum, verifyChecksum, verifyChecksumOffThread } from "./checksum.js";
+import { CHECKSUM_PLACEHOLDER, sealChecksum, sumDocument, sumDocumentOffThread } from "./checksum.js";
 import { RowLines } from "./row-lines.js";
 
 export const FORMAT = "storedb/1";
@@ -41,22 +41,37 @@ export function serializeSchema(schema: TableSchema): string {
 export class StoreWriter {
   private writers = new Map<string, RowLines>();
 
+  /** The whole document, checksum sealed. */
   write(tables: readonly TableSnapshot[]): Buffer {
+    const bytes = Buffer.from([...this.pieces(tables, Infinity)].join(""), "utf8");
+    sealChecksum(bytes);
+    return bytes;
+  }
+
+  /**
+   * The document's text in pieces of at most `size` rows, for a writer that
+   * must not hold the event loop for the whole document: joined, they are
+   * the document with the checksum's digits still `0` (the placeholder
+   * starts the first piece).
+   */
+  *pieces(tables: readonly TableSnapshot[], size: number): Generator<string> {
     const next = new Map<string, RowLines>();
-    let text = CHECKSUM_PLACEHOLDER + '"format":' + JSON.stringify(FORMAT) + ',"tables":{';
-    tables.forEach((table, t) => {
+    yield CHECKSUM_PLACEHOLDER + '"format":' + JSON.stringify(FORMAT) + ',"tables":{';
+    for (let t = 0; t < tables.length; t++) {
+      const table = tables[t]!;
       const key = table.schema.name + "\0" + table.columns.join("\0");
       const writer = this.writers.get(key) ?? new RowLines(table.columns);
       next.set(key, writer);
-      const lines = writer.text(table.rows);
-      text += (t === 0 ? "\n" : ",\n") + JSON.stringify(table.schema.name) + ':{"schema":' + serializeSchema(table.schema);
-      text += ',\n"rows":[' + (lines.length === 0 ? "" : "\n" + lines) + "\n]}";
-    });
-    text += "}}\n";
+      const head = (t === 0 ? "\n" : ",\n") + JSON.stringify(table.schema.name) + ':{"schema":' + serializeSchema(table.schema) + ',\n"rows":[';
+      let first = true;
+      for (const lines of writer.pieces(table.rows, size)) {
+        yield (first ? head + "\n" : ",\n") + lines;
+        first = false;
+      }
+      yield (first ? head : "") + "\n]}";
+    }
+    yield "}}\n";
     this.writers = next;
-    const bytes = Buffer.from(text, "utf8");
-    sealChecksum(bytes);
-    return bytes;
   }
 }
 
@@ -65,6 +80,8 @@ export interface ReadOutcome {
   readonly tables?: readonly LoadedTable[];
   /** File-level problems (codes `checksum`, `json`, `format`); empty for a sound file. */
   readonly problems: readonly ProblemEntry[];
+  /** The document's identity, which a journal that continues it names (see `checksum.ts`). */
+  readonly identity: string | undefined;
 }
 
 const TOP_LEVEL = new Set(["checksum", "format", "tables"]);
@@ -74,7 +91,7 @@ const HASH_OFF_THREAD_FROM = 1 << 20;
 
 /** Reads a `.store` document. Never throws on bad content. */
 export async function readStore(bytes: Buffer): Promise<ReadOutcome> {
-  const checking = bytes.length < HASH_OFF_THREAD_FROM ? Promise.resolve(verifyChecksum(bytes)) : verifyChecksumOffThread(bytes);
+  const checking = bytes.length < HASH_OFF_THREAD_FROM ? Promise.resolve(sumDocument(bytes)) : sumDocumentOffThread(bytes);
   const text = decode(bytes);
   let document: unknown;
   let syntaxError = false;
@@ -83,17 +100,17 @@ export async function readStore(bytes: Buffer): Promise<ReadOutcome> {
   } catch {
     syntaxError = true;
   }
-  const verdict = await checking;
+  const { verdict, identity } = await checking;
   const problems: ProblemEntry[] = [];
   if (verdict === "mismatch") problems.push({ code: "checksum", message: "The file's checksum does not match its content: it was damaged or edited without updating it (remove the checksum member after a hand edit)." });
   else if (verdict === "malformed") problems.push({ code: "checksum", message: 'The checksum member is malformed: it must be the first member, "sha256:" followed by 64 lower-case hex digits.' });
   if (syntaxError) {
     problems.push({ code: "json", message: describeSyntaxError(text) });
-    return { problems };
+    return { problems, identity };
   }
   if (!isObject(document)) {
     problems.push({ code: "format", message: "The file must hold a JSON object." });
-    return { problems };
+    return { problems, identity };
   }
   if ("checksum" in document && verdict === "absent") {
     problems.push({ code: "checksum", message: "The checksum member must come first, exactly as the writer puts it." });
@@ -107,7 +124,7 @@ export async function readStore(bytes: Buffer): Promise<ReadOutcome> {
   const tables = document.tables;
   if (!isObject(tables)) {
     problems.push({ code: "format", message: 'The "tables" member must be an object of tables by name.' });
-    return { problems };
+    return { problems, identity };
   }
   const loaded: LoadedTable[] = [];
   for (const name of Object.keys(tables)) {
@@ -121,7 +138,7 @@ export async function readStore(bytes: Buffer): Promise<ReadOutcome> {
     }
     loaded.push({ name, schema: table.schema, rows: table.rows as unknown[] });
   }
-  return { tables: loaded, problems };
+  return { tables: loaded, problems, identity };
 }
 
 /**

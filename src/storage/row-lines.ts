@@ -39,33 +39,43 @@ export class RowLines {
 
   /** The rows' lines joined by ",\n" (empty for no rows). */
   text(rows: readonly Row[]): string {
+    return [...this.pieces(rows, rows.length)].join(",\n");
+  }
+
+  /**
+   * The same text in pieces of `size` rows each (joined by ",\n" they are
+   * `text`), so a writer can stop between pieces; the memo moves to these
+   * rows once the last piece is taken.
+   */
+  *pieces(rows: readonly Row[], size: number): Generator<string> {
     const before = this.rows;
     const lines = new Array<string>(rows.length);
-    const kept = new Array<Row>(rows.length);
-    const changed: number[] = [];
     // Walk the remembered rows alongside: rows deleted in between are skipped
     // by a short look-ahead, a changed or inserted row takes a fresh line.
     let j = 0;
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]!;
-      const match = this.find(row, j);
-      if (match !== -1) {
-        kept[i] = before[match]!;
-        lines[i] = this.lines[match]!;
-        j = match + 1;
-        continue;
+    const step = Math.max(1, size);
+    for (let start = 0; start < rows.length; start += step) {
+      const end = Math.min(start + step, rows.length);
+      const changed: number[] = [];
+      for (let i = start; i < end; i++) {
+        const row = rows[i]!;
+        const match = this.find(row, j);
+        if (match !== -1) {
+          lines[i] = this.lines[match]!;
+          j = match + 1;
+          continue;
+        }
+        changed.push(i);
+        // An update replaces the remembered row; an insertion leaves it for the next row.
+        const next = rows[i + 1];
+        if (!(next !== undefined && j < before.length && before[j] === next)) j++;
       }
-      kept[i] = row;
-      changed.push(i);
-      // An update replaces the remembered row; an insertion leaves it for the next row.
-      const next = rows[i + 1];
-      if (!(next !== undefined && j < before.length && before[j] === next)) j++;
+      if (changed.length > (end - start) * BULK_SHARE) this.bulk(rows, changed, lines);
+      else for (const i of changed) lines[i] = JSON.stringify(this.toObject(rows[i]!));
+      yield lines.slice(start, end).join(",\n");
     }
-    if (changed.length > rows.length * BULK_SHARE) this.bulk(kept, changed, lines);
-    else for (const i of changed) lines[i] = JSON.stringify(this.toObject(kept[i]!));
-    this.rows = kept;
+    this.rows = rows.slice();
     this.lines = lines;
-    return lines.join(",\n");
   }
 
   /** The remembered position, from `from` up to LOOK_AHEAD further, of `row` itself; -1 if none. */

@@ -1,8 +1,9 @@
 /**
  * Names of the scratch files storage leaves in a data directory, and their
- * cleanup. A temp file is `.<name>.store.tmp-<pid>-<n>`: hidden, in the same
- * directory as its target (so the rename is atomic), and never ending in
- * `.store`, so it can never be taken for a database.
+ * cleanup. A temp file is `.<target>.tmp-<pid>-<n>` — `.shop.store.tmp-…`
+ * for a document, `.shop.store-journal.tmp-…` for a journal: hidden, in the
+ * same directory as its target (so the rename is atomic), and never ending
+ * in `.store`, so it can never be taken for a database.
  */
 
 import path from "node:path";
@@ -17,10 +18,10 @@ export function tempPathFor(target: string): string {
 
 const TEMP = /^\.(.+)\.tmp-(\d+)-\d+$/;
 
-/** True when `name` is a storage temp file (of `target`'s base name, when given). */
-export function isTempName(name: string, targetBase?: string): boolean {
+/** True when `name` is a storage temp file (of one of `targetBases`, when given). */
+export function isTempName(name: string, targetBases?: readonly string[]): boolean {
   const match = TEMP.exec(name);
-  return match !== null && (targetBase === undefined || match[1] === targetBase);
+  return match !== null && (targetBases === undefined || targetBases.includes(match[1]!));
 }
 
 function pidOf(name: string): number {
@@ -42,7 +43,7 @@ function isLive(pid: number): boolean {
  * held, as for `Database.open`), files whose writer may still be running are
  * kept; with the lock held, every temp file is a leftover.
  */
-export async function removeLeftovers(fs: FileSystem, dir: string, options: { targetBase?: string; onlyDead?: boolean } = {}): Promise<number> {
+export async function removeLeftovers(fs: FileSystem, dir: string, options: { targetBases?: readonly string[]; onlyDead?: boolean } = {}): Promise<number> {
   let removed = 0;
   let names: string[];
   try {
@@ -52,7 +53,7 @@ export async function removeLeftovers(fs: FileSystem, dir: string, options: { ta
     throw error;
   }
   for (const name of names) {
-    if (!isTempName(name, options.targetBase)) continue;
+    if (!isTempName(name, options.targetBases)) continue;
     if (options.onlyDead && isLive(pidOf(name))) continue;
     try {
       await fs.unlink(path.join(dir, name));

@@ -1,7 +1,7 @@
 /**
- * I/O faults on a running server: the data directory (or one database file)
- * is made immutable with `chattr +i`, so every write fails with EPERM even
- * for root. CONTRACT §2: a mutation that fails for any reason changes
+ * I/O faults on a running server: the data directory and a database's
+ * journal (or one database's files, document and journal) are made
+ * immutable with `chattr +i`, so every write fails with EPERM even for root. CONTRACT §2: a mutation that fails for any reason changes
  * nothing, in memory or on disk, and answers 500 `storage_error`; reads keep
  * working; once the fault clears, writes work again and the file is valid.
  *
@@ -53,7 +53,8 @@ test.before(
 
 test.after(async (context) => {
   if (!context.server) return;
-  for (const target of [context.server.dataDir, path.join(context.server.dataDir, "f2.store")]) {
+  const files = ["f1.store-journal", "f2.store", "f2.store-journal"].map((name) => path.join(context.server.dataDir, name));
+  for (const target of [context.server.dataDir, ...files]) {
     try {
       chattr("-i", target);
     } catch {
@@ -77,6 +78,7 @@ const WRITES: readonly [string, "self" | "new", Record<string, unknown>][] = [
 async function expectFailedWrites(server: ServerProcess, database: string, includeNew: boolean): Promise<void> {
   const file = path.join(server.dataDir, `${database}.store`);
   const before = readFileSync(file);
+  const journalBefore = readFileSync(`${file}-journal`);
   for (const [what, where, command] of WRITES.filter(([, w]) => w === "self" || includeNew)) {
     const target = where === "self" ? database : "f3";
     const reply: Reply = await server.command({ database: target, command }, { timeoutMs: 10_000 });
@@ -87,6 +89,7 @@ async function expectFailedWrites(server: ServerProcess, database: string, inclu
     assert.equal((rows.json as { rows: unknown[] }).rows, ROWS, `a failed ${what} left memory unchanged`);
   }
   assert.ok(readFileSync(file).equals(before), "the file is unchanged");
+  assert.ok(readFileSync(`${file}-journal`).equals(journalBefore), "the journal is unchanged");
   if (includeNew) {
     const missing = await server.command({ database: "f3", command: { kind: "validate" } });
     assert.is(missing.status, 404, `a failed create left no database behind: ${missing.text}`);
@@ -102,26 +105,29 @@ async function expectWritesWork(server: ServerProcess, database: string): Promis
   assert.is(del.status, 200);
 }
 
-(AVAILABLE ? test : test.skip)("an immutable data directory: every write is a 500 storage_error that changes nothing; reads go on", async ({ server }) => {
+(AVAILABLE ? test : test.skip)("an immutable data directory and journal: every write is a 500 storage_error that changes nothing; reads go on", async ({ server }) => {
+  const journal = path.join(server.dataDir, "f1.store-journal");
   chattr("+i", server.dataDir);
+  chattr("+i", journal);
   try {
     await expectFailedWrites(server, "f1", true);
   } finally {
+    chattr("-i", journal);
     chattr("-i", server.dataDir);
   }
   await expectWritesWork(server, "f1");
   assert.ok(server.alive);
 });
 
-(AVAILABLE ? test : test.skip)("an immutable database file: writes to it fail cleanly, other databases are unaffected", async ({ server }) => {
-  const file = path.join(server.dataDir, "f2.store");
-  chattr("+i", file);
+(AVAILABLE ? test : test.skip)("an immutable database (document and journal): writes to it fail cleanly, other databases are unaffected", async ({ server }) => {
+  const files = ["f2.store", "f2.store-journal"].map((name) => path.join(server.dataDir, name));
+  for (const file of files) chattr("+i", file);
   try {
     await expectFailedWrites(server, "f2", false);
     const other = await server.command({ database: "f1", command: { kind: "insert", table: "t", rows: [{ id: 5, s: "e" }] } });
     assert.is(other.status, 200, `another database still takes writes: ${other.text}`);
   } finally {
-    chattr("-i", file);
+    for (const file of files) chattr("-i", file);
   }
   await expectWritesWork(server, "f2");
 });

@@ -32,11 +32,23 @@ const logLines: Record<string, unknown>[] = [];
 /** Set to an errno code to make every new file write fail (after the directory lock is taken). */
 let fault: string | undefined;
 
+const injected = (file: string) => Object.assign(new Error(`${fault}: injected at ${file}`), { code: fault });
 const faultyFs: FileSystem = {
   ...nodeFs,
   async createExclusive(file, mode) {
-    if (fault !== undefined && file.includes(".tmp")) throw Object.assign(new Error(`${fault}: injected at ${file}`), { code: fault });
+    if (fault !== undefined && file.includes(".tmp")) throw injected(file);
     return nodeFs.createExclusive(file, mode);
+  },
+  // A journal's appends fail too, so a write fails whether or not its database has a journal yet.
+  async openJournal(file, options) {
+    if (fault !== undefined && file.includes(".tmp")) throw injected(file);
+    const journal = await nodeFs.openJournal(file, options);
+    return {
+      append: (data) => (fault !== undefined ? Promise.reject(injected(file)) : journal.append(data)),
+      truncate: (length) => journal.truncate(length),
+      stat: () => journal.stat(),
+      close: () => journal.close(),
+    };
   },
 };
 

@@ -82,9 +82,10 @@ test("a symlink leading out of the data directory is no database; one inside wor
     assert.is(await outcome(data.execute("evil", select)), "database_not_found");
     assert.is(await outcome(data.execute("evil", { kind: "validate" })), "database_not_found");
     assert.is(rowsOf(await data.execute("alias", select)).length, 3);
-    // Writes through the link reach its target, and the database behind "real" sees them.
+    // Writes go through the link to its target (and its journal beside the target), and the database behind "real" sees them.
     await data.execute("alias", { kind: "insert", table: "users", rows: [{ id: "4", name: "Di" }] });
-    assert.ok(statSync(file("alias"), { throwIfNoEntry: false }) && readFileSync(file("real"), "utf8").includes('"Di"'));
+    assert.ok(existsSync(`${file("real")}-journal`) && !existsSync(`${file("alias")}-journal`));
+    assert.ok((await fingerprint(file("real"))).includes('"Di"'));
     assert.is(rowsOf(await data.execute("real", select)).length, 4);
     // Creating "evil" replaces the link itself; the file outside is never written.
     await data.execute("evil", usersTable);
@@ -141,7 +142,7 @@ test("an invalid file: validate reports it, everything else is database_corrupt,
 test("a hand-written file without a checksum is valid", async () => {
   writeFileSync(file("hand"), '{"format":"storedb/1","tables":{"users":{"schema":{"name":"users","columns":{"id":"text","name":"text"}},"rows":[{"id":"1"}]}}}');
   const data = await DataDirectory.open(dir);
-  assert.equal(await data.execute("hand", { kind: "validate" }), { kind: "validation", valid: true, errors: [] });
+  assert.equal(await data.execute("hand", { kind: "validate" }), { kind: "validation", valid: true, errors: [], journal: { records: 0, bytes: 0 } });
   assert.equal(rowsOf(await data.execute("hand", select)), [["1", null]]);
   await data.close();
 });
@@ -164,7 +165,15 @@ test("a file changed by someone else is reloaded before the next command; a dele
   await data.execute("shop", { kind: "insert", table: "users", rows: [{ id: "w", name: "new" }] });
   assert.equal(JSON.parse(await fingerprint(file("shop")))[0][1].length, 3);
 
+  // Replaced again: the journal of the old document is not replayed onto the new one.
+  writeFileSync(path.join(dir, "incoming"), '{"format":"storedb/1","tables":{"users":{"schema":{"name":"users","columns":{"id":"text","name":"text"}},"rows":[{"id":"r"}]}}}');
+  renameSync(path.join(dir, "incoming"), file("shop"));
+  // A caller in this process that edits the file synchronously waits for one poll of the event loop (see change-watch.ts).
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(rowsOf(await data.execute("shop", select)), [["r", null]]);
+
   unlinkSync(file("shop"));
+  await new Promise((resolve) => setTimeout(resolve, 0));
   assert.is(await outcome(data.execute("shop", select)), "database_not_found");
   await data.execute("shop", usersTable);
   assert.equal(rowsOf(await data.execute("shop", select)), []);
@@ -220,7 +229,7 @@ test("databases are independent: a slow write to one does not block another", as
   const data = await DataDirectory.open(dir, { fs });
   await data.execute("slow", usersTable);
   await data.execute("fast", usersTable);
-  const release = fs.hold("fsync", (name) => name.startsWith(".slow.store.tmp-"));
+  const release = fs.hold("append", (name) => name.startsWith(".slow.store-journal.tmp-"));
   let slowDone = false;
   const slow = data.execute("slow", threeUsers).then(() => (slowDone = true));
   await data.execute("fast", threeUsers);
@@ -235,7 +244,7 @@ test("close waits for in-flight writes, refuses new commands, releases the lock"
   const fs = await InstrumentedFs.over(dir);
   const data = await DataDirectory.open(dir, { fs });
   await data.execute("shop", usersTable);
-  const release = fs.hold("fsync");
+  const release = fs.hold("append");
   const write = data.execute("shop", threeUsers);
   await new Promise((resolve) => setTimeout(resolve, 10));
   const closed = data.close();

@@ -59,7 +59,9 @@ test("open: a .store path, created by the first create-table, durable across ope
     await db.close();
     assert.is(await outcome(db.execute({ kind: "validate" })), "shutting_down");
     const again = await Database.open(file);
-    assert.equal(await again.execute({ kind: "validate" }), { kind: "validation", valid: true, errors: [] });
+    // Closed with a checkpoint: everything is in the document, the journal holds no records.
+    const validation = await again.execute({ kind: "validate" });
+    assert.equal(validation, { kind: "validation", valid: true, errors: [], journal: { records: 0, bytes: validation.kind === "validation" ? validation.journal!.bytes : -1 } });
     const rows = await again.sql("SELECT id FROM users");
     assert.is(rows.kind === "rows" ? rows.rowCount : -1, 3);
     await again.close();

@@ -1,8 +1,9 @@
 import { test } from "uvu";
+import { createHash } from "node:crypto";
 import * as assert from "uvu/assert";
 import type { TableSnapshot } from "../../src/catalog/types.js";
 import { readStore, StoreWriter } from "../../src/storage/format.js";
-import { verifyChecksum, verifyChecksumOffThread } from "../../src/storage/checksum.js";
+import { sumDocument, sumDocumentOffThread } from "../../src/storage/checksum.js";
 
 const users: TableSnapshot = {
   schema: { name: "users", columns: { id: "text", name: "text" }, required: ["id"], primary_key: { columns: ["id"] } },
@@ -98,19 +99,43 @@ test("every single-bit flip is detected", async () => {
     }
   }
   assert.is(undetected, 0);
-  assert.is(verifyChecksum(bytes), "valid");
+  assert.is(sumDocument(bytes).verdict, "valid");
 });
 
-test("hashing on the thread pool gives the same verdicts and leaves the bytes as they were", async () => {
+test("hashing on the thread pool gives the same verdicts and identities and leaves the bytes as they were", async () => {
   const good = new StoreWriter().write([users]);
   const files = [good, Buffer.from(good.toString("latin1").replace('"Ada"', '"Ado"'), "latin1"), Buffer.from('{"checksum":"sha256:xyz","format":"storedb/1","tables":{}}'), Buffer.from('{"format":"storedb/1","tables":{}}')];
   for (const bytes of files) {
     const before = Buffer.from(bytes);
-    const verdict = verifyChecksumOffThread(bytes);
+    const sum = sumDocumentOffThread(bytes);
     assert.ok(bytes.equals(before), "unchanged once the call returns");
-    assert.is(await verdict, verifyChecksum(bytes));
+    assert.equal(await sum, sumDocument(bytes));
   }
-  assert.equal(await Promise.all(files.map((b) => verifyChecksumOffThread(b))), ["valid", "mismatch", "malformed", "absent"]);
+  const sums = await Promise.all(files.map((b) => sumDocumentOffThread(b)));
+  assert.equal(sums.map((sum) => sum.verdict), ["valid", "mismatch", "malformed", "absent"]);
+});
+
+test("a document's identity: its checksum when it has one, else the SHA-256 of its bytes", () => {
+  const sealed = new StoreWriter().write([users]);
+  assert.is(sumDocument(sealed).identity, "sha256:" + sealed.toString("latin1", 20, 84));
+  const hand = Buffer.from('{"format":"storedb/1","tables":{}}');
+  assert.is(sumDocument(hand).identity, "sha256:" + createHash("sha256").update(hand).digest("hex"));
+  // One changed byte is another document, with or without a checksum.
+  assert.is.not(sumDocument(Buffer.from('{"format":"storedb/1","tables":{} }')).identity, sumDocument(hand).identity);
+  assert.is(sumDocument(Buffer.from('{"checksum":"sha256:xyz","format":"storedb/1","tables":{}}')).identity, undefined);
+});
+
+test("written in pieces of a few rows, the document is the same text", () => {
+  const many: TableSnapshot = { ...users, rows: Array.from({ length: 1000 }, (_, i) => [String(i), i % 3 === 0 ? null : `n${i}`]) };
+  const tables = [many, orders].sort((a, b) => a.schema.name.localeCompare(b.schema.name));
+  const whole = new StoreWriter().write(tables);
+  for (const size of [1, 7, 256, 5000]) {
+    const writer = new StoreWriter();
+    const text = [...writer.pieces(tables, size)].join("");
+    const bytes = Buffer.from(text);
+    bytes.write(whole.toString("latin1", 20, 84), 20, "latin1");
+    assert.ok(bytes.equals(whole), `pieces of ${size}`);
+  }
 });
 
 test("a large file, hashed on the thread pool while it parses: sound, then one byte damaged", async () => {

@@ -24,6 +24,7 @@ import type { Value } from "../../../src/commands/types.js";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { BASE, JOIN_ROWS, JOIN_SCHEMA, JOIN_TABLE, ROWS, SCHEMA, TABLE, TABLES, withComputed } from "./dataset.js";
+import { databaseOnDisk } from "./disk.js";
 import { bodyBytes, request, type RawRequest } from "./envelopes.js";
 import { shouldRun } from "./known-failures.js";
 import { problemViolations } from "./problem.js";
@@ -125,15 +126,27 @@ export function sqlRequest(input: MutatedSql): RawRequest {
   return { method: "POST", path: "/v1/commands", contentType: "application/json", body: JSON.stringify({ database: MUTATE_DB, command: { kind: "sql", sql: input.sql, params: input.params } }) };
 }
 
-/** What a rejected request must not change: the bytes of every file, and the contents as read back. */
+/**
+ * What a rejected request must not change: which files there are, what each
+ * database holds on disk (its document and journal, read independently; the
+ * bytes themselves when that cannot be read — a checkpoint in the
+ * background rewrites the bytes of both without changing what they hold),
+ * and the contents as the server reads them back.
+ */
 async function fingerprint(server: ServerProcess): Promise<{ files: string; contents: string }> {
   const files = readdirSync(server.dataDir)
+    .filter((name) => !/\.tmp-\d+-\d+$/.test(name))
     .sort()
     .map((name) => {
+      if (!name.endsWith(".store")) return name;
       try {
-        return `${name}:${readFileSync(path.join(server.dataDir, name)).toString("base64")}`;
+        return `${name}:${JSON.stringify([...databaseOnDisk(server.dataDir, name.slice(0, -".store".length))])}`;
       } catch {
-        return `${name}:<unreadable>`;
+        try {
+          return `${name}:${readFileSync(path.join(server.dataDir, name)).toString("base64")}`;
+        } catch {
+          return `${name}:<unreadable>`;
+        }
       }
     })
     .join("\n");

@@ -1,6 +1,6 @@
 /**
  * A bounded mixed read/write load with autocannon over several databases,
- * then an audit: every acknowledged insert is in its `.store` file on disk,
+ * then an audit: every acknowledged insert is in its database on disk,
  * and nothing is there that was never sent. Ids are unique per request, so
  * each row on disk traces back to exactly one request.
  *
@@ -9,9 +9,8 @@
  * write is visible to every later reader).
  */
 import autocannon from "autocannon";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import * as assert from "uvu/assert";
+import { databaseOnDisk } from "./disk.js";
 import type { ServerProcess } from "./server.js";
 
 export const LOAD_SCHEMA = { name: "w", columns: { id: "text", conn: "integer", payload: "text" }, primary_key: { columns: ["id"] }, required: ["id"] };
@@ -40,12 +39,9 @@ export interface LoadFigures {
   readonly rssAfterMiB: number;
 }
 
-/** The ids stored in one database's `w` table, read straight from its file (no server involved). */
+/** The ids stored in one database's `w` table, read straight from its files (no server involved: see `disk.ts`). */
 export function idsOnDisk(dataDir: string, database: string, table = "w"): Set<string> {
-  const text = readFileSync(path.join(dataDir, `${database}.store`), "utf8");
-  const file = JSON.parse(text) as { tables: Record<string, { schema: { columns: Record<string, string> }; rows: Record<string, unknown>[] }> };
-  const rows = file.tables[table]?.rows ?? [];
-  return new Set(rows.map((row) => String(row.id)));
+  return new Set((databaseOnDisk(dataDir, database).get(table) ?? []).map((row) => String(row.id)));
 }
 
 export async function prepareLoadDatabases(server: ServerProcess, count: number, prefix = "load"): Promise<string[]> {

@@ -3,11 +3,13 @@
  *
  * The child (fixtures/crash-child.ts) is bundled once with esbuild, so each
  * start costs a plain `node` start rather than a TypeScript compile. Each
- * cycle starts it on the same data directory, lets it write for a random
- * time, kills it with SIGKILL, then opens the database in this process and
- * checks that the file is valid and holds every acknowledged row. The next
- * child meets the dead one's lock and temp files, so every cycle also
- * exercises stale-lock takeover and leftover cleanup.
+ * cycle starts it on the same data directory in one of its modes (appends
+ * only, checkpoints running, or dying between a checkpoint's rename and its
+ * journal reset), lets it write for a random time, kills it with SIGKILL
+ * (unless it killed itself), then opens the database in this process and
+ * checks that it is valid and holds every acknowledged row exactly once.
+ * The next child meets the dead one's locks and temp files, so every cycle
+ * also exercises stale-lock takeover and leftover cleanup.
  */
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
@@ -36,16 +38,22 @@ export async function bundleChild(): Promise<string> {
   return out;
 }
 
+export type CrashMode = "appends" | "checkpoints" | "rename";
+
 export interface CycleReport {
   readonly acked: number;
   readonly stored: number;
   readonly lost: readonly number[];
+  /** Ids stored more than once: a record applied twice. */
+  readonly doubled: readonly number[];
+  /** The child killed itself between a checkpoint's rename and its journal reset. */
+  readonly renamed: boolean;
   readonly problems: readonly string[];
 }
 
 /** Starts the child on `dir` and resolves once it holds the directory and has its table. */
 export async function startChild(bundle: string, dir: string, firstId: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [bundle, dir, String(firstId)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [bundle, dir, String(firstId), "appends"], { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.setEncoding("utf8");
     child.stdout!.on("data", (chunk: string) => {
@@ -56,10 +64,11 @@ export async function startChild(bundle: string, dir: string, firstId: number): 
   return child;
 }
 
-/** One cycle: run the child for `runMs` after it is ready, SIGKILL it, check the file. */
-export async function crashCycle(bundle: string, dir: string, firstId: number, runMs: number): Promise<CycleReport> {
-  const child = spawn(process.execPath, [bundle, dir, String(firstId)], { stdio: ["ignore", "pipe", "pipe"] });
+/** One cycle: run the child for `runMs` after it is ready (or until it kills itself), SIGKILL it, check the database. */
+export async function crashCycle(bundle: string, dir: string, firstId: number, runMs: number, mode: CrashMode = "appends"): Promise<CycleReport> {
+  const child = spawn(process.execPath, [bundle, dir, String(firstId), mode], { stdio: ["ignore", "pipe", "pipe"] });
   const acked: number[] = [];
+  let renamed = false;
   let stderr = "";
   let buffered = "";
   let ready!: () => void;
@@ -71,24 +80,31 @@ export async function crashCycle(bundle: string, dir: string, firstId: number, r
     buffered = lines.pop() ?? "";
     for (const line of lines) {
       if (line === "ready") ready();
+      else if (line === "renamed") renamed = true;
       else if (line.startsWith("ack ")) acked.push(Number(line.slice(4)));
     }
   });
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   await Promise.race([isReady, exited]);
-  await new Promise((resolve) => setTimeout(resolve, runMs));
+  await Promise.race([new Promise((resolve) => setTimeout(resolve, runMs)), exited]);
   child.kill("SIGKILL");
   await exited;
-  if (child.signalCode !== "SIGKILL") return { acked: acked.length, stored: 0, lost: [], problems: [`child exited early: ${stderr.slice(0, 500)}`] };
+  if (child.signalCode !== "SIGKILL") return { acked: acked.length, stored: 0, lost: [], doubled: [], renamed, problems: [`child exited early: ${stderr.slice(0, 500)}`] };
 
-  const db = await Database.open(path.join(dir, "crash.store"));
+  // Read-only first (it cuts nothing: what the disk holds), then as the next writer would.
   const problems: string[] = [];
-  const validation = await db.execute({ kind: "validate" });
-  if (validation.kind !== "validation" || !validation.valid) problems.push(`invalid file: ${JSON.stringify(validation)}`);
-  const rows = await db.execute({ kind: "select", table: "acks", columns: ["id"], output: "arrays" });
-  await db.close();
-  const stored = new Set(rows.kind === "rows" ? rows.rows.map((r) => (r as unknown[])[0] as number) : []);
-  const lost = acked.filter((id) => !stored.has(id));
-  return { acked: acked.length, stored: stored.size, lost, problems };
+  for (const readOnly of [true, false]) {
+    const db = await Database.open(path.join(dir, "crash.store"), { readOnly });
+    const validation = await db.execute({ kind: "validate" });
+    if (validation.kind !== "validation" || !validation.valid) problems.push(`invalid database: ${JSON.stringify(validation)}`);
+    const rows = await db.execute({ kind: "select", table: "acks", columns: ["id"], output: "arrays" });
+    await db.close();
+    const ids = rows.kind === "rows" ? rows.rows.map((r) => (r as unknown[])[0] as number) : [];
+    const stored = new Set(ids);
+    const doubled = ids.filter((id, i) => ids.indexOf(id) !== i);
+    const lost = acked.filter((id) => !stored.has(id));
+    if (!readOnly || lost.length > 0 || doubled.length > 0 || problems.length > 0) return { acked: acked.length, stored: stored.size, lost, doubled, renamed, problems };
+  }
+  throw new Error("unreachable");
 }

@@ -7,24 +7,49 @@
  * - `inject(op, code)` makes the next matching call fail with that errno.
  * - `hold(op)` makes the next matching call wait until released (a slow disk).
  * - Power loss: it keeps its own model of what is durable in the directory —
- *   a file's content once fsynced, a directory's entries once the directory
- *   is fsynced — and `crash()` rewrites the real directory to exactly that,
+ *   a file's content once fsynced (a journal's once its append or truncate
+ *   resolved: the real one is opened O_DSYNC), a directory's entries once
+ *   the directory is fsynced — and `crash()` rewrites the real directory to exactly that,
  *   dropping everything not yet fsynced (SIGKILL cannot show this: the page
- *   cache survives a killed process). `cutPowerAfter(op)` lets that call
- *   finish and fails every later one, as if the machine stopped there.
+ *   cache survives a killed process). `cutPower(op, "after")` lets that
+ *   call finish and fails every later one, as if the machine stopped there;
+ *   `"before"` fails that call too; `"torn"` (an append) lets the first half
+ *   of its bytes reach the disk, then stops.
  */
 
 import { promises as fsp } from "node:fs";
 import path from "node:path";
-import type { FileInfo, FileSystem, WritableFile } from "../../../src/storage/fs.js";
+import type { FileInfo, FileSystem, JournalFile, WritableFile } from "../../../src/storage/fs.js";
 import { nodeFs } from "../../../src/storage/fs.js";
 
-export type Op = "create" | "write" | "chmod" | "fsync" | "fstat" | "close" | "rename" | "fsyncDir" | "unlink" | "link" | "stat" | "lstat" | "realpath" | "readFile" | "readdir" | "mkdir";
+export type Op =
+  | "create"
+  | "write"
+  | "chmod"
+  | "fsync"
+  | "fstat"
+  | "close"
+  | "openJournal"
+  | "append"
+  | "truncate"
+  | "rename"
+  | "fsyncDir"
+  | "unlink"
+  | "link"
+  | "stat"
+  | "lstat"
+  | "realpath"
+  | "readFile"
+  | "readFrom"
+  | "readdir"
+  | "mkdir";
 
 interface Fault {
   readonly op: Op;
   readonly code: string;
   readonly match: (name: string) => boolean;
+  /** An append that fails having written the first half of its bytes. */
+  readonly partial: boolean;
 }
 
 function errno(code: string, op: string): NodeJS.ErrnoException {
@@ -36,8 +61,8 @@ function errno(code: string, op: string): NodeJS.ErrnoException {
 export class InstrumentedFs implements FileSystem {
   readonly log: string[] = [];
   private faults: Fault[] = [];
-  private holds: { op: Op; match: (name: string) => boolean; until: Promise<void> }[] = [];
-  private cut: Op | undefined;
+  private holds: { op: Op; match: (name: string) => boolean; until: Promise<void>; arrive: () => void }[] = [];
+  private cut: { op: Op; when: "before" | "after" | "torn"; match: (name: string) => boolean; nth: number } | undefined;
   private dead = false;
   private nextId = 0;
   /** name → file id, as the directory is now / as it would be after a power loss. */
@@ -71,9 +96,12 @@ export class InstrumentedFs implements FileSystem {
     this.durable = new Map(this.volatile);
   }
 
-  /** The next call of `op` (on a path whose base name passes `match`) fails with `code`. */
-  inject(op: Op, code: string, match: (name: string) => boolean = () => true): void {
-    this.faults.push({ op, code, match });
+  /**
+   * The next call of `op` (on a path whose base name passes `match`) fails
+   * with `code`; with `partial` (an append), after writing half its bytes.
+   */
+  inject(op: Op, code: string, match: (name: string) => boolean = () => true, partial = false): void {
+    this.faults.push({ op, code, match, partial });
   }
 
   /** Forgets faults injected but not yet hit. */
@@ -83,41 +111,66 @@ export class InstrumentedFs implements FileSystem {
 
   /** The next call of `op` waits until the returned function is called. */
   hold(op: Op, match: (name: string) => boolean = () => true): () => void {
+    return this.pause(op, match).release;
+  }
+
+  /** `hold`, also saying when the call arrived and is waiting (`reached`). */
+  pause(op: Op, match: (name: string) => boolean = () => true): { readonly reached: Promise<void>; readonly release: () => void } {
     let release!: () => void;
+    let arrive!: () => void;
     const until = new Promise<void>((resolve) => (release = resolve));
-    this.holds.push({ op, match, until });
-    return release;
+    const reached = new Promise<void>((resolve) => (arrive = resolve));
+    this.holds.push({ op, match, until, arrive });
+    return { reached, release };
   }
 
-  /** Lets the next call of `op` complete, then fails everything after it (the power went out). */
-  cutPowerAfter(op: Op): void {
-    this.cut = op;
+  /** The power goes out at the `nth` next call of `op` (on a name `match` accepts): see the header. */
+  cutPower(op: Op, when: "before" | "after" | "torn", match: (name: string) => boolean = () => true, nth = 1): void {
+    this.cut = { op, when, match, nth };
   }
 
-  private async call(op: Op, target: string, extra = ""): Promise<void> {
+  /** True once the power went out (until `crash`). */
+  get powerCut(): boolean {
+    return this.dead;
+  }
+
+  /** `torn` when this call is to write part of its bytes and fail with that code. */
+  private async call(op: Op, target: string, extra = ""): Promise<{ torn: string } | undefined> {
     const name = path.basename(target);
     if (this.dead) {
       this.log.push(`${op} ${name} NO POWER`);
       throw errno("EIO", op);
     }
-    if (this.cut === op) {
+    const cut = this.cut;
+    if (cut !== undefined && cut.op === op && cut.match(name) && --cut.nth === 0) {
       this.cut = undefined;
       this.dead = true;
+      if (cut.when === "before") {
+        this.log.push(`${op} ${name} NO POWER`);
+        throw errno("EIO", op);
+      }
+      if (cut.when === "torn") {
+        this.log.push(`${op} ${name} TORN`);
+        return { torn: "EIO" };
+      }
     }
     const held = this.holds.findIndex((h) => h.op === op && h.match(name));
     if (held !== -1) {
-      const { until } = this.holds[held]!;
+      const { until, arrive } = this.holds[held]!;
       this.holds.splice(held, 1);
+      arrive();
       await until;
     }
     const fault = this.faults.findIndex((f) => f.op === op && f.match(name));
     if (fault !== -1) {
-      const { code } = this.faults[fault]!;
+      const { code, partial } = this.faults[fault]!;
       this.faults.splice(fault, 1);
-      this.log.push(`${op} ${name} FAILED ${code}`);
+      this.log.push(`${op} ${name} FAILED ${code}${partial ? " PARTIAL" : ""}`);
+      if (partial && op === "append") return { torn: code };
       throw errno(code, op);
     }
     this.log.push(extra ? `${op} ${name} ${extra}` : `${op} ${name}`);
+    return undefined;
   }
 
   private inDir(target: string): boolean {
@@ -178,6 +231,49 @@ export class InstrumentedFs implements FileSystem {
     };
   }
 
+  async openJournal(target: string, options: { readonly create: boolean; readonly mode?: number }): Promise<JournalFile> {
+    await this.call("openJournal", target, options.create ? "create" : "");
+    const real = await nodeFs.openJournal(target, options);
+    const name = path.basename(target);
+    let id = this.volatile.get(name);
+    if (options.create || id === undefined) {
+      id = this.nextId++;
+      if (this.inDir(target)) this.volatile.set(name, id);
+      this.written.set(id, Buffer.alloc(0));
+    }
+    const file = id;
+    const self = this;
+    return {
+      async append(data) {
+        const torn = await self.call("append", name);
+        const reached = torn === undefined ? data : data.subarray(0, data.length >> 1);
+        await real.append(reached);
+        const content = Buffer.concat([self.written.get(file) ?? Buffer.alloc(0), reached]);
+        self.written.set(file, content);
+        self.synced.set(file, content);
+        if (torn !== undefined) throw errno(torn.torn, "append");
+      },
+      async truncate(length) {
+        await self.call("truncate", name, String(length));
+        await real.truncate(length);
+        const content = (self.written.get(file) ?? Buffer.alloc(0)).subarray(0, length);
+        self.written.set(file, content);
+        self.synced.set(file, content);
+      },
+      async stat(): Promise<FileInfo> {
+        await self.call("fstat", name);
+        return real.stat();
+      },
+      async close() {
+        try {
+          await self.call("close", name);
+        } finally {
+          await real.close();
+        }
+      },
+    };
+  }
+
   async rename(from: string, to: string): Promise<void> {
     await this.call("rename", from, path.basename(to));
     await nodeFs.rename(from, to);
@@ -223,6 +319,11 @@ export class InstrumentedFs implements FileSystem {
   async readFile(target: string): Promise<Buffer> {
     await this.call("readFile", target);
     return nodeFs.readFile(target);
+  }
+
+  async readFrom(target: string, offset: number): Promise<Buffer> {
+    await this.call("readFrom", target, String(offset));
+    return nodeFs.readFrom(target, offset);
   }
 
   async readdir(dir: string): Promise<string[]> {

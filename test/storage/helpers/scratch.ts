@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Command } from "../../../src/commands/types.js";
 import type { Result } from "../../../src/commands/results.js";
+import { Database } from "../../../src/database.js";
 import { DataDirectory } from "../../../src/storage/data-directory.js";
 import { readStore } from "../../../src/storage/format.js";
 
@@ -15,8 +16,31 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** What a database file holds, as comparable text: "missing", or its tables and rows. Throws if invalid. */
+/**
+ * What a database holds on disk — its document and the journal that
+ * continues it, read as a reader beside a writer reads them — as comparable
+ * text: "missing", or its tables and rows. Throws if invalid.
+ */
 export async function fingerprint(file: string): Promise<string> {
+  if (!existsSync(file)) return "missing";
+  const db = await Database.open(file, { readOnly: true });
+  try {
+    const validation = await db.execute({ kind: "validate" });
+    if (validation.kind !== "validation" || !validation.valid) throw new Error(`invalid database: ${JSON.stringify(validation)}`);
+    const schema = await db.execute({ kind: "describe" });
+    const tables: [string, unknown][] = [];
+    for (const { name } of schema.kind === "schema" ? schema.tables : []) {
+      const rows = await db.execute({ kind: "select", table: name, columns: "*" });
+      tables.push([name, rows.kind === "rows" ? rows.rows : null]);
+    }
+    return JSON.stringify(tables);
+  } finally {
+    await db.close();
+  }
+}
+
+/** What the `.store` document alone holds (no journal), like `fingerprint`. Throws if invalid. */
+export async function documentFingerprint(file: string): Promise<string> {
   if (!existsSync(file)) return "missing";
   const read = await readStore(readFileSync(file));
   if (read.problems.length > 0 || read.tables === undefined) throw new Error(`invalid file: ${JSON.stringify(read.problems)}`);

@@ -1,0 +1,219 @@
+/**
+ * The journal file `<name>.store-journal` (CONTRACT §2): its lines, how they
+ * are written, and how a file of them is read back.
+ *
+ * A journal is text, one entry per line: the CRC-32 of the rest of the line
+ * in eight hex digits, a space, and a JSON object —
+ *
+ *   header      {"journal":"storedb-journal/1","document":"sha256:…","seq":k}
+ *               always the first line: the document this journal continues
+ *               (its identity, see `checksum.ts`), which holds every record
+ *               up to sequence number k
+ *   changes     {"seq":n,"changes":[…]}
+ *               one commit group, redone all or not at all
+ *   checkpoint  {"seq":n,"checkpoint":"sha256:…","through":k}
+ *               a checkpoint is about to put that document in place, holding
+ *               every record up to k
+ *
+ * Sequence numbers run on by one from the header's, markers included, so a
+ * lost, repeated or reordered line shows. A change holds what redoing it
+ * needs (`Redo`: no before-images, rows as arrays in column order).
+ *
+ * Reading (`scanJournal`) never throws on bad content. A line whose CRC or
+ * shape is wrong, or an unfinished last line, is bad. A bad line with only
+ * bad lines after it is a torn tail — an append no answer ever covered — and
+ * is cut away; a bad line followed by a good one, or a sequence number out
+ * of step, is damage. So is a bad line that ends in a good one: a flipped
+ * newline joined two lines, and the good one must not be cut with it. Records are decoded only when they are replayed, all
+ * in one `JSON.parse`.
+ */
+
+import { isAscii } from "node:buffer";
+import { crc32 } from "node:zlib";
+import type { Change, Redo } from "../catalog/types.js";
+
+export const JOURNAL_FORMAT = "storedb-journal/1";
+
+/** The bytes of one line: CRC, space, `json`, newline. */
+function line(json: string): Buffer {
+  const length = Buffer.byteLength(json);
+  const bytes = Buffer.allocUnsafe(length + 10);
+  bytes.write(json, 9, "utf8");
+  bytes.write(crc32(bytes.subarray(9, 9 + length)).toString(16).padStart(8, "0"), 0, "latin1");
+  bytes[8] = 0x20;
+  bytes[9 + length] = 0x0a;
+  return bytes;
+}
+
+export function headerLine(document: string, seq: number): Buffer {
+  return line(`{"journal":"${JOURNAL_FORMAT}","document":${JSON.stringify(document)},"seq":${seq}}`);
+}
+
+export function markerLine(seq: number, document: string, through: number): Buffer {
+  return line(`{"seq":${seq},"checkpoint":${JSON.stringify(document)},"through":${through}}`);
+}
+
+/** What redoing `change` needs; an insert and a create-table are that already. */
+function redoOf(change: Change): Redo {
+  switch (change.kind) {
+    case "insert":
+    case "create-table":
+      return change;
+    case "update":
+      return { kind: "update", table: change.table, position: change.position, after: change.after };
+    case "delete":
+      return { kind: "delete", table: change.table, position: change.position };
+    case "drop-table":
+      return { kind: "drop-table", table: change.table };
+  }
+}
+
+export function recordLine(seq: number, changes: readonly Change[]): Buffer {
+  return line(`{"seq":${seq},"changes":${JSON.stringify(changes.map(redoOf))}}`);
+}
+
+export type JournalEntry =
+  | { readonly kind: "changes"; readonly seq: number; /** The line's JSON, decoded by `decodeChanges`. */ readonly json: string }
+  | { readonly kind: "checkpoint"; readonly seq: number; readonly document: string; readonly through: number };
+
+export interface JournalScan {
+  /** The first line, when it is a good header; without one, nothing in the file can be used. */
+  readonly header: { readonly document: string; readonly seq: number } | undefined;
+  /** The good lines after the header, in order. */
+  readonly entries: readonly JournalEntry[];
+  /** Bytes of the good lines: where a torn tail starts. */
+  readonly end: number;
+  /** Why the journal is damaged (a bad line before a good one, a sequence out of step); undefined when it is not. */
+  readonly damage: string | undefined;
+}
+
+const HEADER = new RegExp(`^\\{"journal":"${JOURNAL_FORMAT.replace("/", "\\/")}","document":"(sha256:[0-9a-f]{64})","seq":(0|[1-9][0-9]{0,15})\\}$`);
+const CHANGES = /^\{"seq":(0|[1-9][0-9]{0,15}),"changes":\[/;
+const MARKER = /^\{"seq":(0|[1-9][0-9]{0,15}),"checkpoint":"(sha256:[0-9a-f]{64})","through":(0|[1-9][0-9]{0,15})\}$/;
+
+type Parsed = JournalEntry | { readonly kind: "header"; readonly document: string; readonly seq: number };
+
+/**
+ * True when the bad line [start, end) ends in a good line: a flipped bit
+ * turned the newline before that line into something else. Such a line
+ * holds an entry that follows a bad one — damage, not a torn tail (a torn
+ * append never ends in a newline).
+ */
+function hidesGoodLine(file: Text, start: number, end: number): boolean {
+  const { bytes } = file;
+  for (let at = bytes.indexOf(0x20, start + 1); at !== -1 && at < end - 1; at = bytes.indexOf(0x20, at + 1)) {
+    if (at - 8 > start && bytes[at + 1] === 0x7b && parseLine(file, at - 8, end) !== undefined) return true;
+  }
+  return false;
+}
+
+/** A journal's bytes, and (when they are all ASCII, as usual) its text decoded once, so a line is a slice of it. */
+interface Text {
+  readonly bytes: Buffer;
+  readonly ascii: string | undefined;
+}
+
+/** The eight lower-case hex digits at `start` as a number; -1 if they are not that. */
+function hexAt(bytes: Buffer, start: number): number {
+  let value = 0;
+  for (let i = start; i < start + 8; i++) {
+    const c = bytes[i]!;
+    const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+/** The entry on bytes [start, end) (newline excluded), or undefined when the line is bad. */
+function parseLine(file: Text, start: number, end: number): Parsed | undefined {
+  const { bytes } = file;
+  if (end - start < 11 || bytes[start + 8] !== 0x20 || hexAt(bytes, start) !== crc32(bytes.subarray(start + 9, end))) return undefined;
+  const json = file.ascii !== undefined ? file.ascii.slice(start + 9, end) : bytes.toString("utf8", start + 9, end);
+  let match = CHANGES.exec(json);
+  if (match !== null) return json.endsWith("]}") ? { kind: "changes", seq: Number(match[1]), json } : undefined;
+  match = MARKER.exec(json);
+  if (match !== null) return { kind: "checkpoint", seq: Number(match[1]), document: match[2]!, through: Number(match[3]) };
+  match = HEADER.exec(json);
+  if (match !== null) return { kind: "header", document: match[1]!, seq: Number(match[2]) };
+  return undefined;
+}
+
+/**
+ * Reads a journal's lines; never throws on bad content. With `continues`,
+ * `bytes` are the lines after the entry of that sequence number (a reader
+ * following a growing journal), with no header.
+ */
+export function scanJournal(bytes: Buffer, continues?: number): JournalScan {
+  const file: Text = { bytes, ascii: isAscii(bytes) ? bytes.toString("latin1") : undefined };
+  const good: { readonly parsed: Parsed; readonly end: number }[] = [];
+  let badAt = -1;
+  let damage: string | undefined;
+  for (let pos = 0; pos < bytes.length; ) {
+    const newline = bytes.indexOf(0x0a, pos);
+    const end = newline === -1 ? bytes.length : newline;
+    const parsed = newline === -1 ? undefined : parseLine(file, pos, end);
+    if (parsed === undefined) {
+      if (badAt === -1) badAt = pos;
+      if (newline !== -1 && hidesGoodLine(file, pos, end)) {
+        damage = `the journal has a damaged entry at byte ${badAt} followed by good ones`;
+        break;
+      }
+    } else if (badAt !== -1) {
+      damage = `the journal has a damaged entry at byte ${badAt} followed by good ones`;
+      break;
+    } else {
+      good.push({ parsed, end: end + 1 });
+    }
+    pos = end + 1;
+  }
+  const first = good[0]?.parsed;
+  let header: JournalScan["header"];
+  let seq: number;
+  if (continues !== undefined) {
+    seq = continues;
+  } else if (first?.kind === "header") {
+    header = { document: first.document, seq: first.seq };
+    seq = first.seq;
+  } else {
+    // No header: a file that is all bad (or empty) holds nothing; a good line without a header before it is damage.
+    return { header: undefined, entries: [], end: 0, damage: damage ?? (first !== undefined ? "the journal does not start with a header" : undefined) };
+  }
+  const entries: JournalEntry[] = [];
+  for (let i = header === undefined ? 0 : 1; i < good.length && damage === undefined; i++) {
+    const parsed = good[i]!.parsed;
+    if (parsed.kind === "header") damage = `the journal has a second header after sequence number ${seq}`;
+    else if (parsed.seq !== seq + 1) damage = `the journal's sequence number ${parsed.seq} follows ${seq}`;
+    else {
+      entries.push(parsed);
+      seq = parsed.seq;
+    }
+  }
+  return { header, entries, end: good.length === 0 ? 0 : good[good.length - 1]!.end, damage };
+}
+
+/**
+ * The sequence number up to which `document` holds the journal's records:
+ * the header's when it names the document, else that of the last checkpoint
+ * marker naming it (a crash came between that checkpoint's rename and the
+ * journal's reset); undefined when the journal does not continue it.
+ */
+export function baseFor(scan: JournalScan, document: string): number | undefined {
+  for (let i = scan.entries.length - 1; i >= 0; i--) {
+    const entry = scan.entries[i]!;
+    if (entry.kind === "checkpoint" && entry.document === document) return entry.through;
+  }
+  return scan.header?.document === document ? scan.header.seq : undefined;
+}
+
+/** The change groups of `entries`, decoded; throws when one does not decode (the caller reports damage). */
+export function decodeChanges(entries: readonly JournalEntry[]): Redo[][] {
+  const texts: string[] = [];
+  for (const entry of entries) if (entry.kind === "changes") texts.push(entry.json);
+  if (texts.length === 0) return [];
+  const records = JSON.parse("[" + texts.join(",") + "]") as { changes?: unknown }[];
+  return records.map((record) => {
+    if (!Array.isArray(record.changes)) throw new Error("a record without changes");
+    return record.changes as Redo[];
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * The journal's lines: written and scanned back; a torn tail is cut, damage
+ * (a bad line before a good one, a sequence number out of step) is named,
+ * every single-bit flip is caught, and the document a journal continues is
+ * found by its header or by the last checkpoint marker naming it.
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import type { Change } from "../../src/catalog/types.js";
+import { baseFor, decodeChanges, headerLine, markerLine, recordLine, scanJournal } from "../../src/storage/journal-format.js";
+
+const D0 = "sha256:" + "0".repeat(63) + "1";
+const D1 = "sha256:" + "a".repeat(64);
+const insert = (id: number, position: number): Change => ({ kind: "insert", table: "t", row: [id, `name ${id} é 😀`], position });
+const changes: readonly Change[][] = [
+  [insert(1, 0), insert(2, 1)],
+  [{ kind: "update", table: "t", before: [1, "x"], after: [1, "y"], position: 0 }],
+  [{ kind: "delete", table: "t", row: [2, "z"], position: 1 }],
+  [{ kind: "create-table", schema: { name: "u", columns: { a: "text" } } }, { kind: "drop-table", table: "u", schema: { name: "u", columns: { a: "text" } }, rows: [["gone"]] }],
+];
+
+/** A journal continuing D0 from sequence number 7: four records, a marker naming D1 through 9, one more record. */
+function journal(): { bytes: Buffer; lines: Buffer[] } {
+  const lines = [headerLine(D0, 7), ...changes.slice(0, 2).map((c, i) => recordLine(8 + i, c)), markerLine(10, D1, 9), ...changes.slice(2).map((c, i) => recordLine(11 + i, c))];
+  return { bytes: Buffer.concat(lines), lines };
+}
+
+test("written and read back: header, records with what redo needs, a marker, the end", () => {
+  const { bytes } = journal();
+  const scan = scanJournal(bytes);
+  assert.equal(scan.header, { document: D0, seq: 7 });
+  assert.is(scan.damage, undefined);
+  assert.is(scan.end, bytes.length);
+  assert.equal(scan.entries.map((e) => [e.kind, e.seq]), [["changes", 8], ["changes", 9], ["checkpoint", 10], ["changes", 11], ["changes", 12]]);
+  // Before-images and dropped rows are not journaled: redo does not need them.
+  assert.equal(decodeChanges(scan.entries), [
+    [
+      { kind: "insert", table: "t", row: [1, "name 1 é 😀"], position: 0 },
+      { kind: "insert", table: "t", row: [2, "name 2 é 😀"], position: 1 },
+    ],
+    [{ kind: "update", table: "t", position: 0, after: [1, "y"] }],
+    [{ kind: "delete", table: "t", position: 1 }],
+    [
+      { kind: "create-table", schema: { name: "u", columns: { a: "text" } } },
+      { kind: "drop-table", table: "u" },
+    ],
+  ]);
+});
+
+test("the document a journal continues: its header's, or the last marker naming it; records after that point replay", () => {
+  const scan = scanJournal(journal().bytes);
+  assert.is(baseFor(scan, D0), 7);
+  assert.is(baseFor(scan, D1), 9, "a crash between the checkpoint's rename and the journal's reset");
+  assert.is(baseFor(scan, "sha256:" + "b".repeat(64)), undefined, "a document replaced from outside: stale");
+});
+
+test("a torn tail — any cut inside the last line — is cut back to the last whole line, never damage", () => {
+  const { bytes, lines } = journal();
+  const lastStart = bytes.length - lines[lines.length - 1]!.length;
+  for (let cut = lastStart; cut < bytes.length; cut++) {
+    const scan = scanJournal(bytes.subarray(0, cut));
+    assert.is(scan.damage, undefined, `cut at ${cut}`);
+    assert.is(scan.end, lastStart, `cut at ${cut}`);
+    assert.is(scan.entries.length, 4);
+  }
+  assert.equal(scanJournal(Buffer.alloc(0)), { header: undefined, entries: [], end: 0, damage: undefined });
+  assert.is(scanJournal(bytes.subarray(0, 20)).header, undefined, "a torn header: nothing usable");
+});
+
+test("every single-bit flip is caught: damage before the last line, a cut in the last, never an altered entry accepted", () => {
+  const { bytes, lines } = journal();
+  const good = scanJournal(bytes);
+  const lastStart = bytes.length - lines[lines.length - 1]!.length;
+  let damaged = 0;
+  for (let byte = 0; byte < bytes.length; byte++) {
+    for (let bit = 0; bit < 8; bit++) {
+      const flipped = Buffer.from(bytes);
+      flipped[byte]! ^= 1 << bit;
+      const scan = scanJournal(flipped);
+      if (scan.damage !== undefined) {
+        damaged += 1;
+        assert.ok(byte < lastStart || scan.header === undefined, `damage reported for a flip in the last line (byte ${byte})`);
+        continue;
+      }
+      // What is accepted is a prefix of the good journal, unaltered.
+      if (scan.header !== undefined) assert.equal(scan.header, good.header, `byte ${byte} bit ${bit}`);
+      assert.equal(scan.entries, good.entries.slice(0, scan.entries.length), `byte ${byte} bit ${bit}`);
+      assert.ok(byte >= lastStart || scan.header === undefined, `a flip at byte ${byte} before the last line passed as a cut`);
+    }
+  }
+  assert.ok(damaged > 0);
+});
+
+test("a sequence number out of step — a line lost, repeated or moved — is damage", () => {
+  const { lines } = journal();
+  const cases: [string, Buffer[]][] = [
+    ["lost", [lines[0]!, lines[1]!, lines[3]!, lines[4]!]],
+    ["repeated", [lines[0]!, lines[1]!, lines[1]!, lines[2]!]],
+    ["moved", [lines[0]!, lines[2]!, lines[1]!]],
+    ["a second header", [lines[0]!, lines[1]!, headerLine(D0, 8)]],
+    ["no header", [lines[1]!, lines[2]!]],
+  ];
+  for (const [label, parts] of cases) assert.ok(scanJournal(Buffer.concat(parts)).damage, label);
+});
+
+test("a reader following a growing journal scans the new lines after the sequence number it reached", () => {
+  const { lines } = journal();
+  const tail = Buffer.concat(lines.slice(3));
+  const scan = scanJournal(tail, 9);
+  assert.equal(scan.entries.map((e) => e.seq), [10, 11, 12]);
+  assert.is(scan.end, tail.length);
+  assert.ok(scanJournal(tail, 8).damage, "a gap before the first new line");
+  assert.equal(scanJournal(tail.subarray(0, tail.length - 3), 9).entries.length, 2, "an append still under way is left for later");
+});
+
+test.run();

@@ -1,0 +1,176 @@
+/**
+ * The journal through a database on real files: writes land in the journal
+ * and are replayed on open; a torn tail is cut (durably, by a writer only);
+ * damage in the middle makes the database invalid (`journal`) and is never
+ * replayed; a journal that does not continue the document is discarded
+ * with an event naming the database. `validate` reports the journal's size.
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { appendFileSync, copyFileSync, existsSync, readFileSync, renameSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Command } from "../../src/commands/types.js";
+import { Database } from "../../src/database.js";
+import { scanJournal } from "../../src/storage/journal-format.js";
+import type { StorageEvent } from "../../src/storage/persistence.js";
+import { documentFingerprint, fingerprint, outcome, removeDir, scratchDir, threeUsers, usersTable } from "./helpers/scratch.js";
+
+let dir = "";
+let file = "";
+let journal = "";
+test.before.each(() => {
+  dir = scratchDir("journal");
+  file = path.join(dir, "shop.store");
+  journal = `${file}-journal`;
+});
+test.after.each(() => removeDir(dir));
+
+const insert = (id: string): Command => ({ kind: "insert", table: "users", rows: [{ id, name: `user ${id}` }] });
+const ids = async (db: Database): Promise<string[]> => {
+  const rows = await db.execute({ kind: "select", table: "users", columns: ["id"], output: "arrays" });
+  return rows.kind === "rows" ? rows.rows.map((r) => (r as string[])[0]!) : [];
+};
+/** A database with three users in its document and `extra` inserts in its journal, left as a crash would leave it. */
+async function withJournal(extra: readonly string[]): Promise<void> {
+  const db = await Database.open(file, { checkpoints: { idleMs: 60_000 } });
+  await db.execute(usersTable);
+  await db.execute(threeUsers);
+  await db.execute({ kind: "checkpoint" });
+  for (const id of extra) await db.execute(insert(id));
+  // No close: that would fold the journal away. Copy the files as they are, as a crash leaves them.
+  copyFileSync(file, `${file}.kept`);
+  copyFileSync(journal, `${journal}.kept`);
+  await db.close();
+  renameSync(`${file}.kept`, file);
+  renameSync(`${journal}.kept`, journal);
+}
+
+test("writes go to the journal, the document is untouched until a checkpoint, and an open replays them", async () => {
+  await withJournal(["4", "5", "6"]);
+  assert.is(JSON.parse(await documentFingerprint(file))[0][1].length, 3, "the document holds what the checkpoint folded");
+  const db = await Database.open(file);
+  assert.equal(await ids(db), ["1", "2", "3", "4", "5", "6"]);
+  const validation = await db.execute({ kind: "validate" });
+  assert.equal(validation, { kind: "validation", valid: true, errors: [], journal: { records: 3, bytes: statSync(journal).size } });
+  await db.close();
+});
+
+test("the checkpoint command folds every acknowledged write into the document and says how many records it took", async () => {
+  await withJournal(["4", "5"]);
+  const db = await Database.open(file);
+  assert.equal(await db.execute({ kind: "checkpoint" }), { kind: "checkpoint", journalRecords: 2 });
+  assert.equal(JSON.parse(await documentFingerprint(file))[0][1].length, 5, "the document alone holds everything");
+  assert.equal(await db.execute({ kind: "checkpoint" }), { kind: "checkpoint", journalRecords: 0 }, "nothing left to fold");
+  // The backup recipe: after a checkpoint, a copy of the .store file alone is the whole database.
+  await db.execute(insert("6"));
+  assert.equal(await db.execute({ kind: "checkpoint" }), { kind: "checkpoint", journalRecords: 1 });
+  const backup = path.join(dir, "backup.store");
+  copyFileSync(file, backup);
+  const restored = await Database.open(backup);
+  assert.equal(await ids(restored), ["1", "2", "3", "4", "5", "6"]);
+  await restored.close();
+  await db.close();
+});
+
+test("checkpoint: 0 for a database in memory, 404 for a missing one, database_corrupt for an invalid one", async () => {
+  const memory = Database.memory();
+  await memory.execute(usersTable);
+  await memory.execute(threeUsers);
+  assert.equal(await memory.execute({ kind: "checkpoint" }), { kind: "checkpoint", journalRecords: 0 });
+  const missing = await Database.open(file);
+  assert.is(await outcome(missing.execute({ kind: "checkpoint" })), "database_not_found");
+  await missing.close();
+  writeFileSync(file, "{not json");
+  const invalid = await Database.open(file);
+  assert.is(await outcome(invalid.execute({ kind: "checkpoint" })), "database_corrupt");
+  await invalid.close();
+  assert.is(readFileSync(file, "utf8"), "{not json");
+});
+
+test("a torn last entry is cut away — durably, by a writer; a reader leaves the file alone", async () => {
+  await withJournal(["4", "5"]);
+  const whole = statSync(journal).size;
+  appendFileSync(journal, '1234abcd {"seq":99,"changes":[{"kind":"insert"'); // an append the crash cut short
+  const reader = await Database.open(file, { readOnly: true });
+  assert.equal(await ids(reader), ["1", "2", "3", "4", "5"]);
+  await reader.close();
+  assert.ok(statSync(journal).size > whole, "a reader does not cut");
+  const events: StorageEvent[] = [];
+  const db = await Database.open(file, { onEvent: (event) => events.push(event) });
+  assert.equal(await ids(db), ["1", "2", "3", "4", "5"]);
+  assert.is(statSync(journal).size, whole, "the writer cut it");
+  assert.equal(events, [{ kind: "journal-cut", database: "shop", bytes: 46 }]);
+  await db.execute(insert("6"));
+  await db.close();
+  const again = await Database.open(file);
+  assert.equal(await ids(again), ["1", "2", "3", "4", "5", "6"]);
+  await again.close();
+});
+
+test("a flipped bit in a middle record: the database is invalid (validate says journal), never replayed, never written", async () => {
+  await withJournal(["4", "5", "6"]);
+  const bytes = readFileSync(journal);
+  const scan = scanJournal(bytes);
+  assert.is(scan.entries.length, 3);
+  const middle = bytes.indexOf('"5"');
+  bytes[middle + 1]! ^= 0x02; // "5" becomes "7" inside the second record
+  writeFileSync(journal, bytes);
+  const db = await Database.open(file);
+  const validation = await db.execute({ kind: "validate" });
+  assert.is(validation.kind === "validation" && validation.valid, false);
+  assert.equal(validation.kind === "validation" ? validation.errors.map((e) => e.code) : [], ["journal"]);
+  for (const command of [{ kind: "select", table: "users", columns: "*" }, insert("9"), { kind: "checkpoint" }] as Command[]) {
+    assert.is(await outcome(db.execute(command)), "database_corrupt", command.kind);
+  }
+  await db.close();
+  assert.ok(readFileSync(journal).equals(bytes), "the journal is untouched");
+});
+
+test("a journal that does not continue the document (replaced from outside) is discarded with an event, and replaced by the next write", async () => {
+  await withJournal(["4", "5"]);
+  // A restore from an older backup: another document.
+  writeFileSync(file, '{"format":"storedb/1","tables":{"users":{"schema":{"name":"users","columns":{"id":"text","name":"text"},"primary_key":{"columns":["id"]}},"rows":[{"id":"r"}]}}}');
+  const events: StorageEvent[] = [];
+  const db = await Database.open(file, { onEvent: (event) => events.push(event) });
+  assert.equal(await ids(db), ["r"]);
+  assert.equal(events.map((e) => [e.kind, e.database]), [["journal-discarded", "shop"]]);
+  await db.execute(insert("s"));
+  await db.close();
+  const again = await Database.open(file);
+  assert.equal(await ids(again), ["r", "s"]);
+  await again.close();
+  assert.equal(JSON.parse(await fingerprint(file))[0][1].map((r: { id: string }) => r.id), ["r", "s"]);
+});
+
+test("a journal cut in its header, or written by someone else entirely, is set aside the same way", async () => {
+  await withJournal(["4"]);
+  for (const junk of ["", "not a journal\n", readFileSync(journal).subarray(0, 30).toString("latin1")]) {
+    writeFileSync(journal, junk, "latin1");
+    const db = await Database.open(file);
+    assert.equal(await ids(db), ["1", "2", "3"], JSON.stringify(junk));
+    await db.close();
+  }
+});
+
+test("a database whose file was written by hand gets its journal at its first write; the journal names the hand-written bytes", async () => {
+  writeFileSync(file, '{"format":"storedb/1","tables":{"users":{"schema":{"name":"users","columns":{"id":"text","name":"text"}},"rows":[{"id":"h"}]}}}');
+  const db = await Database.open(file);
+  assert.not.ok(existsSync(journal));
+  await db.execute(insert("1"));
+  assert.ok(existsSync(journal));
+  const reader = await Database.open(file, { readOnly: true });
+  assert.equal(await ids(reader), ["h", "1"]);
+  await reader.close();
+  await db.close();
+});
+
+test("a journal cut at a line boundary is read as far as it goes", async () => {
+  await withJournal(["4", "5", "6"]);
+  const lines = readFileSync(journal, "latin1").split("\n");
+  truncateSync(journal, Buffer.byteLength(lines.slice(0, 3).join("\n") + "\n", "latin1"));
+  const db = await Database.open(file);
+  assert.equal(await ids(db), ["1", "2", "3", "4", "5"]);
+  await db.close();
+});
+
+test.run();
