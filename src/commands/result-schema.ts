@@ -57,6 +57,20 @@ export const resultDefinitions = {
       kind: { const: "validation" },
       valid: { type: "boolean" },
       errors: { type: "array", items: ref("problemEntry") },
+      journal: {
+        type: "object",
+        description: "A database on disk, when valid: its journal's change records not yet in the `.store` file, and its length in bytes.",
+        required: ["records", "bytes"],
+        properties: { records: { type: "integer", minimum: 0 }, bytes: { type: "integer", minimum: 0 } },
+      },
+    },
+  },
+  checkpointResult: {
+    type: "object",
+    required: ["kind", "journalRecords"],
+    properties: {
+      kind: { const: "checkpoint" },
+      journalRecords: { type: "integer", minimum: 0, description: "Journal records folded into the `.store` file (0: there was nothing to fold)." },
     },
   },
   schemaResult: {
@@ -78,6 +92,6 @@ export const resultDefinitions = {
   result: {
     type: "object",
     discriminator: { propertyName: "kind" },
-    oneOf: [ref("rowsResult"), ref("mutationResult"), ref("validationResult"), ref("schemaResult"), ref("planResult")],
+    oneOf: [ref("rowsResult"), ref("mutationResult"), ref("validationResult"), ref("schemaResult"), ref("planResult"), ref("checkpointResult")],
   },
 } as const;

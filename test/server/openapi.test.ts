@@ -182,10 +182,11 @@ test("answers of every result kind match the documented 200s", async () => {
   await check(onShop({ kind: "validate" }), 200);
   await check(onShop({ kind: "describe" }), 200);
   await check(onShop({ kind: "explain", command: { kind: "select", table: "users", columns: "*", where: byId("1") } }), 200);
+  await check(onShop({ kind: "checkpoint" }), 200);
   await check(post("/v1/commands", { database: "shop", command: { kind: "delete", table: "orders", where: byId("o1") } }), 200);
   await check({ method: "GET", url: "/v1/databases", headers: auth }, 200);
   await check({ method: "GET", url: "/health" }, 200);
-  for (const kind of ["rows", "mutation", "validation", "schema", "plan"]) assert.ok([...checked].some((entry) => entry.endsWith(` ${kind}`)), kind);
+  for (const kind of ["rows", "mutation", "validation", "schema", "plan", "checkpoint"]) assert.ok([...checked].some((entry) => entry.endsWith(` ${kind}`)), kind);
 });
 
 test("problem answers match the documented statuses, codes and headers", async () => {

@@ -123,6 +123,8 @@ export function renderResult(result: Result, mode: OutputMode): string {
       return schemaResultText(result);
     case "plan":
       return renderTree(result.plan);
+    case "checkpoint":
+      return `checkpoint: ${plural(result.journalRecords, "journal record")} folded into the document\n`;
     default:
       return assertNever(result, "result");
   }
