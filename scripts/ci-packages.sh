@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite drives, as root, only when missing:
+# - nginx: the proxy of the scale-out topology (deploy/local.sh, test/deploy/scale-out.test.ts);
 # - python3-prometheus-client: the Prometheus project's text-format parser that reads /metrics
 #   in test/server/metrics.test.ts (test/support/prometheus-text.ts).
 set -euo pipefail
@@ -10,6 +11,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 missing=()
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 /usr/bin/python3 -c 'import prometheus_client' >/dev/null 2>&1 || missing+=(python3-prometheus-client)
 if [ "${#missing[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
