@@ -11,7 +11,7 @@ export { Database, type DatabaseOptions } from "./database.js";
 export { DataDirectory, type DataDirectoryOptions } from "./storage/data-directory.js";
 export { parseSql } from "./parser/index.js";
 export { parseCommand, parseEnvelope } from "./commands/index.js";
-export { TableQuery, and, col, eq, ge, gt, isNotNull, isNull, le, lt, ne, not, or, val, type Operand } from "./api/index.js";
+export * from "./api/index.js";
 export * from "./errors.js";
 export type * from "./commands/types.js";
 export type * from "./commands/results.js";

@@ -1,27 +1,173 @@
 /**
  * Expression helpers for the fluent builder: small functions that build the
- * wire expressions of CONTRACT §5, so a query reads like
- * `and(eq("city", "Paris"), ge("age", 18))`.
+ * wire expressions of CONTRACT §5 and §11, so a query reads like
+ * `and(eq("city", "Paris"), ge("age", 18))` or
+ * `col("price").mul(col("qty")).as("total")`.
  *
- * Convention, as in most query builders: in the first operand of a
- * comparison a string is a column name; in the second it is a value unless
- * wrapped with `col()`. Nothing is checked here — names, types and shapes are
- * the bind step's job, the same one JSON and SQL go through.
+ * Every helper returns a plain wire expression that also answers fluent
+ * methods (`.add()`, `.eq()`, `.like()`, `.as()`, ...). The methods live on
+ * one shared prototype and are not enumerable, so to JSON, to the validator
+ * and to deep equality the value is exactly the wire object. A method never
+ * takes the name of a wire field, with one exception: a CAST's own `as`
+ * field (its type) hides the `.as()` method, so a CAST is named with
+ * `alias(cast(...), "name")`; NOT is the function `not(x)` for the same
+ * reason (`not` is a flag of several nodes).
+ *
+ * Convention, as in most query builders: in the first operand of a helper a
+ * string is a column name; in any other position it is a value unless
+ * wrapped with `col()`. Nothing is checked here — names, types and shapes
+ * are the bind step's job, the same one JSON and SQL go through.
  */
 
-import type { ComparisonOp, Expression, Value } from "../commands/types.js";
+import type { BinaryOp, ColumnType, ComparisonOp, Expression, Value } from "../commands/types.js";
 
 /** Anything that can stand as an operand: an expression, or a plain value. */
 export type Operand = Expression | Value;
 
+/** A select list item: an expression and the name of its result column. */
+export interface Aliased {
+  readonly expr: Expression;
+  readonly as: string;
+}
+
+/** The fluent methods every helper's result answers. `this` is the left operand. */
+export interface ExpressionMethods {
+  add(right: Operand): Expr;
+  sub(right: Operand): Expr;
+  mul(right: Operand): Expr;
+  div(right: Operand): Expr;
+  mod(right: Operand): Expr;
+  /** `this || right` (text concatenation). */
+  concat(right: Operand): Expr;
+  neg(): Expr;
+  eq(right: Operand): Expr;
+  ne(right: Operand): Expr;
+  lt(right: Operand): Expr;
+  le(right: Operand): Expr;
+  gt(right: Operand): Expr;
+  ge(right: Operand): Expr;
+  isNull(): Expr;
+  isNotNull(): Expr;
+  in(...values: Operand[]): Expr;
+  notIn(...values: Operand[]): Expr;
+  between(low: Operand, high: Operand): Expr;
+  notBetween(low: Operand, high: Operand): Expr;
+  like(pattern: Operand, escape?: string): Expr;
+  notLike(pattern: Operand, escape?: string): Expr;
+  cast(type: ColumnType): Cast;
+  and(...others: Expression[]): Expr;
+  or(...others: Expression[]): Expr;
+  /** Names this expression as a result column: `.select(sum("score").as("total"))`. */
+  as(name: string): Aliased;
+}
+
+/** A wire expression with the fluent methods. */
+export type Expr = Expression & ExpressionMethods;
+
+/** A CAST: its `as` field is its type, so it is named with `alias()`. */
+export type Cast = Extract<Expression, { type: "cast" }> & Omit<ExpressionMethods, "as">;
+
+const methods: ExpressionMethods & ThisType<Expr> = {
+  add(right) {
+    return binary("+", this, right);
+  },
+  sub(right) {
+    return binary("-", this, right);
+  },
+  mul(right) {
+    return binary("*", this, right);
+  },
+  div(right) {
+    return binary("/", this, right);
+  },
+  mod(right) {
+    return binary("%", this, right);
+  },
+  concat(right) {
+    return binary("||", this, right);
+  },
+  neg() {
+    return neg(this);
+  },
+  eq(right) {
+    return eq(this, right);
+  },
+  ne(right) {
+    return ne(this, right);
+  },
+  lt(right) {
+    return lt(this, right);
+  },
+  le(right) {
+    return le(this, right);
+  },
+  gt(right) {
+    return gt(this, right);
+  },
+  ge(right) {
+    return ge(this, right);
+  },
+  isNull() {
+    return isNull(this);
+  },
+  isNotNull() {
+    return isNotNull(this);
+  },
+  in(...values) {
+    return inList(this, values);
+  },
+  notIn(...values) {
+    return inList(this, values, true);
+  },
+  between(low, high) {
+    return between(this, low, high);
+  },
+  notBetween(low, high) {
+    return between(this, low, high, true);
+  },
+  like(pattern, escape) {
+    return like(this, pattern, escape);
+  },
+  notLike(pattern, escape) {
+    return like(this, pattern, escape, true);
+  },
+  cast(type) {
+    return cast(this, type);
+  },
+  and(...others) {
+    return and(this, ...others);
+  },
+  or(...others) {
+    return or(this, ...others);
+  },
+  as(name) {
+    return { expr: this, as: name };
+  },
+};
+
+const prototype: object = Object.create(
+  Object.prototype,
+  Object.fromEntries(Object.entries(methods).map(([name, value]) => [name, { value, enumerable: false, writable: false, configurable: false }])),
+);
+
+/** `node` as an expression with the fluent methods (its fields defined as its own, as in the literal). */
+function fluent(node: Expression): Expr {
+  return Object.create(prototype, Object.getOwnPropertyDescriptors(node)) as Expr;
+}
+
+/** Names an expression as a result column (what `.as()` does, for a CAST too). */
+export function alias(expr: Expression, name: string): Aliased {
+  return { expr, as: name };
+}
+
 /** A column reference: `col("name")` or `col("users.id")`. */
-export function col(name: string): Expression {
-  return { type: "identifier", name };
+export function col(name: string): Expr {
+  return fluent({ type: "identifier", name });
 }
 
 /** A literal value (string, finite number, boolean or null). */
-export function val(value: Value): Expression {
-  return { type: "literal", value };
+export function val(value: Value): Expr {
+  return fluent({ type: "literal", value });
 }
 
 function isExpression(operand: Operand): operand is Expression {
@@ -40,7 +186,7 @@ export function toRight(operand: Operand): Expression {
 }
 
 function compare(op: ComparisonOp) {
-  return (left: Operand, right: Operand): Expression => ({ type: "comparison", op, left: toLeft(left), right: toRight(right) });
+  return (left: Operand, right: Operand): Expr => fluent({ type: "comparison", op, left: toLeft(left), right: toRight(right) });
 }
 
 export const eq = compare("=");
@@ -51,23 +197,97 @@ export const gt = compare(">");
 export const ge = compare(">=");
 
 /** `x IS NULL`; a string names a column. */
-export function isNull(operand: Operand): Expression {
-  return { type: "is-null", expr: toLeft(operand) };
+export function isNull(operand: Operand): Expr {
+  return fluent({ type: "is-null", expr: toLeft(operand) });
 }
 
 /** `x IS NOT NULL`; a string names a column. */
-export function isNotNull(operand: Operand): Expression {
-  return { type: "is-null", expr: toLeft(operand), not: true };
+export function isNotNull(operand: Operand): Expr {
+  return fluent({ type: "is-null", expr: toLeft(operand), not: true });
 }
 
-export function and(...operands: Expression[]): Expression {
-  return { type: "and", operands };
+export function and(...operands: Expression[]): Expr {
+  return fluent({ type: "and", operands });
 }
 
-export function or(...operands: Expression[]): Expression {
-  return { type: "or", operands };
+export function or(...operands: Expression[]): Expr {
+  return fluent({ type: "or", operands });
 }
 
-export function not(operand: Expression): Expression {
-  return { type: "not", expr: operand };
+export function not(operand: Expression): Expr {
+  return fluent({ type: "not", expr: operand });
 }
+
+/** `left op right` for `+ - * / % ||`. */
+export function binary(op: BinaryOp, left: Operand, right: Operand): Expr {
+  return fluent({ type: "binary", op, left: toLeft(left), right: toRight(right) });
+}
+
+export const add = (left: Operand, right: Operand): Expr => binary("+", left, right);
+export const sub = (left: Operand, right: Operand): Expr => binary("-", left, right);
+export const mul = (left: Operand, right: Operand): Expr => binary("*", left, right);
+export const div = (left: Operand, right: Operand): Expr => binary("/", left, right);
+export const mod = (left: Operand, right: Operand): Expr => binary("%", left, right);
+export const concat = (left: Operand, right: Operand): Expr => binary("||", left, right);
+
+/** `-x`. */
+export function neg(operand: Operand): Expr {
+  return fluent({ type: "negate", expr: toLeft(operand) });
+}
+
+/** `x [NOT] IN (values...)`. */
+export function inList(operand: Operand, values: readonly Operand[], negated = false): Expr {
+  const node: Expression = { type: "in", expr: toLeft(operand), values: values.map(toRight) };
+  return fluent(negated ? { ...node, not: true } : node);
+}
+
+/** `x [NOT] BETWEEN low AND high`. */
+export function between(operand: Operand, low: Operand, high: Operand, negated = false): Expr {
+  const node: Expression = { type: "between", expr: toLeft(operand), low: toRight(low), high: toRight(high) };
+  return fluent(negated ? { ...node, not: true } : node);
+}
+
+/** `x [NOT] LIKE pattern [ESCAPE escape]`; the pattern is a value unless an expression. */
+export function like(operand: Operand, pattern: Operand, escape?: string, negated = false): Expr {
+  let node: Expression = { type: "like", expr: toLeft(operand), pattern: toRight(pattern) };
+  if (escape !== undefined) node = { ...node, escape };
+  return fluent(negated ? { ...node, not: true } : node);
+}
+
+/** Searched CASE: `caseWhen([[condition, result], ...], otherwise?)`. */
+export function caseWhen(arms: readonly (readonly [Expression, Operand])[], otherwise?: Operand): Expr {
+  const node: Expression = { type: "case", when: arms.map(([when, then]) => ({ when, then: toRight(then) })) };
+  return fluent(otherwise === undefined ? node : { ...node, else: toRight(otherwise) });
+}
+
+/** Simple CASE: `caseOf(operand, [[value, result], ...], otherwise?)`: the result of the first value equal to the operand. */
+export function caseOf(operand: Operand, arms: readonly (readonly [Operand, Operand])[], otherwise?: Operand): Expr {
+  const node: Expression = { type: "case", operand: toLeft(operand), when: arms.map(([when, then]) => ({ when: toRight(when), then: toRight(then) })) };
+  return fluent(otherwise === undefined ? node : { ...node, else: toRight(otherwise) });
+}
+
+/** `CAST(x AS type)`; name it in a select list with `alias()`. */
+export function cast(operand: Operand, type: ColumnType): Cast {
+  return fluent({ type: "cast", expr: toLeft(operand), as: type }) as unknown as Cast;
+}
+
+/** A function call by name: `fn("substr", "name", 1, 3)` (the first argument a column if a string, the rest values). */
+export function fn(name: string, ...args: Operand[]): Expr {
+  return fluent({ type: "function", name, args: args.map((a, i) => (i === 0 ? toLeft(a) : toRight(a))) });
+}
+
+export const lower = (x: Operand): Expr => fn("lower", x);
+export const upper = (x: Operand): Expr => fn("upper", x);
+export const length = (x: Operand): Expr => fn("length", x);
+export const trim = (x: Operand, characters?: Operand): Expr => (characters === undefined ? fn("trim", x) : fn("trim", x, characters));
+export const ltrim = (x: Operand, characters?: Operand): Expr => (characters === undefined ? fn("ltrim", x) : fn("ltrim", x, characters));
+export const rtrim = (x: Operand, characters?: Operand): Expr => (characters === undefined ? fn("rtrim", x) : fn("rtrim", x, characters));
+export const substr = (x: Operand, start: Operand, count?: Operand): Expr => (count === undefined ? fn("substr", x, start) : fn("substr", x, start, count));
+export const replace = (x: Operand, from: Operand, to: Operand): Expr => fn("replace", x, from, to);
+export const instr = (x: Operand, part: Operand): Expr => fn("instr", x, part);
+export const abs = (x: Operand): Expr => fn("abs", x);
+export const round = (x: Operand, digits?: Operand): Expr => (digits === undefined ? fn("round", x) : fn("round", x, digits));
+/** `coalesce(a, b, ...)`: the first argument a column if a string, the rest values. */
+export const coalesce = (first: Operand, ...rest: Operand[]): Expr => fn("coalesce", first, ...rest);
+export const ifnull = (x: Operand, otherwise: Operand): Expr => fn("ifnull", x, otherwise);
+export const nullif = (x: Operand, other: Operand): Expr => fn("nullif", x, other);

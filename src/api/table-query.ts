@@ -13,9 +13,9 @@
  */
 
 import type { Result } from "../commands/results.js";
-import type { Command, Expression, Join, OrderBy, SelectCommand, Value } from "../commands/types.js";
+import type { Command, Expression, Join, OrderBy, SelectColumn, SelectCommand, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import { and, eq, isNull, type Operand } from "./expressions.js";
+import { and, eq, isNull, type Aliased, type Operand } from "./expressions.js";
 
 export type Runner = (command: Command) => Promise<Result>;
 
@@ -34,7 +34,8 @@ type Kind = "select" | "insert" | "update" | "delete";
 
 interface State {
   readonly kind: Kind;
-  readonly columns?: readonly string[];
+  readonly alias?: string;
+  readonly columns?: readonly SelectColumn[];
   readonly joins: readonly Join[];
   readonly where: readonly Expression[];
   readonly all: boolean;
@@ -51,7 +52,10 @@ interface State {
 
 const INITIAL: State = { kind: "select", joins: [], where: [], all: false, orderBy: [], explain: false };
 
-const EXPRESSION_TYPES = new Set(["literal", "identifier", "comparison", "is-null", "and", "or", "not", "param"]);
+const EXPRESSION_TYPES = new Set([
+  "literal", "identifier", "comparison", "is-null", "and", "or", "not", "param",
+  "binary", "negate", "in", "between", "like", "case", "cast", "function",
+]);
 
 export class TableQuery<R extends Row = Row> {
   readonly #table: string;
@@ -74,9 +78,18 @@ export class TableQuery<R extends Row = Row> {
     return query;
   }
 
-  /** The columns to return; no arguments means `*`. Each call replaces the list. */
-  select(...columns: ColumnName<R>[]): TableQuery<R> {
+  /**
+   * The columns to return — names, or expressions named with `.as()`
+   * (`sum("score").as("total")`); no arguments means `*`. Each call
+   * replaces the list.
+   */
+  select(...columns: (ColumnName<R> | Aliased)[]): TableQuery<R> {
     return this.#with(columns.length === 0 ? { columns: undefined } : { columns }, ["select"], "select");
+  }
+
+  /** An alias for the table, so it can join itself: `db.table("people").as("p")`; qualified names then use it. */
+  as(alias: string): TableQuery<R> {
+    return this.#with({ alias }, ["select"], "as");
   }
 
   /** Keeps rows where `condition` is TRUE. Several calls AND together. */
@@ -102,9 +115,10 @@ export class TableQuery<R extends Row = Row> {
     return this.#with({ joins: [...this.#state.joins, join] }, ["select"], call);
   }
 
-  /** Adds a sort key; repeat for several keys. */
-  orderBy(column: ColumnName<R>, direction: "asc" | "desc" = "asc"): TableQuery<R> {
-    return this.#with({ orderBy: [...this.#state.orderBy, { column, direction }] }, ["select"], "orderBy");
+  /** Adds a sort key — a column or result name, or an expression; repeat for several keys. */
+  orderBy(key: ColumnName<R> | Expression, direction: "asc" | "desc" = "asc"): TableQuery<R> {
+    const item: OrderBy = typeof key === "string" ? { column: key, direction } : { expr: key, direction };
+    return this.#with({ orderBy: [...this.#state.orderBy, item] }, ["select"], "orderBy");
   }
 
   limit(count: number): TableQuery<R> {
@@ -143,7 +157,7 @@ export class TableQuery<R extends Row = Row> {
 
   #switch(kind: Kind, patch: Partial<State>): TableQuery<R> {
     const state = this.#state;
-    const selectOnly = state.columns !== undefined || state.joins.length > 0 || state.orderBy.length > 0;
+    const selectOnly = state.columns !== undefined || state.alias !== undefined || state.joins.length > 0 || state.orderBy.length > 0;
     const shaped = selectOnly || state.limit !== undefined || state.offset !== undefined || state.output !== undefined;
     let misuse = state.misuse;
     if (misuse === undefined && state.kind !== "select") misuse = `.${kind}() on a query that is already ${state.kind === "delete" ? "a" : "an"} ${state.kind}`;
@@ -170,6 +184,7 @@ export class TableQuery<R extends Row = Row> {
           table,
           columns: state.columns ? [...state.columns] : "*",
         };
+        if (state.alias !== undefined) command.as = state.alias;
         // Fresh arrays: a caller changing the plan it got must not reach this query.
         if (state.joins.length > 0) command.joins = [...state.joins];
         if (where) command.where = where;

@@ -15,12 +15,13 @@
  */
 
 import type { Result } from "../commands/results.js";
-import type { Command, PlanCommand, SqlCommand, Value } from "../commands/types.js";
+import type { Command, ExplainCommand, PlanCommand, SqlCommand, Value } from "../commands/types.js";
 import { SqlError, StoreError, assertNever, type ProblemEntry } from "../errors.js";
 import { checkParams, prepareMatch, prepareSelect, runSelect, type PreparedMatch, type PreparedSelect, type Stores } from "../executor/index.js";
 import { parseSql } from "../parser/index.js";
 import { bind, type Catalog } from "../planner/index.js";
 import { countParams, lowerSql } from "../planner/lower-sql.js";
+import { expressionSlots, signatureOf, withParamTypes } from "../planner/param-types.js";
 import { sameShape, shapeOf, withCountSlots, withSlots, type ParameterizableCommand, type Token } from "../planner/parameterize.js";
 import { PlanCache } from "../planner/plan-cache.js";
 import type { ParamUse, Plan } from "../planner/plan.js";
@@ -40,13 +41,29 @@ interface Prepared {
   readonly match?: PreparedMatch;
 }
 
-/** A cached SQL statement or JSON command shape: a plan to run, or (SQL EXPLAIN) a plan to show. */
-interface Cached {
+/** A cached JSON command shape: its prepared plan, and its tokens (the hash only finds the entry, the tokens confirm it). */
+interface CachedShape {
+  readonly kind: "shape";
   readonly prepared: Prepared;
-  readonly explain: boolean;
-  /** A JSON shape's tokens: its hash only finds the entry, the tokens confirm it. */
-  readonly shape?: readonly Token[];
+  readonly shape: readonly Token[];
 }
+
+/**
+ * A cached SQL statement: lowered once, then bound and prepared once per
+ * combination of its expression parameters' types (`param-types.ts`).
+ */
+interface CachedSql {
+  readonly kind: "sql";
+  readonly command: PlanCommand | ExplainCommand;
+  /** Its `?` count. */
+  readonly count: number;
+  /** The parameters whose types pick the plan. */
+  readonly slots: readonly number[];
+  readonly plans: Map<number | string, Prepared>;
+}
+
+/** Plans one SQL statement keeps for different parameter types; past this, the oldest goes. */
+const PLANS_PER_STATEMENT = 16;
 
 const NO_CHANGES: readonly Change[] = Object.freeze([]);
 
@@ -59,7 +76,7 @@ export class Engine implements EngineApi {
   readonly problems: readonly ProblemEntry[];
   private readonly tables: Map<string, Table>;
   /** Prepared plans by SQL text, and by shape hash for JSON commands. */
-  private readonly plans = new PlanCache<string | number, Cached>(256);
+  private readonly plans = new PlanCache<string | number, CachedShape | CachedSql>(256);
   private readonly catalog: Catalog = { table: (name) => this.tables.get(name) };
   private readonly stores: Stores = {
     store: (name) => {
@@ -117,7 +134,7 @@ export class Engine implements EngineApi {
         return { result: { kind: "checkpoint", journalRecords: 0 }, changes: NO_CHANGES };
       case "explain": {
         const inner = command.command;
-        const plan = inner.kind === "sql" ? this.cachedSql(inner.sql).prepared.plan : bind(inner, this.catalog);
+        const plan = inner.kind === "sql" ? this.sqlPlan(this.cachedSql(inner.sql), inner.params ?? [], false).plan : bind(inner, this.catalog);
         return { result: { kind: "plan", plan }, changes: NO_CHANGES };
       }
       default:
@@ -135,8 +152,9 @@ export class Engine implements EngineApi {
       case "drop-table":
         throw refusedWrite();
       case "sql": {
-        const cached = this.cachedSql(command.sql);
-        if (!cached.explain && cached.prepared.plan.statement.kind !== "select") throw refusedWrite();
+        // The lowered statement says what it does, before anything is bound.
+        const statement = this.cachedSql(command.sql).command;
+        if (statement.kind !== "explain" && statement.kind !== "select") throw refusedWrite();
         return this.sql(command);
       }
       default:
@@ -155,44 +173,62 @@ export class Engine implements EngineApi {
   private parameterized(command: ParameterizableCommand): Outcome {
     const shape = shapeOf(command);
     if (shape === undefined || shape.tokens.length > CACHEABLE_SHAPE_TOKENS) return this.run(this.prepare(this.literal(command)), []);
-    let cached = this.plans.get(shape.hash);
-    if (cached?.shape === undefined || !sameShape(cached.shape, shape.tokens)) {
+    const hit = this.plans.get(shape.hash);
+    let cached = hit?.kind === "shape" ? hit : undefined;
+    if (cached === undefined || !sameShape(cached.shape, shape.tokens)) {
       // Bound as written first: a command that fails does so with today's code and message, and caches nothing.
       this.literal(command);
-      const plan = withCountSlots(withParamCount(bind(withSlots(command), this.catalog, true), shape.literals));
+      const plan = withCountSlots(withParamCount(bind(withSlots(command), this.catalog, { slots: true }), shape.literals));
       // On a hash collision the newer shape takes the slot: collisions cost a bind, never a wrong plan.
-      cached = { prepared: this.prepare(plan), explain: false, shape: shape.tokens };
+      cached = { kind: "shape", prepared: this.prepare(plan), shape: shape.tokens };
       this.plans.set(shape.hash, cached);
     }
     return this.run(cached.prepared, shape.values);
   }
 
   private sql(command: SqlCommand): Outcome {
-    const cached = this.cachedSql(command.sql);
-    if (cached.explain) return { result: { kind: "plan", plan: cached.prepared.plan }, changes: NO_CHANGES };
-    return this.run(cached.prepared, command.params ?? []);
+    const statement = this.cachedSql(command.sql);
+    const params = command.params ?? [];
+    if (statement.command.kind === "explain") return { result: { kind: "plan", plan: this.sqlPlan(statement, params, false).plan }, changes: NO_CHANGES };
+    return this.run(this.sqlPlan(statement, params, true), params);
   }
 
-  /** The prepared statement for a SQL text, from the cache or parsed, lowered, bound and compiled now. */
-  private cachedSql(text: string): Cached {
+  /** A SQL text parsed and lowered, from the cache or now. */
+  private cachedSql(text: string): CachedSql {
     const hit = this.plans.get(text);
-    if (hit) return hit;
+    if (hit?.kind === "sql") return hit;
     const stmt = parseSql(text);
-    const count = countParams(stmt);
     const lowered = lowerSql(stmt);
-    let entry: Cached;
-    if (lowered.kind === "explain") {
-      const inner = lowered.command;
-      if (inner.kind === "sql") throw new SqlError("sql_error", "EXPLAIN takes a statement");
-      entry = { prepared: { plan: withParamCount(bind(inner, this.catalog, true), count) }, explain: true };
-    } else if (isPlanCommand(lowered)) {
-      entry = { prepared: this.prepare(withParamCount(bind(lowered, this.catalog, true), count)), explain: false };
-    } else {
-      throw new SqlError("sql_error", `A SQL statement cannot run "${lowered.kind}"`);
-    }
+    if (lowered.kind === "explain" && lowered.command.kind === "sql") throw new SqlError("sql_error", "EXPLAIN takes a statement");
+    if (lowered.kind !== "explain" && !isPlanCommand(lowered)) throw new SqlError("sql_error", `A SQL statement cannot run "${lowered.kind}"`);
+    const entry: CachedSql = { kind: "sql", command: lowered, count: countParams(stmt), slots: expressionSlots(lowered), plans: new Map() };
     // Long texts are one-off bulk statements (many literal rows): caching them would only hold memory.
     if (text.length <= CACHEABLE_SQL_LENGTH) this.plans.set(text, entry);
     return entry;
+  }
+
+  /**
+   * The statement's plan for parameters of these types, prepared to run
+   * (EXPLAIN statements are only bound). A parameter count that does not
+   * match is `sql_error` before anything is bound, except that `explain`
+   * may leave out every parameter: then the plan is bound untyped (key -1).
+   */
+  private sqlPlan(statement: CachedSql, params: readonly Value[], run: boolean): Prepared {
+    const untyped = !run && params.length === 0 && statement.count > 0;
+    if (params.length !== statement.count && !untyped) {
+      throw new SqlError("sql_error", `The statement has ${statement.count} placeholder(s) but ${params.length} parameter(s) were given`);
+    }
+    const signature = untyped ? -1 : signatureOf(statement.slots, params);
+    const hit = statement.plans.get(signature);
+    if (hit !== undefined) return hit;
+    const command = untyped ? statement.command : withParamTypes(statement.command, statement.slots, params);
+    const target = command.kind === "explain" ? (command.command as PlanCommand) : command;
+    const plan = withParamCount(bind(target, this.catalog, { slots: true, sql: true }), statement.count);
+    // Whatever may run is compiled now, so an explain and a run of one statement share the plan.
+    const prepared = command.kind === "explain" || untyped ? { plan } : this.prepare(plan);
+    if (statement.plans.size >= PLANS_PER_STATEMENT) statement.plans.delete(statement.plans.keys().next().value as number | string);
+    statement.plans.set(signature, prepared);
+    return prepared;
   }
 
   private prepare(plan: Plan): Prepared {

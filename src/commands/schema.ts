@@ -41,6 +41,14 @@ export const definitions = {
       ref("andExpr"),
       ref("orExpr"),
       ref("notExpr"),
+      ref("binaryExpr"),
+      ref("negateExpr"),
+      ref("inExpr"),
+      ref("betweenExpr"),
+      ref("likeExpr"),
+      ref("caseExpr"),
+      ref("castExpr"),
+      ref("functionExpr"),
     ],
   },
   literalExpr: {
@@ -89,6 +97,80 @@ export const definitions = {
     additionalProperties: false,
     required: ["type", "expr"],
     properties: { type: { const: "not" }, expr: ref("expression") },
+  },
+  binaryExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "op", "left", "right"],
+    properties: {
+      type: { const: "binary" },
+      op: { enum: ["+", "-", "*", "/", "%", "||"] },
+      left: ref("expression"),
+      right: ref("expression"),
+    },
+  },
+  negateExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "expr"],
+    properties: { type: { const: "negate" }, expr: ref("expression") },
+  },
+  inExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "expr", "values"],
+    properties: {
+      type: { const: "in" },
+      expr: ref("expression"),
+      values: { type: "array", minItems: 1, items: ref("expression") },
+      not: { type: "boolean" },
+    },
+  },
+  betweenExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "expr", "low", "high"],
+    properties: { type: { const: "between" }, expr: ref("expression"), low: ref("expression"), high: ref("expression"), not: { type: "boolean" } },
+  },
+  likeExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "expr", "pattern"],
+    // `escape` is one character; the binder counts it in code points, which a JSON Schema length cannot.
+    properties: { type: { const: "like" }, expr: ref("expression"), pattern: ref("expression"), escape: { type: "string" }, not: { type: "boolean" } },
+  },
+  caseExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "when"],
+    properties: {
+      type: { const: "case" },
+      operand: ref("expression"),
+      when: {
+        type: "array",
+        minItems: 1,
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["when", "then"],
+          properties: { when: ref("expression"), then: ref("expression") },
+        },
+      },
+      else: ref("expression"),
+    },
+  },
+  castExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "expr", "as"],
+    properties: { type: { const: "cast" }, expr: ref("expression"), as: ref("columnType") },
+  },
+  functionExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "name", "args"],
+    // Function names are checked by the binder, which knows them (and answers an unknown one by name).
+    properties: { type: { const: "function" }, name: { type: "string" }, args: { type: "array", items: ref("expression") } },
   },
 
   tableSchema: {
@@ -155,25 +237,42 @@ export const definitions = {
     required: ["type", "table", "on"],
     properties: { type: { enum: ["inner", "left"] }, table: name, as: name, on: ref("expression") },
   },
+  // `column` is a source column or a result name (any text a result may be named); the binder resolves it.
   orderBy: {
     type: "object",
     additionalProperties: false,
-    required: ["column"],
-    properties: { column: ref("qualifiedName"), direction: { enum: ["asc", "desc"] } },
+    // Exactly one of the two (`properties: true` only names the member for Ajv's strict mode; the types are below).
+    oneOf: [
+      { required: ["column"], properties: { column: true } },
+      { required: ["expr"], properties: { expr: true } },
+    ],
+    properties: { column: { type: "string" }, expr: ref("expression"), direction: { enum: ["asc", "desc"] } },
+  },
+  selectColumn: {
+    type: ["string", "object"],
+    if: { type: "string" },
+    then: ref("qualifiedName"),
+    else: {
+      type: "object",
+      additionalProperties: false,
+      required: ["expr", "as"],
+      properties: { expr: ref("expression"), as: { type: "string", minLength: 1 } },
+    },
   },
 
   select: {
     type: "object",
     additionalProperties: false,
-    required: ["kind", "table", "columns"],
+    required: ["kind", "columns"],
     properties: {
       kind: { const: "select" },
       table: name,
+      as: name,
       columns: {
         type: ["string", "array"],
         if: { type: "string" },
         then: { type: "string", const: "*" },
-        else: { type: "array", minItems: 1, items: ref("qualifiedName") },
+        else: { type: "array", minItems: 1, items: ref("selectColumn") },
       },
       joins: { type: "array", items: ref("join") },
       where: ref("expression"),

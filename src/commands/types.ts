@@ -16,6 +16,27 @@ export type ColumnType = "text" | "integer" | "real" | "boolean";
 
 export type ComparisonOp = "=" | "!=" | "<>" | "<" | "<=" | ">" | ">=";
 
+/** Arithmetic (`+ - * / %`) and text concatenation (`||`). */
+export type BinaryOp = "+" | "-" | "*" | "/" | "%" | "||";
+
+/** A positional parameter slot (0-based). Internal: produced by SQL lowering and the JSON plan cache, never accepted from a JSON body. */
+export interface ParamSlot {
+  readonly type: "param";
+  readonly index: number;
+  /**
+   * The type of the JSON literal the slot stands for (the JSON plan cache),
+   * so the slot binds and computes exactly as that literal would: `7` is an
+   * integer, `7.5` a real. Absent for SQL's `?`, typed by its value.
+   */
+  readonly literal?: "text" | "integer" | "real" | "boolean" | "null";
+}
+
+/** One `WHEN … THEN …` of a CASE. */
+export interface WhenThen {
+  readonly when: Expression;
+  readonly then: Expression;
+}
+
 export type Expression =
   | { readonly type: "literal"; readonly value: Value }
   | { readonly type: "identifier"; readonly name: string }
@@ -24,11 +45,22 @@ export type Expression =
   | { readonly type: "and"; readonly operands: readonly Expression[] }
   | { readonly type: "or"; readonly operands: readonly Expression[] }
   | { readonly type: "not"; readonly expr: Expression }
-  /** A positional parameter slot (0-based). Internal: produced by SQL and the fluent builder only. */
-  | { readonly type: "param"; readonly index: number };
+  | { readonly type: "binary"; readonly op: BinaryOp; readonly left: Expression; readonly right: Expression }
+  | { readonly type: "negate"; readonly expr: Expression }
+  | { readonly type: "in"; readonly expr: Expression; readonly values: readonly Expression[]; readonly not?: boolean }
+  | { readonly type: "between"; readonly expr: Expression; readonly low: Expression; readonly high: Expression; readonly not?: boolean }
+  /** `escape` is one character (a slot only from SQL's `ESCAPE ?`). */
+  | { readonly type: "like"; readonly expr: Expression; readonly pattern: Expression; readonly escape?: string | ParamSlot; readonly not?: boolean }
+  | { readonly type: "case"; readonly operand?: Expression; readonly when: readonly WhenThen[]; readonly else?: Expression }
+  | { readonly type: "cast"; readonly expr: Expression; readonly as: ColumnType }
+  | { readonly type: "function"; readonly name: string; readonly args: readonly Expression[] }
+  | ParamSlot;
 
 /** What an insert row or an update `set` may hold: a JSON value, or a parameter slot from SQL. */
-export type ValueOrParam = Value | { readonly type: "param"; readonly index: number };
+export type ValueOrParam = Value | ParamSlot;
+
+/** An item of a select's `columns`: a column name, or an expression and the name of its result column. */
+export type SelectColumn = string | { readonly expr: Expression; readonly as: string };
 
 export interface Join {
   readonly type: "inner" | "left";
@@ -37,20 +69,27 @@ export interface Join {
   readonly on: Expression;
 }
 
-export interface OrderBy {
-  readonly column: string;
-  readonly direction?: "asc" | "desc";
-}
+/**
+ * A sort key: a source column or a result name (`column`), or an expression
+ * (`expr`; an integer literal there is a column number, 1-based, as in SQL).
+ */
+export type OrderBy =
+  | { readonly column: string; readonly direction?: "asc" | "desc" }
+  | { readonly expr: Expression; readonly direction?: "asc" | "desc" };
 
 export interface SelectCommand {
   readonly kind: "select";
-  readonly table: string;
-  readonly columns: "*" | readonly string[];
+  /** Absent: no FROM, the columns are evaluated once (`SELECT 1 + 1`). */
+  readonly table?: string;
+  /** An alias for `table`, so a table can join itself; qualified names then use it. */
+  readonly as?: string;
+  readonly columns: "*" | readonly SelectColumn[];
   readonly joins?: readonly Join[];
   readonly where?: Expression;
   readonly orderBy?: readonly OrderBy[];
-  readonly limit?: number;
-  readonly offset?: number;
+  /** A count, or (SQL `LIMIT ?`) a parameter slot. */
+  readonly limit?: number | ParamSlot;
+  readonly offset?: number | ParamSlot;
   readonly output?: "objects" | "arrays";
 }
 

@@ -76,22 +76,12 @@ function checkDepth(command: unknown, path: string): void {
   // An explain wraps one command; anything nested further is rejected by the schema anyway.
   for (let level = 0; level < 2 && isObject(command); level++) {
     if (tooDeep(command["where"])) throw deepError(`${path}.where`);
-    const joins = command["joins"];
-    if (Array.isArray(joins)) {
-      for (let i = 0; i < joins.length; i++) {
-        const join: unknown = joins[i];
-        if (isObject(join) && tooDeep(join["on"])) throw deepError(`${path}.joins[${i}].on`);
-      }
-    }
+    eachItem(command["joins"], (join, i) => isObject(join) && tooDeep(join["on"]) && deepError(`${path}.joins[${i}].on`));
+    eachItem(command["columns"], (column, i) => isObject(column) && tooDeep(column["expr"]) && deepError(`${path}.columns[${i}].expr`));
+    eachItem(command["orderBy"], (item, i) => isObject(item) && tooDeep(item["expr"]) && deepError(`${path}.orderBy[${i}].expr`));
     const schema = command["schema"];
     if (isObject(schema)) {
-      const checks = schema["checks"];
-      if (Array.isArray(checks)) {
-        for (let i = 0; i < checks.length; i++) {
-          const check: unknown = checks[i];
-          if (isObject(check) && tooDeep(check["expr"])) throw deepError(`${path}.schema.checks[${i}].expr`);
-        }
-      }
+      eachItem(schema["checks"], (check, i) => isObject(check) && tooDeep(check["expr"]) && deepError(`${path}.schema.checks[${i}].expr`));
       const computed = schema["computed"];
       if (isObject(computed)) {
         for (const key of Object.keys(computed)) {
@@ -101,6 +91,15 @@ function checkDepth(command: unknown, path: string): void {
     }
     command = command["command"];
     path = `${path}.command`;
+  }
+}
+
+/** Runs `check` on each item of `list` if it is an array; a check returns the error to throw, or false. */
+function eachItem(list: unknown, check: (item: unknown, index: number) => StoreError | false): void {
+  if (!Array.isArray(list)) return;
+  for (let i = 0; i < list.length; i++) {
+    const error = check(list[i], i);
+    if (error) throw error;
   }
 }
 
@@ -119,7 +118,11 @@ function push(node: unknown, depth: number): void {
   }
 }
 
-/** True when an expression nests deeper than the limit (children: left, right, expr, operands). */
+/** Expression members that hold one expression, and those that hold a list of them. */
+const CHILD_KEYS = ["left", "right", "expr", "low", "high", "pattern", "operand", "else"] as const;
+const LIST_KEYS = ["operands", "values", "args"] as const;
+
+/** True when an expression nests deeper than the limit (children: see `CHILD_KEYS`, `LIST_KEYS`, and CASE's `when` pairs). */
 function tooDeep(root: unknown): boolean {
   if (!isObject(root)) return false;
   // Empty unless a getter threw mid-walk; setting `length` is a runtime call, so only when needed.
@@ -136,12 +139,18 @@ function tooDeep(root: unknown): boolean {
       depths.length = 0;
       return true;
     }
-    push(node["left"], depth + 1);
-    push(node["right"], depth + 1);
-    push(node["expr"], depth + 1);
-    const operands = node["operands"];
-    if (Array.isArray(operands)) {
-      for (const operand of operands) push(operand, depth + 1);
+    for (const key of CHILD_KEYS) push(node[key], depth + 1);
+    for (const key of LIST_KEYS) {
+      const list = node[key];
+      if (Array.isArray(list)) for (const item of list) push(item, depth + 1);
+    }
+    const whens = node["when"];
+    if (Array.isArray(whens)) {
+      for (const pair of whens) {
+        if (!isObject(pair)) continue;
+        push(pair["when"], depth + 1);
+        push(pair["then"], depth + 1);
+      }
     }
   }
   return false;
@@ -217,11 +226,21 @@ function toStoreError(errors: readonly ErrorObject[] | null | undefined, root: s
       return new StoreError("invalid_request", `${at}: must be >= ${String(params["limit"])}`);
     case "minItems":
       return new StoreError("invalid_request", `${at}: must have at least ${String(params["limit"])} item(s)`);
+    case "minLength":
+      return new StoreError("invalid_request", `${at}: must not be empty`);
+    case "oneOf":
+      return new StoreError("invalid_request", `${at}: needs exactly one of ${alternatives(error.parentSchema).join(", ")}`);
     case "minProperties":
       return new StoreError("invalid_request", `${at}: must have at least ${String(params["limit"])} field(s)`);
     default:
       return new StoreError("invalid_request", `${at}: invalid (${error.keyword})`);
   }
+}
+
+/** The fields a `oneOf` of `required` branches asks one of (an orderBy item's `column` or `expr`). */
+function alternatives(parentSchema: unknown): string[] {
+  if (!isObject(parentSchema) || !Array.isArray(parentSchema["oneOf"])) return [];
+  return (parentSchema["oneOf"] as { required?: string[] }[]).flatMap((branch) => branch.required ?? []);
 }
 
 function unknownField(at: string, key: string): StoreError {

@@ -18,7 +18,12 @@ function keyValue(e: BoundExpr, params: readonly Value[]): Value {
   throw new StoreError("internal_error", "A lookup key must be a constant or a parameter");
 }
 
-export function accessRows(path: AccessPath, store: TableStore, params: readonly Value[]): readonly StoredRow[] {
+/** The one row of a select without a table: no columns, so the select list is evaluated once. */
+const SINGLE_ROW: readonly StoredRow[] = Object.freeze([Object.freeze([])]);
+
+export function accessRows(path: AccessPath, store: TableStore | undefined, params: readonly Value[]): readonly StoredRow[] {
+  if (path.kind === "single-row") return SINGLE_ROW;
+  if (store === undefined) throw new StoreError("internal_error", "An access path needs a table");
   switch (path.kind) {
     case "scan":
       return store.rows;
@@ -34,7 +39,7 @@ export function accessRows(path: AccessPath, store: TableStore, params: readonly
 
 /** Whether `term` is one of the equalities the access path looks up (`positionOf` maps the first table's column names). */
 export function impliedByAccess(term: BoundExpr, path: AccessPath, positionOf: (column: string) => number): boolean {
-  if (path.kind === "scan" || term.kind !== "compare" || term.op !== "=") return false;
+  if (path.kind === "scan" || path.kind === "single-row" || term.kind !== "compare" || term.op !== "=") return false;
   const pairs = [
     [term.left, term.right],
     [term.right, term.left],

@@ -14,12 +14,22 @@
  * Three-valued logic: `value()` yields true/false/null; `truth()` yields a
  * plain JS boolean meaning "is TRUE", which is what WHERE and ON need and is
  * cheaper (no temporaries for simple comparisons).
+ *
+ * Numbers: integer and real share JS numbers, so where the two compute
+ * differently (`/`) the static type decides, and a value typed `integer` or
+ * `number` counts as an integer only while it is a safe integer (an integer
+ * result beyond ±(2^53−1) is a real, CONTRACT §11; an integral parameter is
+ * an integer). Helpers the generated code calls — text comparison, division,
+ * LIKE, CAST, the functions — come in through `h`, never through the source.
  */
 
-import type { Value } from "../commands/types.js";
+import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import { typeOf } from "../planner/bind-expr.js";
-import type { BoundExpr, CompareOp } from "../planner/plan.js";
+import { castValue } from "../planner/casts.js";
+import type { BoundExpr, CompareOp, StaticType } from "../planner/plan.js";
+import { typeOf } from "../planner/static-types.js";
+import { STRICT_FUNCTIONS, replace, type StrictFunction } from "./functions.js";
+import { compileLike, type LikeMatcher } from "./like.js";
 import { compareText, compareValues } from "./value-order.js";
 
 /**
@@ -33,8 +43,56 @@ function compareUntyped(a: Value, b: Value): number {
   return compareValues(a, b);
 }
 
+/** `a / b` for numbers that are integers or not depending on their values: integer division truncates. */
+function divide(a: number, b: number): number | null {
+  if (b === 0) return null;
+  return Number.isSafeInteger(a) && Number.isSafeInteger(b) ? Math.trunc(a / b) : a / b;
+}
+
+/** `a % b` as SQLite: both operands truncated to integers first (a real operand makes the result real, which the type says). */
+function remainder(a: number, b: number): number | null {
+  const divisor = Math.trunc(b);
+  return divisor === 0 ? null : Math.trunc(a) % divisor;
+}
+
+/**
+ * Compiled LIKE patterns met at run time (a pattern from a column or a
+ * parameter), by escape then pattern, so a lookup builds no key; each map
+ * drops its oldest entry past the limit.
+ */
+const likeCache = new Map<string | undefined, Map<string, LikeMatcher>>();
+const LIKE_CACHE_LIMIT = 256;
+
+/** `text LIKE pattern [ESCAPE escape]` for a pattern known only at run time. */
+function like(text: string, pattern: string, escape: string | undefined): boolean {
+  let patterns = likeCache.get(escape);
+  if (patterns === undefined) {
+    if (likeCache.size >= LIKE_CACHE_LIMIT) likeCache.delete(likeCache.keys().next().value);
+    likeCache.set(escape, (patterns = new Map()));
+  }
+  let matcher = patterns.get(pattern);
+  if (matcher === undefined) {
+    matcher = compileLike(pattern, escape);
+    if (patterns.size >= LIKE_CACHE_LIMIT) patterns.delete(patterns.keys().next().value as string);
+    patterns.set(pattern, matcher);
+  }
+  return matcher.test(text);
+}
+
+/** The strict functions, by their position in `FUNCTION_ORDER`: generated code calls `h.fn[i]`. */
+const FUNCTION_ORDER = Object.keys(STRICT_FUNCTIONS) as StrictFunction[];
+
 /** Helpers generated code may call, passed in as `h`. */
-const HELPERS = Object.freeze({ text: compareText, cmp: compareUntyped });
+const HELPERS = Object.freeze({
+  text: compareText,
+  cmp: compareUntyped,
+  div: divide,
+  mod: remainder,
+  like,
+  cast: (value: Value, from: StaticType, to: ColumnType) => castValue(value, from, to),
+  fn: FUNCTION_ORDER.map((name) => STRICT_FUNCTIONS[name]),
+  replace,
+});
 
 /** `row`: expressions over one stored row `r`; `tuple`: over a join tuple `r` of rows. */
 export type RowMode = "row" | "tuple";
@@ -139,8 +197,135 @@ export class Codegen {
         const t = this.temp();
         return `((${t} = ${this.value(e.expr)}) === null ? null : !${t})`;
       }
+      case "arithmetic":
+        return this.arithmetic(e);
+      case "concat": {
+        const [a, b] = [this.temp(), this.temp()];
+        return `((${a} = ${this.value(e.left)}) === null || (${b} = ${this.value(e.right)}) === null ? null : ${a} + ${b})`;
+      }
+      case "negate": {
+        const t = this.temp();
+        return `((${t} = ${this.value(e.expr)}) === null ? null : -${t})`;
+      }
+      case "in":
+        return this.inList(e);
+      case "between": {
+        const [x, lo, hi, a, b] = [this.temp(), this.temp(), this.temp(), this.temp(), this.temp()];
+        const ge = this.compareCode(">=", e.expr, e.low, x, lo);
+        const le = this.compareCode("<=", e.expr, e.high, x, hi);
+        // x >= low AND x <= high, three-valued; NOT BETWEEN is its negation.
+        const both = `((${lo} = ${this.value(e.low)}), (${hi} = ${this.value(e.high)}), (${a} = ${lo} === null ? null : ${ge}), (${b} = ${hi} === null ? null : ${le}), ${a} === false || ${b} === false ? false : ${a} === null || ${b} === null ? null : true)`;
+        const t = this.temp();
+        const result = e.not ? `((${t} = ${both}) === null ? null : !${t})` : both;
+        return `((${x} = ${this.value(e.expr)}) === null ? null : ${result})`;
+      }
+      case "like":
+        return this.like(e);
+      case "case":
+        return this.caseExpr(e);
+      case "cast": {
+        const t = this.temp();
+        return `((${t} = ${this.value(e.expr)}) === null ? null : h.cast(${t}, ${this.const(typeOf(e.expr))}, ${this.const(e.to)}))`;
+      }
+      case "function":
+        return this.call(e);
       default:
         return assertNever(e, "expression");
+    }
+  }
+
+  /** A number operand as an integer: statically for a real (never), else only while its value is a safe integer. */
+  private arithmetic(e: Extract<BoundExpr, { kind: "arithmetic" }>): string {
+    const [a, b] = [this.temp(), this.temp()];
+    const operands = `(${a} = ${this.value(e.left)}) === null || (${b} = ${this.value(e.right)}) === null ? null`;
+    switch (e.op) {
+      case "+":
+      case "-":
+      case "*":
+        return `(${operands} : ${a} ${e.op} ${b})`;
+      case "/":
+        // A real on either side makes it real division; otherwise the values decide.
+        return e.type === "real" ? `(${operands} : ${b} === 0 ? null : ${a} / ${b})` : `(${operands} : h.div(${a}, ${b}))`;
+      case "%":
+        return `(${operands} : h.mod(${a}, ${b}))`;
+      default:
+        return assertNever(e.op, "arithmetic operator");
+    }
+  }
+
+  /**
+   * `x IN (v, ...)`: TRUE when x equals one of them, else NULL when x or one
+   * of them is NULL, else FALSE. Non-NULL constants of a known type become
+   * one Set lookup.
+   */
+  private inList(e: Extract<BoundExpr, { kind: "in" }>): string {
+    const x = this.temp();
+    const negate = (code: string): string => {
+      if (!e.not) return code;
+      const t = this.temp();
+      return `((${t} = ${code}) === null ? null : !${t})`;
+    };
+    const known = typeOf(e.expr) !== "unknown";
+    if (known && e.values.every((v) => v.kind === "const" && v.value !== null)) {
+      const set = this.const(new Set(e.values.map((v) => (v as Extract<BoundExpr, { kind: "const" }>).value)));
+      return negate(`((${x} = ${this.value(e.expr)}) === null ? null : ${set}.has(${x}))`);
+    }
+    const temps = e.values.map(() => this.temp());
+    const tests = e.values.map((v, i) => `((${temps[i]} = ${this.value(v)}) !== null && ${this.compareCode("=", e.expr, v, x, temps[i]!)})`).join(" || ");
+    const nulls = temps.map((t) => `${t} === null`).join(" || ");
+    return negate(`((${x} = ${this.value(e.expr)}) === null ? null : ${tests} ? true : ${nulls} ? null : false)`);
+  }
+
+  private like(e: Extract<BoundExpr, { kind: "like" }>): string {
+    const [text, pattern, escape] = [this.temp(), this.temp(), this.temp()];
+    const constant = e.pattern.kind === "const" && (e.escape === undefined || e.escape.kind === "const");
+    let test: string;
+    let operands = `(${text} = ${this.value(e.expr)}) === null`;
+    if (constant) {
+      const p = (e.pattern as Extract<BoundExpr, { kind: "const" }>).value;
+      const esc = e.escape === undefined ? undefined : (e.escape as Extract<BoundExpr, { kind: "const" }>).value;
+      if (p === null || esc === null) return "null";
+      test = `${this.const(compileLike(p as string, esc as string | undefined))}.test(${text})`;
+    } else {
+      operands += ` || (${pattern} = ${this.value(e.pattern)}) === null`;
+      if (e.escape !== undefined) operands += ` || (${escape} = ${this.value(e.escape)}) === null`;
+      test = `h.like(${text}, ${pattern}, ${e.escape === undefined ? "undefined" : escape})`;
+    }
+    return `(${operands} ? null : ${e.not ? "!" : ""}${test})`;
+  }
+
+  /** Searched CASE: the first WHEN that IS TRUE; simple CASE: the first WHEN equal to the operand (never when either is NULL). */
+  private caseExpr(e: Extract<BoundExpr, { kind: "case" }>): string {
+    const otherwise = e.else === undefined ? "null" : this.value(e.else);
+    if (e.operand === undefined) {
+      return `(${e.whens.map((w) => `${this.truth(w.when)} ? ${this.value(w.then)} : `).join("")}${otherwise})`;
+    }
+    const [o, w] = [this.temp(), this.temp()];
+    const operand = e.operand;
+    const arms = e.whens.map((arm) => `(${o} !== null && (${w} = ${this.value(arm.when)}) !== null && ${this.compareCode("=", operand, arm.when, o, w)}) ? ${this.value(arm.then)} : `);
+    return `((${o} = ${this.value(operand)}), ${arms.join("")}${otherwise})`;
+  }
+
+  private call(e: Extract<BoundExpr, { kind: "function" }>): string {
+    switch (e.name) {
+      case "coalesce":
+      case "ifnull": {
+        const t = this.temp();
+        const last = e.args.length - 1;
+        return `(${e.args.map((a, i) => (i === last ? this.value(a) : `(${t} = ${this.value(a)}) !== null ? ${t} : `)).join("")})`;
+      }
+      case "replace":
+        return `h.replace(${e.args.map((a) => this.value(a)).join(", ")})`;
+      case "nullif": {
+        const [a, b] = [this.temp(), this.temp()];
+        const [left, right] = e.args as [BoundExpr, BoundExpr];
+        return `((${a} = ${this.value(left)}) === null ? null : (${b} = ${this.value(right)}) !== null && ${this.compareCode("=", left, right, a, b)} ? null : ${a})`;
+      }
+      default: {
+        const temps = e.args.map(() => this.temp());
+        const nulls = e.args.map((a, i) => `(${temps[i]} = ${this.value(a)}) === null`).join(" || ");
+        return `(${nulls} ? null : h.fn[${int(FUNCTION_ORDER.indexOf(e.name))}](${temps.join(", ")}))`;
+      }
     }
   }
 
@@ -188,6 +373,16 @@ export class Codegen {
         return `(${e.operands.map((o) => this.truth(o)).join(" || ")})`;
       case "not":
         return `(${this.value(e.expr)} === false)`;
+      case "arithmetic":
+      case "concat":
+      case "negate":
+      case "in":
+      case "between":
+      case "like":
+      case "case":
+      case "cast":
+      case "function":
+        return `(${this.value(e)} === true)`;
       default:
         return assertNever(e, "expression");
     }

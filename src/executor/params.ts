@@ -30,6 +30,14 @@ export function checkParams(uses: readonly ParamUse[], values: readonly Value[])
       if (family(value) !== want) {
         throw new StoreError("type_mismatch", `Parameter ${i + 1} is compared with ${use.type} but is ${family(value)}`);
       }
+    } else if (use.kind === "operand") {
+      if (family(value) !== use.family) {
+        throw new StoreError("type_mismatch", `Parameter ${i + 1} is an operand of ${use.of} and must be ${use.family === "text" ? "a text" : `a ${use.family}`}, but is ${family(value)}`);
+      }
+    } else if (use.kind === "escape") {
+      if (typeof value !== "string" || [...value].length !== 1) {
+        throw new StoreError("invalid_request", `Parameter ${i + 1} is an ESCAPE and must be one character`);
+      }
     } else if (use.kind === "compare-param") {
       const other = values[use.with] as Value;
       if (other !== null && family(other) !== family(value)) {

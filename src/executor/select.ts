@@ -74,7 +74,8 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
   const names = plan.columns.map((c) => c.name);
   if (keep === 0) return { kind: "rows", columns: names, rows: [], rowCount: 0 };
 
-  const base = accessRows(plan.access, stores.store(plan.sources[0]?.table ?? ""), params);
+  const first = plan.sources[0];
+  const base = accessRows(plan.access, first === undefined ? undefined : stores.store(first.table), params);
   // Without joins, residual or sort, the filter can stop at the last row needed.
   const canStop = plan.joins.length === 0 && plan.orderBy.length === 0 && keep !== undefined;
   let firstRows: readonly StoredRow[] = base;

@@ -10,7 +10,7 @@
 import { Lexer, type IToken } from "chevrotain";
 import { SqlError, type SourcePosition } from "../errors.js";
 import { positionAt } from "./lines.js";
-import { allTokens } from "./tokens.js";
+import { allTokens, UnterminatedComment } from "./tokens.js";
 
 export { LineIndex, positionAt } from "./lines.js";
 
@@ -25,6 +25,9 @@ export function lex(text: string): IToken[] {
   const result = lexer.tokenize(text);
   const error = result.errors[0];
   if (error !== undefined) throw lexError(text, error.offset);
+  if (text.includes("/*")) {
+    for (const token of result.tokens) if (token.tokenType === UnterminatedComment) throw lexError(text, token.startOffset);
+  }
   return result.tokens;
 }
 

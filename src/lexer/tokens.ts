@@ -93,12 +93,23 @@ export const Check = keyword("CHECK");
 export const Constraint = keyword("CONSTRAINT");
 export const Drop = keyword("DROP");
 export const Explain = keyword("EXPLAIN");
+export const Case = keyword("CASE");
+export const When = keyword("WHEN");
+export const Then = keyword("THEN");
+export const Else = keyword("ELSE");
+export const End = keyword("END");
+export const Cast = keyword("CAST");
+export const In = keyword("IN");
+export const Between = keyword("BETWEEN");
+export const Like = keyword("LIKE");
+export const Escape = keyword("ESCAPE");
 
 /** Every keyword, for tests and documentation. */
 export const keywords: readonly TokenType[] = [
   Select, From, Where, And, Or, Not, Is, Null, True, False, As, Join, Inner, Left, On, Order, By, Asc, Desc,
   Limit, Offset, Insert, Into, Values, Update, SetKeyword, Delete, Create, Table, If, Exists, Primary, Key, Unique,
-  Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain,
+  Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain, Case, When, Then, Else, End,
+  Cast, In, Between, Like, Escape,
 ];
 
 export const StringLiteral = createToken({
@@ -133,13 +144,29 @@ export const Equals = operator("Equals", "=");
 export const Less = operator("Less", "<");
 export const Greater = operator("Greater", ">");
 
+/**
+ * Parent of the binary arithmetic operators (`+ - * / % ||`), so the grammar
+ * reads an operator chain in one loop and `to-ast.ts` applies precedence.
+ * `*` and `-` keep their own roles too (`SELECT *`, `count(*)`, unary minus).
+ */
+export const ArithmeticOperator = createToken({ name: "ArithmeticOperator", label: "arithmetic operator", pattern: Lexer.NA });
+
+function arithmetic(name: string, text: string): TokenType {
+  return createToken({ name, label: text, pattern: text, categories: [ArithmeticOperator] });
+}
+
+export const Concat = arithmetic("Concat", "||");
+export const Plus = arithmetic("Plus", "+");
+export const Slash = arithmetic("Slash", "/");
+export const Percent = arithmetic("Percent", "%");
+
 export const LParen = createToken({ name: "LParen", label: "(", pattern: "(" });
 export const RParen = createToken({ name: "RParen", label: ")", pattern: ")" });
 export const Comma = createToken({ name: "Comma", label: ",", pattern: "," });
 export const Dot = createToken({ name: "Dot", label: ".", pattern: "." });
-export const Star = createToken({ name: "Star", label: "*", pattern: "*" });
+export const Star = arithmetic("Star", "*");
 export const Semicolon = createToken({ name: "Semicolon", label: ";", pattern: ";" });
-export const Minus = createToken({ name: "Minus", label: "-", pattern: "-" });
+export const Minus = arithmetic("Minus", "-");
 
 export const LineComment = createToken({
   name: "LineComment",
@@ -155,6 +182,18 @@ export const BlockComment = createToken({
   group: Lexer.SKIPPED,
 });
 
+/**
+ * The start of a block comment that never closes: listed after
+ * BlockComment, so it only matches where that cannot, and before `/`, so
+ * the comment is not read as a division. `lex` reports it as an
+ * unterminated comment.
+ */
+export const UnterminatedComment = createToken({
+  name: "UnterminatedComment",
+  pattern: /\/\*/,
+  start_chars_hint: ["/"],
+});
+
 export const Whitespace = createToken({
   name: "Whitespace",
   pattern: /[ \t\r\n\f\v]+/,
@@ -167,8 +206,10 @@ export const allTokens: readonly TokenType[] = [
   Whitespace,
   LineComment,
   BlockComment,
+  UnterminatedComment,
   Identifier,
   ComparisonOperator,
+  ArithmeticOperator,
   // Longest first, so a keyword that is a prefix of another (OR, ORDER) never shadows it.
   ...[...keywords].sort((a, b) => String(b.PATTERN).length - String(a.PATTERN).length),
   BareIdentifier,
@@ -190,4 +231,8 @@ export const allTokens: readonly TokenType[] = [
   Star,
   Semicolon,
   Minus,
+  Concat,
+  Plus,
+  Slash,
+  Percent,
 ];

@@ -32,6 +32,8 @@ export type LiteralValue = string | number | boolean | null;
 export interface LiteralExpr {
   readonly kind: "literal";
   readonly value: LiteralValue;
+  /** A number written with a decimal point or an exponent (`7.0`, `1e3`): real even when integral. */
+  readonly real?: true;
   readonly span: Span;
 }
 
@@ -84,7 +86,100 @@ export interface NotExpr {
   readonly span: Span;
 }
 
-export type Expr = LiteralExpr | ParamExpr | ColumnRefExpr | ComparisonExpr | IsNullExpr | AndExpr | OrExpr | NotExpr;
+/** `+ - * / %` and `||` (text concatenation). */
+export type BinaryOp = "+" | "-" | "*" | "/" | "%" | "||";
+
+export interface BinaryExpr {
+  readonly kind: "binary";
+  readonly op: BinaryOp;
+  readonly left: Expr;
+  readonly right: Expr;
+  readonly span: Span;
+}
+
+/** `-x` on anything but a number literal (`-5` is the literal -5). */
+export interface NegateExpr {
+  readonly kind: "negate";
+  readonly expr: Expr;
+  readonly span: Span;
+}
+
+/** `x [NOT] IN (a, b, ...)`. */
+export interface InExpr {
+  readonly kind: "in";
+  readonly expr: Expr;
+  readonly values: readonly Expr[];
+  readonly not: boolean;
+  readonly span: Span;
+}
+
+/** `x [NOT] BETWEEN low AND high`. */
+export interface BetweenExpr {
+  readonly kind: "between";
+  readonly expr: Expr;
+  readonly low: Expr;
+  readonly high: Expr;
+  readonly not: boolean;
+  readonly span: Span;
+}
+
+/** `x [NOT] LIKE pattern [ESCAPE e]`. */
+export interface LikeExpr {
+  readonly kind: "like";
+  readonly expr: Expr;
+  readonly pattern: Expr;
+  readonly escape?: Expr;
+  readonly not: boolean;
+  readonly span: Span;
+}
+
+export interface WhenClause {
+  readonly when: Expr;
+  readonly then: Expr;
+}
+
+/** `CASE [operand] WHEN ... THEN ... [ELSE ...] END`. */
+export interface CaseExpr {
+  readonly kind: "case";
+  readonly operand?: Expr;
+  readonly whens: readonly WhenClause[];
+  readonly else?: Expr;
+  readonly span: Span;
+}
+
+/** `CAST(x AS type)`, the type as written. */
+export interface CastExpr {
+  readonly kind: "cast";
+  readonly expr: Expr;
+  readonly type: TypeName;
+  readonly span: Span;
+}
+
+/** `name(args)`: a function call as written; whether it names a function at all is the binder's question. */
+export interface CallExpr {
+  readonly kind: "call";
+  readonly name: Name;
+  readonly args: readonly Expr[];
+  readonly span: Span;
+}
+
+export type Expr =
+  | LiteralExpr
+  | ParamExpr
+  | ColumnRefExpr
+  | ComparisonExpr
+  | IsNullExpr
+  | AndExpr
+  | OrExpr
+  | NotExpr
+  | BinaryExpr
+  | NegateExpr
+  | InExpr
+  | BetweenExpr
+  | LikeExpr
+  | CaseExpr
+  | CastExpr
+  | CallExpr;
 
 /** What may stand where SQL takes a single value (VALUES items, SET right-hand sides, DEFAULT). */
 export type ValueExpr = LiteralExpr | ParamExpr;
@@ -105,21 +200,33 @@ export interface JoinClause {
 }
 
 export interface OrderItem {
-  readonly column: ColumnRefExpr;
+  readonly expr: Expr;
   readonly direction: "asc" | "desc";
   readonly span: Span;
 }
 
+/** One item of the select list: an expression, its alias if one is written, and its text as written (its name without one). */
+export interface SelectItem {
+  readonly expr: Expr;
+  readonly alias?: Name;
+  readonly text: string;
+  readonly span: Span;
+}
+
+/** LIMIT and OFFSET: a whole number as written, or `?`. */
+export type Count = number | ParamExpr;
+
 export interface SelectStmt {
   readonly kind: "select";
-  /** `"*"` or the listed columns in order. */
-  readonly columns: "*" | readonly ColumnRefExpr[];
-  readonly from: TableRef;
+  /** `"*"` or the listed items in order. */
+  readonly columns: "*" | readonly SelectItem[];
+  /** Absent for `SELECT 1 + 1`: the columns are evaluated once. */
+  readonly from?: TableRef;
   readonly joins: readonly JoinClause[];
   readonly where?: Expr;
   readonly orderBy: readonly OrderItem[];
-  readonly limit?: number;
-  readonly offset?: number;
+  readonly limit?: Count;
+  readonly offset?: Count;
   readonly span: Span;
 }
 

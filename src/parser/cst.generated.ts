@@ -38,10 +38,10 @@ export interface SelectStatementCstNode extends CstNode {
 export type SelectStatementCstChildren = {
   Select: IToken[];
   Star?: IToken[];
-  columnRef?: (ColumnRefCstNode)[];
+  selectItem?: (SelectItemCstNode)[];
   Comma?: (IToken)[];
-  From: IToken[];
-  tableRef: TableRefCstNode[];
+  From?: IToken[];
+  tableRef?: TableRefCstNode[];
   joinClause?: JoinClauseCstNode[];
   Where?: IToken[];
   expression?: ExpressionCstNode[];
@@ -50,7 +50,19 @@ export type SelectStatementCstChildren = {
   orderItem?: (OrderItemCstNode)[];
   Limit?: IToken[];
   NumberLiteral?: (IToken)[];
+  Param?: (IToken)[];
   Offset?: IToken[];
+};
+
+export interface SelectItemCstNode extends CstNode {
+  name: "selectItem";
+  children: SelectItemCstChildren;
+}
+
+export type SelectItemCstChildren = {
+  expression: ExpressionCstNode[];
+  As?: IToken[];
+  Identifier?: IToken[];
 };
 
 export interface TableRefCstNode extends CstNode {
@@ -83,7 +95,7 @@ export interface OrderItemCstNode extends CstNode {
 }
 
 export type OrderItemCstChildren = {
-  columnRef: ColumnRefCstNode[];
+  expression: ExpressionCstNode[];
   Asc?: IToken[];
   Desc?: IToken[];
 };
@@ -324,11 +336,40 @@ export interface PredicateCstNode extends CstNode {
 }
 
 export type PredicateCstChildren = {
-  operand: (OperandCstNode)[];
+  arithmetic: (ArithmeticCstNode)[];
   ComparisonOperator?: IToken[];
   Is?: IToken[];
-  Not?: IToken[];
+  Not?: (IToken)[];
   Null?: IToken[];
+  In?: IToken[];
+  LParen?: IToken[];
+  expression?: (ExpressionCstNode)[];
+  Comma?: IToken[];
+  RParen?: IToken[];
+  Between?: IToken[];
+  And?: IToken[];
+  Like?: IToken[];
+  Escape?: IToken[];
+};
+
+export interface ArithmeticCstNode extends CstNode {
+  name: "arithmetic";
+  children: ArithmeticCstChildren;
+}
+
+export type ArithmeticCstChildren = {
+  unary: (UnaryCstNode)[];
+  ArithmeticOperator?: IToken[];
+};
+
+export interface UnaryCstNode extends CstNode {
+  name: "unary";
+  children: UnaryCstChildren;
+}
+
+export type UnaryCstChildren = {
+  Minus?: IToken[];
+  operand: OperandCstNode[];
 };
 
 export interface OperandCstNode extends CstNode {
@@ -339,26 +380,34 @@ export interface OperandCstNode extends CstNode {
 export type OperandCstChildren = {
   Param?: IToken[];
   StringLiteral?: IToken[];
-  NumberLiteral?: (IToken)[];
-  Minus?: IToken[];
+  NumberLiteral?: IToken[];
   True?: IToken[];
   False?: IToken[];
   Null?: IToken[];
   Identifier?: (IToken)[];
   Dot?: IToken[];
-  LParen?: IToken[];
-  expression?: ExpressionCstNode[];
-  RParen?: IToken[];
+  LParen?: (IToken)[];
+  expression?: (ExpressionCstNode)[];
+  Comma?: IToken[];
+  RParen?: (IToken)[];
+  caseExpression?: CaseExpressionCstNode[];
+  Cast?: IToken[];
+  As?: IToken[];
+  typeName?: TypeNameCstNode[];
 };
 
-export interface ColumnRefCstNode extends CstNode {
-  name: "columnRef";
-  children: ColumnRefCstChildren;
+export interface CaseExpressionCstNode extends CstNode {
+  name: "caseExpression";
+  children: CaseExpressionCstChildren;
 }
 
-export type ColumnRefCstChildren = {
-  Identifier: (IToken)[];
-  Dot?: IToken[];
+export type CaseExpressionCstChildren = {
+  Case: IToken[];
+  expression: (ExpressionCstNode)[];
+  When: IToken[];
+  Then: IToken[];
+  Else?: IToken[];
+  End: IToken[];
 };
 
 export interface LiteralCstNode extends CstNode {

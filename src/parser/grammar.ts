@@ -10,9 +10,11 @@
  * `grammar.input = tokens`: building a Chevrotain parser is expensive, running
  * one is cheap. Error recovery is off, so the first error ends the parse.
  *
- * Precedence, loosest first: OR, AND, NOT, then comparison and IS [NOT] NULL.
- * A comparison takes plain operands on both sides, so `a = b = c` does not
- * parse. The grammar is LL(1) (`maxLookahead: 1`): one token always decides.
+ * Precedence, loosest first: OR, AND, NOT, then the predicates (comparison,
+ * IS [NOT] NULL, [NOT] IN, BETWEEN, LIKE), then `+ -`, then `* / %`, then
+ * `||`, then unary minus. A comparison takes arithmetic on both sides but not
+ * another comparison, so `a = b = c` does not parse. The grammar is LL(1)
+ * (`maxLookahead: 1`): one token always decides.
  *
  * Shaped for speed, following Chevrotain's performance guide, since every
  * rule call costs a CST node and bookkeeping: OR alternatives are built once
@@ -20,7 +22,8 @@
  * statement (WHERE, ORDER BY, LIMIT) are inline rather than rules of their
  * own; an operand's column reference and literal are inline alternatives of
  * `operand`; a run of prefix NOTs is a repetition inside `andExpression`, not
- * a recursion. Nodes carry no locations (`nodeLocationTracking: "none"`):
+ * a recursion, and so is a run of minus signs in `unary`; the arithmetic
+ * operators of every precedence level share one flat rule (`arithmetic`). Nodes carry no locations (`nodeLocationTracking: "none"`):
  * `to-ast.ts` derives spans from the tokens.
  */
 import { CstParser, type IOrAlt } from "chevrotain";
@@ -78,23 +81,25 @@ class SqlGrammar extends CstParser {
         { ALT: () => this.CONSUME(T.Star) },
         {
           ALT: () => {
-            this.SUBRULE(this.columnRef);
+            this.SUBRULE(this.selectItem);
             this.MANY(() => {
               this.CONSUME(T.Comma);
-              this.SUBRULE2(this.columnRef);
+              this.SUBRULE2(this.selectItem);
             });
           },
         },
       ]),
     );
-    this.CONSUME(T.From);
-    this.SUBRULE(this.tableRef);
-    this.MANY2(() => this.SUBRULE(this.joinClause));
     this.OPTION(() => {
+      this.CONSUME(T.From);
+      this.SUBRULE(this.tableRef);
+      this.MANY2(() => this.SUBRULE(this.joinClause));
+    });
+    this.OPTION2(() => {
       this.CONSUME(T.Where);
       this.SUBRULE(this.expression);
     });
-    this.OPTION2(() => {
+    this.OPTION3(() => {
       this.CONSUME(T.Order);
       this.CONSUME(T.By);
       this.SUBRULE(this.orderItem);
@@ -103,13 +108,22 @@ class SqlGrammar extends CstParser {
         this.SUBRULE2(this.orderItem);
       });
     });
-    this.OPTION3(() => {
+    this.OPTION4(() => {
       this.CONSUME(T.Limit);
-      this.CONSUME(T.NumberLiteral);
-      this.OPTION4(() => {
+      this.OR2((this.alternatives.limit ??= this.countAlternatives(1)));
+      this.OPTION5(() => {
         this.CONSUME(T.Offset);
-        this.CONSUME2(T.NumberLiteral);
+        this.OR3((this.alternatives.offset ??= this.countAlternatives(2)));
       });
+    });
+  });
+
+  /** An expression, optionally named: `expr [AS] name`. */
+  readonly selectItem = this.RULE("selectItem", () => {
+    this.SUBRULE(this.expression);
+    this.OPTION(() => {
+      this.OPTION2(() => this.CONSUME(T.As));
+      this.CONSUME(T.Identifier);
     });
   });
 
@@ -132,11 +146,18 @@ class SqlGrammar extends CstParser {
   });
 
   readonly orderItem = this.RULE("orderItem", () => {
-    this.SUBRULE(this.columnRef);
+    this.SUBRULE(this.expression);
     this.OPTION(() => {
       this.OR((this.alternatives.orderItem ??= [{ ALT: () => this.CONSUME(T.Asc) }, { ALT: () => this.CONSUME(T.Desc) }]));
     });
   });
+
+  /** LIMIT and OFFSET take a whole number or `?`; `index` keeps the two clauses' tokens apart for Chevrotain. */
+  private countAlternatives(index: 1 | 2): IOrAlt<unknown>[] {
+    return index === 1
+      ? [{ ALT: () => this.CONSUME(T.NumberLiteral) }, { ALT: () => this.CONSUME(T.Param) }]
+      : [{ ALT: () => this.CONSUME2(T.NumberLiteral) }, { ALT: () => this.CONSUME2(T.Param) }];
+  }
 
   // ------------------------------------------------------- INSERT, UPDATE, DELETE
 
@@ -165,7 +186,7 @@ class SqlGrammar extends CstParser {
 
   /** A single value: `?` or a literal. */
   readonly value = this.RULE("value", () => {
-    this.OR((this.alternatives.value ??= [{ ALT: () => this.CONSUME(T.Param) }, ...this.literalAlternatives()]));
+    this.OR((this.alternatives.value ??= [{ ALT: () => this.CONSUME(T.Param) }, ...this.literalAlternatives(true)]));
   });
 
   readonly updateStatement = this.RULE("updateStatement", () => {
@@ -369,16 +390,20 @@ class SqlGrammar extends CstParser {
     });
   });
 
-  /** An operand, optionally compared with a second one or tested with IS [NOT] NULL. */
+  /**
+   * An operand, optionally compared with a second one, tested with IS [NOT]
+   * NULL, or matched with [NOT] IN, BETWEEN or LIKE. Each operand is an
+   * `arithmetic` chain, so `a + 1 < b * 2` needs no parentheses.
+   */
   readonly predicate = this.RULE("predicate", () => {
-    this.SUBRULE(this.operand);
+    this.SUBRULE(this.arithmetic);
     this.OPTION(() => {
       this.OR(
         (this.alternatives.predicate ??= [
           {
             ALT: () => {
               this.CONSUME(T.ComparisonOperator);
-              this.SUBRULE2(this.operand);
+              this.SUBRULE2(this.arithmetic);
             },
           },
           {
@@ -388,65 +413,175 @@ class SqlGrammar extends CstParser {
               this.CONSUME(T.Null);
             },
           },
+          {
+            ALT: () => {
+              this.OPTION3(() => this.CONSUME2(T.Not));
+              this.OR2(
+                (this.alternatives.negatable ??= [
+                  {
+                    ALT: () => {
+                      this.CONSUME(T.In);
+                      this.CONSUME(T.LParen);
+                      this.SUBRULE(this.expression);
+                      this.MANY(() => {
+                        this.CONSUME(T.Comma);
+                        this.SUBRULE2(this.expression);
+                      });
+                      this.CONSUME(T.RParen);
+                    },
+                  },
+                  {
+                    ALT: () => {
+                      this.CONSUME(T.Between);
+                      this.SUBRULE3(this.arithmetic);
+                      this.CONSUME(T.And);
+                      this.SUBRULE4(this.arithmetic);
+                    },
+                  },
+                  {
+                    ALT: () => {
+                      this.CONSUME(T.Like);
+                      this.SUBRULE5(this.arithmetic);
+                      this.OPTION4(() => {
+                        this.CONSUME(T.Escape);
+                        this.SUBRULE6(this.arithmetic);
+                      });
+                    },
+                  },
+                ]),
+              );
+            },
+          },
         ]),
       );
     });
   });
 
-  /** `?`, a literal, a column (`c` or `t.c`), or a parenthesized expression. */
+  /**
+   * Operands joined by arithmetic operators (`+ - * / % ||`), flat: the CST
+   * keeps the chain in text order and `to-ast.ts` nests it by precedence
+   * (`||`, then `* / %`, then `+ -`, each left to right, as SQLite does). One
+   * rule for every level keeps a plain column reference from paying a rule
+   * call per precedence level.
+   */
+  readonly arithmetic = this.RULE("arithmetic", () => {
+    this.SUBRULE(this.unary);
+    this.MANY(() => {
+      this.CONSUME(T.ArithmeticOperator);
+      this.SUBRULE2(this.unary);
+    });
+  });
+
+  /** A run of prefix minus signs, then an operand (`-5` is a negative literal; `-x` negates). */
+  readonly unary = this.RULE("unary", () => {
+    this.MANY(() => this.CONSUME(T.Minus));
+    this.SUBRULE(this.operand);
+  });
+
+  /**
+   * `?`, a literal, a column (`c` or `t.c`), a function call (`f(a, b)`), a
+   * parenthesized expression, CASE or CAST.
+   */
   readonly operand = this.RULE("operand", () => {
     this.OR(
       (this.alternatives.operand ??= [
         { ALT: () => this.CONSUME(T.Param) },
-        ...this.literalAlternatives(),
+        ...this.literalAlternatives(false),
         {
           ALT: () => {
             this.CONSUME(T.Identifier);
             this.OPTION(() => {
-              this.CONSUME(T.Dot);
-              this.CONSUME2(T.Identifier);
+              this.OR2(
+                (this.alternatives.reference ??= [
+                  {
+                    ALT: () => {
+                      this.CONSUME(T.Dot);
+                      this.CONSUME2(T.Identifier);
+                    },
+                  },
+                  {
+                    ALT: () => {
+                      this.CONSUME(T.LParen);
+                      this.OPTION2(() => {
+                        this.SUBRULE(this.expression);
+                        this.MANY(() => {
+                          this.CONSUME(T.Comma);
+                          this.SUBRULE2(this.expression);
+                        });
+                      });
+                      this.CONSUME(T.RParen);
+                    },
+                  },
+                ]),
+              );
             });
           },
         },
         {
           ALT: () => {
-            this.CONSUME(T.LParen);
-            this.SUBRULE(this.expression);
-            this.CONSUME(T.RParen);
+            this.CONSUME2(T.LParen);
+            this.SUBRULE3(this.expression);
+            this.CONSUME2(T.RParen);
+          },
+        },
+        { ALT: () => this.SUBRULE(this.caseExpression) },
+        {
+          ALT: () => {
+            this.CONSUME(T.Cast);
+            this.CONSUME3(T.LParen);
+            this.SUBRULE4(this.expression);
+            this.CONSUME(T.As);
+            this.SUBRULE(this.typeName);
+            this.CONSUME3(T.RParen);
           },
         },
       ]),
     );
   });
 
-  /** `c` or `t.c`, where a column is listed on its own (select list, ORDER BY). */
-  readonly columnRef = this.RULE("columnRef", () => {
-    this.CONSUME(T.Identifier);
-    this.OPTION(() => {
-      this.CONSUME(T.Dot);
-      this.CONSUME2(T.Identifier);
+  /** `CASE [operand] WHEN ... THEN ... [ELSE ...] END`. */
+  readonly caseExpression = this.RULE("caseExpression", () => {
+    this.CONSUME(T.Case);
+    this.OPTION(() => this.SUBRULE(this.expression));
+    this.AT_LEAST_ONE(() => {
+      this.CONSUME(T.When);
+      this.SUBRULE2(this.expression);
+      this.CONSUME(T.Then);
+      this.SUBRULE3(this.expression);
     });
+    this.OPTION2(() => {
+      this.CONSUME(T.Else);
+      this.SUBRULE4(this.expression);
+    });
+    this.CONSUME(T.End);
   });
 
   /** A literal on its own (DEFAULT). */
   readonly literal = this.RULE("literal", () => {
-    this.OR((this.alternatives.literal ??= this.literalAlternatives()));
+    this.OR((this.alternatives.literal ??= this.literalAlternatives(true)));
   });
 
   /**
-   * The alternatives of a literal: a string, a number, `-` and a number, TRUE,
-   * FALSE or NULL. Shared by `literal`, `value` and `operand`, which inline them.
+   * The alternatives of a literal: a string, a number, TRUE, FALSE or NULL,
+   * and with `signed`, `-` and a number. Shared by `literal` and `value`
+   * (signed) and `operand` (unsigned: there a minus sign is the `unary`
+   * rule's), which inline them.
    */
-  private literalAlternatives(): IOrAlt<unknown>[] {
+  private literalAlternatives(signed: boolean): IOrAlt<unknown>[] {
+    const negative: IOrAlt<unknown>[] = signed
+      ? [
+          {
+            ALT: () => {
+              this.CONSUME(T.Minus);
+              this.CONSUME2(T.NumberLiteral);
+            },
+          },
+        ]
+      : [];
     return [
       { ALT: () => this.CONSUME(T.StringLiteral) },
       { ALT: () => this.CONSUME(T.NumberLiteral) },
-      {
-        ALT: () => {
-          this.CONSUME(T.Minus);
-          this.CONSUME2(T.NumberLiteral);
-        },
-      },
+      ...negative,
       { ALT: () => this.CONSUME(T.True) },
       { ALT: () => this.CONSUME(T.False) },
       { ALT: () => this.CONSUME(T.Null) },

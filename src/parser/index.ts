@@ -37,5 +37,5 @@ export function parseSql(text: string): Statement {
   const error = grammar.errors[0];
   grammar.input = NO_TOKENS; // the shared instance must not keep this statement's tokens alive
   if (error !== undefined) throw syntaxError(text, lines, tokens, error, assist);
-  return toAst(cst as StatementCstNode, lines);
+  return toAst(cst as StatementCstNode, text, lines);
 }

@@ -2,12 +2,15 @@
  * Checks on the token stream made before parsing, so hostile input fails
  * fast and cleanly instead of deep in the parser:
  *
- * - nesting: each open parenthesis and each prefix NOT still in force is one
- *   level; more than 256 is `sql_error` (CONTRACT §4). Without this, a
- *   megabyte of `(` or 100,000 NOTs would exhaust the recursive-descent
- *   parser's stack. A NOT stays in force until its operand ends: at AND, OR,
- *   a comma, the `)` closing its level, or any token that cannot sit inside
- *   a comparison.
+ * - nesting: each open parenthesis, each CASE not yet closed by its END and
+ *   each prefix NOT still in force is one level; more than 256 is
+ *   `sql_error` (CONTRACT §4). Without this, a megabyte of `(` or of nested
+ *   CASEs would exhaust the recursive-descent parser's stack. A NOT stays in
+ *   force until its operand ends: at AND, OR, a comma, the `)` or END
+ *   closing its level, or any token that cannot sit inside a predicate.
+ *   (Runs the grammar keeps flat, such as NOTs, minus signs and operator
+ *   chains, are bounded by the AST depth check in `to-ast.ts`; this check
+ *   only has to protect the parser.)
  * - one statement: any token after a `;` is a second statement, `sql_error`,
  *   whatever the first one looks like.
  *
@@ -22,8 +25,9 @@ export const MAX_NESTING = 256;
 
 /** Tokens that may occur inside one comparison, so a NOT before them is still in force. */
 const PREDICATE_TOKENS: readonly TokenType[] = [
-  T.Identifier, T.Dot, T.StringLiteral, T.NumberLiteral, T.Minus, T.Param,
-  T.ComparisonOperator, T.Is, T.Null, T.True, T.False,
+  T.Identifier, T.Dot, T.StringLiteral, T.NumberLiteral, T.ArithmeticOperator, T.Param,
+  T.ComparisonOperator, T.Is, T.Null, T.True, T.False, T.In, T.Between, T.Like, T.Escape, T.Cast, T.As,
+  T.When, T.Then, T.Else,
 ];
 
 function insidePredicate(token: IToken): boolean {
@@ -43,7 +47,7 @@ export function checkLimits(tokens: readonly IToken[], lines: LineIndex): void {
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const type = token.tokenType;
-    if (type === T.LParen) {
+    if (type === T.LParen || type === T.Case) {
       enclosingNots.push(nots);
       nots = 0;
       depth++;
@@ -51,7 +55,7 @@ export function checkLimits(tokens: readonly IToken[], lines: LineIndex): void {
       if (tokens[i - 1]?.tokenType === T.Is) continue;
       nots++;
       depth++;
-    } else if (type === T.RParen) {
+    } else if (type === T.RParen || type === T.End) {
       if (enclosingNots.length === 0) continue; // unbalanced: the parser reports it
       depth -= nots + 1;
       nots = enclosingNots.pop()!;

@@ -31,6 +31,7 @@ function phrase(type: TokenType): string {
   if (type === T.NumberLiteral) return "a number";
   if (type === T.StringLiteral) return "a string";
   if (type === T.ComparisonOperator) return "a comparison operator";
+  if (type === T.ArithmeticOperator) return "an arithmetic operator";
   if (type === EOF) return "end of input";
   const text = label(type);
   return /^[A-Z]+$/.test(text) ? text : `'${text}'`;
@@ -44,12 +45,20 @@ function found(token: IToken | undefined): string {
 }
 
 const COMPARISON_LABELS: readonly string[] = [T.Equals, T.NotEquals, T.LessGreater, T.Less, T.LessEquals, T.Greater, T.GreaterEquals].map(label);
+const ARITHMETIC_LABELS: readonly string[] = [T.Plus, T.Minus, T.Star, T.Slash, T.Percent, T.Concat].map(label);
+
+/** A category's members by label, as the `expected` list names tokens rather than categories. */
+function labels(type: TokenType): readonly string[] {
+  if (type === T.ComparisonOperator) return COMPARISON_LABELS;
+  if (type === T.ArithmeticOperator) return ARITHMETIC_LABELS;
+  return [label(type)];
+}
 
 /** Phrases a list of expected token types ("FROM", "')' or ','", "one of ...") and records their labels in `lastExpected`. */
 function expectation(types: readonly TokenType[]): string {
   const unique = [...new Map(types.map((t) => [label(t), t])).values()];
   // `expected` names tokens: "a comparison operator" in the message, the operators themselves in the list.
-  lastExpected = unique.flatMap((t) => (t === T.ComparisonOperator ? COMPARISON_LABELS : [label(t)]));
+  lastExpected = [...new Set(unique.flatMap(labels))];
   const words = unique.map(phrase);
   if (words.length === 1) return words[0]!;
   const list = `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
@@ -80,8 +89,11 @@ export const errorMessages: IParserErrorMessageProvider = {
   },
   buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, ruleName }) {
     const types = firstTokens(expectedPathsPerAlt.flat());
-    // An operand that starts a predicate may also be preceded by NOT (a repetition the failing rule cannot see).
-    if (ruleName === "operand" && !previous.tokenType.CATEGORIES?.includes(T.ComparisonOperator)) types.unshift(T.Not);
+    // An operand may also be preceded by a minus sign, and one that starts a predicate by NOT (repetitions the failing rule cannot see).
+    if (ruleName === "operand") {
+      types.unshift(T.Minus);
+      if (!takesArithmetic(previous)) types.unshift(T.Not);
+    }
     const list = expectation(types);
     return `Expected ${SUMMARY[ruleName] ?? list} but found ${found(actual[0])}`;
   },
@@ -90,6 +102,14 @@ export const errorMessages: IParserErrorMessageProvider = {
     return `Expected ${SUMMARY[ruleName] ?? list} but found ${found(actual[0])}`;
   },
 };
+
+/** Tokens after which only an arithmetic operand may come (never NOT). */
+const ARITHMETIC_SLOTS: ReadonlySet<TokenType> = new Set([T.Between, T.Like, T.Escape, T.Minus]);
+
+function takesArithmetic(previous: IToken): boolean {
+  const categories = previous.tokenType.CATEGORIES;
+  return ARITHMETIC_SLOTS.has(previous.tokenType) || categories?.includes(T.ComparisonOperator) === true || categories?.includes(T.ArithmeticOperator) === true;
+}
 
 /** What may follow `preceding`, by token label, computed from the grammar; `undefined` when too costly to ask. */
 export type ContentAssist = (preceding: IToken[]) => TokenType[] | undefined;
@@ -159,9 +179,10 @@ function isChainedComparison(tokens: readonly IToken[], token: IToken): boolean 
 
 /** Tokens that can make up a plain operand. */
 const OPERAND_TOKENS: ReadonlySet<TokenType> = new Set([
-  T.NumberLiteral, T.StringLiteral, T.BareIdentifier, T.QuotedIdentifier, T.Dot, T.Param, T.Minus, T.True, T.False, T.Null,
+  T.NumberLiteral, T.StringLiteral, T.BareIdentifier, T.QuotedIdentifier, T.Dot, T.Param, T.True, T.False, T.Null,
 ]);
 
 function isOperandToken(token: IToken): boolean {
-  return OPERAND_TOKENS.has(token.tokenType) || token.tokenType.CATEGORIES?.includes(T.Identifier) === true;
+  const categories = token.tokenType.CATEGORIES;
+  return OPERAND_TOKENS.has(token.tokenType) || categories?.includes(T.Identifier) === true || categories?.includes(T.ArithmeticOperator) === true;
 }

@@ -17,19 +17,32 @@
  *
  * Children are visited in text order, so `?` placeholders are numbered 0, 1,
  * ... as they appear. AND/OR chains come out flat: one `operands` array per
- * level. The few rules the grammar cannot express (a safe integer, a finite
- * number, one DEFAULT per column) are checked here and raise `sql_error`.
+ * level; an arithmetic chain, flat in the CST, is nested here by precedence
+ * (see `arithmetic`). The few rules the grammar cannot express (a safe
+ * integer, a finite number, one DEFAULT per column, expressions at most 256
+ * levels deep) are checked here and raise `sql_error`.
+ *
+ * Depth: every expression builder leaves the depth of the node it returned
+ * in `this.depth` (a return register, so no wrapper object per node); its
+ * caller reads it at once. A leaf (column, literal, `?`) is depth 0, so 256
+ * is the number of operators stacked above one, as the token check counts
+ * NOTs and parentheses. Chains and runs the CST keeps flat (NOTs, minus
+ * signs, arithmetic) would otherwise build trees deep enough to overflow the
+ * stack of every later phase, which all recurse.
  */
 import type { IToken } from "chevrotain";
 import { SqlError } from "../errors.js";
 import type { LineIndex } from "../lexer/index.js";
-import { QuotedIdentifier } from "../lexer/tokens.js";
+import { Param as T_PARAM, QuotedIdentifier } from "../lexer/tokens.js";
 import type * as A from "./ast.js";
 import type * as C from "./cst.generated.js";
 
-/** Builds the AST of one statement. */
-export function toAst(cst: C.StatementCstNode, lines: LineIndex): A.Statement {
-  return new AstBuilder(lines).statement(cst);
+/** Expressions may nest this deep (CONTRACT §4); deeper is `sql_error`. */
+export const MAX_EXPRESSION_DEPTH = 256;
+
+/** Builds the AST of one statement; `text` is the statement's source, for the names of select items. */
+export function toAst(cst: C.StatementCstNode, text: string, lines: LineIndex): A.Statement {
+  return new AstBuilder(text, lines).statement(cst);
 }
 
 // ---------------------------------------------------------------- token extents
@@ -46,9 +59,9 @@ interface LiteralChildren {
   Null?: IToken[];
 }
 
-/** The one token of a literal, or of a `?`/column/`(`, that starts an operand or value. */
-function firstToken(c: LiteralChildren & { Param?: IToken[]; Identifier?: IToken[]; LParen?: IToken[] }): IToken {
-  return (c.Minus ?? c.LParen ?? c.Identifier ?? c.Param ?? c.NumberLiteral ?? c.StringLiteral ?? c.True ?? c.False ?? c.Null)![0]!;
+/** The first token of an operand: a literal's, `?`, a name, `(`, CASE or CAST. */
+function firstToken(c: LiteralChildren & { Param?: IToken[]; Identifier?: IToken[]; LParen?: IToken[]; Cast?: IToken[] }): IToken {
+  return (c.Minus ?? c.Cast ?? c.Identifier ?? c.LParen ?? c.Param ?? c.NumberLiteral ?? c.StringLiteral ?? c.True ?? c.False ?? c.Null)![0]!;
 }
 
 function lastToken(c: LiteralChildren & { Param?: IToken[]; Identifier?: IToken[]; RParen?: IToken[] }): IToken {
@@ -56,14 +69,31 @@ function lastToken(c: LiteralChildren & { Param?: IToken[]; Identifier?: IToken[
   return list[list.length - 1]!;
 }
 
-const operandStart = (node: C.OperandCstNode): number => firstToken(node.children).startOffset;
-const operandEnd = (node: C.OperandCstNode): number => endOf(lastToken(node.children));
-const predicateStart = (node: C.PredicateCstNode): number => operandStart(node.children.operand[0]!);
+function operandStart(node: C.OperandCstNode): number {
+  const c = node.children;
+  return c.caseExpression ? c.caseExpression[0]!.children.Case[0]!.startOffset : firstToken(c).startOffset;
+}
+
+function operandEnd(node: C.OperandCstNode): number {
+  const c = node.children;
+  return c.caseExpression ? endOf(c.caseExpression[0]!.children.End[0]!) : endOf(lastToken(c));
+}
+
+function unaryStart(node: C.UnaryCstNode): number {
+  const c = node.children;
+  return c.Minus ? c.Minus[0]!.startOffset : operandStart(c.operand[0]!);
+}
+
+const unaryEnd = (node: C.UnaryCstNode): number => operandEnd(node.children.operand[0]!);
+const arithmeticStart = (node: C.ArithmeticCstNode): number => unaryStart(node.children.unary[0]!);
+const arithmeticEnd = (node: C.ArithmeticCstNode): number => unaryEnd(last(node.children.unary));
+const predicateStart = (node: C.PredicateCstNode): number => arithmeticStart(node.children.arithmetic[0]!);
 
 function predicateEnd(node: C.PredicateCstNode): number {
   const c = node.children;
   if (c.Null) return endOf(c.Null[0]!);
-  return operandEnd(c.operand[c.operand.length - 1]!);
+  if (c.RParen) return endOf(c.RParen[0]!);
+  return arithmeticEnd(last(c.arithmetic));
 }
 
 function andStart(node: C.AndExpressionCstNode): number {
@@ -75,13 +105,12 @@ function andStart(node: C.AndExpressionCstNode): number {
 const andEnd = (node: C.AndExpressionCstNode): number => predicateEnd(last(node.children.predicate));
 const expressionStart = (node: C.ExpressionCstNode): number => andStart(node.children.andExpression[0]!);
 const expressionEnd = (node: C.ExpressionCstNode): number => andEnd(last(node.children.andExpression));
-const columnRefEnd = (node: C.ColumnRefCstNode): number => endOf(last(node.children.Identifier));
 const valueEnd = (node: C.ValueCstNode | C.LiteralCstNode): number => endOf(lastToken(node.children));
 
 function orderItemEnd(node: C.OrderItemCstNode): number {
   const c = node.children;
   const direction = c.Asc ?? c.Desc;
-  return direction ? endOf(direction[0]!) : columnRefEnd(c.columnRef[0]!);
+  return direction ? endOf(direction[0]!) : expressionEnd(c.expression[0]!);
 }
 
 function referencesEnd(node: C.ReferencesClauseCstNode): number {
@@ -115,10 +144,29 @@ function stringValue(image: string): string {
 
 const INTEGER = /^\d+$/;
 
+/** Binding strength of the arithmetic operators, as SQLite has them: `||` binds tightest, then `* / %`, then `+ -`. */
+const PRECEDENCE: Readonly<Record<A.BinaryOp, number>> = { "||": 3, "*": 2, "/": 2, "%": 2, "+": 1, "-": 1 };
+
 class AstBuilder {
   private params = 0;
+  /** The depth of the expression node built last (see the header). */
+  private depth = 0;
 
-  constructor(private readonly lines: LineIndex) {}
+  constructor(
+    private readonly text: string,
+    private readonly lines: LineIndex,
+  ) {}
+
+  /** Records the depth of a node about to be returned; too deep is `sql_error` at `start`. */
+  private deep(depth: number, start: number): void {
+    if (depth > MAX_EXPRESSION_DEPTH) {
+      const position = this.lines.position(start);
+      throw new SqlError("sql_error", `Expression nested deeper than ${MAX_EXPRESSION_DEPTH} levels at line ${position.line}, column ${position.column}`, {
+        position,
+      });
+    }
+    this.depth = depth;
+  }
 
   private span(start: number, end: number): A.Span {
     const line = this.lines.line(start);
@@ -167,17 +215,21 @@ class AstBuilder {
     return value;
   }
 
-  private literal(c: LiteralChildren, start: number, end: number): A.LiteralExpr {
+  private literal(c: LiteralChildren, start: number, end: number, negative = c.Minus !== undefined): A.LiteralExpr {
     let value: A.LiteralValue;
-    if (c.NumberLiteral) value = this.number(c.NumberLiteral[0]!, c.Minus !== undefined);
+    const number = c.NumberLiteral?.[0];
+    if (number) value = this.number(number, negative);
     else if (c.StringLiteral) value = stringValue(c.StringLiteral[0]!.image);
     else if (c.True) value = true;
     else if (c.False) value = false;
     else value = null;
-    return { kind: "literal", value, span: this.span(start, end) };
+    const span = this.span(start, end);
+    // A number written with a point or an exponent is real even when its value is whole (CONTRACT §11: `7.0 / 2` is 3.5).
+    return number !== undefined && !INTEGER.test(number.image) ? { kind: "literal", value, real: true, span } : { kind: "literal", value, span };
   }
 
   private param(token: IToken): A.ParamExpr {
+    this.depth = 0;
     return { kind: "param", index: this.params++, span: this.tokenSpan(token) };
   }
 
@@ -206,14 +258,19 @@ class AstBuilder {
 
   private select(node: C.SelectStatementCstNode): A.SelectStmt {
     const c = node.children;
+    let end = c.Star ? endOf(c.Star[0]!) : 0;
     let columns: A.SelectStmt["columns"] = "*";
-    if (c.columnRef) {
-      const list: A.ColumnRefExpr[] = [];
-      for (const ref of c.columnRef) list.push(this.columnRef(ref));
+    if (c.selectItem) {
+      const list: A.SelectItem[] = [];
+      for (const item of c.selectItem) list.push(this.selectItem(item));
       columns = list;
+      end = last(list).span.end;
     }
-    const from = this.tableRef(c.tableRef[0]!);
-    let end = from.span.end;
+    let from: A.TableRef | undefined;
+    if (c.tableRef) {
+      from = this.tableRef(c.tableRef[0]!);
+      end = from.span.end;
+    }
     const joins: A.JoinClause[] = [];
     if (c.joinClause) {
       for (const join of c.joinClause) joins.push(this.join(join));
@@ -229,25 +286,43 @@ class AstBuilder {
       for (const item of c.orderItem) orderBy.push(this.orderItem(item));
       end = last(orderBy).span.end;
     }
-    let limit: number | undefined;
-    let offset: number | undefined;
-    if (c.NumberLiteral) {
-      limit = this.count(c.NumberLiteral[0]!, "LIMIT");
-      if (c.NumberLiteral[1]) offset = this.count(c.NumberLiteral[1], "OFFSET");
-      end = endOf(last(c.NumberLiteral));
+    let limit: A.Count | undefined;
+    let offset: A.Count | undefined;
+    if (c.Limit) {
+      // LIMIT's count comes before OFFSET's: tell them apart by position.
+      const counts = [...(c.NumberLiteral ?? []), ...(c.Param ?? [])].sort((a, b) => a.startOffset - b.startOffset);
+      limit = this.countOf(counts[0]!, "LIMIT");
+      if (counts[1]) offset = this.countOf(counts[1], "OFFSET");
+      end = endOf(last(counts));
     }
-    const stmt: { -readonly [K in keyof A.SelectStmt]: A.SelectStmt[K] } = {
+    // Members in text order, as every node has them (tools walk them in that order).
+    return {
       kind: "select",
       columns,
-      from,
+      ...(from ? { from } : {}),
       joins,
+      ...(where ? { where } : {}),
       orderBy,
+      ...(limit === undefined ? {} : { limit }),
+      ...(offset === undefined ? {} : { offset }),
       span: this.span(c.Select[0]!.startOffset, end),
     };
-    if (where) stmt.where = where;
-    if (limit !== undefined) stmt.limit = limit;
-    if (offset !== undefined) stmt.offset = offset;
-    return stmt;
+  }
+
+  /** A LIMIT or OFFSET: a whole number as written, or `?`. */
+  private countOf(token: IToken, what: string): A.Count {
+    return token.tokenType === T_PARAM ? this.param(token) : this.count(token, what);
+  }
+
+  private selectItem(node: C.SelectItemCstNode): A.SelectItem {
+    const c = node.children;
+    const cst = c.expression[0]!;
+    const expr = this.expression(cst);
+    const start = expressionStart(cst);
+    const text = this.text.slice(start, expressionEnd(cst));
+    if (!c.Identifier) return { expr, text, span: this.span(start, expressionEnd(cst)) };
+    const alias = this.name(c.Identifier[0]!);
+    return { expr, alias, text, span: this.span(start, alias.span.end) };
   }
 
   private tableRef(node: C.TableRefCstNode): A.TableRef {
@@ -272,8 +347,9 @@ class AstBuilder {
 
   private orderItem(node: C.OrderItemCstNode): A.OrderItem {
     const c = node.children;
-    const column = this.columnRef(c.columnRef[0]!);
-    return { column, direction: c.Desc ? "desc" : "asc", span: this.span(column.span.start, orderItemEnd(node)) };
+    const cst = c.expression[0]!;
+    const expr = this.expression(cst);
+    return { expr, direction: c.Desc ? "desc" : "asc", span: this.span(expressionStart(cst), orderItemEnd(node)) };
   }
 
   private insert(node: C.InsertStatementCstNode): A.InsertStmt {
@@ -415,8 +491,14 @@ class AstBuilder {
     const terms = node.children.andExpression;
     if (terms.length === 1) return this.andExpression(terms[0]!);
     const operands: A.Expr[] = [];
-    for (const term of terms) operands.push(this.andExpression(term));
-    return { kind: "or", operands, span: this.span(expressionStart(node), expressionEnd(node)) };
+    let depth = 0;
+    for (const term of terms) {
+      operands.push(this.andExpression(term));
+      depth = Math.max(depth, this.depth);
+    }
+    const start = expressionStart(node);
+    this.deep(depth + 1, start);
+    return { kind: "or", operands, span: this.span(start, expressionEnd(node)) };
   }
 
   /** The predicates, each wrapped in the NOTs that precede it (the CST keeps all NOTs in one list, in text order). */
@@ -426,44 +508,202 @@ class AstBuilder {
     const predicates = c.predicate;
     const operands: A.Expr[] = [];
     let next = 0; // the first NOT not yet used
+    let depth = 0;
     for (const predicate of predicates) {
       let operand = this.predicate(predicate);
+      let level = this.depth;
       if (nots !== undefined) {
         const start = predicateStart(predicate);
         let own = next;
         while (own < nots.length && nots[own]!.startOffset < start) own++;
         const end = predicateEnd(predicate);
-        for (let i = own - 1; i >= next; i--) operand = { kind: "not", expr: operand, span: this.span(nots[i]!.startOffset, end) };
+        for (let i = own - 1; i >= next; i--) {
+          const at = nots[i]!.startOffset;
+          this.deep(++level, at);
+          operand = { kind: "not", expr: operand, span: this.span(at, end) };
+        }
         next = own;
       }
+      depth = Math.max(depth, level);
       operands.push(operand);
     }
-    if (operands.length === 1) return operands[0]!;
-    return { kind: "and", operands, span: this.span(andStart(node), andEnd(node)) };
+    if (operands.length === 1) {
+      this.depth = depth;
+      return operands[0]!;
+    }
+    const start = andStart(node);
+    this.deep(depth + 1, start);
+    return { kind: "and", operands, span: this.span(start, andEnd(node)) };
   }
 
   private predicate(node: C.PredicateCstNode): A.Expr {
     const c = node.children;
-    const left = this.operand(c.operand[0]!);
+    const arithmetic = c.arithmetic;
+    const left = this.arithmetic(arithmetic[0]!);
+    if (arithmetic.length === 1 && !c.Is && !c.In) return left;
+    let depth = this.depth;
+    const start = predicateStart(node);
+    const span = this.span(start, predicateEnd(node));
+    const not = c.Not !== undefined && !c.Is ? true : false;
+    let expr: A.Expr;
     if (c.ComparisonOperator) {
       const op = c.ComparisonOperator[0]!.image as A.ComparisonOp;
-      const right = this.operand(c.operand[1]!);
-      return { kind: "comparison", op, left, right, span: this.span(predicateStart(node), predicateEnd(node)) };
+      const right = this.arithmetic(arithmetic[1]!);
+      depth = Math.max(depth, this.depth);
+      expr = { kind: "comparison", op, left, right, span };
+    } else if (c.Is) {
+      expr = { kind: "is-null", expr: left, not: c.Not !== undefined, span };
+    } else if (c.In) {
+      const values: A.Expr[] = [];
+      for (const value of c.expression!) {
+        values.push(this.expression(value));
+        depth = Math.max(depth, this.depth);
+      }
+      expr = { kind: "in", expr: left, values, not, span };
+    } else if (c.Between) {
+      const low = this.arithmetic(arithmetic[1]!);
+      depth = Math.max(depth, this.depth);
+      const high = this.arithmetic(arithmetic[2]!);
+      depth = Math.max(depth, this.depth);
+      expr = { kind: "between", expr: left, low, high, not, span };
+    } else {
+      const pattern = this.arithmetic(arithmetic[1]!);
+      depth = Math.max(depth, this.depth);
+      if (arithmetic[2]) {
+        const escape = this.arithmetic(arithmetic[2]);
+        depth = Math.max(depth, this.depth);
+        expr = { kind: "like", expr: left, pattern, escape, not, span };
+      } else {
+        expr = { kind: "like", expr: left, pattern, not, span };
+      }
     }
-    if (c.Is) return { kind: "is-null", expr: left, not: c.Not !== undefined, span: this.span(predicateStart(node), predicateEnd(node)) };
-    return left;
+    this.deep(depth + 1, start);
+    return expr;
+  }
+
+  /**
+   * An operator chain, nested by precedence with an operand stack and an
+   * operator stack (shunting-yard): iterative, so a long chain cannot
+   * overflow the stack here; its depth is checked as it grows.
+   */
+  private arithmetic(node: C.ArithmeticCstNode): A.Expr {
+    const c = node.children;
+    const unaries = c.unary;
+    const first = this.unary(unaries[0]!);
+    const ops = c.ArithmeticOperator;
+    if (!ops) return first;
+    const operands: A.Expr[] = [first];
+    const depths: number[] = [this.depth];
+    const pending: A.BinaryOp[] = [];
+    const reduce = (): void => {
+      const right = operands.pop()!;
+      const left = operands.pop()!;
+      const rightDepth = depths.pop()!;
+      const depth = Math.max(depths.pop()!, rightDepth) + 1;
+      this.deep(depth, left.span.start);
+      operands.push({ kind: "binary", op: pending.pop()!, left, right, span: this.span(left.span.start, right.span.end) });
+      depths.push(depth);
+    };
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!.image as A.BinaryOp;
+      while (pending.length > 0 && PRECEDENCE[pending[pending.length - 1]!] >= PRECEDENCE[op]) reduce();
+      pending.push(op);
+      operands.push(this.unary(unaries[i + 1]!));
+      depths.push(this.depth);
+    }
+    while (pending.length > 0) reduce();
+    this.depth = depths[0]!;
+    return operands[0]!;
+  }
+
+  /** Minus signs before an operand: the innermost one before a number literal makes it negative, the others negate. */
+  private unary(node: C.UnaryCstNode): A.Expr {
+    const c = node.children;
+    const operandNode = c.operand[0]!;
+    const minuses = c.Minus;
+    if (!minuses) return this.operand(operandNode);
+    const o = operandNode.children;
+    let negations = minuses.length;
+    let expr: A.Expr;
+    const end = operandEnd(operandNode);
+    if (o.NumberLiteral) {
+      negations--;
+      expr = this.literal(o, minuses[negations]!.startOffset, end, true);
+      this.depth = 0;
+    } else {
+      expr = this.operand(operandNode);
+    }
+    let depth = this.depth;
+    for (let i = negations - 1; i >= 0; i--) {
+      const at = minuses[i]!.startOffset;
+      this.deep(++depth, at);
+      expr = { kind: "negate", expr, span: this.span(at, end) };
+    }
+    return expr;
   }
 
   private operand(node: C.OperandCstNode): A.Expr {
     const c = node.children;
-    if (c.Identifier) return this.column(c.Identifier);
+    if (c.Identifier) {
+      if (!c.LParen) {
+        this.depth = 0;
+        return this.column(c.Identifier);
+      }
+      return this.call(node);
+    }
     if (c.Param) return this.param(c.Param[0]!);
+    if (c.caseExpression) return this.caseExpression(c.caseExpression[0]!);
+    if (c.Cast) {
+      const expr = this.expression(c.expression![0]!);
+      const depth = this.depth + 1;
+      const start = c.Cast[0]!.startOffset;
+      this.deep(depth, start);
+      return { kind: "cast", expr, type: this.typeName(c.typeName![0]!), span: this.span(start, endOf(c.RParen![0]!)) };
+    }
     if (c.expression) return this.expression(c.expression[0]!);
+    this.depth = 0;
     return this.literal(c, operandStart(node), operandEnd(node));
   }
 
-  private columnRef(node: C.ColumnRefCstNode): A.ColumnRefExpr {
-    return this.column(node.children.Identifier);
+  private call(node: C.OperandCstNode): A.CallExpr {
+    const c = node.children;
+    const name = this.name(c.Identifier![0]!);
+    const args: A.Expr[] = [];
+    let depth = 0;
+    for (const arg of c.expression ?? []) {
+      args.push(this.expression(arg));
+      depth = Math.max(depth, this.depth);
+    }
+    this.deep(depth + 1, name.span.start);
+    return { kind: "call", name, args, span: this.span(name.span.start, endOf(c.RParen![0]!)) };
+  }
+
+  private caseExpression(node: C.CaseExpressionCstNode): A.CaseExpr {
+    const c = node.children;
+    const parts = c.expression;
+    const hasElse = c.Else !== undefined;
+    const hasOperand = parts.length > 2 * c.When.length + (hasElse ? 1 : 0);
+    let at = 0;
+    let depth = 0;
+    const next = (): A.Expr => {
+      const e = this.expression(parts[at++]!);
+      depth = Math.max(depth, this.depth);
+      return e;
+    };
+    const operand = hasOperand ? next() : undefined;
+    const whens: A.WhenClause[] = [];
+    for (let i = 0; i < c.When.length; i++) {
+      const when = next();
+      whens.push({ when, then: next() });
+    }
+    const otherwise = hasElse ? next() : undefined;
+    const start = c.Case[0]!.startOffset;
+    this.deep(depth + 1, start);
+    const span = this.span(start, endOf(c.End[0]!));
+    const expr: { -readonly [K in keyof A.CaseExpr]: A.CaseExpr[K] } = { kind: "case", whens, span };
+    if (operand) expr.operand = operand;
+    if (otherwise) expr.else = otherwise;
+    return expr;
   }
 
   private column(ids: readonly IToken[]): A.ColumnRefExpr {

@@ -1,54 +1,32 @@
 /**
- * Binds a wire expression (CONTRACT §5) into a typed `BoundExpr`.
+ * Binds a wire expression (CONTRACT §5, §11) into a typed `BoundExpr`.
  *
- * This is where type rules live: text never compares with a number or a
- * boolean, boolean never with a number, integer and real compare as numbers,
- * and AND/OR/NOT/WHERE/ON/CHECK take booleans — all `type_mismatch`, never a
- * coercion. A parameter's type is not known until values arrive, so each
- * slot records what it must hold (`ParamUse`) and the executor checks it.
+ * This is where type rules live (see `static-types.ts`): text never meets a
+ * number or a boolean, arithmetic takes numbers, `||` and LIKE take text,
+ * AND/OR/NOT/WHERE/ON/CHECK and CASE's conditions take booleans — all
+ * `type_mismatch`, never a coercion. A parameter's type is not known until
+ * values arrive, so each slot records what it must hold (`ParamUse`) and
+ * the executor checks it before any row is read; an expression whose type
+ * rests on parameters alone (a CASE of `?`s) passes such a requirement down
+ * to them (`constrain`).
+ *
+ * Misuse that is not a type error — an unknown function, a wrong argument
+ * count, a bad ESCAPE — is `sql_error` for SQL and `invalid_request` for
+ * JSON (CONTRACT §11): the caller says which through `BindContext.misuse`.
  */
 
-import type { ColumnType, Expression, Value } from "../commands/types.js";
-import { StoreError, assertNever } from "../errors.js";
-import type { BoundExpr, CompareOp, ParamUse } from "./plan.js";
+import type { Expression } from "../commands/types.js";
+import { StoreError, assertNever, type ErrorCode } from "../errors.js";
+import { castValue } from "./casts.js";
+import { FUNCTIONS, arity, functionNamed } from "./functions.js";
+import type { BoundExpr, CompareOp, FunctionName, ParamUse, StaticType } from "./plan.js";
 import { Scope, tableScope, type ScopeSource } from "./scope.js";
+import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
 
+export { literalType, typeOf } from "./static-types.js";
+
 export const MAX_DEPTH = 256;
-
-/** The static type of a bound expression: `null` for a NULL literal, `unknown` for a parameter. */
-export type StaticType = ColumnType | "null" | "unknown";
-
-export function literalType(value: Value): StaticType {
-  if (value === null) return "null";
-  if (typeof value === "string") return "text";
-  if (typeof value === "boolean") return "boolean";
-  return Number.isInteger(value) ? "integer" : "real";
-}
-
-export function typeOf(e: BoundExpr): StaticType {
-  switch (e.kind) {
-    case "const":
-      return literalType(e.value);
-    case "param":
-      return "unknown";
-    case "column":
-      return e.type;
-    case "compare":
-    case "is-null":
-    case "and":
-    case "or":
-    case "not":
-      return "boolean";
-    default:
-      return assertNever(e, "expression");
-  }
-}
-
-/** Type families that compare with each other. */
-function family(t: ColumnType): "text" | "number" | "boolean" {
-  return t === "integer" || t === "real" ? "number" : t;
-}
 
 /** Collects what each parameter slot must hold; the first typed use of a slot wins. */
 export class ParamUses {
@@ -66,90 +44,270 @@ export class ParamUses {
   }
 }
 
+/** What one bind shares across its expressions: the parameter uses, and the code misuse is reported with. */
+export interface BindContext {
+  readonly params: ParamUses;
+  readonly misuse: Extract<ErrorCode, "sql_error" | "invalid_request">;
+}
+
+export function bindContext(sql = false): BindContext {
+  return { params: new ParamUses(), misuse: sql ? "sql_error" : "invalid_request" };
+}
+
 const OPS: Record<string, CompareOp> = { "=": "=", "!=": "<>", "<>": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=" };
 
 export class ExprBinder {
   constructor(
     readonly scope: Scope,
-    readonly params: ParamUses,
+    readonly context: BindContext,
   ) {}
+
+  get params(): ParamUses {
+    return this.context.params;
+  }
+
+  misuse(message: string): StoreError {
+    return new StoreError(this.context.misuse, message);
+  }
 
   bind(e: Expression, depth = 0): BoundExpr {
     if (depth > MAX_DEPTH) throw new StoreError("invalid_request", `Expression nested deeper than ${MAX_DEPTH} levels`);
+    const next = depth + 1;
     switch (e.type) {
       case "literal":
         return { kind: "const", value: e.value };
       case "param":
         this.params.use(e.index, { kind: "any" });
-        return { kind: "param", index: e.index };
+        return e.literal === undefined ? { kind: "param", index: e.index } : { kind: "param", index: e.index, type: e.literal };
       case "identifier":
         return this.identifier(e.name, depth);
       case "comparison": {
         const op = Object.hasOwn(OPS, e.op) ? OPS[e.op] : undefined;
         if (op === undefined) throw new StoreError("invalid_request", `Unknown comparison operator "${e.op}"`);
-        const left = this.bind(e.left, depth + 1);
-        const right = this.bind(e.right, depth + 1);
+        const left = this.bind(e.left, next);
+        const right = this.bind(e.right, next);
         this.checkComparable(left, right, e.op);
         return { kind: "compare", op, left, right };
       }
       case "is-null":
-        return { kind: "is-null", expr: this.bind(e.expr, depth + 1), not: e.not === true };
+        return { kind: "is-null", expr: this.bind(e.expr, next), not: e.not === true };
       case "and":
       case "or": {
         if (e.operands.length === 0) throw new StoreError("invalid_request", `"${e.type}" needs at least one operand`);
-        const operands = e.operands.map((o) => this.boolean(o, depth + 1, e.type.toUpperCase()));
+        const operands = e.operands.map((o) => this.boolean(o, next, e.type.toUpperCase()));
         return { kind: e.type, operands };
       }
       case "not":
-        return { kind: "not", expr: this.boolean(e.expr, depth + 1, "NOT") };
+        return { kind: "not", expr: this.boolean(e.expr, next, "NOT") };
+      case "binary": {
+        const left = this.bind(e.left, next);
+        const right = this.bind(e.right, next);
+        if (e.op === "||") {
+          this.expect(left, "text", "||");
+          this.expect(right, "text", "||");
+          return { kind: "concat", left, right };
+        }
+        this.expect(left, "number", e.op);
+        this.expect(right, "number", e.op);
+        return { kind: "arithmetic", op: e.op, left, right, type: numericType([typeOf(left), typeOf(right)]) };
+      }
+      case "negate": {
+        const expr = this.bind(e.expr, next);
+        this.expect(expr, "number", "unary -");
+        return { kind: "negate", expr, type: numericType([typeOf(expr)]) };
+      }
+      case "in": {
+        if (e.values.length === 0) throw new StoreError("invalid_request", "IN needs at least one value");
+        const expr = this.bind(e.expr, next);
+        const values = e.values.map((v) => {
+          const value = this.bind(v, next);
+          this.checkComparable(expr, value, "IN");
+          return value;
+        });
+        return { kind: "in", expr, values, not: e.not === true };
+      }
+      case "between": {
+        const expr = this.bind(e.expr, next);
+        const low = this.bind(e.low, next);
+        const high = this.bind(e.high, next);
+        this.checkComparable(expr, low, "BETWEEN");
+        this.checkComparable(expr, high, "BETWEEN");
+        return { kind: "between", expr, low, high, not: e.not === true };
+      }
+      case "like":
+        return this.like(e, next);
+      case "case":
+        return this.caseExpr(e, next);
+      case "cast": {
+        // A cast of a literal is a constant: `7.0` from SQL arrives as CAST(7 AS real) and must plan as one (and weigh no more than one).
+        if (e.expr.type === "literal") {
+          const value = castValue(e.expr.value, literalType(e.expr.value), e.as);
+          return e.as === "real" && typeof value === "number" && Number.isInteger(value) ? { kind: "const", value, type: "real" } : { kind: "const", value };
+        }
+        return { kind: "cast", expr: this.bind(e.expr, next), to: e.as };
+      }
+      case "function":
+        return this.call(e.name, e.args, next);
       default:
         return assertNever(e, "expression type");
     }
   }
 
-  /** Binds an expression that must be boolean (WHERE, ON, CHECK, AND/OR/NOT operands). */
+  /** Binds an expression that must be boolean (WHERE, ON, CHECK, AND/OR/NOT operands, CASE conditions). */
   boolean(e: Expression, depth: number, where: string): BoundExpr {
     const bound = this.bind(e, depth);
     const t = typeOf(bound);
-    if (bound.kind === "param") this.params.use(bound.index, { kind: "compare", type: "boolean" });
+    if (t === "unknown") this.constrain(bound, "boolean", where);
     else if (t !== "boolean" && t !== "null") throw new StoreError("type_mismatch", `${where} needs a boolean, got ${t}`);
     return bound;
+  }
+
+  /** Checks that `e` can be of `family` where `of` takes it; an expression typed only by parameters passes the requirement down. */
+  expect(e: BoundExpr, family: Family, of: string): void {
+    const t = typeOf(e);
+    if (t === "unknown") return this.constrain(e, family, of);
+    const f = familyOf(t);
+    if (f !== undefined && f !== family) throw new StoreError("type_mismatch", `${of} takes ${describeFamily(family)}, got ${t}`);
+  }
+
+  /** Requires every parameter that decides `e`'s (unknown) type to be of `family`. */
+  private constrain(e: BoundExpr, family: Family, of: string): void {
+    switch (e.kind) {
+      case "param":
+        this.params.use(e.index, { kind: "operand", family, of });
+        return;
+      case "case":
+        for (const w of e.whens) if (typeOf(w.then) === "unknown") this.constrain(w.then, family, of);
+        if (e.else !== undefined && typeOf(e.else) === "unknown") this.constrain(e.else, family, of);
+        return;
+      case "function":
+        for (const arg of e.args) if (typeOf(arg) === "unknown") this.constrain(arg, family, of);
+        return;
+      default:
+        return;
+    }
   }
 
   private identifier(name: string, depth: number): BoundExpr {
     const r = this.scope.resolve(name);
     if (r.kind === "column") {
-      return { kind: "column", source: r.source.index, column: r.column, name, type: r.source.table.types[r.column] as ColumnType };
+      return { kind: "column", source: r.source.index, column: r.column, name, type: r.source.table.types[r.column]! };
     }
     return this.bindComputed(r.source, r.expr, depth + 1);
   }
 
   /** A computed field inlined: its expression sees only its own table's stored columns, at its source's position. */
   bindComputed(source: ScopeSource, expr: Expression, depth = 0): BoundExpr {
-    const inner = new ExprBinder(new Scope([{ table: source.table, name: source.table.name, index: source.index }], true), this.params);
+    const inner = new ExprBinder(new Scope([{ table: source.table, name: source.table.name, index: source.index }], true), this.context);
     return inner.bind(expr, depth);
+  }
+
+  private like(e: Extract<Expression, { type: "like" }>, depth: number): BoundExpr {
+    const expr = this.bind(e.expr, depth);
+    const pattern = this.bind(e.pattern, depth);
+    this.expect(expr, "text", "LIKE");
+    this.expect(pattern, "text", "LIKE");
+    const not = e.not === true;
+    if (e.escape === undefined) return { kind: "like", expr, pattern, not };
+    if (typeof e.escape === "string") {
+      if ([...e.escape].length !== 1) throw this.misuse(`ESCAPE takes one character, got ${JSON.stringify(e.escape)}`);
+      return { kind: "like", expr, pattern, escape: { kind: "const", value: e.escape }, not };
+    }
+    this.params.use(e.escape.index, { kind: "escape" });
+    return { kind: "like", expr, pattern, escape: { kind: "param", index: e.escape.index }, not };
+  }
+
+  private caseExpr(e: Extract<Expression, { type: "case" }>, depth: number): BoundExpr {
+    if (e.when.length === 0) throw new StoreError("invalid_request", "CASE needs at least one WHEN");
+    const operand = e.operand === undefined ? undefined : this.bind(e.operand, depth);
+    const whens = e.when.map((w) => {
+      let when: BoundExpr;
+      if (operand === undefined) when = this.boolean(w.when, depth, "CASE WHEN");
+      else {
+        when = this.bind(w.when, depth);
+        this.checkComparable(operand, when, "CASE");
+      }
+      return { when, then: this.bind(w.then, depth) };
+    });
+    const otherwise = e.else === undefined ? undefined : this.bind(e.else, depth);
+    const results = whens.map((w) => w.then);
+    if (otherwise !== undefined) results.push(otherwise);
+    const type = this.unifyAll(results, "CASE");
+    const bound: { -readonly [K in keyof Extract<BoundExpr, { kind: "case" }>]: Extract<BoundExpr, { kind: "case" }>[K] } = { kind: "case", whens, type };
+    if (operand !== undefined) bound.operand = operand;
+    if (otherwise !== undefined) bound.else = otherwise;
+    return bound;
+  }
+
+  /**
+   * The unified type of expressions that may each be the result (CASE
+   * branches, coalesce arguments): one family, whose requirement then
+   * reaches the parameters among them; two parameters alone must at least
+   * agree with each other.
+   */
+  private unifyAll(list: readonly BoundExpr[], what: string): StaticType {
+    const type = unify(list.map(typeOf), what);
+    const family = familyOf(type);
+    if (family !== undefined) {
+      for (const e of list) if (typeOf(e) === "unknown") this.constrain(e, family, what);
+    } else {
+      const params = list.filter((e): e is Extract<BoundExpr, { kind: "param" }> => e.kind === "param");
+      for (let i = 1; i < params.length; i++) this.linkParams(params[i - 1]!.index, params[i]!.index);
+    }
+    return type;
+  }
+
+  private call(name: string, args: readonly Expression[], depth: number): BoundExpr {
+    const fn: FunctionName | undefined = functionNamed(name);
+    if (fn === undefined) throw this.misuse(`Unknown function ${name}()`);
+    const signature = FUNCTIONS[fn];
+    if (args.length < signature.min || args.length > signature.max) {
+      throw this.misuse(`${fn}() ${arity(signature)}, got ${args.length}`);
+    }
+    const bound = args.map((a) => this.bind(a, depth));
+    let type: StaticType;
+    if (signature.args === "same") {
+      type = this.unifyAll(bound, `${fn}()`);
+      type = signature.result(bound.map(typeOf), fn);
+    } else {
+      const families = signature.args;
+      bound.forEach((arg, i) => this.expect(arg, families[Math.min(i, families.length - 1)]!, `${fn}()`));
+      type = signature.result(bound.map(typeOf), fn);
+    }
+    return { kind: "function", name: fn, args: bound, type };
+  }
+
+  private linkParams(a: number, b: number): void {
+    this.params.use(a, { kind: "compare-param", with: b });
+    this.params.use(b, { kind: "compare-param", with: a });
   }
 
   private checkComparable(left: BoundExpr, right: BoundExpr, op: string): void {
     const lt = typeOf(left);
     const rt = typeOf(right);
-    if (left.kind === "param" && rt !== "unknown" && rt !== "null") this.params.use(left.index, { kind: "compare", type: rt });
-    if (right.kind === "param" && lt !== "unknown" && lt !== "null") this.params.use(right.index, { kind: "compare", type: lt });
+    const lf = familyOf(lt);
+    const rf = familyOf(rt);
+    if (left.kind === "param" && rf !== undefined) this.params.use(left.index, { kind: "compare", type: comparedType(rt) });
+    else if (lt === "unknown" && rf !== undefined) this.constrain(left, rf, op);
+    if (right.kind === "param" && lf !== undefined) this.params.use(right.index, { kind: "compare", type: comparedType(lt) });
+    else if (rt === "unknown" && lf !== undefined) this.constrain(right, lf, op);
     // Two parameters: neither type is known until values arrive, so the pair is checked then, before any row is read.
-    if (left.kind === "param" && right.kind === "param") {
-      this.params.use(left.index, { kind: "compare-param", with: right.index });
-      this.params.use(right.index, { kind: "compare-param", with: left.index });
-    }
-    if (lt === "unknown" || rt === "unknown" || lt === "null" || rt === "null") return;
-    if (family(lt) !== family(rt)) throw new StoreError("type_mismatch", `Cannot compare ${lt} with ${rt} using ${op}`);
+    if (left.kind === "param" && right.kind === "param") this.linkParams(left.index, right.index);
+    if (lf === undefined || rf === undefined) return;
+    if (lf !== rf) throw new StoreError("type_mismatch", `Cannot compare ${lt} with ${rt} using ${op}`);
   }
+}
+
+/** The column type a parameter compared with a value of type `t` is reported against. */
+function comparedType(t: StaticType): "text" | "integer" | "real" | "boolean" {
+  return t === "number" ? "real" : (t as "text" | "integer" | "real" | "boolean");
 }
 
 /** Binds a check or computed-field expression against its own table (stored columns only). */
 export function bindTableExpr(table: TableInfo, e: Expression, mustBeBoolean: boolean): BoundExpr {
-  const params = new ParamUses();
-  const binder = new ExprBinder(tableScope(table, true), params);
+  const context = bindContext();
+  const binder = new ExprBinder(tableScope(table, true), context);
   const bound = mustBeBoolean ? binder.boolean(e, 0, "CHECK") : binder.bind(e, 0);
-  if (params.list().length > 0) throw new StoreError("invalid_request", "Checks and computed fields cannot use parameters");
+  if (context.params.list().length > 0) throw new StoreError("invalid_request", "Checks and computed fields cannot use parameters");
   return bound;
 }

@@ -10,7 +10,7 @@
 
 import type { DeleteCommand, InsertCommand, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
 import { StoreError, ValidationError, type ProblemEntry } from "../errors.js";
-import { ExprBinder, ParamUses } from "./bind-expr.js";
+import { ExprBinder, type BindContext } from "./bind-expr.js";
 import { requireTable } from "./bind-select.js";
 import type { Assignment, InsertValue, Plan } from "./plan.js";
 import { tableScope } from "./scope.js";
@@ -41,10 +41,10 @@ function writable(table: TableInfo, column: string, row: number | undefined, err
   return undefined;
 }
 
-export function bindInsert(cmd: InsertCommand, catalog: Catalog, slots: boolean): Plan {
+export function bindInsert(cmd: InsertCommand, catalog: Catalog, slots: boolean, context: BindContext): Plan {
   const table = requireTable(catalog, cmd.table);
   if (cmd.rows.length === 0) throw new StoreError("invalid_request", "insert needs at least one row");
-  const params = new ParamUses();
+  const params = context.params;
   const errors: ProblemEntry[] = [];
   const rows = cmd.rows.map((row, r) => {
     const values: InsertValue[] = table.columns.map(() => DEFAULT);
@@ -66,9 +66,9 @@ export function bindInsert(cmd: InsertCommand, catalog: Catalog, slots: boolean)
   return { statement: { kind: "insert", table: table.name, rows }, params: params.list() };
 }
 
-export function bindUpdate(cmd: UpdateCommand, catalog: Catalog, slots: boolean): Plan {
+export function bindUpdate(cmd: UpdateCommand, catalog: Catalog, slots: boolean, context: BindContext): Plan {
   const table = requireTable(catalog, cmd.table);
-  const params = new ParamUses();
+  const params = context.params;
   const errors: ProblemEntry[] = [];
   const set: Assignment[] = [];
   for (const [column, value] of Object.entries(cmd.set)) {
@@ -83,13 +83,12 @@ export function bindUpdate(cmd: UpdateCommand, catalog: Catalog, slots: boolean)
   }
   if (errors.length > 0) throw new ValidationError(`Update of "${table.name}" names columns it cannot write`, errors);
   if (set.length === 0) throw new StoreError("invalid_request", "update needs at least one column in set");
-  const where = new ExprBinder(tableScope(table, false), params).boolean(cmd.where, 0, "WHERE");
+  const where = new ExprBinder(tableScope(table, false), context).boolean(cmd.where, 0, "WHERE");
   return { statement: { kind: "update", table: table.name, access: { kind: "scan" }, where, set }, params: params.list() };
 }
 
-export function bindDelete(cmd: DeleteCommand, catalog: Catalog): Plan {
+export function bindDelete(cmd: DeleteCommand, catalog: Catalog, context: BindContext): Plan {
   const table = requireTable(catalog, cmd.table);
-  const params = new ParamUses();
-  const where = new ExprBinder(tableScope(table, false), params).boolean(cmd.where, 0, "WHERE");
-  return { statement: { kind: "delete", table: table.name, access: { kind: "scan" }, where }, params: params.list() };
+  const where = new ExprBinder(tableScope(table, false), context).boolean(cmd.where, 0, "WHERE");
+  return { statement: { kind: "delete", table: table.name, access: { kind: "scan" }, where }, params: context.params.list() };
 }

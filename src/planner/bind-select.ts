@@ -1,18 +1,23 @@
 /**
- * Binds a `select` command: sources (FROM, then each JOIN), ON and WHERE
- * conditions, output columns, ORDER BY, LIMIT/OFFSET. Produces a plan that
- * scans and nested-loops; the passes in `passes.ts` pick better paths.
+ * Binds a `select` command: sources (FROM with its alias, then each JOIN),
+ * ON and WHERE conditions, the select list, ORDER BY, LIMIT/OFFSET.
+ * Produces a plan that scans and nested-loops; the passes in `passes.ts`
+ * pick better paths.
  *
  * `*` is each source's declared columns then its computed fields; with joins
  * the keys are qualified by alias, else table name, source by source. A
- * listed column keeps the name as written as its result key.
+ * listed column keeps the name as written as its result key; an expression
+ * is named by its `as`. Without a table (`SELECT 1 + 1`) there are no
+ * sources and the list is evaluated once. An ORDER BY `column` names a
+ * result column first (`ORDER BY total`), else a source column; an ORDER BY
+ * `expr` that is an integer literal is a column number.
  */
 
-import type { ColumnType, SelectCommand } from "../commands/types.js";
+import type { OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import { ExprBinder, ParamUses } from "./bind-expr.js";
-import type { JoinStep, OutputColumn, Plan, SelectPlan, SortKey, Source } from "./plan.js";
+import { ExprBinder, type BindContext } from "./bind-expr.js";
+import type { BoundExpr, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source } from "./plan.js";
 import { Scope, type ScopeSource } from "./scope.js";
 import type { Catalog, TableInfo } from "./table-info.js";
 
@@ -28,60 +33,118 @@ export function requireTable(catalog: Catalog, name: string): TableInfo {
   return table;
 }
 
-function checkCount(value: number | undefined, what: string): number | undefined {
+/** A limit or offset: a count ≥ 0 as written, or a slot whose value is checked when bound. */
+function bindCount(value: number | ParamSlot | undefined, clause: "limit" | "offset", context: BindContext): Count | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < 0) throw new StoreError("invalid_request", `${what} must be an integer ≥ 0`);
+  if (typeof value === "object") {
+    context.params.use(value.index, { kind: "count", clause } satisfies ParamUse);
+    return { kind: "param", index: value.index };
+  }
+  if (!Number.isSafeInteger(value) || value < 0) throw new StoreError("invalid_request", `${clause} must be an integer ≥ 0`);
   return value;
 }
 
-export function bindSelect(cmd: SelectCommand, catalog: Catalog): Plan {
-  const joins = cmd.joins ?? [];
-  const sources: ScopeSource[] = [{ table: requireTable(catalog, cmd.table), name: cmd.table, index: 0 }];
-  for (const j of joins) {
+/** The sources of a select: FROM (under its alias, if any) and each JOIN. */
+function bindSources(cmd: SelectCommand, catalog: Catalog): ScopeSource[] {
+  if (cmd.table === undefined) {
+    if (cmd.as !== undefined || (cmd.joins ?? []).length > 0) throw new StoreError("invalid_request", "as and joins need a table");
+    return [];
+  }
+  const first: ScopeSource = { table: requireTable(catalog, cmd.table), name: cmd.as ?? cmd.table, index: 0 };
+  const sources: ScopeSource[] = [cmd.as === undefined ? first : { ...first, alias: checkName(cmd.as, "alias") }];
+  for (const j of cmd.joins ?? []) {
     const source: ScopeSource = { table: requireTable(catalog, j.table), name: j.as ?? j.table, index: sources.length };
     sources.push(j.as === undefined ? source : { ...source, alias: checkName(j.as, "alias") });
   }
-  const params = new ParamUses();
-  const all = new ExprBinder(new Scope(sources), params);
+  return sources;
+}
 
-  const steps: JoinStep[] = joins.map((j, i) => {
+/** A result name: any text but `__proto__`, which as a key of a result object would be its prototype. */
+function resultName(name: string): string {
+  if (name === "__proto__") throw new StoreError("invalid_name", `Invalid result name "__proto__"`);
+  return name;
+}
+
+function bindColumns(columns: "*" | readonly SelectColumn[], sources: readonly ScopeSource[], all: ExprBinder): OutputColumn[] {
+  const out: OutputColumn[] = [];
+  if (columns === "*") {
+    if (sources.length === 0) throw all.misuse("* needs a table: SELECT without FROM lists its columns");
+    const qualified = sources.length > 1;
+    for (const s of sources) {
+      const qualify = (c: string): string => (qualified ? `${s.name}.${c}` : c);
+      s.table.columns.forEach((c, column) => {
+        const type = s.table.types[column]!;
+        out.push({ name: qualify(c), expr: { kind: "column", source: s.index, column, name: qualify(c), type } });
+      });
+      for (const [c, expr] of s.table.computed) out.push({ name: qualify(c), expr: all.bindComputed(s, expr) });
+    }
+    return out;
+  }
+  if (columns.length === 0) throw new StoreError("invalid_request", "columns must name at least one column");
+  for (const c of columns) {
+    if (typeof c === "string") out.push({ name: c, expr: all.bind({ type: "identifier", name: c }) });
+    else out.push({ name: resultName(c.as), expr: all.bind(c.expr) });
+  }
+  return out;
+}
+
+/** Object rows have one key per name: two result columns of one name would lose one (CONTRACT §11). */
+function checkDistinctNames(columns: readonly OutputColumn[]): void {
+  const seen = new Set<string>();
+  for (const c of columns) {
+    if (seen.has(c.name)) throw new StoreError("invalid_request", `Two result columns are named "${c.name}": rename one with as`);
+    seen.add(c.name);
+  }
+}
+
+function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[], all: ExprBinder): SortKey[] {
+  return items.map((item): SortKey => {
+    const direction = item.direction ?? "asc";
+    if ("column" in item) {
+      // A result name wins over a source column of that name, as in SQLite.
+      const result = columns.find((c) => c.name === item.column);
+      return { expr: result ? result.expr : all.bind({ type: "identifier", name: item.column }), direction };
+    }
+    const e = item.expr;
+    if (e.type === "literal" && typeof e.value === "number") {
+      const column = columns[e.value - 1];
+      if (!Number.isInteger(e.value) || column === undefined) {
+        throw all.misuse(`ORDER BY column number ${e.value} is out of range: the select list has ${columns.length} column(s)`);
+      }
+      return { expr: column.expr, direction };
+    }
+    return { expr: all.bind(e), direction };
+  });
+}
+
+export function bindSelect(cmd: SelectCommand, catalog: Catalog, context: BindContext): Plan {
+  const sources = bindSources(cmd, catalog);
+  const all = new ExprBinder(new Scope(sources), context);
+
+  const steps: JoinStep[] = (cmd.joins ?? []).map((j, i) => {
     // ON sees the sources joined so far, itself included.
-    const binder = new ExprBinder(new Scope(sources.slice(0, i + 2)), params);
+    const binder = new ExprBinder(new Scope(sources.slice(0, i + 2)), context);
     return { type: j.type, source: i + 1, strategy: { kind: "nested-loop" }, on: binder.boolean(j.on, 0, "ON") };
   });
-  const where = cmd.where === undefined ? undefined : all.boolean(cmd.where, 0, "WHERE");
-
-  const columns: OutputColumn[] = [];
-  if (cmd.columns === "*") {
-    for (const s of sources) {
-      const qualify = (c: string): string => (joins.length > 0 ? `${s.name}.${c}` : c);
-      s.table.columns.forEach((c, column) => {
-        const type = s.table.types[column] as ColumnType;
-        columns.push({ name: qualify(c), expr: { kind: "column", source: s.index, column, name: qualify(c), type } });
-      });
-      for (const [c, expr] of s.table.computed) columns.push({ name: qualify(c), expr: all.bindComputed(s, expr) });
-    }
-  } else {
-    if (cmd.columns.length === 0) throw new StoreError("invalid_request", "columns must name at least one column");
-    for (const c of cmd.columns) columns.push({ name: c, expr: all.bind({ type: "identifier", name: c }) });
-  }
-
-  const orderBy: SortKey[] = (cmd.orderBy ?? []).map((o) => ({
-    expr: all.bind({ type: "identifier", name: o.column }),
-    direction: o.direction ?? "asc",
-  }));
+  const where: BoundExpr | undefined = cmd.where === undefined ? undefined : all.boolean(cmd.where, 0, "WHERE");
+  const columns = bindColumns(cmd.columns, sources, all);
+  const output = cmd.output ?? "objects";
+  if (output === "objects") checkDistinctNames(columns);
+  const orderBy = bindOrderBy(cmd.orderBy ?? [], columns, all);
+  const limit = bindCount(cmd.limit, "limit", context);
+  const offset = bindCount(cmd.offset, "offset", context);
 
   const plan: SelectPlan = {
     kind: "select",
     sources: sources.map((s): Source => ({ table: s.table.name, name: s.name })),
-    access: { kind: "scan" },
+    access: sources.length === 0 ? { kind: "single-row" } : { kind: "scan" },
     joins: steps,
     ...(where === undefined ? {} : { where }),
     orderBy,
-    ...(cmd.limit === undefined ? {} : { limit: checkCount(cmd.limit, "limit") }),
-    ...(cmd.offset === undefined ? {} : { offset: checkCount(cmd.offset, "offset") }),
-    output: cmd.output ?? "objects",
+    ...(limit === undefined ? {} : { limit }),
+    ...(offset === undefined ? {} : { offset }),
+    output,
     columns,
   };
-  return { statement: plan, params: params.list() };
+  return { statement: plan, params: context.params.list() };
 }

@@ -7,6 +7,7 @@
 
 import type { PlanCommand } from "../commands/types.js";
 import { assertNever } from "../errors.js";
+import { bindContext } from "./bind-expr.js";
 import { bindCreateTable, bindDropTable } from "./bind-create.js";
 import { bindDelete, bindInsert, bindUpdate } from "./bind-mutation.js";
 import { bindSelect } from "./bind-select.js";
@@ -16,20 +17,29 @@ import type { Catalog } from "./table-info.js";
 
 export type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
 
-/**
- * `slots`: whether insert values and `set` values shaped like `{type:"param"}`
- * are parameter slots (lowered SQL) or plain values (a JSON command).
- */
-export function bind(command: PlanCommand, catalog: Catalog, slots = false): Plan {
+export interface BindOptions {
+  /**
+   * Whether insert values and `set` values shaped like `{type:"param"}` are
+   * parameter slots (lowered SQL, the JSON plan cache) or plain values (a
+   * JSON command as sent).
+   */
+  readonly slots?: boolean;
+  /** The command came from SQL text: misuse is `sql_error` rather than `invalid_request` (CONTRACT §11). */
+  readonly sql?: boolean;
+}
+
+export function bind(command: PlanCommand, catalog: Catalog, options: BindOptions = {}): Plan {
+  const slots = options.slots === true;
+  const context = bindContext(options.sql === true);
   switch (command.kind) {
     case "select":
-      return optimize(bindSelect(command, catalog), catalog);
+      return optimize(bindSelect(command, catalog, context), catalog);
     case "insert":
-      return bindInsert(command, catalog, slots);
+      return bindInsert(command, catalog, slots, context);
     case "update":
-      return optimize(bindUpdate(command, catalog, slots), catalog);
+      return optimize(bindUpdate(command, catalog, slots, context), catalog);
     case "delete":
-      return optimize(bindDelete(command, catalog), catalog);
+      return optimize(bindDelete(command, catalog, context), catalog);
     case "create-table":
       return bindCreateTable(command, catalog);
     case "drop-table":

@@ -18,6 +18,9 @@ import type {
   Command,
   CreateTableCommand,
   Expression,
+  OrderBy,
+  ParamSlot,
+  SelectColumn,
   ForeignKey,
   InsertCommand,
   SelectCommand,
@@ -32,12 +35,14 @@ import { IDENTIFIER_RULE, isValidIdentifier, quote } from "../commands/names.js"
 import { SqlError, StoreError, assertNever, type SourcePosition } from "../errors.js";
 import type {
   ColumnRefExpr,
+  Count,
   CreateTableStmt,
   DeleteStmt,
   Expr,
   InsertStmt,
   Name,
   References,
+  SelectItem,
   SelectStmt,
   Span,
   Statement,
@@ -80,26 +85,61 @@ export function countParams(stmt: Statement): number {
       case "column":
         return;
       case "comparison":
+      case "binary":
         visit(expr.left);
         visit(expr.right);
         return;
       case "is-null":
       case "not":
+      case "negate":
+      case "cast":
         visit(expr.expr);
         return;
       case "and":
       case "or":
         for (const operand of expr.operands) visit(operand);
         return;
+      case "in":
+        visit(expr.expr);
+        for (const value of expr.values) visit(value);
+        return;
+      case "between":
+        visit(expr.expr);
+        visit(expr.low);
+        visit(expr.high);
+        return;
+      case "like":
+        visit(expr.expr);
+        visit(expr.pattern);
+        visit(expr.escape);
+        return;
+      case "case":
+        visit(expr.operand);
+        for (const w of expr.whens) {
+          visit(w.when);
+          visit(w.then);
+        }
+        visit(expr.else);
+        return;
+      case "call":
+        for (const arg of expr.args) visit(arg);
+        return;
       default:
         assertNever(expr, "expression");
     }
   };
+  const visitCount = (value: Count | undefined): void => {
+    if (typeof value === "object") count++;
+  };
   const visitStatement = (s: Statement): void => {
     switch (s.kind) {
       case "select":
+        if (s.columns !== "*") for (const item of s.columns) visit(item.expr);
         for (const join of s.joins) visit(join.on);
         visit(s.where);
+        for (const item of s.orderBy) visit(item.expr);
+        visitCount(s.limit);
+        visitCount(s.offset);
         return;
       case "insert":
         for (const row of s.rows) for (const value of row) visit(value);
@@ -153,14 +193,14 @@ function lowerQuery(stmt: Lowerable): ExplainCommand["command"] {
 const TRUE: Expression = { type: "literal", value: true };
 
 function lowerSelect(stmt: SelectStmt): SelectCommand {
-  if (stmt.from.alias) {
-    throw new SqlError("sql_error", "An alias on the FROM table is not supported; alias joined tables instead", at(stmt.from.alias.span));
-  }
   const command: { -readonly [K in keyof SelectCommand]: SelectCommand[K] } = {
     kind: "select",
-    table: name(stmt.from.name),
-    columns: stmt.columns === "*" ? "*" : stmt.columns.map(columnName),
+    columns: stmt.columns === "*" ? "*" : stmt.columns.map(selectColumn),
   };
+  if (stmt.from) {
+    command.table = name(stmt.from.name);
+    if (stmt.from.alias) command.as = name(stmt.from.alias);
+  }
   if (stmt.joins.length > 0) {
     command.joins = stmt.joins.map((join) =>
       join.table.alias
@@ -170,11 +210,24 @@ function lowerSelect(stmt: SelectStmt): SelectCommand {
   }
   if (stmt.where) command.where = lowerExpr(stmt.where);
   if (stmt.orderBy.length > 0) {
-    command.orderBy = stmt.orderBy.map((item) => ({ column: columnName(item.column), direction: item.direction }));
+    // A bare name may be a result name (the binder decides); anything else is an expression.
+    command.orderBy = stmt.orderBy.map((item): OrderBy =>
+      item.expr.kind === "column" ? { column: columnName(item.expr), direction: item.direction } : { expr: lowerExpr(item.expr), direction: item.direction },
+    );
   }
-  if (stmt.limit !== undefined) command.limit = stmt.limit;
-  if (stmt.offset !== undefined) command.offset = stmt.offset;
+  if (stmt.limit !== undefined) command.limit = lowerCount(stmt.limit);
+  if (stmt.offset !== undefined) command.offset = lowerCount(stmt.offset);
   return command;
+}
+
+/** A plain column keeps the name as written; any other item is named by its alias, else by its text as written. */
+function selectColumn(item: SelectItem): SelectColumn {
+  if (item.expr.kind === "column" && !item.alias) return columnName(item.expr);
+  return { expr: lowerExpr(item.expr), as: item.alias ? item.alias.text : item.text };
+}
+
+function lowerCount(count: Count): number | ParamSlot {
+  return typeof count === "number" ? count : { type: "param", index: count.index };
 }
 
 function lowerInsert(stmt: InsertStmt): InsertCommand {
@@ -323,7 +376,10 @@ function foreignKey(columns: string[], references: References, span: Span): Fore
 function lowerExpr(expr: Expr): Expression {
   switch (expr.kind) {
     case "literal":
-      return { type: "literal", value: expr.value };
+      // JSON cannot say "7, but real": a whole number written as a real is a cast of the literal.
+      return expr.real === true && Number.isInteger(expr.value)
+        ? { type: "cast", expr: { type: "literal", value: expr.value }, as: "real" }
+        : { type: "literal", value: expr.value };
     case "param":
       return { type: "param", index: expr.index };
     case "column":
@@ -338,9 +394,46 @@ function lowerExpr(expr: Expr): Expression {
       return { type: "or", operands: expr.operands.map(lowerExpr) };
     case "not":
       return { type: "not", expr: lowerExpr(expr.expr) };
+    case "binary":
+      return { type: "binary", op: expr.op, left: lowerExpr(expr.left), right: lowerExpr(expr.right) };
+    case "negate":
+      return { type: "negate", expr: lowerExpr(expr.expr) };
+    case "in": {
+      const lowered: Expression = { type: "in", expr: lowerExpr(expr.expr), values: expr.values.map(lowerExpr) };
+      return expr.not ? { ...lowered, not: true } : lowered;
+    }
+    case "between": {
+      const lowered: Expression = { type: "between", expr: lowerExpr(expr.expr), low: lowerExpr(expr.low), high: lowerExpr(expr.high) };
+      return expr.not ? { ...lowered, not: true } : lowered;
+    }
+    case "like": {
+      const base = { type: "like" as const, expr: lowerExpr(expr.expr), pattern: lowerExpr(expr.pattern) };
+      const withEscape = expr.escape === undefined ? base : { ...base, escape: escapeOf(expr.escape) };
+      return expr.not ? { ...withEscape, not: true } : withEscape;
+    }
+    case "case": {
+      const lowered: { -readonly [K in keyof Extract<Expression, { type: "case" }>]: Extract<Expression, { type: "case" }>[K] } = {
+        type: "case",
+        when: expr.whens.map((w) => ({ when: lowerExpr(w.when), then: lowerExpr(w.then) })),
+      };
+      if (expr.operand) lowered.operand = lowerExpr(expr.operand);
+      if (expr.else) lowered.else = lowerExpr(expr.else);
+      return lowered;
+    }
+    case "cast":
+      return { type: "cast", expr: lowerExpr(expr.expr), as: columnType(expr.type) };
+    case "call":
+      return { type: "function", name: expr.name.text, args: expr.args.map(lowerExpr) };
     default:
       return assertNever(expr, "expression");
   }
+}
+
+/** ESCAPE takes a string literal or `?`: the JSON form holds a one-character string, checked by the binder. */
+function escapeOf(escape: Expr): string | ParamSlot {
+  if (escape.kind === "param") return { type: "param", index: escape.index };
+  if (escape.kind === "literal" && typeof escape.value === "string") return escape.value;
+  throw new SqlError("sql_error", "ESCAPE takes a string literal or ?", at(escape.span));
 }
 
 function columnName(ref: ColumnRefExpr): string {

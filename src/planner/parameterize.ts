@@ -4,16 +4,19 @@
  * as SQL texts with `?` do.
  *
  * `shapeOf` walks a command once and yields its shape — the tokens of
- * everything bind reads (kind, table, columns, joins, where, orderBy,
- * whether there is a limit/offset, output, `set` keys), with each literal
- * replaced by a token naming its JSON type — a hash of those tokens, and the
- * values in slot order: the literals, then a select's limit and offset. Binding
- * succeeds or fails on a literal's type family alone (integer and real differ
- * only in an error's wording, and a failing command is never cached), so two
- * commands with equal tokens bind to one plan. `withSlots` rewrites a command
- * with literal n replaced by parameter slot n, in the same walk order: a
- * select's joins' ON in order then its `where`; an update's `set` values then
- * its `where`. `withCountSlots` then makes the bound plan's limit and offset
+ * everything bind reads (kind, table and alias, columns, joins, where,
+ * orderBy, whether there is a limit/offset, output, `set` keys), with each
+ * literal replaced by a token naming its JSON type — a hash of those tokens,
+ * and the values in slot order: the literals, then a select's limit and
+ * offset. A slot carries its literal's type (`ParamSlot.literal`: text,
+ * integer — an integral number —, real, boolean or null), so it binds and
+ * computes exactly as the literal would, and two commands with equal tokens
+ * bind to one plan (a failing command is never cached). Literals whose value bind reads are part of the shape, never
+ * slots: an ORDER BY column number, a LIKE's ESCAPE. `withSlots` rewrites a
+ * command with literal n replaced by parameter slot n, in the same walk
+ * order: a select's column expressions, its joins' ON in order, its
+ * `where`, its orderBy expressions; an update's `set` values then its
+ * `where`. `withCountSlots` then makes the bound plan's limit and offset
  * the slots after those, so the pages of one query (the same select at
  * another offset) share a plan too: a page of 20 that prepared its own plan
  * took 7.8 µs, against 0.53 µs on the shared one (bench/executor, Q6).
@@ -32,7 +35,7 @@
  * with today's errors.
  */
 
-import type { DeleteCommand, Expression, Join, OrderBy, SelectCommand, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
+import type { DeleteCommand, Expression, Join, OrderBy, ParamSlot, SelectColumn, SelectCommand, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
 import { MAX_DEPTH } from "./bind-expr.js";
 import type { Count, ParamUse, Plan } from "./plan.js";
 
@@ -64,7 +67,8 @@ const enum Tag {
   Order,
   Set,
   Text,
-  Number,
+  Integer,
+  Real,
   Boolean,
   Null,
   Identifier,
@@ -74,6 +78,20 @@ const enum Tag {
   And,
   Or,
   Not,
+  Binary,
+  Negate,
+  In,
+  NotIn,
+  Between,
+  NotBetween,
+  Like,
+  NotLike,
+  Case,
+  Cast,
+  Function,
+  ColumnExpr,
+  OrderExpr,
+  OrderNumber,
 }
 
 const FNV_PRIME = 0x01000193;
@@ -115,7 +133,8 @@ class ShapeWriter {
         break;
       case "number":
         if (!Number.isFinite(value)) return false;
-        this.tag(Tag.Number);
+        // Integer and real compute differently (`7 / 2`, `7.5 / 2`): each binds its own plan.
+        this.tag(Number.isInteger(value) ? Tag.Integer : Tag.Real);
         break;
       case "boolean":
         this.tag(Tag.Boolean);
@@ -166,17 +185,64 @@ class ShapeWriter {
       case "not":
         this.tag(Tag.Not);
         return this.expr(e.expr, depth + 1);
+      case "binary":
+        this.tag(Tag.Binary);
+        return this.name(e.op) && this.expr(e.left, depth + 1) && this.expr(e.right, depth + 1);
+      case "negate":
+        this.tag(Tag.Negate);
+        return this.expr(e.expr, depth + 1);
+      case "in":
+        this.tag(e.not === true ? Tag.NotIn : Tag.In);
+        return this.expr(e.expr, depth + 1) && this.list(e.values, depth + 1);
+      case "between":
+        this.tag(e.not === true ? Tag.NotBetween : Tag.Between);
+        return this.expr(e.expr, depth + 1) && this.expr(e.low, depth + 1) && this.expr(e.high, depth + 1);
+      case "like":
+        this.tag(e.not === true ? Tag.NotLike : Tag.Like);
+        // The escape is bound as written (its length is checked then), so it is shape, not a slot.
+        if (typeof e.escape === "object") return false;
+        return this.optionalName(e.escape) && this.expr(e.expr, depth + 1) && this.expr(e.pattern, depth + 1);
+      case "case":
+        this.tag(Tag.Case);
+        if (!this.optionalExpr(e.operand, depth + 1) || !Array.isArray(e.when)) return false;
+        for (const w of e.when) {
+          if (typeof w !== "object" || w === null || !this.expr(w.when, depth + 1) || !this.expr(w.then, depth + 1)) return false;
+        }
+        this.tag(Tag.End);
+        return this.optionalExpr(e.else, depth + 1);
+      case "cast":
+        this.tag(Tag.Cast);
+        return this.name(e.as) && this.expr(e.expr, depth + 1);
+      case "function":
+        this.tag(Tag.Function);
+        return this.name(e.name) && this.list(e.args, depth + 1);
       default:
         // A parameter slot (it needs values the command does not carry) or no expression at all.
         return false;
     }
   }
 
+  private optionalExpr(e: Expression | undefined, depth: number): boolean {
+    if (e === undefined) {
+      this.tag(Tag.None);
+      return true;
+    }
+    this.tag(Tag.Some);
+    return this.expr(e, depth);
+  }
+
+  private list(items: readonly Expression[], depth: number): boolean {
+    if (!Array.isArray(items)) return false;
+    for (const item of items) if (!this.expr(item, depth)) return false;
+    this.tag(Tag.End);
+    return true;
+  }
+
   select(cmd: SelectCommand): boolean {
     this.tag(Tag.Select);
-    if (!this.name(cmd.table)) return false;
+    if (!this.optionalName(cmd.table) || !this.optionalName(cmd.as)) return false;
     if (cmd.columns === "*") this.tag(Tag.Star);
-    else if (!this.names(cmd.columns)) return false;
+    else if (!this.columns(cmd.columns)) return false;
     if (!this.joins(cmd.joins ?? [])) return false;
     if (cmd.where === undefined) this.tag(Tag.None);
     else if (!this.expr(cmd.where, 0)) return false;
@@ -200,10 +266,17 @@ class ShapeWriter {
     return this.name(cmd.table) && this.expr(cmd.where, 0);
   }
 
-  private names(list: unknown): boolean {
+  private columns(list: readonly SelectColumn[]): boolean {
     if (!Array.isArray(list)) return false;
     this.tag(Tag.List);
-    for (const n of list) if (!this.name(n)) return false;
+    for (const c of list) {
+      if (typeof c === "string") this.name(c);
+      else if (typeof c !== "object" || c === null) return false;
+      else {
+        this.tag(Tag.ColumnExpr);
+        if (!this.name(c.as) || !this.expr(c.expr, 0)) return false;
+      }
+    }
     this.tag(Tag.End);
     return true;
   }
@@ -222,13 +295,34 @@ class ShapeWriter {
   private orderBy(items: readonly OrderBy[]): boolean {
     if (!Array.isArray(items)) return false;
     for (const o of items) {
-      if (typeof o !== "object" || o === null) return false;
-      this.tag(Tag.Order);
-      if (!this.name(o.column) || !this.optionalName(o.direction)) return false;
+      if (typeof o !== "object" || o === null || !this.optionalName(o.direction)) return false;
+      if ("column" in o) {
+        this.tag(Tag.Order);
+        if (!this.name(o.column)) return false;
+      } else if (isColumnNumber(o.expr)) {
+        // A column number is read by bind: its value is shape.
+        this.tag(Tag.OrderNumber);
+        this.name(String(o.expr.value));
+      } else {
+        this.tag(Tag.OrderExpr);
+        if (!this.expr(o.expr, 0)) return false;
+      }
     }
     this.tag(Tag.End);
     return true;
   }
+}
+
+/** A JSON literal's type: an integral number is an integer (CONTRACT §11). */
+function literalType(value: Value): NonNullable<ParamSlot["literal"]> {
+  if (value === null) return "null";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "real";
+  return typeof value === "string" ? "text" : "boolean";
+}
+
+/** An ORDER BY expression that is a number literal: a column number (bind checks it is a whole one in range). */
+function isColumnNumber(e: Expression): e is { readonly type: "literal"; readonly value: number } {
+  return typeof e === "object" && e !== null && e.type === "literal" && typeof e.value === "number";
 }
 
 /** The shape of a command, or `undefined` when it must be bound as written. */
@@ -248,32 +342,67 @@ export function sameShape(a: readonly Token[], b: readonly Token[]): boolean {
 /** The command with literal n (in `shapeOf`'s order) replaced by parameter slot n. Only for commands `shapeOf` accepted. */
 export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
   let next = 0;
-  const slot = (): { readonly type: "param"; readonly index: number } => ({ type: "param", index: next++ });
+  const slot = (value: Value): ParamSlot => ({ type: "param", index: next++, literal: literalType(value) });
   const expr = (e: Expression): Expression => {
     switch (e.type) {
       case "literal":
-        return slot();
+        return slot(e.value);
       case "comparison":
+      case "binary":
         return { ...e, left: expr(e.left), right: expr(e.right) };
       case "is-null":
       case "not":
+      case "negate":
+      case "cast":
         return { ...e, expr: expr(e.expr) };
       case "and":
       case "or":
         return { ...e, operands: e.operands.map(expr) };
+      case "in": {
+        const inner = expr(e.expr);
+        return { ...e, expr: inner, values: e.values.map(expr) };
+      }
+      case "between": {
+        const inner = expr(e.expr);
+        const low = expr(e.low);
+        return { ...e, expr: inner, low, high: expr(e.high) };
+      }
+      case "like": {
+        const inner = expr(e.expr);
+        return { ...e, expr: inner, pattern: expr(e.pattern) };
+      }
+      case "case": {
+        const operand = e.operand === undefined ? undefined : expr(e.operand);
+        const when = e.when.map((w) => {
+          const condition = expr(w.when);
+          return { when: condition, then: expr(w.then) };
+        });
+        const otherwise = e.else === undefined ? undefined : expr(e.else);
+        return { ...e, ...(operand === undefined ? {} : { operand }), when, ...(otherwise === undefined ? {} : { else: otherwise }) };
+      }
+      case "function":
+        return { ...e, args: e.args.map(expr) };
       default:
         return e;
     }
   };
   switch (cmd.kind) {
     case "select": {
+      const columns = cmd.columns === "*" ? "*" : cmd.columns.map((c) => (typeof c === "string" ? c : { ...c, expr: expr(c.expr) }));
       const joins = cmd.joins?.map((j) => ({ ...j, on: expr(j.on) }));
       const where = cmd.where === undefined ? undefined : expr(cmd.where);
-      return { ...cmd, ...(joins === undefined ? {} : { joins }), ...(where === undefined ? {} : { where }) };
+      const orderBy = cmd.orderBy?.map((o) => ("column" in o || isColumnNumber(o.expr) ? o : { ...o, expr: expr(o.expr) }));
+      return {
+        ...cmd,
+        columns,
+        ...(joins === undefined ? {} : { joins }),
+        ...(where === undefined ? {} : { where }),
+        ...(orderBy === undefined ? {} : { orderBy }),
+      };
     }
     case "update": {
       // fromEntries defines own keys: even one named `__proto__` stays a key, as in the command.
-      const set: Record<string, ValueOrParam> = Object.fromEntries(Object.keys(cmd.set).map((column) => [column, slot()]));
+      const set: Record<string, ValueOrParam> = Object.fromEntries(Object.keys(cmd.set).map((column) => [column, slot(cmd.set[column] as Value)]));
       return { ...cmd, set, where: expr(cmd.where) };
     }
     case "delete":

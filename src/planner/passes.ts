@@ -13,6 +13,7 @@
 
 import type { AccessPath, BoundExpr, JoinStep, JoinStrategy, Plan, PlanNode } from "./plan.js";
 import type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
+import { children, some } from "./walk.js";
 
 export interface Pass {
   readonly name: string;
@@ -28,40 +29,15 @@ export function conjuncts(e: BoundExpr | undefined): BoundExpr[] {
 
 /** The highest source an expression reads (-1 for none). */
 export function maxSource(e: BoundExpr): number {
-  switch (e.kind) {
-    case "const":
-    case "param":
-      return -1;
-    case "column":
-      return e.source;
-    case "compare":
-      return Math.max(maxSource(e.left), maxSource(e.right));
-    case "is-null":
-    case "not":
-      return maxSource(e.expr);
-    case "and":
-    case "or":
-      return e.operands.reduce((m, o) => Math.max(m, maxSource(o)), -1);
-  }
+  if (e.kind === "column") return e.source;
+  let max = -1;
+  for (const child of children(e)) max = Math.max(max, maxSource(child));
+  return max;
 }
 
 /** Whether an expression reads source `s`. */
 function readsSource(e: BoundExpr, s: number): boolean {
-  switch (e.kind) {
-    case "const":
-    case "param":
-      return false;
-    case "column":
-      return e.source === s;
-    case "compare":
-      return readsSource(e.left, s) || readsSource(e.right, s);
-    case "is-null":
-    case "not":
-      return readsSource(e.expr, s);
-    case "and":
-    case "or":
-      return e.operands.some((o) => readsSource(o, s));
-  }
+  return some(e, (x) => x.kind === "column" && x.source === s);
 }
 
 /**
@@ -112,8 +88,11 @@ const accessPath: Pass = {
   run(plan, catalog) {
     const s: PlanNode = plan.statement;
     switch (s.kind) {
-      case "select":
-        return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(s.sources[0]?.table ?? ""), s.where) } };
+      case "select": {
+        const first = s.sources[0];
+        if (first === undefined) return plan;
+        return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(first.table), s.where) } };
+      }
       case "update":
       case "delete":
         return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(s.table), s.where) } };

@@ -18,22 +18,76 @@ import type { ColumnType, TableSchema, Value } from "../commands/types.js";
 
 export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
 
-/** A bound expression. `type` is the static type where known (`null` for a NULL literal, `unknown` for an untyped parameter). */
+export type ArithmeticOp = "+" | "-" | "*" | "/" | "%";
+
+/**
+ * What the binder knows of a value's type: a column type; `number` for a
+ * number that may be integer or real (it depends on a parameter's value:
+ * integral is integer); `null` for an expression that is always NULL;
+ * `unknown` for a parameter no use has typed yet.
+ */
+export type StaticType = ColumnType | "number" | "null" | "unknown";
+
+/** The scalar functions of CONTRACT §11 (aggregates are not expressions of this kind). */
+export type FunctionName =
+  | "lower"
+  | "upper"
+  | "length"
+  | "trim"
+  | "ltrim"
+  | "rtrim"
+  | "substr"
+  | "replace"
+  | "instr"
+  | "abs"
+  | "round"
+  | "coalesce"
+  | "ifnull"
+  | "nullif";
+
+/**
+ * A bound expression. Nodes that compute a value carry its static `type`;
+ * a constant's type is its value's (integral numbers are integers) unless it
+ * says otherwise (`7.0` in SQL is a real 7).
+ */
 export type BoundExpr =
-  | { readonly kind: "const"; readonly value: Value }
-  | { readonly kind: "param"; readonly index: number }
+  | { readonly kind: "const"; readonly value: Value; readonly type?: "real" }
+  /** A parameter slot; `type` when it stands for a JSON literal of that type (the JSON plan cache). */
+  | { readonly kind: "param"; readonly index: number; readonly type?: "text" | "integer" | "real" | "boolean" | "null" }
   /** Column `column` (position in the stored row) of source `source` (position in the FROM/JOIN list). */
   | { readonly kind: "column"; readonly source: number; readonly column: number; readonly name: string; readonly type: ColumnType }
   | { readonly kind: "compare"; readonly op: CompareOp; readonly left: BoundExpr; readonly right: BoundExpr }
   | { readonly kind: "is-null"; readonly expr: BoundExpr; readonly not: boolean }
   | { readonly kind: "and"; readonly operands: readonly BoundExpr[] }
   | { readonly kind: "or"; readonly operands: readonly BoundExpr[] }
-  | { readonly kind: "not"; readonly expr: BoundExpr };
+  | { readonly kind: "not"; readonly expr: BoundExpr }
+  /** Arithmetic on numbers: integer with integer is integer (division truncates), any real makes real; by zero is NULL. */
+  | { readonly kind: "arithmetic"; readonly op: ArithmeticOp; readonly left: BoundExpr; readonly right: BoundExpr; readonly type: "integer" | "real" | "number" }
+  | { readonly kind: "concat"; readonly left: BoundExpr; readonly right: BoundExpr }
+  | { readonly kind: "negate"; readonly expr: BoundExpr; readonly type: "integer" | "real" | "number" }
+  | { readonly kind: "in"; readonly expr: BoundExpr; readonly values: readonly BoundExpr[]; readonly not: boolean }
+  | { readonly kind: "between"; readonly expr: BoundExpr; readonly low: BoundExpr; readonly high: BoundExpr; readonly not: boolean }
+  /** `escape` is a one-character constant or a parameter (checked to be one when values are bound). */
+  | { readonly kind: "like"; readonly expr: BoundExpr; readonly pattern: BoundExpr; readonly escape?: BoundExpr; readonly not: boolean }
+  /** `operand` present: simple CASE (`operand = when`); absent: searched CASE (`when` is a condition). */
+  | {
+      readonly kind: "case";
+      readonly operand?: BoundExpr;
+      readonly whens: readonly { readonly when: BoundExpr; readonly then: BoundExpr }[];
+      readonly else?: BoundExpr;
+      readonly type: StaticType;
+    }
+  | { readonly kind: "cast"; readonly expr: BoundExpr; readonly to: ColumnType }
+  | { readonly kind: "function"; readonly name: FunctionName; readonly args: readonly BoundExpr[]; readonly type: StaticType };
 
 /** What a parameter slot must hold when values are bound. */
 export type ParamUse =
   /** Compared with a value of this type: a mismatch is 400 `type_mismatch`. */
   | { readonly kind: "compare"; readonly type: ColumnType }
+  /** An operand that takes one family of values (`?` in `? + 1`, `lower(?)`): a mismatch is 400 `type_mismatch`. */
+  | { readonly kind: "operand"; readonly family: "text" | "number" | "boolean"; readonly of: string }
+  /** A LIKE's ESCAPE: one character, else 400 `invalid_request`. */
+  | { readonly kind: "escape" }
   /** Written into a column: a mismatch is 422 `validation_failed` (code `type`). */
   | { readonly kind: "value"; readonly table: string; readonly column: string; readonly type: ColumnType }
   /** Compared with parameter `with` (e.g. `? = ?`): the two values must be of one family (text, number, boolean). */
@@ -57,6 +111,8 @@ export interface Source {
 
 /** How rows of one table are reached. `values` are const or param expressions, one per key column. */
 export type AccessPath =
+  /** No table (`SELECT 1 + 1`): one row of no columns, so the select list is evaluated once. */
+  | { readonly kind: "single-row" }
   | { readonly kind: "scan" }
   | { readonly kind: "primary-key-lookup"; readonly columns: readonly string[]; readonly values: readonly BoundExpr[] }
   | { readonly kind: "unique-lookup"; readonly index: string; readonly columns: readonly string[]; readonly values: readonly BoundExpr[] }
@@ -92,8 +148,9 @@ export interface SortKey {
 
 export interface SelectPlan {
   readonly kind: "select";
+  /** FROM then each JOIN; empty without FROM. */
   readonly sources: readonly Source[];
-  /** The path into `sources[0]`. */
+  /** The path into `sources[0]` (`single-row` without FROM). */
   readonly access: AccessPath;
   readonly joins: readonly JoinStep[];
   /** Residual filter after the access path and joins (the whole WHERE; the access path only narrows). */

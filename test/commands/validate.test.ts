@@ -109,7 +109,7 @@ test("enums, tags and types are named with what is allowed", () => {
   );
   rejects({ kind: "nope" }, "invalid_request", "command.kind: must be one of select, insert, update, delete, create-table, drop-table, validate, sql, describe, explain, checkpoint");
   rejects({ kind: 7 }, "invalid_request", "command.kind: must be a string");
-  rejects(select({ where: { type: "param", index: 0 } }), "invalid_request", "command.where.type: must be one of literal, identifier, comparison, is-null, and, or, not");
+  rejects(select({ where: { type: "param", index: 0 } }), "invalid_request", "command.where.type: must be one of literal, identifier, comparison, is-null, and, or, not, binary, negate, in, between, like, case, cast, function");
   rejects({ kind: "explain", command: { kind: "create-table", schema: { name: "t", columns: { a: "text" } } } }, "invalid_request",
     "command.command.kind: must be one of select, insert, update, delete, sql");
   rejects({ kind: "explain", command: { kind: "explain", command: select() } }, "invalid_request",
@@ -188,7 +188,7 @@ test("invalid names are invalid_name wherever a name stands", () => {
     [select({ columns: ["a b"] }), "command.columns[0]"],
     [select({ columns: ["ok", "t.__proto__"] }), "command.columns[1]"],
     [select({ columns: ["a.b.c"] }), "command.columns[0]"],
-    [select({ orderBy: [{ column: "x y" }] }), "command.orderBy[0].column"],
+    [select({ as: "x y" }), "command.as"],
     [select({ where: eq(id("é"), lit(1)) }), "command.where.left.name"],
     [select({ where: eq(id("__proto__.a"), lit(1)) }), "command.where.left.name"],
     [schema({ name: "bad name" }), "command.schema.name"],

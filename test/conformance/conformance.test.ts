@@ -17,6 +17,7 @@ import { parseCommand } from "../../src/commands/validate.js";
 import { Database } from "../../src/database.js";
 import { StoreError } from "../../src/errors.js";
 import { errorCases } from "./cases-errors.js";
+import { expressionCases } from "./cases-expressions.js";
 import { joinCases } from "./cases-join.js";
 import { readCases } from "./cases-read.js";
 import { writeCases } from "./cases-write.js";
@@ -25,7 +26,7 @@ import { FIXTURE, fixtureEngine } from "./fixture.js";
 
 type Outcome = { readonly result: Result } | { readonly error: string; readonly message: string };
 
-const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases];
+const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases];
 
 async function attempt(run: () => Result | Promise<Result>): Promise<Outcome> {
   try {
@@ -93,10 +94,16 @@ async function surfaces(entry: Case, fresh: () => Promise<Session>): Promise<[st
   return out;
 }
 
+/** The code a surface must answer with: SQL text has its own where the case says so. */
+function codeFor(surface: string, expect: { readonly error: string; readonly sql?: string }): string {
+  return surface.startsWith("sql") && expect.sql !== undefined ? expect.sql : expect.error;
+}
+
 function check(surface: string, outcome: Outcome, expect: Expect): void {
   if ("error" in expect) {
-    assert.ok("error" in outcome, `${surface}: expected error ${expect.error}, got ${JSON.stringify(outcome)}`);
-    assert.is((outcome as { error: string }).error, expect.error, `${surface}: error code (${(outcome as { message?: string }).message})`);
+    const code = codeFor(surface, expect);
+    assert.ok("error" in outcome, `${surface}: expected error ${code}, got ${JSON.stringify(outcome)}`);
+    assert.is((outcome as { error: string }).error, code, `${surface}: error code (${(outcome as { message?: string }).message})`);
     return;
   }
   assert.ok("result" in outcome, `${surface}: expected a result, got ${JSON.stringify(outcome)}`);
@@ -127,12 +134,13 @@ for (const [backend, fresh] of BACKENDS) {
           check(`${surface} (after)`, await attempt(() => session.json(command)), expect);
         }
       }
-      // Beyond matching the expectation, the surfaces agree with each other exactly (plans included).
+      // Beyond matching the expectation, the surfaces agree with each other exactly (plans included),
+      // error codes as each surface must name them.
       const [first, ...rest] = outcomes;
+      const normal = (surface: string, outcome: Outcome) =>
+        "error" in outcome && "error" in entry.expect ? { error: outcome.error === codeFor(surface, entry.expect) } : "error" in outcome ? { error: outcome.error } : outcome;
       for (const [surface, outcome] of rest) {
-        const a = "error" in first![1] ? { error: first![1].error } : first![1];
-        const b = "error" in outcome ? { error: outcome.error } : outcome;
-        assert.equal(b, a, `${surface} agrees with ${first![0]}`);
+        assert.equal(normal(surface, outcome), normal(first![0], first![1]), `${surface} agrees with ${first![0]}`);
       }
     });
   }

@@ -10,12 +10,17 @@
 
 import type { TableQuery } from "../../src/api/table-query.js";
 import type { Result } from "../../src/commands/results.js";
-import type { Command, Expression, Value } from "../../src/commands/types.js";
+import type { Command, Expression, SelectColumn, Value } from "../../src/commands/types.js";
 import type { AccessPath } from "../../src/planner/plan.js";
 import type { ErrorCode } from "../../src/errors.js";
 import { ORDER_BIG, ORDER_COLUMNS, ORDERS, USER_ADULT, USER_COLUMNS, USERS } from "./fixture.js";
 
-export type Expect = Result | { readonly error: ErrorCode } | { readonly access: AccessPath["kind"] };
+/**
+ * What a case must produce: a result; an error code (`sql`, when given, is
+ * the code SQL text gets instead — misuse is `sql_error` there and
+ * `invalid_request` in JSON, CONTRACT §11); or a plan taking an access path.
+ */
+export type Expect = Result | { readonly error: ErrorCode; readonly sql?: ErrorCode } | { readonly access: AccessPath["kind"] };
 export type Fluent = (t: (table: string) => TableQuery) => TableQuery;
 export type Sql = string | readonly [string, readonly Value[]];
 
@@ -51,8 +56,32 @@ export const NOT = (expr: Expression): Expression => ({ type: "not", expr });
 export const NULL = (column: string): Expression => ({ type: "is-null", expr: I(column) });
 export const NOTNULL = (column: string): Expression => ({ type: "is-null", expr: I(column), not: true });
 export const TRUE = L(true);
+/**
+ * Shorthands of §11 expressions, with the fluent builder's convention: in
+ * the first operand a string is a column (`X`), elsewhere a value (`V`);
+ * anything not an expression is a literal.
+ */
+type Arg = Value | Expression;
+const X = (a: Arg): Expression => (typeof a === "string" ? I(a) : typeof a === "object" && a !== null ? a : L(a));
+const V = (a: Arg): Expression => (typeof a === "object" && a !== null ? a : L(a));
+export const B = (op: string, left: Arg, right: Arg): Expression => ({ type: "binary", op, left: X(left), right: V(right) }) as Expression;
+export const NEG = (expr: Arg): Expression => ({ type: "negate", expr: X(expr) });
+export const IN = (expr: Arg, values: Arg[], not?: true): Expression => ({ type: "in", expr: X(expr), values: values.map(V), ...(not ? { not } : {}) });
+export const BETWEEN = (expr: Arg, low: Arg, high: Arg, not?: true): Expression => ({ type: "between", expr: X(expr), low: V(low), high: V(high), ...(not ? { not } : {}) });
+export const LIKE = (expr: Arg, pattern: string, extra: { escape?: string; not?: true } = {}): Expression => ({ type: "like", expr: X(expr), pattern: L(pattern), ...extra });
+/** Searched CASE (no operand: each `when` a condition, a string a column) or simple CASE (`when` values). */
+export const CASE = (when: [Arg, Arg][], otherwise?: Arg, operand?: Arg): Expression => ({
+  type: "case",
+  ...(operand === undefined ? {} : { operand: X(operand) }),
+  when: when.map(([w, t]) => ({ when: operand === undefined ? X(w) : V(w), then: V(t) })),
+  ...(otherwise === undefined ? {} : { else: V(otherwise) }),
+});
+export const CAST = (expr: Arg, as: string): Expression => ({ type: "cast", expr: X(expr), as }) as Expression;
+export const FN = (name: string, ...args: Arg[]): Expression => ({ type: "function", name, args: args.map((a, i) => (i === 0 ? X(a) : V(a))) });
+/** A select list item: an expression and its result name. */
+export const AS = (expr: Expression, as: string) => ({ expr, as });
 
-export const sel = (table: string, columns: "*" | string[], extra: Record<string, unknown> = {}): Command =>
+export const sel = (table: string, columns: "*" | SelectColumn[], extra: Record<string, unknown> = {}): Command =>
   ({ kind: "select", table, columns, ...extra }) as Command;
 export const ins = (table: string, ...rows: Record<string, Value>[]): Command => ({ kind: "insert", table, rows });
 export const upd = (table: string, set: Record<string, Value>, where: Expression): Command => ({ kind: "update", table, set, where });
@@ -89,4 +118,6 @@ export const mut = (operation: "insert" | "update" | "delete" | "create-table" |
 });
 
 export const err = (code: ErrorCode): Expect => ({ error: code });
+/** A misuse of the query language: `invalid_request` from JSON and the builder, `sql_error` from SQL text. */
+export const misuse: Expect = { error: "invalid_request", sql: "sql_error" };
 export const access = (kind: AccessPath["kind"]): Expect => ({ access: kind });

@@ -59,7 +59,7 @@ test("spans on a later line count lines and columns from 1", () => {
   assert.is(ast.kind, "select");
   if (ast.kind !== "select") return;
   assert.equal(ast.where?.span, { start: 24, end: 29, line: 3, column: 9 });
-  assert.equal(ast.from.span, { start: 14, end: 15, line: 2, column: 6 });
+  assert.equal(ast.from?.span, { start: 14, end: 15, line: 2, column: 6 });
 });
 
 /** The source text of every spanned node, in tree order: what each span covers. */
@@ -70,7 +70,7 @@ function covered(sql: string): string[] {
 test("spans cover exactly their node's text, parentheses belonging to the enclosing node", () => {
   assert.equal(covered("SELECT a FROM t WHERE NOT (a = 1) AND (b)"), [
     "SELECT a FROM t WHERE NOT (a = 1) AND (b)",
-    "a", "a", // the column and its name
+    "a", "a", "a", // the select item, its column and the column's name
     "t", "t",
     "NOT (a = 1) AND (b)", "NOT (a = 1)", "a = 1", "a", "a", "1", "b", "b",
   ]);

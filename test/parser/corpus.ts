@@ -4,8 +4,8 @@
  * corpus test, the span test and the case/whitespace/comment equivalence test.
  */
 import {
-  and, check, cmp, col, create, def, del, drop, eq, explain, fkey, insert, isNull, join, lit, n, not, notNull, or, p,
-  pkey, q, refs, select, str, uniq, update, type Bare,
+  and, check, cmp, col, create, def, del, drop, eq, explain, fkey, insert, isNull, item, join, lit, n, not, notNull, or, p,
+  pkey, q, real, refs, select, str, uniq, update, type Bare,
 } from "./helpers.js";
 import type { Statement } from "../../src/parser/ast.js";
 
@@ -26,14 +26,14 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["SELECT key, asc, desc, cascade, restrict FROM t", select(["key", "asc", "desc", "cascade", "restrict"], "t")],
   ["SELECT a FROM t ORDER BY desc DESC, asc", select(["a"], "t", { orderBy: ["desc desc", "asc"] })],
   ["SELECT Name FROM Users", select(["Name"], "Users")],
-  ['SELECT "a" FROM "t"', { ...select("*", "t"), columns: [{ kind: "column", name: q("a") }], from: { name: q("t") } }],
-  ['SELECT "Order Items" FROM t', { ...select("*", "t"), columns: [{ kind: "column", name: q("Order Items") }] }],
-  ['SELECT "say ""hi""" FROM t', { ...select("*", "t"), columns: [{ kind: "column", name: q('say "hi"') }] }],
-  ['SELECT "select" FROM "from"', { ...select("*", "t"), columns: [{ kind: "column", name: q("select") }], from: { name: q("from") } }],
-  ['SELECT "t"."a" FROM t', { ...select("*", "t"), columns: [{ kind: "column", table: q("t"), name: q("a") }] }],
-  ['SELECT t."a b" FROM t', { ...select("*", "t"), columns: [{ kind: "column", table: n("t"), name: q("a b") }] }],
+  ['SELECT "a" FROM "t"', { ...select("*", "t"), columns: [item({ kind: "column", name: q("a") })], from: { name: q("t") } }],
+  ['SELECT "Order Items" FROM t', { ...select("*", "t"), columns: [item({ kind: "column", name: q("Order Items") })] }],
+  ['SELECT "say ""hi""" FROM t', { ...select("*", "t"), columns: [item({ kind: "column", name: q('say "hi"') })] }],
+  ['SELECT "select" FROM "from"', { ...select("*", "t"), columns: [item({ kind: "column", name: q("select") })], from: { name: q("from") } }],
+  ['SELECT "t"."a" FROM t', { ...select("*", "t"), columns: [item({ kind: "column", table: q("t"), name: q("a") })] }],
+  ['SELECT t."a b" FROM t', { ...select("*", "t"), columns: [item({ kind: "column", table: n("t"), name: q("a b") })] }],
   ['SELECT a FROM t AS "my alias"', { ...select(["a"], "t"), from: { name: n("t"), alias: q("my alias") } }],
-  ['SELECT "ünïcødé" FROM t', { ...select("*", "t"), columns: [{ kind: "column", name: q("ünïcødé") }] }],
+  ['SELECT "ünïcødé" FROM t', { ...select("*", "t"), columns: [item({ kind: "column", name: q("ünïcødé") })] }],
 
   // ---- SELECT: WHERE with literals and placeholders
   ["SELECT a FROM t WHERE a = 1", select(["a"], "t", { where: eq("a", 1) })],
@@ -65,16 +65,16 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["SELECT a FROM t WHERE a = 1.5", select(["a"], "t", { where: eq("a", 1.5) })],
   ["SELECT a FROM t WHERE a = -1.5", select(["a"], "t", { where: eq("a", -1.5) })],
   ["SELECT a FROM t WHERE a = .5", select(["a"], "t", { where: eq("a", 0.5) })],
-  ["SELECT a FROM t WHERE a = 5.", select(["a"], "t", { where: eq("a", 5) })],
-  ["SELECT a FROM t WHERE a = 1e3", select(["a"], "t", { where: eq("a", 1000) })],
-  ["SELECT a FROM t WHERE a = 1E3", select(["a"], "t", { where: eq("a", 1000) })],
+  ["SELECT a FROM t WHERE a = 5.", select(["a"], "t", { where: eq("a", real(5)) })],
+  ["SELECT a FROM t WHERE a = 1e3", select(["a"], "t", { where: eq("a", real(1000)) })],
+  ["SELECT a FROM t WHERE a = 1E3", select(["a"], "t", { where: eq("a", real(1000)) })],
   ["SELECT a FROM t WHERE a = 2.5e-3", select(["a"], "t", { where: eq("a", 0.0025) })],
-  ["SELECT a FROM t WHERE a = 2.5E+2", select(["a"], "t", { where: eq("a", 250) })],
-  ["SELECT a FROM t WHERE a = 1e308", select(["a"], "t", { where: eq("a", 1e308) })],
+  ["SELECT a FROM t WHERE a = 2.5E+2", select(["a"], "t", { where: eq("a", real(250)) })],
+  ["SELECT a FROM t WHERE a = 1e308", select(["a"], "t", { where: eq("a", real(1e308)) })],
   ["SELECT a FROM t WHERE a = 9007199254740991", select(["a"], "t", { where: eq("a", 9007199254740991) })],
   ["SELECT a FROM t WHERE a = -9007199254740991", select(["a"], "t", { where: eq("a", -9007199254740991) })],
-  ["SELECT a FROM t WHERE a = 9007199254740993.5", select(["a"], "t", { where: eq("a", 9007199254740994) })],
-  ["SELECT a FROM t WHERE a = 1e-400", select(["a"], "t", { where: eq("a", 0) })],
+  ["SELECT a FROM t WHERE a = 9007199254740993.5", select(["a"], "t", { where: eq("a", real(9007199254740994)) })],
+  ["SELECT a FROM t WHERE a = 1e-400", select(["a"], "t", { where: eq("a", real(0)) })],
 
   // ---- comparison operators
   ["SELECT a FROM t WHERE a != 1", select(["a"], "t", { where: cmp("!=", "a", 1) })],

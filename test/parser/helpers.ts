@@ -11,16 +11,24 @@ import type * as A from "../../src/parser/ast.js";
 type NoSpan<T> = T extends readonly (infer U)[]
   ? NoSpan<U>[]
   : T extends object
-    ? { -readonly [K in keyof T as K extends "span" ? never : K]: NoSpan<T[K]> }
+    ? { -readonly [K in keyof T as K extends "span" ? never : K extends "text" ? ("expr" extends keyof T ? never : K) : K]: NoSpan<T[K]> }
     : T;
 
 export type Bare<T> = NoSpan<T>;
 type E = Bare<A.Expr>;
 type Operand = E | string | number | boolean | null;
 
-/** The AST as plain JSON without spans (undefined members dropped, as JSON does). */
+/**
+ * The AST as plain JSON without spans, nor the text of select items
+ * (undefined members dropped, as JSON does); what a select item's text
+ * names is tested apart.
+ */
 export function strip(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "span" ? undefined : v)));
+  return JSON.parse(
+    JSON.stringify(value, function (this: Record<string, unknown>, key, v: unknown) {
+      return key === "span" || (key === "text" && "expr" in this) ? undefined : v;
+    }),
+  );
 }
 
 export const n = (text: string): Bare<A.Name> => ({ text, quoted: false });
@@ -32,7 +40,11 @@ export function col(ref: string): Bare<A.ColumnRefExpr> {
   return { kind: "column", table: n(ref.slice(0, dot)), name: n(ref.slice(dot + 1)) };
 }
 
-export const lit = (value: A.LiteralValue): Bare<A.LiteralExpr> => ({ kind: "literal", value });
+/** A literal; a number with a fractional part was written as a real. */
+export const lit = (value: A.LiteralValue): Bare<A.LiteralExpr> =>
+  typeof value === "number" && !Number.isInteger(value) ? { kind: "literal", value, real: true } : { kind: "literal", value };
+/** A whole number written as a real (`5.`, `1e3`). */
+export const real = (value: number): Bare<A.LiteralExpr> => ({ kind: "literal", value, real: true });
 export const str = (value: string): Bare<A.LiteralExpr> => lit(value);
 export const p = (index: number): Bare<A.ParamExpr> => ({ kind: "param", index });
 
@@ -49,6 +61,23 @@ export const or = (...operands: Operand[]): E => ({ kind: "or", operands: operan
 export const not = (expr: Operand): E => ({ kind: "not", expr: x(expr) });
 export const isNull = (expr: Operand): E => ({ kind: "is-null", expr: x(expr), not: false });
 export const notNull = (expr: Operand): E => ({ kind: "is-null", expr: x(expr), not: true });
+export const bin = (op: A.BinaryOp, left: Operand, right: Operand): E => ({ kind: "binary", op, left: x(left), right: x(right) });
+export const neg = (expr: Operand): E => ({ kind: "negate", expr: x(expr) });
+export const inList = (expr: Operand, values: Operand[], negated = false): E => ({ kind: "in", expr: x(expr), values: values.map(x), not: negated });
+export const between = (expr: Operand, low: Operand, high: Operand, negated = false): E => ({ kind: "between", expr: x(expr), low: x(low), high: x(high), not: negated });
+export function like(expr: Operand, pattern: Operand, escape?: Operand, negated = false): E {
+  return escape === undefined
+    ? { kind: "like", expr: x(expr), pattern: x(pattern), not: negated }
+    : { kind: "like", expr: x(expr), pattern: x(pattern), escape: x(escape), not: negated };
+}
+export function caseOf(operand: Operand | undefined, whens: [Operand, Operand][], otherwise?: Operand): E {
+  const e: Bare<A.CaseExpr> = { kind: "case", whens: whens.map(([w, t]) => ({ when: x(w), then: x(t) })) };
+  if (operand !== undefined) e.operand = x(operand);
+  if (otherwise !== undefined) e.else = x(otherwise);
+  return e;
+}
+export const cast = (expr: Operand, type: string, args: number[] = []): E => ({ kind: "cast", expr: x(expr), type: { name: type, args } });
+export const call = (name: string, ...args: Operand[]): E => ({ kind: "call", name: n(name), args: args.map(x) });
 
 /** `"t"` or `"t alias"`. */
 export function table(ref: string): Bare<A.TableRef> {
@@ -61,23 +90,33 @@ export const join = (type: "inner" | "left", ref: string, on: Operand): Bare<A.J
 interface SelectExtras {
   joins?: Bare<A.JoinClause>[];
   where?: Operand;
-  /** `"a"`, `"a desc"`, `"t.a asc"` */
-  orderBy?: string[];
-  limit?: number;
-  offset?: number;
+  /** `"a"`, `"a desc"`, `"t.a asc"`, or an item built with `by` */
+  orderBy?: (string | Bare<A.OrderItem>)[];
+  limit?: number | Bare<A.ParamExpr>;
+  offset?: number | Bare<A.ParamExpr>;
 }
 
-export function select(columns: "*" | string[], from: string, extras: SelectExtras = {}): Bare<A.SelectStmt> {
+/** A select list item: a column (a string) or an expression, with an alias. */
+export function item(expr: Operand, alias?: string): Bare<A.SelectItem> {
+  return alias === undefined ? { expr: x(expr) } : { expr: x(expr), alias: n(alias) };
+}
+
+/** An ORDER BY item over any expression. */
+export const by = (expr: Operand, direction: "asc" | "desc" = "asc"): Bare<A.OrderItem> => ({ expr: x(expr), direction });
+
+/** A select; `from` null for one without FROM. Columns that are strings name columns. */
+export function select(columns: "*" | (string | Bare<A.SelectItem>)[], from: string | null, extras: SelectExtras = {}): Bare<A.SelectStmt> {
   const stmt: Bare<A.SelectStmt> = {
     kind: "select",
-    columns: columns === "*" ? "*" : columns.map(col),
-    from: table(from),
+    columns: columns === "*" ? "*" : columns.map((c) => (typeof c === "string" ? item(c) : c)),
     joins: extras.joins ?? [],
-    orderBy: (extras.orderBy ?? []).map((item) => {
-      const [ref, dir] = item.split(" ");
-      return { column: col(ref!), direction: dir === "desc" ? "desc" : "asc" };
+    orderBy: (extras.orderBy ?? []).map((entry) => {
+      if (typeof entry !== "string") return entry;
+      const [ref, dir] = entry.split(" ");
+      return { expr: col(ref!), direction: dir === "desc" ? "desc" : "asc" };
     }),
   };
+  if (from !== null) stmt.from = table(from);
   if (extras.where !== undefined) stmt.where = x(extras.where);
   if (extras.limit !== undefined) stmt.limit = extras.limit;
   if (extras.offset !== undefined) stmt.offset = extras.offset;

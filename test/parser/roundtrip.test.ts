@@ -35,9 +35,13 @@ const number = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).filter((v) => Number.isSafeInteger(v) || /[.e]/.test(String(v))),
 );
 
+/** A number printed with a point or an exponent reads back as a real. */
 const literal: fc.Arbitrary<Bare<A.LiteralExpr>> = fc
   .oneof(number, fc.string({ maxLength: 8 }), fc.boolean(), fc.constant(null))
-  .map((value) => ({ kind: "literal", value: Object.is(value, -0) ? 0 : value }));
+  .map((raw) => {
+    const value = Object.is(raw, -0) ? 0 : raw;
+    return typeof value === "number" && /[.e]/.test(String(value)) ? { kind: "literal", value, real: true } : { kind: "literal", value };
+  });
 
 /** Placeholders get their index when the statement is renumbered in text order. */
 const param: fc.Arbitrary<Bare<A.ParamExpr>> = fc.constant({ kind: "param", index: -1 });
@@ -62,6 +66,23 @@ const { expr } = fc.letrec<{ expr: Expr }>((tie) => ({
     fc.record({ kind: fc.constant("and" as const), operands: fc.array(tie("expr"), { minLength: 2, maxLength: 3 }) }),
     fc.record({ kind: fc.constant("or" as const), operands: fc.array(tie("expr"), { minLength: 2, maxLength: 3 }) }),
     fc.record({ kind: fc.constant("not" as const), expr: tie("expr") }),
+    fc.record({ kind: fc.constant("binary" as const), op: fc.constantFrom<A.BinaryOp>("+", "-", "*", "/", "%", "||"), left: tie("expr"), right: tie("expr") }),
+    fc.record({ kind: fc.constant("negate" as const), expr: tie("expr") }),
+    fc.record({ kind: fc.constant("in" as const), expr: tie("expr"), values: fc.array(tie("expr"), { minLength: 1, maxLength: 3 }), not: fc.boolean() }),
+    fc.record({ kind: fc.constant("between" as const), expr: tie("expr"), low: tie("expr"), high: tie("expr"), not: fc.boolean() }),
+    fc.record({ kind: fc.constant("like" as const), expr: tie("expr"), pattern: tie("expr"), escape: fc.option(tie("expr"), { nil: undefined }), not: fc.boolean() }),
+    fc.record({
+      kind: fc.constant("case" as const),
+      operand: fc.option(tie("expr"), { nil: undefined }),
+      whens: fc.array(fc.record({ when: tie("expr"), then: tie("expr") }), { minLength: 1, maxLength: 2 }),
+      else: fc.option(tie("expr"), { nil: undefined }),
+    }),
+    fc.record({
+      kind: fc.constant("cast" as const),
+      expr: tie("expr"),
+      type: fc.constantFrom<Bare<A.TypeName>>({ name: "INTEGER", args: [] }, { name: "text", args: [] }, { name: "VARCHAR", args: [12] }, { name: "NUMERIC", args: [10, 2] }),
+    }),
+    fc.record({ kind: fc.constant("call" as const), name, args: fc.array(tie("expr"), { maxLength: 3 }) }),
   ),
 }));
 
@@ -99,6 +120,23 @@ function printExpr(e: Expr): string {
       return e.operands.map((o) => (o.kind === "and" || o.kind === "or" ? `(${printExpr(o)})` : printExpr(o))).join(" AND ");
     case "or":
       return e.operands.map((o) => (o.kind === "or" ? `(${printExpr(o)})` : printExpr(o))).join(" OR ");
+    case "binary":
+      return `${printOperand(e.left)} ${e.op} ${printOperand(e.right)}`;
+    case "negate":
+      // Always parenthesized: `-5` would read as a negative literal, and `--` starts a comment.
+      return `-(${printExpr(e.expr)})`;
+    case "in":
+      return `${printOperand(e.expr)} ${e.not ? "NOT " : ""}IN (${e.values.map(printExpr).join(", ")})`;
+    case "between":
+      return `${printOperand(e.expr)} ${e.not ? "NOT " : ""}BETWEEN ${printOperand(e.low)} AND ${printOperand(e.high)}`;
+    case "like":
+      return `${printOperand(e.expr)} ${e.not ? "NOT " : ""}LIKE ${printOperand(e.pattern)}${e.escape ? ` ESCAPE ${printOperand(e.escape)}` : ""}`;
+    case "case":
+      return `CASE ${e.operand ? `${printExpr(e.operand)} ` : ""}${e.whens.map((w) => `WHEN ${printExpr(w.when)} THEN ${printExpr(w.then)} `).join("")}${e.else ? `ELSE ${printExpr(e.else)} ` : ""}END`;
+    case "cast":
+      return `CAST(${printExpr(e.expr)} AS ${e.type.name}${e.type.args.length > 0 ? `(${e.type.args.join(", ")})` : ""})`;
+    case "call":
+      return `${printName(e.name)}(${e.args.map(printExpr).join(", ")})`;
   }
 }
 
@@ -120,22 +158,35 @@ const tableRef = fc
   .tuple(name, fc.option(name, { nil: undefined }))
   .map(([n, alias]): Bare<A.TableRef> => (alias ? { name: n, alias } : { name: n }));
 
+const selectItem: fc.Arbitrary<Bare<A.SelectItem>> = fc
+  .tuple(fc.oneof(column, expr), fc.option(name, { nil: undefined }))
+  .map(([e, alias]) => (alias ? { expr: e, alias } : { expr: e }));
+
+const count: fc.Arbitrary<number | Bare<A.ParamExpr>> = fc.oneof(fc.nat(), param);
+
 const select: fc.Arbitrary<Bare<A.SelectStmt>> = fc
   .record({
-    columns: fc.oneof(fc.constant("*" as const), fc.array(column, { minLength: 1, maxLength: 3 })),
-    from: tableRef,
+    columns: fc.oneof(fc.constant("*" as const), fc.array(selectItem, { minLength: 1, maxLength: 3 })),
+    from: fc.option(tableRef, { nil: undefined }),
     joins: fc.array(
       fc.record({ type: fc.constantFrom<"inner" | "left">("inner", "left"), table: tableRef, on: expr }),
       { maxLength: 2 },
     ),
     where: fc.option(expr, { nil: undefined }),
-    orderBy: fc.array(fc.record({ column, direction: fc.constantFrom<"asc" | "desc">("asc", "desc") }), { maxLength: 2 }),
-    limit: fc.option(fc.nat(), { nil: undefined }),
-    offset: fc.option(fc.nat(), { nil: undefined }),
+    orderBy: fc.array(fc.record({ expr, direction: fc.constantFrom<"asc" | "desc">("asc", "desc") }), { maxLength: 2 }),
+    limit: fc.option(count, { nil: undefined }),
+    offset: fc.option(count, { nil: undefined }),
   })
   .map((s) => {
-    const stmt: Bare<A.SelectStmt> = { kind: "select", columns: s.columns, from: s.from, joins: s.joins, orderBy: s.orderBy };
-    if (s.where) stmt.where = s.where;
+    // Members in text order: placeholders are renumbered in member order.
+    const stmt: Bare<A.SelectStmt> = {
+      kind: "select",
+      columns: s.columns,
+      ...(s.from ? { from: s.from } : {}),
+      joins: s.from ? s.joins : [],
+      ...(s.where ? { where: s.where } : {}),
+      orderBy: s.orderBy,
+    };
     if (s.limit !== undefined) {
       stmt.limit = s.limit;
       if (s.offset !== undefined) stmt.offset = s.offset;
@@ -168,14 +219,15 @@ const statement: fc.Arbitrary<Bare<A.Statement>> = fc.oneof(
 function printStatement(s: Bare<A.Statement>): string {
   switch (s.kind) {
     case "select": {
-      const cols = s.columns === "*" ? "*" : s.columns.map(printExpr).join(", ");
+      const cols = s.columns === "*" ? "*" : s.columns.map((c) => `${printExpr(c.expr)}${c.alias ? ` AS ${printName(c.alias)}` : ""}`).join(", ");
       const table = (t: Bare<A.TableRef>) => `${printName(t.name)}${t.alias ? ` AS ${printName(t.alias)}` : ""}`;
-      let sql = `SELECT ${cols} FROM ${table(s.from)}`;
+      const printCount = (c: number | Bare<A.ParamExpr>) => (typeof c === "number" ? String(c) : "?");
+      let sql = `SELECT ${cols}${s.from ? ` FROM ${table(s.from)}` : ""}`;
       for (const j of s.joins) sql += ` ${j.type === "left" ? "LEFT" : "INNER"} JOIN ${table(j.table)} ON ${printExpr(j.on)}`;
       if (s.where) sql += ` WHERE ${printExpr(s.where)}`;
-      if (s.orderBy.length > 0) sql += ` ORDER BY ${s.orderBy.map((o) => `${printExpr(o.column)} ${o.direction.toUpperCase()}`).join(", ")}`;
-      if (s.limit !== undefined) sql += ` LIMIT ${s.limit}`;
-      if (s.offset !== undefined) sql += ` OFFSET ${s.offset}`;
+      if (s.orderBy.length > 0) sql += ` ORDER BY ${s.orderBy.map((o) => `${printExpr(o.expr)} ${o.direction.toUpperCase()}`).join(", ")}`;
+      if (s.limit !== undefined) sql += ` LIMIT ${printCount(s.limit)}`;
+      if (s.offset !== undefined) sql += ` OFFSET ${printCount(s.offset)}`;
       return sql;
     }
     case "insert":

@@ -139,7 +139,8 @@ test("what the command form cannot hold is a sql_error at the offending token", 
     ["CREATE TABLE t (a INT PRIMARY KEY, b INT, PRIMARY KEY (b))", "A table has at most one PRIMARY KEY", 42],
     ["CREATE TABLE t (a INT, PRIMARY KEY (a, a))", "Column a appears twice in the PRIMARY KEY", 39],
     ["CREATE TABLE t (a INT, FOREIGN KEY (a) REFERENCES u(x, y))", "FOREIGN KEY has 1 column(s) but REFERENCES names 2", 23],
-    ["SELECT * FROM users u", "An alias on the FROM table is not supported", 20],
+    ["SELECT a FROM t WHERE a LIKE 'x' ESCAPE b", "ESCAPE takes a string literal or ?", 40],
+    ["SELECT CAST(a AS BLOB) FROM t", "Unknown type BLOB", 17],
   ];
   for (const [sql, message, offset] of cases) {
     const error = failure(sql);

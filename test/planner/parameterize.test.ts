@@ -37,7 +37,8 @@ const same = (a: unknown, b: unknown): boolean => {
 test("commands differing only in literal values of one type share a shape", () => {
   const pairs: [unknown, unknown][] = [
     [where(EQ(I("id"), L("a"))), where(EQ(I("id"), L("zz")))],
-    [where(EQ(I("n"), L(1))), where(EQ(I("n"), L(2.5)))], // integer and real bind alike
+    [where(EQ(I("n"), L(1))), where(EQ(I("n"), L(2)))],
+    [where(EQ(I("n"), L(1.5))), where(EQ(I("n"), L(-0.25)))],
     [where(L(true)), where(L(false))],
     [where(EQ(L(1), L(2))), where(EQ(L(-3), L(0)))],
     [{ kind: "update", table: "t", set: { a: 1, b: "x" }, where: L(true) }, { kind: "update", table: "t", set: { a: 9, b: "" }, where: L(false) }],
@@ -52,6 +53,7 @@ test("commands differing only in literal values of one type share a shape", () =
 test("shapes that bind differently never share tokens, whatever their names hold", () => {
   const pairs: [unknown, unknown][] = [
     [where(EQ(I("id"), L("1"))), where(EQ(I("id"), L(1)))],
+    [where(EQ(I("n"), L(1))), where(EQ(I("n"), L(2.5)))], // integer and real compute differently (`7 / 2`, `7.5 / 2`)
     [where(EQ(I("id"), L(null))), where(EQ(I("id"), L(false)))],
     [where(EQ(I("id"), I("x"))), where(EQ(I("id"), L("x")))], // a column named like a literal
     [sel({ columns: ["a", "b"] }), sel({ columns: ["a,b"] })],
@@ -112,7 +114,7 @@ test("a select's limit and offset are the slots after its literals", () => {
   assert.is(shape(cmd).literals, 1);
   assert.equal(shape(sel({ offset: 7 })).values, [7]);
   assert.is(shape(sel({ offset: 7 })).literals, 0);
-  assert.equal(withSlots(cmd), { ...cmd, where: EQ(I("a"), { type: "param", index: 0 }) }, "withSlots leaves the counts to the plan");
+  assert.equal(withSlots(cmd), { ...cmd, where: EQ(I("a"), { type: "param", index: 0, literal: "text" }) }, "withSlots leaves the counts to the plan");
 
   const statement = { kind: "select", sources: [], access: { kind: "scan" }, joins: [], orderBy: [], output: "objects", columns: [], limit: 20, offset: 40 } as SelectPlan;
   const plan = withCountSlots({ statement, params: [{ kind: "any" }] });

@@ -10,6 +10,7 @@ import type { SelectCommand, TableSchema, Value } from "../../src/commands/types
 import { prepareSelect, runSelect } from "../../src/executor/index.js";
 import { checkSchema } from "../../src/planner/bind-create.js";
 import { bindSelect } from "../../src/planner/bind-select.js";
+import { bindContext } from "../../src/planner/bind-expr.js";
 import { PASSES, optimize } from "../../src/planner/passes.js";
 import type { SelectPlan } from "../../src/planner/plan.js";
 
@@ -52,7 +53,7 @@ const CASES: [SelectCommand, string, string?][] = [
 
 test("every pass keeps results; the optimized plan takes the expected path", () => {
   for (const [cmd, access, join] of CASES) {
-    const plain = bindSelect(cmd, catalog);
+    const plain = bindSelect(cmd, catalog, bindContext());
     const optimized = optimize(plain, catalog);
     const run = (plan: SelectPlan) => runSelect(prepareSelect(plan, (t, c) => tables.get(t)?.position.get(c) ?? -1), stores, []);
     const s = optimized.statement as SelectPlan;
@@ -68,7 +69,7 @@ test("every pass keeps results; the optimized plan takes the expected path", () 
 });
 
 test("passes are pure: the input plan is not changed", () => {
-  const plain = bindSelect(CASES[0]?.[0] as SelectCommand, catalog);
+  const plain = bindSelect(CASES[0]?.[0] as SelectCommand, catalog, bindContext());
   const before = JSON.stringify(plain);
   optimize(plain, catalog);
   assert.is(JSON.stringify(plain), before);

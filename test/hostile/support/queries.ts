@@ -211,6 +211,8 @@ export function toSql(s: ReferenceSelect, inlineLiterals: boolean): { sql: strin
         return `(NOT ${expr(e.expr)})`;
       case "param":
         throw new Error("no params in generated expressions");
+      default:
+        throw new Error(`the fuzzers generate §5 expressions only, not ${e.type}`);
     }
   };
   let sql = `SELECT ${s.columns === "*" ? "*" : s.columns.join(", ")} FROM ${TABLE}`;

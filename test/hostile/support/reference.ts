@@ -131,6 +131,8 @@ export function check(expr: Expression, sources: readonly Source[]): Verdict {
       case "param":
         errors.add("invalid_request");
         return "null";
+      default:
+        throw new Error(`reference: the fuzzers generate §5 expressions only, not ${e.type}`);
     }
   };
   try {
@@ -162,6 +164,8 @@ export function literalMismatch(expr: Expression): boolean {
     case "identifier":
     case "param":
       return false;
+    default:
+      throw new Error(`reference: the fuzzers generate §5 expressions only, not ${expr.type}`);
   }
 }
 
@@ -244,6 +248,8 @@ export function evaluate(expr: Expression, row: QRow, sources: readonly Source[]
     }
     case "param":
       throw new Error("reference: unbound parameter");
+    default:
+      throw new Error(`reference: the fuzzers generate §5 expressions only, not ${expr.type}`);
   }
 }
 

@@ -1,0 +1,124 @@
+/**
+ * The scalar functions of CONTRACT §11, as SQLite's built-ins behave
+ * (`planner/functions.ts` types them). Each takes its arguments' values,
+ * already checked for family by the binder and never NULL: all of these
+ * are NULL when an argument is, which the compiled code tests before the
+ * call. coalesce, ifnull and nullif exist to handle NULL and are compiled
+ * inline instead (`codegen.ts`), and replace takes its NULLs as SQLite does. Text functions count characters as code
+ * points, as SQLite counts UTF-8 characters, so `length('😀')` is 1.
+ */
+
+import type { Value } from "../commands/types.js";
+import type { FunctionName } from "../planner/plan.js";
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** The code points of a text (its characters), as an array only when the text has any beyond U+FFFF. */
+function characters(text: string): string | string[] {
+  return SURROGATE.test(text) ? [...text] : text;
+}
+
+function lower(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+function upper(s: string): string {
+  return s.replace(/[a-z]+/g, (m) => m.toUpperCase());
+}
+
+/** Strips characters of `set` (default: space only, as SQLite) from the start and/or end. */
+function strip(s: string, set: string, start: boolean, end: boolean): string {
+  const drop = new Set(characters(set));
+  const chars = [...s];
+  let from = 0;
+  let to = chars.length;
+  if (start) while (from < to && drop.has(chars[from]!)) from++;
+  if (end) while (to > from && drop.has(chars[to - 1]!)) to--;
+  return from === 0 && to === chars.length ? s : chars.slice(from, to).join("");
+}
+
+/** SQLite's substr: 1-based, a negative start counts from the end, a negative length takes characters before the start. */
+function substr(s: string, start: number, length?: number): string {
+  const chars = characters(s);
+  const len = chars.length;
+  let p1 = Math.trunc(start);
+  let p2 = length === undefined ? Infinity : Math.trunc(length);
+  let negative = false;
+  if (p2 < 0) {
+    p2 = -p2;
+    negative = true;
+  }
+  if (p1 < 0) {
+    p1 += len;
+    if (p1 < 0) {
+      p2 += p1;
+      if (p2 < 0) p2 = 0;
+      p1 = 0;
+    }
+  } else if (p1 > 0) {
+    p1--;
+  } else if (p2 > 0) {
+    p2--;
+  }
+  if (negative) {
+    p1 -= p2;
+    if (p1 < 0) {
+      p2 += p1;
+      p1 = 0;
+    }
+  }
+  if (p1 + p2 > len) p2 = Math.max(0, len - p1);
+  return typeof chars === "string" ? chars.slice(p1, p1 + p2) : chars.slice(p1, p1 + p2).join("");
+}
+
+function instr(s: string, sub: string): number {
+  if (sub === "") return 1;
+  const at = s.indexOf(sub);
+  if (at < 0) return 0;
+  return characters(s.slice(0, at)).length + 1;
+}
+
+/**
+ * Rounds half away from zero at `digits` decimals, on the number as written
+ * (its shortest decimal form): `round(2.675, 2)` is 2.68. SQLite rounds a
+ * 17-digit approximation instead and can go either way on such ties.
+ */
+function round(x: number, digits: number): number {
+  const places = Math.min(30, Math.max(0, Math.trunc(digits)));
+  if (!(Math.abs(x) < 4503599627370496)) return x; // no fractional part to round
+  const [mantissa = "0", exponentText = "0"] = Math.abs(x).toExponential().split("e");
+  const decimal = mantissa.replace(".", "");
+  const exponent = Number(exponentText);
+  const keep = exponent + 1 + places; // significant digits left of the cut
+  if (keep >= decimal.length) return x;
+  let kept = keep <= 0 ? 0n : BigInt(decimal.slice(0, keep));
+  if (keep >= 0 && decimal.charCodeAt(keep) >= 53 /* '5' */) kept += 1n;
+  const magnitude = Number(`${kept}e${exponent + 1 - keep}`);
+  return x < 0 ? -magnitude : magnitude;
+}
+
+/**
+ * SQLite's replace: NULL for a NULL text or pattern, the text itself for an
+ * empty pattern — even with a NULL replacement, which is NULL otherwise.
+ */
+export function replace(s: string | null, from: string | null, to: string | null): string | null {
+  if (s === null || from === null) return null;
+  if (from === "") return s;
+  return to === null ? null : s.split(from).join(to);
+}
+
+/** The functions whose result is NULL when any argument is: the compiler tests the arguments, then calls these with non-NULL values. */
+export type StrictFunction = Exclude<FunctionName, "coalesce" | "ifnull" | "nullif" | "replace">;
+
+export const STRICT_FUNCTIONS: Readonly<Record<StrictFunction, (...args: never[]) => Value>> = {
+  lower,
+  upper,
+  length: (s: string) => characters(s).length,
+  trim: (s: string, set = " ") => strip(s, set, true, true),
+  ltrim: (s: string, set = " ") => strip(s, set, true, false),
+  rtrim: (s: string, set = " ") => strip(s, set, false, true),
+  substr,
+  instr,
+  abs: (x: number) => Math.abs(x),
+  round: (x: number, digits = 0) => round(x, digits),
+};

@@ -1,0 +1,169 @@
+/**
+ * LIKE (CONTRACT §11): `%` matches any run of characters, `_` exactly one,
+ * an ESCAPE character makes the next one literal, and ASCII letters match
+ * either case (as SQLite; `'É' LIKE 'é'` is false). Characters are code
+ * points: `_` matches one emoji.
+ *
+ * A pattern is compiled once into a matcher that runs in time linear in the
+ * text, with no backtracking whatever the pattern: a bit-parallel
+ * simulation of the pattern's automaton (Shift-And). State j means "the
+ * first j pattern characters matched"; a `%` after character j lets state j
+ * stay on any text character. Each text character updates every state at
+ * once with a shift and two masks, one machine word per 31 pattern
+ * characters. The common shapes — no wildcard, or a literal prefix then `%` —
+ * take a direct comparison instead.
+ */
+
+export interface LikeMatcher {
+  test(text: string): boolean;
+}
+
+/** ASCII upper case to lower case; every other character is itself. */
+function fold(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+/** One pattern position: a character (folded), or any character (`_`). */
+type Token = number | "any";
+
+interface Parsed {
+  readonly tokens: Token[];
+  /** `stars[j]`: a `%` stands between token j-1 and token j (j = 0: before the first; j = tokens.length: after the last). */
+  readonly stars: boolean[];
+  /** False when the pattern ends in a lone ESCAPE: it matches nothing, as in SQLite. */
+  readonly valid: boolean;
+}
+
+function parse(pattern: string, escape: number | undefined): Parsed {
+  const tokens: Token[] = [];
+  const stars: boolean[] = [false];
+  for (let i = 0; i < pattern.length; ) {
+    const c = pattern.codePointAt(i)!;
+    i += c > 0xffff ? 2 : 1;
+    if (c === escape) {
+      if (i >= pattern.length) return { tokens, stars, valid: false };
+      const literal = pattern.codePointAt(i)!;
+      i += literal > 0xffff ? 2 : 1;
+      tokens.push(fold(literal));
+      stars.push(false);
+    } else if (c === 37 /* % */) {
+      stars[tokens.length] = true;
+    } else {
+      tokens.push(c === 95 /* _ */ ? "any" : fold(c));
+      stars.push(false);
+    }
+  }
+  return { tokens, stars, valid: true };
+}
+
+const NEVER: LikeMatcher = { test: () => false };
+
+/** The matcher for `pattern` with an optional one-character `escape`. */
+export function compileLike(pattern: string, escape?: string): LikeMatcher {
+  const parsed = parse(pattern, escape === undefined ? undefined : escape.codePointAt(0));
+  if (!parsed.valid) return NEVER;
+  const { tokens, stars } = parsed;
+  const wildcards = tokens.includes("any") || stars.slice(0, -1).some(Boolean);
+  if (!wildcards) return literalMatcher(tokens as number[], stars[tokens.length] === true);
+  return automaton(tokens, stars);
+}
+
+/** A pattern of plain characters, whole (`abc`) or as a prefix (`abc%`): compared character by character. */
+function literalMatcher(chars: readonly number[], prefix: boolean): LikeMatcher {
+  return {
+    test(text: string): boolean {
+      let i = 0;
+      for (const want of chars) {
+        if (i >= text.length) return false;
+        const c = text.codePointAt(i)!;
+        if (fold(c) !== want) return false;
+        i += c > 0xffff ? 2 : 1;
+      }
+      return prefix || i === text.length;
+    },
+  };
+}
+
+const WORD_BITS = 31;
+
+/** The Shift-And automaton over `words` words of 31 states each. */
+function automaton(tokens: readonly Token[], stars: readonly boolean[]): LikeMatcher {
+  const states = tokens.length + 1;
+  const words = Math.ceil(states / WORD_BITS);
+  const bit = (state: number): [number, number] => [Math.floor(state / WORD_BITS), 1 << state % WORD_BITS];
+  // Masks: for a character, the states its token leads to (token j leads to state j + 1); and the looping states.
+  const any = new Int32Array(words);
+  const loops = new Int32Array(words);
+  const ascii = new Int32Array(128 * words);
+  const other = new Map<number, Int32Array>();
+  tokens.forEach((token, j) => {
+    const [w, b] = bit(j + 1);
+    if (token === "any") any[w]! |= b;
+    else if (token < 128) {
+      ascii[token * words + w]! |= b;
+      // An ASCII letter matches in either case: its upper-case form looks up the same bits.
+      if (token >= 97 && token <= 122) ascii[(token - 32) * words + w]! |= b;
+    } else {
+      let mask = other.get(token);
+      if (mask === undefined) other.set(token, (mask = new Int32Array(words)));
+      mask[w]! |= b;
+    }
+  });
+  for (let c = 0; c < 128; c++) for (let w = 0; w < words; w++) ascii[c * words + w]! |= any[w]!;
+  for (const mask of other.values()) for (let w = 0; w < words; w++) mask[w]! |= any[w]!;
+  stars.forEach((star, j) => {
+    if (!star) return;
+    const [w, b] = bit(j);
+    loops[w]! |= b;
+  });
+  const [acceptWord, acceptBit] = bit(tokens.length);
+  if (words === 1) return singleWord(ascii, other, any[0]!, loops[0]!, acceptBit);
+  return {
+    test(text: string): boolean {
+      let d = new Int32Array(words);
+      let next = new Int32Array(words);
+      d[0] = 1;
+      for (let i = 0; i < text.length; ) {
+        const c = text.codePointAt(i)!;
+        i += c > 0xffff ? 2 : 1;
+        const base = c < 128 ? c * words : -1;
+        const mask = base < 0 ? other.get(c) : undefined;
+        let alive = 0;
+        let carry = 0;
+        for (let w = 0; w < words; w++) {
+          const m = base >= 0 ? ascii[base + w]! : mask !== undefined ? mask[w]! : any[w]!;
+          const shifted = ((d[w]! << 1) | carry) & 0x7fffffff;
+          carry = (d[w]! >>> (WORD_BITS - 1)) & 1;
+          next[w] = (shifted & m) | (d[w]! & loops[w]!);
+          alive |= next[w]!;
+        }
+        if (alive === 0) return false;
+        [d, next] = [next, d];
+      }
+      return (d[acceptWord]! & acceptBit) !== 0;
+    },
+  };
+}
+
+function singleWord(ascii: Int32Array, other: ReadonlyMap<number, Int32Array>, any: number, loops: number, accept: number): LikeMatcher {
+  return {
+    test(text: string): boolean {
+      let d = 1;
+      for (let i = 0; i < text.length; ) {
+        const c = text.charCodeAt(i);
+        let m: number;
+        if (c < 128) {
+          m = ascii[c]!;
+          i++;
+        } else {
+          const point = text.codePointAt(i)!;
+          i += point > 0xffff ? 2 : 1;
+          m = other.get(point)?.[0] ?? any;
+        }
+        d = ((d << 1) & m) | (d & loops);
+        if (d === 0) return false;
+      }
+      return (d & accept) !== 0;
+    },
+  };
+}

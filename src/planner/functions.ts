@@ -1,0 +1,68 @@
+/**
+ * The scalar functions of CONTRACT §11 as the binder sees them: how many
+ * arguments each takes, which family each argument must be, and the type of
+ * the result. The executor implements the same names (`executor/functions.ts`,
+ * a table typed by `FunctionName`, so a name added here without an
+ * implementation does not compile).
+ *
+ * Names are case-insensitive on every surface (`LOWER(x)` is `lower(x)`).
+ * Semantics follow SQLite's built-ins: `lower`/`upper` change ASCII letters
+ * only, lengths and positions count characters (code points), `round`
+ * returns a real.
+ */
+
+import type { FunctionName, StaticType } from "./plan.js";
+import { numericType, unify, type Family } from "./static-types.js";
+
+interface Signature {
+  readonly min: number;
+  /** `Infinity` for coalesce. */
+  readonly max: number;
+  /**
+   * The family of each argument by position, or `same`: all arguments of one
+   * family, whichever it is (coalesce, ifnull, nullif).
+   */
+  readonly args: readonly Family[] | "same";
+  readonly result: (args: readonly StaticType[], name: string) => StaticType;
+}
+
+const text = (): StaticType => "text";
+const integer = (): StaticType => "integer";
+
+export const FUNCTIONS: Readonly<Record<FunctionName, Signature>> = {
+  lower: { min: 1, max: 1, args: ["text"], result: text },
+  upper: { min: 1, max: 1, args: ["text"], result: text },
+  length: { min: 1, max: 1, args: ["text"], result: integer },
+  trim: { min: 1, max: 2, args: ["text", "text"], result: text },
+  ltrim: { min: 1, max: 2, args: ["text", "text"], result: text },
+  rtrim: { min: 1, max: 2, args: ["text", "text"], result: text },
+  substr: { min: 2, max: 3, args: ["text", "number", "number"], result: text },
+  replace: { min: 3, max: 3, args: ["text", "text", "text"], result: text },
+  instr: { min: 2, max: 2, args: ["text", "text"], result: integer },
+  abs: { min: 1, max: 1, args: ["number"], result: (args) => numericType(args) },
+  round: { min: 1, max: 2, args: ["number", "number"], result: () => "real" },
+  coalesce: { min: 2, max: Infinity, args: "same", result: (args, name) => unify(args, `${name}()`) },
+  ifnull: { min: 2, max: 2, args: "same", result: (args, name) => unify(args, `${name}()`) },
+  nullif: { min: 2, max: 2, args: "same", result: nullifType },
+};
+
+/** nullif(a, b) is a or NULL: of a's type, once a and b are known to be of one family. */
+function nullifType(args: readonly StaticType[], name: string): StaticType {
+  const both = unify(args, `${name}()`);
+  const first = args[0] ?? "null";
+  return first === "unknown" ? both : first;
+}
+
+const NAMES: ReadonlyMap<string, FunctionName> = new Map(Object.keys(FUNCTIONS).map((name) => [name, name as FunctionName]));
+
+/** The function a name (any case) stands for, if any. */
+export function functionNamed(name: string): FunctionName | undefined {
+  return NAMES.get(name.toLowerCase());
+}
+
+/** "takes 1 argument", "takes 1 or 2 arguments", "takes at least 2 arguments". */
+export function arity(signature: Signature): string {
+  if (signature.max === Infinity) return `takes at least ${signature.min} arguments`;
+  if (signature.min === signature.max) return `takes ${signature.min} argument${signature.min === 1 ? "" : "s"}`;
+  return `takes ${signature.min} to ${signature.max} arguments`;
+}

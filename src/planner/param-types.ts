@@ -1,0 +1,106 @@
+/**
+ * SQL parameters bind as the literals they hold (CONTRACT §11: a JSON
+ * literal is an integer when integral): `? / 2` with 7 is 3, with 7.5 is
+ * 3.75, and `? % ?` with -5 and -9.75 is the real -5.0. A value alone cannot
+ * carry that through a computation (the JS number -5 does not remember it
+ * came from a real), so a SQL statement is bound once per combination of
+ * its parameters' types — the types of the ones in expressions, which are
+ * the only ones whose type changes the plan (insert values, `set` values,
+ * LIMIT/OFFSET and ESCAPE are checked as values) — with each such slot
+ * typed as its literal, exactly as the JSON plan cache types its slots.
+ *
+ * `expressionSlots` finds those slots once per statement; `signatureOf`
+ * names a combination of their types (a number, no string built, for up to
+ * 20 slots); `withParamTypes` writes the types into the lowered command.
+ */
+
+import type { Command, ParamSlot, Value } from "../commands/types.js";
+
+type SlotType = NonNullable<ParamSlot["literal"]>;
+
+const TYPES: readonly SlotType[] = ["null", "text", "integer", "real", "boolean"];
+
+function typeCode(v: Value): number {
+  if (v === null) return 0;
+  switch (typeof v) {
+    case "string":
+      return 1;
+    case "number":
+      return Number.isInteger(v) ? 2 : 3;
+    case "boolean":
+      return 4;
+    default:
+      return 0;
+  }
+}
+
+/** The members of a command that hold expressions (where parameter types matter). */
+const EXPRESSION_MEMBERS = ["where", "columns", "joins", "orderBy", "command"] as const;
+
+/** Calls `visit` for every parameter slot inside the expressions of `node` (not ESCAPE's). */
+function eachSlot(node: unknown, visit: (slot: ParamSlot) => ParamSlot | undefined): unknown {
+  if (Array.isArray(node)) {
+    let changed = false;
+    const out = node.map((item) => {
+      const next = eachSlot(item, visit);
+      if (next !== item) changed = true;
+      return next;
+    });
+    return changed ? out : node;
+  }
+  if (typeof node !== "object" || node === null) return node;
+  const record = node as Record<string, unknown>;
+  if (record["type"] === "param" && typeof record["index"] === "number") return visit(record as unknown as ParamSlot) ?? node;
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(record)) {
+    if (key === "escape") continue;
+    const next = eachSlot(record[key], visit);
+    if (next !== record[key]) (out ??= { ...record })[key] = next;
+  }
+  return out ?? node;
+}
+
+function expressionParts(command: Command): unknown[] {
+  const record = command as unknown as Record<string, unknown>;
+  const parts: unknown[] = [];
+  for (const member of EXPRESSION_MEMBERS) {
+    const part = record[member];
+    if (part !== undefined) parts.push(member === "command" ? expressionParts(part as Command) : part);
+  }
+  return parts;
+}
+
+/** The parameters (by index, ascending) that stand inside expressions of a lowered statement. */
+export function expressionSlots(command: Command): number[] {
+  const found = new Set<number>();
+  eachSlot(expressionParts(command), (slot) => {
+    found.add(slot.index);
+    return undefined;
+  });
+  return [...found].sort((a, b) => a - b);
+}
+
+/** The types of `values` at `slots`, as one key: a number for up to 20 slots, else a string. */
+export function signatureOf(slots: readonly number[], values: readonly Value[]): number | string {
+  if (slots.length <= 20) {
+    let key = 0;
+    for (const slot of slots) key = key * 5 + typeCode(values[slot] ?? null);
+    return key;
+  }
+  return slots.map((slot) => typeCode(values[slot] ?? null)).join("");
+}
+
+/** The command with each slot of `slots` typed as the literal its value would be. */
+export function withParamTypes<C extends Command>(command: C, slots: readonly number[], values: readonly Value[]): C {
+  if (slots.length === 0) return command;
+  const typed = new Set(slots);
+  const out: Record<string, unknown> = { ...(command as unknown as Record<string, unknown>) };
+  for (const member of EXPRESSION_MEMBERS) {
+    if (out[member] === undefined) continue;
+    out[member] =
+      member === "command"
+        ? withParamTypes(out[member] as Command, slots, values)
+        : eachSlot(out[member], (slot) => (typed.has(slot.index) ? { ...slot, literal: TYPES[typeCode(values[slot.index] ?? null)]! } : undefined));
+  }
+  return out as unknown as C;
+}

@@ -1,0 +1,509 @@
+/**
+ * Random SQL that storedb and SQLite must answer alike, over a generated
+ * dataset of related tables full of NULLs: the engine of the differential
+ * test (and of its longer run in `npm run soak`).
+ *
+ * Everything is generated typed, so only what both engines define the same
+ * way is ever written; the deliberate differences (CONTRACT §5's strict
+ * typing, §11's choices) are kept out by construction, never skipped after
+ * the fact:
+ * - a text never meets a number or a boolean, and booleans are not
+ *   numbers (SQLite keeps TRUE as 1; storedb answers true, compared as 1);
+ * - numbers stay small, so no integer leaves ±(2^53−1) (storedb's reals)
+ *   nor ±2^63 (SQLite's); reals are quarters, so sums are exact in either
+ *   engine whatever the order or summation method;
+ * - `/`, `%` and CAST to text only take numbers whose kind both engines
+ *   agree on: storedb unifies CASE/coalesce branches of integer and real to
+ *   real, SQLite keeps each branch's own, so such a "mixed" number never
+ *   reaches them;
+ * - integer parameters are bound to SQLite as BigInt (better-sqlite3 binds a
+ *   JS number as REAL), real parameters are never whole numbers (JSON has no
+ *   `7.0`), booleans as 0/1;
+ * - round() and CAST to text only see exact quarters (SQLite rounds and
+ *   writes a 17-digit approximation, storedb the number as written: they
+ *   differ on ties like 2.675 and in the 17th digit), and CAST never turns
+ *   a boolean into text or anything into a boolean (storedb's own rules);
+ * - a scalar subquery is an aggregate or takes LIMIT 1 under a total order,
+ *   so it never yields two rows (an error in storedb).
+ *
+ * Every query is generated from its own seed, so one failing query replays
+ * alone.
+ */
+
+import type { Value } from "../../../src/commands/types.js";
+
+// ---------------------------------------------------------------- randomness
+
+export type Rng = () => number;
+
+/** mulberry32: small, fast, good enough for test data. */
+export function rng(seed: number): Rng {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The seed of query `index` of a run. */
+export function querySeed(runSeed: number, index: number): number {
+  return (Math.imul(runSeed ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(index + 1, 0xc2b2ae35)) >>> 0;
+}
+
+class Random {
+  constructor(readonly next: Rng) {}
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(xs.length)] as T;
+  }
+}
+
+// ---------------------------------------------------------------- dataset
+
+type ColumnType = "integer" | "real" | "text" | "boolean";
+
+interface Column {
+  readonly name: string;
+  readonly type: ColumnType;
+}
+
+export interface TableDef {
+  readonly name: string;
+  readonly columns: readonly Column[];
+  readonly rows: readonly (readonly Value[])[];
+  /** Secondary indexes, `[name, column]`: created alike in both engines. */
+  readonly indexes: readonly (readonly [string, string])[];
+}
+
+const TEXTS = ["", "a", "A", "ab", "Ab", "abc", "b", "B", "ba", "x_y", "50%", "é", "É", "😀", "a😀b", " a ", "it's", "zz", "Paris", "paris", "Rome"];
+const CITIES = ["Paris", "Rome", "Berlin", "paris", "Oslo"];
+const STATUSES = ["new", "paid", "shipped", "cancelled"];
+
+/** A quarter in [-max, max]: exact in binary, so sums never round. */
+function quarter(r: Random, max: number): number {
+  return (r.int(8 * max + 1) - 4 * max) / 4;
+}
+
+export function dataset(seed = 20260101): TableDef[] {
+  const r = new Random(rng(seed));
+  const maybe = <T>(p: number, v: () => T): T | null => (r.chance(p) ? null : v());
+  const users = Array.from({ length: 40 }, (_, i): Value[] => [
+    i + 1,
+    maybe(0.1, () => r.pick(TEXTS)),
+    maybe(0.2, () => r.pick(CITIES)),
+    maybe(0.2, () => r.int(60) - 5),
+    maybe(0.2, () => quarter(r, 25)),
+    maybe(0.25, () => r.chance(0.5)),
+  ]);
+  const orders = Array.from({ length: 90 }, (_, i): Value[] => [
+    i + 1,
+    maybe(0.15, () => 1 + r.int(45)), // some point past the last user: orphans for outer joins
+    maybe(0.15, () => quarter(r, 60)),
+    maybe(0.2, () => r.int(7)),
+    maybe(0.1, () => r.pick(STATUSES)),
+  ]);
+  const items = Array.from({ length: 120 }, (_, i): Value[] => [
+    i + 1,
+    maybe(0.1, () => 1 + r.int(95)),
+    maybe(0.1, () => r.pick(TEXTS)),
+    maybe(0.2, () => quarter(r, 12)),
+  ]);
+  return [
+    {
+      name: "users",
+      columns: [
+        { name: "id", type: "integer" },
+        { name: "name", type: "text" },
+        { name: "city", type: "text" },
+        { name: "age", type: "integer" },
+        { name: "score", type: "real" },
+        { name: "active", type: "boolean" },
+      ],
+      rows: users,
+      indexes: [["users_city", "city"], ["users_age", "age"], ["users_score", "score"]],
+    },
+    {
+      name: "orders",
+      columns: [
+        { name: "id", type: "integer" },
+        { name: "user_id", type: "integer" },
+        { name: "amount", type: "real" },
+        { name: "qty", type: "integer" },
+        { name: "status", type: "text" },
+      ],
+      rows: orders,
+      indexes: [["orders_user", "user_id"], ["orders_amount", "amount"]],
+    },
+    {
+      name: "items",
+      columns: [
+        { name: "id", type: "integer" },
+        { name: "order_id", type: "integer" },
+        { name: "sku", type: "text" },
+        { name: "price", type: "real" },
+      ],
+      rows: items,
+      indexes: [["items_sku", "sku"]],
+    },
+  ];
+}
+
+// ---------------------------------------------------------------- expressions
+
+type Family = "num" | "text" | "bool";
+/** Whether both engines agree a number is an integer or a real (see the header's "mixed"). */
+type Kind = "int" | "real" | "mixed";
+
+interface Gen {
+  readonly sql: string;
+  readonly family: Family;
+  /** Numbers only. */
+  readonly kind?: Kind;
+  /** Numbers only: a quarter, or NULL, whatever the row (round() takes only these). */
+  readonly exact?: boolean;
+}
+
+interface Source {
+  readonly alias: string;
+  readonly table: TableDef;
+}
+
+/** A generated query: SQL text, its parameters, and whether its rows come in a total order. */
+export interface Query {
+  readonly sql: string;
+  readonly params: readonly Value[];
+  readonly ordered: boolean;
+}
+
+const familyOf = (t: ColumnType): Family => (t === "text" ? "text" : t === "boolean" ? "bool" : "num");
+const quote = (s: string): string => `'${s.replaceAll("'", "''")}'`;
+
+/** A real written as SQL: always with a point, so SQLite reads it as REAL too. */
+function realText(x: number): string {
+  const s = String(x);
+  return s.includes(".") || s.includes("e") ? s : `${s}.0`;
+}
+
+/** Where a parameter goes: its value's number between two control characters no generated text holds. */
+const MARK = /\u0001(\d+)\u0002/g;
+
+class QueryBuilder {
+  /** Parameter values by mark; `finish` numbers the marks left in the text in text order. */
+  private readonly values: Value[] = [];
+
+  constructor(
+    readonly r: Random,
+    readonly tables: readonly TableDef[],
+  ) {}
+
+  param(v: Value): string {
+    this.values.push(v);
+    return `\u0001${this.values.length - 1}\u0002`;
+  }
+
+  /** The text with `?` for each mark, and the values in the order the marks stand (generated parts may be dropped). */
+  finish(sql: string, ordered: boolean): Query {
+    const params: Value[] = [];
+    const text = sql.replace(MARK, (_, id: string) => {
+      params.push(this.values[Number(id)] ?? null);
+      return "?";
+    });
+    return { sql: text, params, ordered };
+  }
+
+  columns(scope: readonly Source[], family: Family): Gen[] {
+    const out: Gen[] = [];
+    for (const s of scope) {
+      for (const c of s.table.columns) {
+        if (familyOf(c.type) !== family) continue;
+        const sql = `${s.alias}.${c.name}`;
+        out.push(family === "num" ? { sql, family, kind: c.type === "integer" ? "int" : "real", exact: true } : { sql, family });
+      }
+    }
+    return out;
+  }
+
+  literal(family: Family): Gen {
+    const r = this.r;
+    if (r.chance(0.08)) return family === "num" ? { sql: "NULL", family, kind: "int", exact: true } : { sql: "NULL", family };
+    switch (family) {
+      case "num": {
+        if (r.chance(0.55)) {
+          const v = r.int(21) - 6;
+          return { sql: r.chance(0.3) ? this.param(v) : String(v), family, kind: "int", exact: true };
+        }
+        let v = quarter(r, 20);
+        // A real parameter is never whole: JSON has no `7.0`, an integral value is an integer.
+        if (r.chance(0.3)) {
+          if (Number.isInteger(v)) v += 0.25;
+          return { sql: this.param(v), family, kind: "real", exact: true };
+        }
+        return { sql: realText(v), family, kind: "real", exact: true };
+      }
+      case "text": {
+        const v = r.pick(TEXTS);
+        return { sql: r.chance(0.3) ? this.param(v) : quote(v), family };
+      }
+      case "bool": {
+        const v = r.chance(0.5);
+        return { sql: r.chance(0.2) ? this.param(v) : v ? "TRUE" : "FALSE", family };
+      }
+    }
+  }
+
+  leaf(family: Family, scope: readonly Source[]): Gen {
+    const cols = this.columns(scope, family);
+    if (cols.length > 0 && this.r.chance(0.65)) return this.r.pick(cols);
+    return this.literal(family);
+  }
+
+  expr(family: Family, depth: number, scope: readonly Source[]): Gen {
+    if (depth <= 0 || this.r.chance(0.3)) return this.leaf(family, scope);
+    switch (family) {
+      case "num":
+        return this.number(depth, scope);
+      case "text":
+        return this.text(depth, scope);
+      case "bool":
+        return this.bool(depth, scope);
+    }
+  }
+
+  /** A number whose kind both engines agree on (for `/` and `%`). */
+  pure(depth: number, scope: readonly Source[]): Gen {
+    for (let tries = 0; tries < 4; tries++) {
+      const g = this.expr("num", depth, scope);
+      if (g.kind !== "mixed") return g;
+    }
+    return this.leaf("num", scope);
+  }
+
+  number(depth: number, scope: readonly Source[]): Gen {
+    const r = this.r;
+    const d = depth - 1;
+    const k = r.int(12);
+    switch (k) {
+      case 0:
+      case 1: {
+        const a = this.expr("num", d, scope);
+        const b = this.expr("num", d, scope);
+        const op = r.pick(["+", "-", "*"]);
+        // Products of products would outgrow the integers both engines share.
+        const right = op === "*" && d > 0 ? this.leaf("num", scope) : b;
+        return { sql: `(${a.sql} ${op} ${right.sql})`, family: "num", kind: combine(a.kind, right.kind), exact: a.exact === true && right.exact === true };
+      }
+      case 2: {
+        const a = this.pure(d, scope);
+        const b = this.pure(d, scope);
+        const op = r.pick(["/", "%"]);
+        const kind: Kind = a.kind === "int" && b.kind === "int" ? "int" : "real";
+        // A remainder is whole (both operands are truncated first); a real quotient is not a quarter.
+        return { sql: `(${a.sql} ${op} ${b.sql})`, family: "num", kind, exact: op === "%" || kind === "int" };
+      }
+      case 3: {
+        const a = this.expr("num", d, scope);
+        return { sql: `(- ${a.sql})`, family: "num", kind: a.kind ?? "int", exact: a.exact === true };
+      }
+      case 4: {
+        const a = this.expr("num", d, scope);
+        return { sql: `abs(${a.sql})`, family: "num", kind: a.kind ?? "int", exact: a.exact === true };
+      }
+      case 5: {
+        const a = this.expr("num", d, scope);
+        if (a.exact !== true) return a;
+        const digits = r.chance(0.5) ? 0 : r.int(3);
+        return { sql: `round(${a.sql}${digits === 0 ? "" : `, ${digits}`})`, family: "num", kind: "real", exact: digits === 0 };
+      }
+      case 6: {
+        const t = this.expr("text", d, scope);
+        return { sql: r.chance(0.5) ? `length(${t.sql})` : `instr(${t.sql}, ${this.expr("text", d, scope).sql})`, family: "num", kind: "int", exact: true };
+      }
+      case 7: {
+        const c = this.expr("bool", d, scope);
+        const a = this.expr("num", d, scope);
+        const b = this.expr("num", d, scope);
+        const otherwise = r.chance(0.7) ? ` ELSE ${b.sql}` : "";
+        return { sql: `CASE WHEN ${c.sql} THEN ${a.sql}${otherwise} END`, family: "num", kind: unifyKinds(a.kind, otherwise ? b.kind : a.kind), exact: a.exact === true && b.exact === true };
+      }
+      case 8: {
+        const a = this.expr("num", d, scope);
+        const b = this.expr("num", d, scope);
+        const fn = r.pick(["coalesce", "ifnull", "nullif"]);
+        const kind = fn === "nullif" ? (a.kind ?? "int") : unifyKinds(a.kind, b.kind);
+        return { sql: `${fn}(${a.sql}, ${b.sql})`, family: "num", kind, exact: a.exact === true && b.exact === true };
+      }
+      case 9: {
+        const a = this.expr("num", d, scope);
+        if (r.chance(0.5)) return { sql: `CAST(${a.sql} AS INTEGER)`, family: "num", kind: "int", exact: true };
+        return { sql: `CAST(${a.sql} AS REAL)`, family: "num", kind: "real", exact: a.exact === true };
+      }
+      case 10: {
+        const text = r.pick(["12abc", " 7", "-3.5x", "abc", "", "1e2", "+4", ".5", "0x10"]);
+        return r.chance(0.5)
+          ? { sql: `CAST(${quote(text)} AS INTEGER)`, family: "num", kind: "int", exact: true }
+          : { sql: `CAST(${quote(text)} AS REAL)`, family: "num", kind: "real", exact: false };
+      }
+      default: {
+        const b = this.expr("bool", d, scope);
+        return { sql: `CAST(${b.sql} AS INTEGER)`, family: "num", kind: "int", exact: true };
+      }
+    }
+  }
+
+  text(depth: number, scope: readonly Source[]): Gen {
+    const r = this.r;
+    const d = depth - 1;
+    const t = (): Gen => this.expr("text", d, scope);
+    const small = (): string => String(r.int(9) - 4);
+    switch (r.int(9)) {
+      case 0:
+        return { sql: `(${t().sql} || ${t().sql})`, family: "text" };
+      case 1:
+        return { sql: `${r.pick(["lower", "upper", "trim", "ltrim", "rtrim"])}(${t().sql})`, family: "text" };
+      case 2:
+        return { sql: `${r.pick(["trim", "ltrim", "rtrim"])}(${t().sql}, ${quote(r.pick(["a", " ", "ab", "é"]))})`, family: "text" };
+      case 3:
+        return { sql: r.chance(0.5) ? `substr(${t().sql}, ${small()})` : `substr(${t().sql}, ${small()}, ${small()})`, family: "text" };
+      case 4:
+        return { sql: `replace(${t().sql}, ${t().sql}, ${t().sql})`, family: "text" };
+      case 5: {
+        const c = this.expr("bool", d, scope);
+        return { sql: `CASE WHEN ${c.sql} THEN ${t().sql} ELSE ${t().sql} END`, family: "text" };
+      }
+      case 6:
+        return { sql: `${r.pick(["coalesce", "ifnull", "nullif"])}(${t().sql}, ${t().sql})`, family: "text" };
+      case 7: {
+        // A real prints with its point (`1.0`): only a number both engines call real or integer, and
+        // only a quarter (digits beyond 15 differ: SQLite's conversion is approximate, storedb's shortest exact).
+        const n = this.pure(d, scope);
+        return n.exact === true ? { sql: `CAST(${n.sql} AS TEXT)`, family: "text" } : { sql: `CAST(${this.leaf("num", scope).sql} AS TEXT)`, family: "text" };
+      }
+      default: {
+        const o = t();
+        return { sql: `CASE ${o.sql} WHEN ${t().sql} THEN ${t().sql} WHEN ${t().sql} THEN ${t().sql} END`, family: "text" };
+      }
+    }
+  }
+
+  bool(depth: number, scope: readonly Source[]): Gen {
+    const r = this.r;
+    const d = depth - 1;
+    const family = (): Family => r.pick<Family>(["num", "num", "num", "text", "text", "bool"]);
+    switch (r.int(10)) {
+      case 0:
+      case 1: {
+        const f = family();
+        const a = this.expr(f, d, scope);
+        const b = this.expr(f, d, scope);
+        return { sql: `(${a.sql} ${r.pick(["=", "<>", "!=", "<", "<=", ">", ">="])} ${b.sql})`, family: "bool" };
+      }
+      case 2:
+        return { sql: `(${this.expr(family(), d, scope).sql} IS ${r.chance(0.5) ? "NOT " : ""}NULL)`, family: "bool" };
+      case 3: {
+        const f = family();
+        const values = Array.from({ length: 1 + r.int(4) }, () => this.expr(f, d - 1, scope).sql);
+        return { sql: `(${this.expr(f, d, scope).sql} ${r.chance(0.3) ? "NOT " : ""}IN (${values.join(", ")}))`, family: "bool" };
+      }
+      case 4: {
+        const f: Family = r.chance(0.7) ? "num" : "text";
+        const [x, lo, hi] = [this.expr(f, d, scope), this.expr(f, d - 1, scope), this.expr(f, d - 1, scope)];
+        return { sql: `(${x.sql} ${r.chance(0.3) ? "NOT " : ""}BETWEEN ${lo.sql} AND ${hi.sql})`, family: "bool" };
+      }
+      case 5: {
+        const pattern = r.pick(["a%", "%a%", "_", "%", "A_", "%b", "a\\_%", "%😀%", "é%", "p%", "%s", "50!%", "x!_y"]);
+        const escape = pattern.includes("!") ? " ESCAPE '!'" : pattern.includes("\\") ? " ESCAPE '\\'" : "";
+        const p = r.chance(0.25) && escape === "" ? this.param(pattern) : quote(pattern);
+        return { sql: `(${this.expr("text", d, scope).sql} ${r.chance(0.3) ? "NOT " : ""}LIKE ${p}${escape})`, family: "bool" };
+      }
+      case 6:
+        return { sql: `(NOT ${this.expr("bool", d, scope).sql})`, family: "bool" };
+      case 7:
+      case 8: {
+        const parts = Array.from({ length: 2 + r.int(2) }, () => this.expr("bool", d, scope).sql);
+        return { sql: `(${parts.join(r.chance(0.5) ? " AND " : " OR ")})`, family: "bool" };
+      }
+      default:
+        return this.leaf("bool", scope);
+    }
+  }
+}
+
+function combine(a: Kind | undefined, b: Kind | undefined): Kind {
+  if (a === "mixed" || b === "mixed") return "mixed";
+  return a === "real" || b === "real" ? "real" : "int";
+}
+
+/** A CASE or coalesce of both kinds: storedb says real, SQLite keeps each value's own. */
+function unifyKinds(a: Kind | undefined, b: Kind | undefined): Kind {
+  return a === b ? (a ?? "int") : "mixed";
+}
+
+// ---------------------------------------------------------------- statements
+
+/** One random select (see the header for what it may hold). */
+export function generateQuery(seed: number, tables: readonly TableDef[]): Query {
+  const r = new Random(rng(seed));
+  const q = new QueryBuilder(r, tables);
+  const table = (name: string): TableDef => tables.find((t) => t.name === name)!;
+  const depth = 1 + r.int(3);
+
+  if (r.chance(0.06)) {
+    // No FROM: the list is evaluated once.
+    const items = Array.from({ length: 1 + r.int(3) }, (_, i) => `${q.expr(r.pick<Family>(["num", "text", "bool"]), depth, []).sql} AS c${i}`);
+    const where = r.chance(0.2) ? ` WHERE ${q.expr("bool", 1, []).sql}` : "";
+    return q.finish(`SELECT ${items.join(", ")}${where}`, true);
+  }
+
+  const scope: Source[] = [];
+  let from: string;
+  const shape = r.int(6);
+  if (shape <= 1) {
+    scope.push({ alias: "u", table: table("users") });
+    from = "users u";
+  } else if (shape === 2) {
+    scope.push({ alias: "o", table: table("orders") });
+    from = "orders AS o";
+  } else if (shape === 3) {
+    scope.push({ alias: "u", table: table("users") }, { alias: "o", table: table("orders") });
+    const type = r.pick(["JOIN", "LEFT JOIN", "INNER JOIN"]);
+    const extra = r.chance(0.3) ? ` AND ${q.expr("bool", 1, scope).sql}` : "";
+    from = `users u ${type} orders o ON o.user_id = u.id${extra}`;
+  } else if (shape === 4) {
+    // A self-join under two aliases.
+    scope.push({ alias: "a", table: table("users") }, { alias: "b", table: table("users") });
+    from = `users a ${r.pick(["JOIN", "LEFT JOIN"])} users b ON ${r.pick(["b.city = a.city AND b.id <> a.id", "b.age > a.age", "b.id = a.id + 1"])}`;
+  } else {
+    scope.push({ alias: "o", table: table("orders") }, { alias: "i", table: table("items") }, { alias: "u", table: table("users") });
+    from = `orders o ${r.pick(["JOIN", "LEFT JOIN"])} items i ON i.order_id = o.id LEFT JOIN users u ON u.id = o.user_id`;
+  }
+
+  const width = 1 + r.int(4);
+  const items: string[] = [];
+  for (let i = 0; i < width; i++) items.push(`${q.expr(r.pick<Family>(["num", "num", "text", "bool"]), depth, scope).sql} AS c${i}`);
+  const where = r.chance(0.75) ? ` WHERE ${q.expr("bool", depth, scope).sql}` : "";
+  let tail = "";
+  let ordered = false;
+  if (r.chance(0.5)) {
+    // Every output column is a key, so ties are between equal rows and any LIMIT takes the same ones.
+    const keys = Array.from({ length: width }, (_, i) => `${i + 1}${r.chance(0.5) ? " DESC" : ""}`);
+    for (let i = keys.length - 1; i > 0; i--) {
+      const j = r.int(i + 1);
+      [keys[i], keys[j]] = [keys[j]!, keys[i]!];
+    }
+    tail = ` ORDER BY ${keys.join(", ")}`;
+    ordered = true;
+    if (r.chance(0.5)) {
+      tail += ` LIMIT ${r.chance(0.5) ? q.param(r.int(12)) : r.int(12)}`;
+      if (r.chance(0.5)) tail += ` OFFSET ${r.chance(0.5) ? q.param(r.int(6)) : r.int(6)}`;
+    }
+  }
+  return q.finish(`SELECT ${items.join(", ")} FROM ${from}${where}${tail}`, ordered);
+}
