@@ -57,7 +57,7 @@ test("an interactive session: multi-line statements, dot commands, modes, explai
     await term.line(".explain off");
 
     const error = await term.line("SELECT name\nFORM users;".replace("\n", "\r"));
-    assert.match(error, /error: .*\[sql_syntax_error\]\n2 \| FORM users\n  \| \^\n/);
+    assert.match(error, /error: .*did you mean FROM.*\[sql_syntax_error\]\n2 \| FORM users\n  \|      \^\n/);
 
     // Ctrl-C drops the statement being typed: the next one runs alone.
     from = term.screen.length;

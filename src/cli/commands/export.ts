@@ -75,6 +75,8 @@ async function querySelect(sql: string): Promise<SelectCommand> {
 }
 
 async function pageThrough(db: Queryable, select: SelectCommand, writer: Writer): Promise<void> {
+  // A query with `?` was refused above, so LIMIT and OFFSET are counts here, never parameter slots.
+  if (typeof select.offset === "object" || typeof select.limit === "object") throw new UsageError("export --query takes no ? parameters");
   const start = select.offset ?? 0;
   const end = select.limit === undefined ? Infinity : start + select.limit;
   let columns: readonly string[] | undefined;

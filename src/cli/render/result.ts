@@ -68,6 +68,27 @@ export function expressionText(expr: Expression): string {
       return `(${expr.operands.map(expressionText).join(` ${expr.type.toUpperCase()} `)})`;
     case "not":
       return `NOT ${expressionText(expr.expr)}`;
+    case "binary":
+      return `(${expressionText(expr.left)} ${expr.op} ${expressionText(expr.right)})`;
+    case "negate":
+      return `-(${expressionText(expr.expr)})`;
+    case "in":
+      return `${expressionText(expr.expr)} ${expr.not === true ? "NOT " : ""}IN (${expr.values.map(expressionText).join(", ")})`;
+    case "between":
+      return `${expressionText(expr.expr)} ${expr.not === true ? "NOT " : ""}BETWEEN ${expressionText(expr.low)} AND ${expressionText(expr.high)}`;
+    case "like": {
+      const escape = typeof expr.escape === "string" ? ` ESCAPE '${expr.escape.replaceAll("'", "''")}'` : expr.escape === undefined ? "" : " ESCAPE ?";
+      return `${expressionText(expr.expr)} ${expr.not === true ? "NOT " : ""}LIKE ${expressionText(expr.pattern)}${escape}`;
+    }
+    case "case": {
+      const operand = expr.operand === undefined ? "" : ` ${expressionText(expr.operand)}`;
+      const arms = expr.when.map((w) => ` WHEN ${expressionText(w.when)} THEN ${expressionText(w.then)}`).join("");
+      return `CASE${operand}${arms}${expr.else === undefined ? "" : ` ELSE ${expressionText(expr.else)}`} END`;
+    }
+    case "cast":
+      return `CAST(${expressionText(expr.expr)} AS ${expr.as.toUpperCase()})`;
+    case "function":
+      return `${expr.name}(${expr.args.map(expressionText).join(", ")})`;
     default:
       return assertNever(expr, "expression");
   }
