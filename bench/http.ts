@@ -31,13 +31,20 @@
  * bodies: the JSON form's body is bigger, and parsing it is the HTTP stack's
  * cost, not storedb's.
  *
+ * storedb answers each form on both command routes, the envelope and the
+ * path route (§12), measured on the same process per round in alternating
+ * order: the two must cost the same within noise. Then the path route
+ * through nginx (deploy/nginx.conf) against direct, again on one storedb
+ * process per round, so the proxy's cost is known; and, in process, what
+ * the metrics add per request against prom-client's own counting.
+ *
  * Targets: storedb point selects ≥ 80% of `bare` and ahead of `sqlite`; no
  * non-2xx answers anywhere.
  */
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -214,6 +221,74 @@ const jsonBody = (id: number) => ({
 let nextEvent = 0;
 const insertBody = () => ({ database: "bench", command: { kind: "insert", table: "events", rows: [{ id: ++nextEvent, name: `event ${nextEvent}` }] } });
 
+/** nginx's master and worker processes (the workers are the master's children). */
+function processTree(pid: number): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+  return [pid, ...(children === "" ? [] : children.split(" ").map(Number))];
+}
+
+/**
+ * Point selects (SQL form, path route) on one fresh storedb per round, directly and through nginx with
+ * deploy/nginx.conf, alternating; nginx runs on the server's core, so what it costs shows in the rate.
+ * Undefined (and said so) when nginx is not installed.
+ */
+async function proxyRounds(bundle: string, data: string, scratch: string, port: () => number, running: Set<Server>): Promise<string | undefined> {
+  const nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((candidate) => existsSync(candidate));
+  if (nginx === undefined) return "through nginx: not measured (nginx is not installed)";
+  const direct: Run[] = [];
+  const proxy: Run[] = [];
+  const proxyCpu: number[] = [];
+  const body = () => ({ command: sqlBody(randomId()).command });
+  for (let round = 0; round < ROUNDS; round++) {
+    const server = await startStoredb(bundle, port(), data, "info");
+    running.add(server);
+    const prefix = mkdtempSync(path.join(scratch, "nginx-"));
+    mkdirSync(path.join(prefix, "tmp"));
+    const proxyPort = port();
+    const upstream = `127.0.0.1:${new URL(server.url).port}`;
+    const conf = readFileSync(path.join(root, "deploy/nginx.conf"), "utf8").replace("listen 8080;", `listen 127.0.0.1:${proxyPort};`);
+    writeFileSync(path.join(prefix, "nginx.conf"), conf);
+    writeFileSync(
+      path.join(prefix, "upstreams.conf"),
+      `upstream storedb_databases { hash $storedb_database consistent; server ${upstream} max_fails=0; keepalive 32; }\nupstream storedb_any { server ${upstream}; keepalive 8; }\nupstream storedb_1 { server ${upstream} max_fails=0; }\n`,
+    );
+    const [command, args] = onServerCpu(nginx, ["-p", prefix, "-c", "nginx.conf", "-g", "daemon off;"]);
+    const child = spawn(command, args, { stdio: ["ignore", openSync(path.join(prefix, "access.log"), "w"), "inherit"] });
+    const proxyServer: Server = { child, url: `http://127.0.0.1:${proxyPort}` };
+    running.add(proxyServer);
+    for (let attempt = 0; attempt < 100 && !(await fetch(`${proxyServer.url}/health`).then((r) => r.ok, () => false)); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await load(server.url, ROUTES.path, body, 1);
+    await load(proxyServer.url, ROUTES.path, body, 1);
+    const order = round % 2 === 0 ? ["direct", "proxy"] : ["proxy", "direct"];
+    for (const which of order) {
+      if (which === "direct") {
+        direct.push(await measure(server, ROUTES.path, body, SECONDS));
+      } else {
+        const pids = processTree(child.pid!);
+        const before = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+        const run = await measure({ child: server.child, url: proxyServer.url }, ROUTES.path, body, SECONDS);
+        proxyCpu.push(((pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - before) * 1000) / Math.max(1, run.result.requests.total));
+        proxy.push(run);
+      }
+    }
+    await stop(proxyServer);
+    running.delete(proxyServer);
+    await stop(server);
+    running.delete(server);
+  }
+  const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const rate = (runs: Run[]) => middle(runs.map((run) => run.result.requests.average));
+  const bad = [...direct, ...proxy].reduce((sum, run) => sum + run.result.non2xx + run.result.errors + run.result.timeouts, 0);
+  const ratio = middle(proxy.map((run, i) => run.result.requests.average / direct[i]!.result.requests.average));
+  return (
+    `through nginx (SQL point select, path route, ${ROUNDS} rounds, nginx on the server's core): direct ${rate(direct).toFixed(0)}/s, ` +
+    `through nginx ${rate(proxy).toFixed(0)}/s (${ratio.toFixed(2)}x, median of the rounds' ratios); storedb CPU ${middle(direct.map((run) => run.cpuPerRequestUs)).toFixed(1)} µs/request direct, ` +
+    `${middle(proxy.map((run) => run.cpuPerRequestUs)).toFixed(1)} through nginx, nginx itself ${middle(proxyCpu).toFixed(1)} µs/request; p50 ${direct.at(-1)!.result.latency.p50} ms direct, ${proxy.at(-1)!.result.latency.p50} ms through nginx; non-2xx + errors = ${bad}`
+  );
+}
+
 /** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
 function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -379,6 +454,10 @@ async function main(): Promise<void> {
         await retire(server);
       }
     }
+    // Through nginx (deploy/nginx.conf, the one instance as every upstream) against direct, on the same storedb
+    // process in each round, in alternating order: what the proxy costs a point select.
+    const proxied = await proxyRounds(bundle, data, scratch, () => nextPort++, running);
+
     const inserts: [string, Role, number][] = [
       ["insert 1 row — fastify + better-sqlite3 (sync=FULL)", "sqlite", 0],
       ["insert 1 row — storedb (durable before 2xx)", "storedb", 1_000_000],
@@ -444,6 +523,7 @@ async function main(): Promise<void> {
     });
     console.log(`path route against the envelope route (storedb, same process per round, median of the rounds' ratios): ${pathVersusEnvelope.join("; ")}`);
     console.log("server, driver: median busy share of one core during the runs (the driver near 100% bounds every server's rate alike)");
+    if (proxied !== undefined) console.log(proxied);
     console.log(`checksum ${hash.digest("hex").slice(0, 16)}`);
   } catch (error) {
     const log = `${data}.log`;
