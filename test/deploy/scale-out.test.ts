@@ -15,7 +15,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { serverBundle, tempDir } from "../server/support/server-process.js";
+import { serverBundle, serverEnv, tempDir } from "../server/support/server-process.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DATABASES = 60;
@@ -49,10 +49,9 @@ test.before(async () => {
   base = tempDir("scale-out");
   const bundle = await serverBundle();
   const ports = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith("STORE_")) env[key] = value;
+  // local.sh sets each instance's data path and port; STORE_* variables from here reach every instance.
   script = spawn("bash", [path.join(root, "deploy/local.sh"), base], {
-    env: { ...env, PROXY_PORT: String(ports[0]), INSTANCE_PORTS: ports.slice(1).join(" "), STOREDB_CMD: `${process.execPath} ${bundle}`, STORE_LOG_LEVEL: "warn" },
+    env: { ...serverEnv(base, { STORE_LOG_LEVEL: "warn" }), PROXY_PORT: String(ports[0]), INSTANCE_PORTS: ports.slice(1).join(" "), STOREDB_CMD: `${process.execPath} ${bundle}` },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -179,10 +178,8 @@ test("SIGKILL one instance: only its databases fail (503), the others keep readi
   // No database moved: nothing was created anywhere while the victim was down.
   for (const name of names) assert.is(holders(name).length, 1, name);
 
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith("STORE_")) env[key] = value;
   const child = spawn(process.execPath, [await serverBundle()], {
-    env: { ...env, STORE_DATA_PATH: victim.data, STORE_PORT: String(victim.port), STORE_BIND_ADDRESS: "127.0.0.1", STORE_LOG_LEVEL: "warn" },
+    env: serverEnv(victim.data, { STORE_PORT: String(victim.port), STORE_LOG_LEVEL: "warn" }),
     stdio: "ignore",
   });
   restarted.push(child);

@@ -16,6 +16,7 @@ import { buildApp } from "../../src/server/app.js";
 import { DrainGate } from "../../src/server/drain.js";
 import { hundredths, serviceLog, type ServiceLog } from "../../src/server/request-log.js";
 import { DataDirectory } from "../../src/storage/data-directory.js";
+import { problem as expectProblem } from "./support/problem.js";
 import { nodeFs, type FileSystem } from "../../src/storage/fs.js";
 
 const KEY = "test-key-0123456789-abcdefghijklmnop";
@@ -74,19 +75,9 @@ function send(command: unknown, database = "shop", target = app): Promise<LightM
   return target.inject({ method: "POST", url: "/v1/commands", headers: { ...auth, ...json }, payload: JSON.stringify({ database, command }) });
 }
 
-/** Asserts an RFC 9457 answer with the code's status, and returns its body. */
+/** A problem answer (see `support/problem.ts`) whose detail never names the data directory. */
 function problem(response: LightMyRequestResponse, status: number, code: string): Record<string, unknown> {
-  assert.is(response.statusCode, status, response.body);
-  assert.match(String(response.headers["content-type"]), /^application\/problem\+json/);
-  const body = response.json() as Record<string, unknown>;
-  assert.is(body.status, status);
-  assert.is(body.code, code);
-  assert.type(body.title, "string");
-  assert.type(body.detail, "string");
-  for (const key of Object.keys(body)) assert.ok(["status", "code", "title", "detail", "position", "expected", "errors"].includes(key), key);
-  assert.not.match(String(body.detail), dir);
-  assert.not.match(String(body.detail), /\n\s+at /);
-  return body;
+  return expectProblem(response, status, code, dir);
 }
 
 const usersSchema = { name: "users", columns: { id: "text", name: "text", age: "integer" }, primary_key: { columns: ["id"] }, required: ["name"] };

@@ -15,6 +15,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { buildApp } from "../../src/server/app.js";
 import { serviceLog } from "../../src/server/request-log.js";
 import { DataDirectory } from "../../src/storage/data-directory.js";
+import { problem } from "./support/problem.js";
 
 const KEY = "test-key-0123456789-abcdefghijklmnop";
 const auth = { authorization: `Bearer ${KEY}` };
@@ -45,15 +46,6 @@ function viaPath(name: string, body: unknown, headers: Record<string, string> = 
 
 function viaEnvelope(database: string, command: unknown): Promise<LightMyRequestResponse> {
   return app.inject({ method: "POST", url: "/v1/commands", headers: { ...auth, ...json }, payload: JSON.stringify({ database, command }) });
-}
-
-function problem(response: LightMyRequestResponse, status: number, code: string): Record<string, unknown> {
-  assert.is(response.statusCode, status, response.body);
-  assert.match(String(response.headers["content-type"]), /^application\/problem\+json/);
-  const body = response.json() as Record<string, unknown>;
-  assert.is(body.code, code);
-  assert.is(body.status, status);
-  return body;
 }
 
 const users = { name: "users", columns: { id: "text", name: "text" }, primary_key: { columns: ["id"] } };
