@@ -48,6 +48,11 @@ export interface DatabaseOptions {
   readonly engines?: EngineFactory;
 }
 
+function directoryFailure(error: unknown): StorageError {
+  const code = (error as NodeJS.ErrnoException | null)?.code ?? "error";
+  return new StorageError("storage_error", `The database's directory could not be prepared (${code}).`, error);
+}
+
 function notFound(): StoreError {
   return new StoreError("database_not_found", "The database does not exist.");
 }
@@ -89,25 +94,34 @@ export class Database {
   /**
    * The database kept in `file` (a `.store` path) and its journal beside it.
    * The file need not exist: the first `create-table` creates it (and its
-   * directory is created now). Leftover temp files of crashed writers of
-   * this database are removed. With `readOnly`, nothing is created or removed.
+   * directory is created now). It takes the database's lock until `close`
+   * (`database_locked` when another process writes the database) and removes
+   * leftover temp files of crashed writers. With `readOnly` it takes no lock,
+   * creates and removes nothing, follows a writer's progress and refuses
+   * every mutation.
    */
   static async open(file: string, options: DatabaseOptions = {}): Promise<Database> {
     if (!file.endsWith(".store")) throw new StoreError("invalid_name", "A database file name must end in .store.");
     const fs = options.fs ?? nodeFs;
     const target = path.resolve(file);
     const readOnly = options.readOnly === true;
+    const persistence = new JournaledFile(fs, target, { engines: options.engines, readOnly, checkpoints: options.checkpoints, onEvent: options.onEvent });
     if (!readOnly) {
       try {
         await fs.mkdir(path.dirname(target));
+      } catch (error) {
+        throw directoryFailure(error);
+      }
+      // One writer per database file (CONTRACT §10): refused here, at once, when another process writes it.
+      await persistence.takeLock();
+      try {
         const base = path.basename(target);
         await removeLeftovers(fs, path.dirname(target), { targetBases: [base, `${base}-journal`], onlyDead: true });
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException | null)?.code ?? "error";
-        throw new StorageError("storage_error", `The database's directory could not be prepared (${code}).`, error);
+        await persistence.close();
+        throw directoryFailure(error);
       }
     }
-    const persistence = new JournaledFile(fs, target, { engines: options.engines, readOnly, checkpoints: options.checkpoints, onEvent: options.onEvent });
     return new Database(persistence, options.engines, readOnly);
   }
 

@@ -6,15 +6,20 @@
  * `<dir>/<name>.store` after `assertDatabaseName` (the §1 pattern: no
  * separators, no dots, no device names). Databases open lazily on first use
  * and stay in memory, each with its own serial queue, so a slow write to one
- * never holds up another. Opening takes the directory lock, removes temp
- * files left by a crash and starts one `ChangeWatch` on the directory, which
- * tells each database when someone else may have changed its file; closing
- * drains every queue and releases the lock.
+ * never holds up another; each takes its own lock (`<name>.store-lock`)
+ * when it first reads an existing database or creates one, so a library
+ * process writing a database here gets `database_locked`, and so does a
+ * command here on a database such a process writes. Opening takes the
+ * directory lock, removes temp files left by a crash and starts one
+ * `ChangeWatch` on the directory, which tells each database when someone
+ * else may have changed its file; closing drains every queue, folds every
+ * journal and releases the locks.
  */
 
 import path from "node:path";
 import { checkThen, runChecked } from "../checked.js";
 import { assertDatabaseName } from "../commands/index.js";
+import { DATABASE_NAME_PATTERN } from "../commands/names.js";
 import type { Command } from "../commands/types.js";
 import type { Result } from "../commands/results.js";
 import { Database } from "../database.js";
@@ -23,11 +28,13 @@ import { nodeFs } from "./fs.js";
 import type { FileSystem } from "./fs.js";
 import { ChangeWatch } from "./change-watch.js";
 import { DatabaseListing, type DatabaseSummary } from "./listing.js";
-import { DirectoryLock } from "./lock.js";
+import { DirectoryLock, type FileLock } from "./lock.js";
 import type { CheckpointPolicy } from "./checkpoint-schedule.js";
 import { JournaledFile } from "./journaled-file.js";
 import type { EngineFactory, StorageEvents } from "./persistence.js";
 import { removeLeftovers } from "./temp-files.js";
+
+const DATABASE_NAME = new RegExp(DATABASE_NAME_PATTERN);
 
 export interface DataDirectoryOptions {
   /** Storage events (a journal discarded or cut, a checkpoint failed), for the service's log. */
@@ -45,7 +52,10 @@ function directoryFailure(what: string, error: unknown): StoreError {
 }
 
 export class DataDirectory {
+  /** By name; a symlinked name maps to its target's database. */
   private readonly databases = new Map<string, Database>();
+  /** Names being resolved on their first use. */
+  private readonly opening = new Map<string, Promise<Database>>();
   private closing: Promise<void> | undefined;
   private readonly listing: DatabaseListing;
 
@@ -53,7 +63,7 @@ export class DataDirectory {
     /** The directory's real path (symlinks resolved): files must resolve inside it. */
     readonly dir: string,
     private readonly fs: FileSystem,
-    private readonly lock: DirectoryLock,
+    private readonly lock: FileLock,
     private readonly options: DataDirectoryOptions,
     /** Tells each database when its file may have changed, so commands need not stat it. */
     private readonly watch: ChangeWatch,
@@ -90,20 +100,52 @@ export class DataDirectory {
   [runChecked](database: string, command: Command): Promise<Result> {
     if (this.closing) return Promise.reject(new StoreError("shutting_down", "The server is shutting down."));
     // Only checked names are ever kept, so a name found here needs no check.
-    let db = this.databases.get(database);
-    if (db === undefined) {
-      try {
-        db = this.open(assertDatabaseName(database));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    const db = this.databases.get(database);
+    if (db !== undefined) return db[runChecked](command);
+    let name: string;
+    try {
+      name = assertDatabaseName(database);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return db[runChecked](command);
+    return this.resolve(name).then((found) => found[runChecked](command));
+  }
+
+  /**
+   * The database of `name`, opened on its first use. A name whose file is a
+   * symlink to another database's file in this directory shares that
+   * database — one engine, one journal, one lock — so the link and its
+   * target stay one database (two would be two writers of one file).
+   */
+  private resolve(name: string): Promise<Database> {
+    let opening = this.opening.get(name);
+    if (opening === undefined) {
+      opening = this.linkedName(name)
+        .then((target) => {
+          const db = this.databases.get(name) ?? (target === undefined ? this.open(name) : (this.databases.get(target) ?? this.open(target)));
+          this.databases.set(name, db);
+          return db;
+        })
+        .finally(() => this.opening.delete(name));
+      this.opening.set(name, opening);
+    }
+    return opening;
+  }
+
+  /** The name of the database whose file `name`'s file links to, when it is another one in this directory. */
+  private async linkedName(name: string): Promise<string | undefined> {
+    const file = path.join(this.dir, `${name}.store`);
+    const link = await this.fs.lstat(file).catch(() => null);
+    if (link === null || !link.isSymbolicLink) return undefined;
+    const real = await this.fs.realpath(file).catch(() => null);
+    if (real === null || path.dirname(real) !== this.dir || !real.endsWith(".store")) return undefined;
+    const target = path.basename(real, ".store");
+    return DATABASE_NAME.test(target) && target !== name ? target : undefined;
   }
 
   /** How many databases are open (held in memory, or being loaded). */
   openCount(): number {
-    return this.databases.size;
+    return new Set(this.databases.values()).size;
   }
 
   /** The databases in the directory, sorted by name, without loading any (`listing.ts`). */
@@ -124,7 +166,7 @@ export class DataDirectory {
   /** Stops taking commands, waits for every queued command and write, folds every journal, then releases the lock. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await Promise.all([...this.databases.values()].map((db) => db.close()));
+      await Promise.all([...new Set(this.databases.values())].map((db) => db.close()));
       this.watch.close();
       await this.lock.release();
     })();

@@ -18,6 +18,9 @@
  *   reset the journal. Commands and appends go on meanwhile. It runs when
  *   the `CheckpointSchedule` says, on the `checkpoint` command and at close;
  *   a failure changes nothing and is retried later.
+ * - A writer holds the database's lock (`<name>.store-lock`, CONTRACT §10)
+ *   from the moment it reads an existing database or creates one until it
+ *   closes; a second writer is refused with `database_locked`.
  * - A read-only follower takes no lock and writes nothing: before each
  *   command it applies what a writer appended to the journal since it last
  *   looked, and reloads when the document itself was replaced.
@@ -44,6 +47,7 @@ import { writeInSlices } from "./document-slices.js";
 import { readStore, StoreWriter } from "./format.js";
 import type { FileInfo, FileSystem, JournalFile } from "./fs.js";
 import { Journal, type JournalStart } from "./journal.js";
+import { DatabaseLock, type FileLock } from "./lock.js";
 import { baseFor, decodeChanges, scanJournal, type JournalEntry } from "./journal-format.js";
 import { realEngines } from "./persistence.js";
 import type { EngineFactory, JournalSize, LoadState, Persistence, PersistenceHost, StorageEvents } from "./persistence.js";
@@ -88,6 +92,8 @@ interface Following {
   /** Bytes read and applied (good lines only). */
   offset: number;
   seq: number;
+  /** Change records applied that the document does not hold. */
+  records: number;
 }
 
 /** A checkpoint under way: the sequence number its snapshot holds (once taken), and its outcome. */
@@ -133,6 +139,9 @@ export class JournaledFile implements Persistence {
   private epoch = 0;
   private running: Run | undefined;
   private closed = false;
+  /** The database's lock, once a writer took it; `locking` while it is being taken. */
+  private lock: FileLock | undefined;
+  private locking: Promise<void> | undefined;
 
   constructor(
     private readonly fs: FileSystem,
@@ -182,12 +191,30 @@ export class JournaledFile implements Persistence {
     return this.fs.stat(real);
   }
 
+  /**
+   * Takes the database's lock (CONTRACT §10), unless held already: throws
+   * `database_locked` at once when another live process writes it. A writer
+   * takes it before it reads a database that exists or creates one;
+   * `Database.open` takes it up front.
+   */
+  takeLock(): Promise<void> {
+    if (this.options.readOnly) return Promise.resolve();
+    return (this.locking ??= DatabaseLock.acquire(this.fs, this.target).then(
+      (lock) => void (this.lock = lock),
+      (error: unknown) => {
+        this.locking = undefined;
+        throw error;
+      },
+    ));
+  }
+
   async load(): Promise<LoadState> {
     this.epoch += 1;
     await this.settleCheckpoint();
     await this.journal?.close();
     this.journal = undefined;
     this.following = undefined;
+    if ((await this.current()) !== null) await this.takeLock();
     // The document and its journal are read as one state: if the document moved meanwhile (a checkpoint
     // renamed a new one in and reset the journal), the journal read may belong to the new one; read again.
     let before: Identity | null = null;
@@ -220,7 +247,7 @@ export class JournaledFile implements Persistence {
     const replayed = this.replay(engine, read.identity, journalBytes);
     if (replayed.problem !== undefined) return { kind: "loaded", engine, problems: [replayed.problem] };
     if (this.options.readOnly) {
-      this.following = { engine, ino: journal?.ino, offset: replayed.consumed, seq: replayed.start.seq };
+      this.following = { engine, ino: journal?.ino, offset: replayed.consumed, seq: replayed.start.seq, records: replayed.start.records };
     } else {
       this.journal = new Journal(this.fs, this.journalFile, () => this.known?.mode, await this.openForAppend(replayed.start, journalBytes));
     }
@@ -356,6 +383,7 @@ export class JournaledFile implements Persistence {
     if (scan.damage !== undefined || this.redo(following.engine, scan.entries) !== undefined) return true;
     following.offset += scan.end;
     if (scan.entries.length > 0) following.seq = scan.entries[scan.entries.length - 1]!.seq;
+    following.records += scan.entries.filter((entry) => entry.kind === "changes").length;
     return false;
   }
 
@@ -374,6 +402,12 @@ export class JournaledFile implements Persistence {
 
   /** The first commit of a database writes its document whole, and starts a journal that continues it. */
   private async create(engine: EngineApi, changes: readonly Change[]): Promise<void> {
+    try {
+      await this.takeLock();
+    } catch (error) {
+      engine.undo(changes);
+      throw error;
+    }
     await this.journal?.close();
     const mode = this.known?.mode;
     const bytes = this.writer.write(engine.snapshot());
@@ -404,6 +438,7 @@ export class JournaledFile implements Persistence {
 
   journalSize(): JournalSize | undefined {
     if (this.journal !== undefined) return this.journal.size;
+    if (this.following !== undefined) return { records: this.following.records, bytes: this.following.offset };
     return undefined;
   }
 
@@ -530,5 +565,8 @@ export class JournaledFile implements Persistence {
     await this.settleCheckpoint();
     await this.journal?.close();
     this.journal = undefined;
+    await this.locking?.catch(() => undefined);
+    await this.lock?.release();
+    this.lock = undefined;
   }
 }

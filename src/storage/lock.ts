@@ -1,7 +1,12 @@
 /**
- * The data-directory lock: one server process owns a data directory.
+ * Owner locks: one server process owns a data directory (`DirectoryLock`,
+ * the file `.storedb.lock`), and one process writes a database
+ * (`DatabaseLock`, `<name>.store-lock` beside the document, CONTRACT §10) —
+ * the server takes it when it opens a database, `Database.open` when it
+ * opens a file, and whoever comes second is refused at once. Neither name
+ * ends in `.store`, and neither is a temp file, so no cleanup removes one.
  *
- * The lock is the file `.storedb.lock`, created atomically by hard-linking a
+ * Both are a `FileLock`: a file created atomically by hard-linking a
  * fully written temp file to that name (the link fails if a lock exists, and
  * a lock is never seen half-written; on a file system without hard links it
  * is created with O_EXCL and a young unreadable lock counts as held). It records who holds it: pid, the
@@ -25,6 +30,8 @@ import type { FileSystem } from "./fs.js";
 import { tempPathFor } from "./temp-files.js";
 
 export const LOCK_NAME = ".storedb.lock";
+/** A database's lock: `shop.store-lock` beside `shop.store`. */
+export const databaseLockPath = (document: string) => `${document}-lock`;
 const HEARTBEAT_MS = 2_000;
 const FOREIGN_STALE_MS = 10_000;
 const FRESH_UNREADABLE_MS = 2_000;
@@ -96,12 +103,31 @@ function parseOwner(text: string): LockOwner | null {
   }
 }
 
-function describe(owner: LockOwner, me: LockOwner): string {
-  const who = owner.pid === me.pid && owner.host === me.host ? "this process" : `process ${owner.pid} on ${owner.host}`;
-  return `The data directory is in use by ${who}: only one storedb server may use a data directory at a time.`;
+/** What a lock guards, as its refusals say it. */
+interface LockKind {
+  /** A live process holds it; `who` is "this process" or "process <pid> on <host>". */
+  held(who: string): StoreError;
+  /** It could not be taken for another reason (an I/O error, a lock changing hands). */
+  failed(detail: string, cause?: unknown): StoreError;
 }
 
-export class DirectoryLock {
+const DIRECTORY: LockKind = {
+  held: (who) => new StoreError("storage_error", `The data directory is in use by ${who}: only one storedb server may use a data directory at a time.`),
+  failed: (detail, cause) => new StoreError("storage_error", `The data directory lock could not be taken (${detail}).`, { cause }),
+};
+
+const DATABASE: LockKind = {
+  held: (who) =>
+    new StoreError("database_locked", `The database is being written by ${who}: one process writes a database at a time (open it read-only to read beside the writer).`),
+  failed: (detail, cause) => new StoreError("storage_error", `The database's lock could not be taken (${detail}).`, { cause }),
+};
+
+function whoOf(owner: LockOwner, me: LockOwner): string {
+  return owner.pid === me.pid && owner.host === me.host ? "this process" : `process ${owner.pid} on ${owner.host}`;
+}
+
+/** A held owner lock; see the header. */
+export class FileLock {
   private heartbeat: NodeJS.Timeout | undefined;
 
   private constructor(
@@ -112,22 +138,21 @@ export class DirectoryLock {
     this.heartbeat.unref();
   }
 
-  /** Takes the lock of `dir` or throws at once (StoreError `storage_error`) when a live process holds it. */
-  static async acquire(fs: FileSystem, dir: string): Promise<DirectoryLock> {
+  /** Takes the lock `file` or throws at once (`kind`'s errors) when a live process holds it. */
+  static async acquire(fs: FileSystem, file: string, kind: LockKind): Promise<FileLock> {
     try {
-      return await DirectoryLock.take(fs, path.join(dir, LOCK_NAME));
+      return await FileLock.take(fs, file, kind);
     } catch (error) {
       if (error instanceof StoreError) throw error;
-      const code = (error as NodeJS.ErrnoException).code ?? "error";
-      throw new StoreError("storage_error", `The data directory lock could not be taken (${code}).`, { cause: error });
+      throw kind.failed((error as NodeJS.ErrnoException).code ?? "error", error);
     }
   }
 
-  private static async take(fs: FileSystem, file: string): Promise<DirectoryLock> {
+  private static async take(fs: FileSystem, file: string, kind: LockKind): Promise<FileLock> {
     const me = await currentOwner();
     const content = Buffer.from(JSON.stringify(me) + "\n");
     for (let attempt = 0; attempt < 5; attempt++) {
-      if (await tryCreate(fs, file, content)) return new DirectoryLock(fs, file);
+      if (await tryCreate(fs, file, content)) return new FileLock(fs, file);
       const [text, info] = await Promise.all([fs.readFile(file).catch(() => null), fs.stat(file)]);
       if (text === null || info === null) continue; // released meanwhile: try again
       const owner = parseOwner(text.toString("utf8"));
@@ -135,13 +160,13 @@ export class DirectoryLock {
       if (owner === null) {
         // link() publishes a lock whole, so an unreadable one is junk; only the
         // fallback for file systems without hard links shows one being written.
-        if (Date.now() - mtimeMs < FRESH_UNREADABLE_MS) throw new StoreError("storage_error", "The data directory is being locked by another storedb server.");
+        if (Date.now() - mtimeMs < FRESH_UNREADABLE_MS) throw kind.held("another process taking it now");
       } else if ((await judge(owner, me, mtimeMs)) === "live") {
-        throw new StoreError("storage_error", describe(owner, me));
+        throw kind.held(whoOf(owner, me));
       }
       await takeOver(fs, file, text);
     }
-    throw new StoreError("storage_error", "The data directory lock keeps changing hands; is another storedb server starting?");
+    throw kind.failed("it keeps changing hands");
   }
 
   private async touch(): Promise<void> {
@@ -159,6 +184,18 @@ export class DirectoryLock {
     await this.fs.unlink(this.file).catch(() => undefined);
   }
 }
+
+/** One server process owns a data directory. */
+export const DirectoryLock = {
+  /** Takes the lock of `dir` or throws at once (StoreError `storage_error`) when a live process holds it. */
+  acquire: (fs: FileSystem, dir: string): Promise<FileLock> => FileLock.acquire(fs, path.join(dir, LOCK_NAME), DIRECTORY),
+};
+
+/** One process writes a database. */
+export const DatabaseLock = {
+  /** Takes the lock of the database in `document` or throws at once (`database_locked`) when a live process holds it. */
+  acquire: (fs: FileSystem, document: string): Promise<FileLock> => FileLock.acquire(fs, databaseLockPath(document), DATABASE),
+};
 
 async function tryCreate(fs: FileSystem, file: string, content: Buffer): Promise<boolean> {
   try {

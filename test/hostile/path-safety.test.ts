@@ -203,7 +203,7 @@ test("nothing outside the data dir was created, read or changed, and no answer c
   for (const [key, entry] of context.before) assert.equal(after.get(key), entry, `${key} unchanged (stat, atime included)`);
   for (const [rel, text] of Object.entries(CONTENTS)) assert.is(readFileSync(path.join(root, rel), "utf8"), text, `${rel} content`);
   assert.equal(repoStoreFiles(), context.repoBefore, "no .store file appeared in the server's working directory");
-  const allowed = new Set([...VALID, ...PLANTED].flatMap((n) => [`${n}.store`, `${n}.store-journal`]));
+  const allowed = new Set([...VALID, ...PLANTED].flatMap((n) => [`${n}.store`, `${n}.store-journal`, `${n}.store-lock`]));
   // The FIFO case may have been skipped or may still hang a read: leave it to its own test.
   for (const name of readdirSync(dataDir)) {
     assert.ok(allowed.has(name) || name.startsWith(".storedb"), `unexpected entry in the data dir: ${JSON.stringify(name)}`);

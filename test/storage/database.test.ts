@@ -51,7 +51,7 @@ test("open: a .store path, created by the first create-table, durable across ope
     assert.equal(readdirSync(path.dirname(file)), [], "the directory is created, no file yet");
     writeFileSync(path.join(dir, "nested", ".shop.store.tmp-999999-1"), "leftover of a dead writer");
     const db = await Database.open(file);
-    assert.equal(readdirSync(path.dirname(file)), [], "leftover of a dead process removed");
+    assert.equal(readdirSync(path.dirname(file)), ["shop.store-lock"], "leftover of a dead process removed; the database's lock held");
     assert.is(await outcome(db.sql("SELECT * FROM users")), "database_not_found");
     assert.not.ok(existsSync(file));
     await db.execute(usersTable);

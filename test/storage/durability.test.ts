@@ -2,7 +2,7 @@
  * The write path's order, seen through the instrumented fs: every mutation
  * path is answered only after its journal append (one O_DSYNC write) has
  * resolved — or, creating a database, after its document's write → fsync →
- * rename → fsync(dir), or, starting a journal, after the new journal's
+ * rename → fsync(dir) (its lock taken first), or, starting a journal, after the new journal's
  * append → rename → fsync(dir). And a power loss before, after or in the
  * middle of any step recovers the old or the new state, never a mix, never
  * losing an answered write.
@@ -52,7 +52,8 @@ const scenarios: readonly Scenario[] = [
     label: "create-table creating the database",
     setup: [],
     run: (d) => [d.execute("shop", usersTable)],
-    steps: ["write tmp", "fsync tmp", "rename tmp shop.store", "fsyncDir"],
+    // The database's lock first (written, fsynced, linked into place), then the document.
+    steps: ["write lock-tmp", "fsync lock-tmp", "fsyncDir", "write tmp", "fsync tmp", "rename tmp shop.store", "fsyncDir"],
   },
   { label: "drop-table", setup: [usersTable, threeUsers], run: (d) => [d.execute("shop", { kind: "drop-table", table: "users" })], steps: APPEND },
   { label: "sql insert", setup: [usersTable, threeUsers], run: (d) => [d.execute("shop", { kind: "sql", sql: "INSERT INTO users (id, name) VALUES (?, ?)", params: ["9", "Ivy"] })], steps: APPEND },
@@ -79,7 +80,7 @@ async function prepare(dir: string, scenario: Scenario): Promise<void> {
 function step(entry: string): string {
   const [op, ...names] = entry.split(" ");
   if (op === "fsyncDir") return "fsyncDir";
-  return [op, ...names.map((name) => (name.includes(".tmp-") ? "tmp" : name))].join(" ");
+  return [op, ...names.map((name) => (name.includes("-lock.tmp-") ? "lock-tmp" : name.includes(".tmp-") ? "tmp" : name))].join(" ");
 }
 
 const DURABLE = /^(write|fsync|append|truncate|rename|fsyncDir|answer)\b/;

@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync, readdirSy
 import os from "node:os";
 import path from "node:path";
 import { nodeFs } from "../../src/storage/fs.js";
-import { currentOwner, DirectoryLock, LOCK_NAME, processStart } from "../../src/storage/lock.js";
+import type { StoreError } from "../../src/errors.js";
+import { currentOwner, DatabaseLock, DirectoryLock, LOCK_NAME, processStart } from "../../src/storage/lock.js";
 import type { LockOwner } from "../../src/storage/lock.js";
 
 let dir = "";
@@ -84,7 +85,7 @@ test("another host's lock: live while its heartbeat is fresh, stale once it stop
 
 test("a damaged lock file is taken over, unless it may still be being written", async () => {
   writeFileSync(path.join(dir, LOCK_NAME), "{not json");
-  await rejects(DirectoryLock.acquire(nodeFs, dir), /being locked/);
+  await rejects(DirectoryLock.acquire(nodeFs, dir), /in use by another process taking it now/);
   const old = new Date(Date.now() - 60_000);
   utimesSync(path.join(dir, LOCK_NAME), old, old);
   const lock = await DirectoryLock.acquire(nodeFs, dir);
@@ -97,6 +98,23 @@ test("a file system without hard links: the lock is created exclusively", async 
   assert.is((JSON.parse(readFileSync(path.join(dir, LOCK_NAME), "utf8")) as LockOwner).pid, process.pid);
   await rejects(DirectoryLock.acquire(noLinks, dir), /in use by this process/);
   await lock.release();
+  assert.equal(readdirSync(dir), []);
+});
+
+test("a database's lock: database_locked at once while held (also by this process), its name never ends in .store", async () => {
+  const document = path.join(dir, "shop.store");
+  const lock = await DatabaseLock.acquire(nodeFs, document);
+  assert.equal(readdirSync(dir), ["shop.store-lock"]);
+  try {
+    await DatabaseLock.acquire(nodeFs, document);
+    assert.unreachable("held");
+  } catch (error) {
+    assert.is((error as StoreError).code, "database_locked");
+    assert.match((error as Error).message, /being written by this process/);
+  }
+  await lock.release();
+  const again = await DatabaseLock.acquire(nodeFs, document);
+  await again.release();
   assert.equal(readdirSync(dir), []);
 });
 

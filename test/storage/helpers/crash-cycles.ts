@@ -22,10 +22,11 @@ import { Database } from "../../../src/database.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export async function bundleChild(): Promise<string> {
-  const out = path.join(mkdtempSync(path.join(os.tmpdir(), "storedb-crash-bundle-")), "crash-child.mjs");
+/** Bundles a child program of `fixtures/` (the crash child unless named). */
+export async function bundleChild(fixture = "crash-child"): Promise<string> {
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), "storedb-crash-bundle-")), `${fixture}.mjs`);
   await build({
-    entryPoints: [path.join(here, "../fixtures/crash-child.ts")],
+    entryPoints: [path.join(here, `../fixtures/${fixture}.ts`)],
     outfile: out,
     bundle: true,
     platform: "node",
