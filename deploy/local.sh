@@ -23,6 +23,9 @@ proxy_port="${PROXY_PORT:-8080}"
 read -r -a ports <<< "${INSTANCE_PORTS:-3001 3002 3003}"
 storedb_cmd="${STOREDB_CMD:-node $here/../dist/cli.js serve}"
 nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
+for port in "${ports[@]}"; do
+  [ "$port" != "$proxy_port" ] || { echo "local.sh: the proxy and an instance cannot share port $port" >&2; exit 1; }
+done
 [ -x "$nginx_bin" ] || { echo "local.sh: nginx is not installed (Debian: apt-get install nginx)" >&2; exit 1; }
 
 pids=()
@@ -76,6 +79,9 @@ for _ in $(seq 1 100); do
   kill -0 "$nginx_pid" 2>/dev/null || { echo "local.sh: nginx exited:" >&2; cat "$base/nginx/error.log" >&2; exit 1; }
   sleep 0.1
 done
+# Something else may answer on the port (nginx then fails to bind): nginx must still run.
+sleep 0.2
+kill -0 "$nginx_pid" 2>/dev/null || { echo "local.sh: nginx exited:" >&2; cat "$base/nginx/error.log" >&2; exit 1; }
 
 for i in "${!ports[@]}"; do echo "instance $((i + 1)) pid ${pids[$i]} port ${ports[$i]} data $base/data-$((i + 1))"; done
 echo "ready http://127.0.0.1:$proxy_port"

@@ -33,22 +33,24 @@ let proxy = "";
 const instances: Instance[] = [];
 const restarted: ChildProcess[] = [];
 
-/** A port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+/** `count` distinct ports nobody listens on now (all held open until every one is chosen, so none repeats). */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+      const server = createServer();
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => resolve(server));
+    })),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 test.before(async () => {
   base = tempDir("scale-out");
   const bundle = await serverBundle();
-  const ports = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const ports = await freePorts(4);
   // local.sh sets each instance's data path and port; STORE_* variables from here reach every instance.
   script = spawn("bash", [path.join(root, "deploy/local.sh"), base], {
     env: { ...serverEnv(base, { STORE_LOG_LEVEL: "warn" }), PROXY_PORT: String(ports[0]), INSTANCE_PORTS: ports.slice(1).join(" "), STOREDB_CMD: `${process.execPath} ${bundle}` },
