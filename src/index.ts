@@ -6,12 +6,15 @@
  * serves: a directory of databases addressed by name. Every surface —
  * `execute` with a JSON command, `sql` with text and parameters, and the
  * fluent `table()` builder — runs through the same plan and executor.
+ * `createClient` reaches a server with the same three (also importable
+ * alone, without the engine, from `storedb/client`).
  */
 export { Database, type DatabaseOptions } from "./database.js";
 export { DataDirectory, type DataDirectoryOptions } from "./storage/data-directory.js";
 export { parseSql } from "./parser/index.js";
 export { parseCommand, parseEnvelope } from "./commands/index.js";
 export * from "./api/index.js";
+export { ConnectionError, RemoteDatabase, createClient, type Client, type ClientOptions, type ConnectionErrorCode } from "./client/index.js";
 export * from "./errors.js";
 export type * from "./commands/types.js";
 export type * from "./commands/results.js";

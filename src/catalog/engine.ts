@@ -16,7 +16,7 @@
 
 import type { Result } from "../commands/results.js";
 import type { Command, ExplainCommand, PlanCommand, SqlCommand, Value } from "../commands/types.js";
-import { SqlError, StoreError, assertNever, type ProblemEntry } from "../errors.js";
+import { ConstraintError, SqlError, StoreError, assertNever, type ProblemEntry } from "../errors.js";
 import { checkParams, prepareMatch, prepareSelect, runSelect, type PreparedMatch, type PreparedSelect, type Stores } from "../executor/index.js";
 import { parseSql } from "../parser/index.js";
 import { bind, type Catalog } from "../planner/index.js";
@@ -286,9 +286,10 @@ export class Engine implements EngineApi {
         const referencing = linksTo(t, this.tables).filter((l) => l.child !== t);
         if (referencing.length > 0) {
           const names = [...new Set(referencing.map((l) => l.child.name))];
-          throw new StoreError("constraint_violation", `Table "${t.name}" is referenced by ${names.map((n) => `"${n}"`).join(", ")}`, {
-            errors: names.map((n) => ({ table: n, code: "foreign_key" as const, message: `"${n}" has a foreign key to "${t.name}"` })),
-          });
+          throw new ConstraintError(
+            `Table "${t.name}" is referenced by ${names.map((n) => `"${n}"`).join(", ")}`,
+            names.map((n) => ({ table: n, code: "foreign_key" as const, message: `"${n}" has a foreign key to "${t.name}"` })),
+          );
         }
         this.tables.delete(t.name);
         this.plans.clear();

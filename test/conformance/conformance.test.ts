@@ -11,38 +11,11 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { TableQuery } from "../../src/api/table-query.js";
-import type { Result } from "../../src/commands/results.js";
-import type { Command, Value } from "../../src/commands/types.js";
+import type { Command } from "../../src/commands/types.js";
 import { parseCommand } from "../../src/commands/validate.js";
 import { Database } from "../../src/database.js";
-import { StoreError } from "../../src/errors.js";
-import { errorCases } from "./cases-errors.js";
-import { expressionCases } from "./cases-expressions.js";
-import { joinCases } from "./cases-join.js";
-import { readCases } from "./cases-read.js";
-import { writeCases } from "./cases-write.js";
-import type { Case, Expect } from "./dsl.js";
 import { FIXTURE, fixtureEngine } from "./fixture.js";
-
-type Outcome = { readonly result: Result } | { readonly error: string; readonly message: string };
-
-const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases];
-
-async function attempt(run: () => Result | Promise<Result>): Promise<Outcome> {
-  try {
-    return { result: await run() };
-  } catch (error) {
-    if (error instanceof StoreError) return { error: error.code, message: error.message };
-    throw error; // anything else is a bug, not an outcome
-  }
-}
-
-/** One fresh fixture database, reachable through each surface. */
-interface Session {
-  fluent(table: string): TableQuery;
-  json(wire: unknown): Promise<Result>;
-  sql(text: string, params: readonly Value[]): Promise<Result>;
-}
+import { attempt, cases, check, codeFor, surfaces, type Outcome, type Session } from "./harness.js";
 
 /**
  * The engine as the brief's harness drives it (JSON and SQL validated with
@@ -72,55 +45,6 @@ const BACKENDS: readonly [string, () => Promise<Session>][] = [
     },
   ],
 ];
-
-async function surfaces(entry: Case, fresh: () => Promise<Session>): Promise<[string, Outcome, Session][]> {
-  const out: [string, Outcome, Session][] = [];
-  if (entry.fluent) {
-    const session = await fresh();
-    const fluent = entry.fluent;
-    out.push(["fluent", await attempt(() => fluent(session.fluent).run()), session]);
-  }
-  if (entry.json !== null) {
-    const session = await fresh();
-    // Through JSON text and back, as a request body arrives.
-    const wire = JSON.parse(JSON.stringify(entry.json)) as unknown;
-    out.push(["json", await attempt(() => session.json(wire)), session]);
-  }
-  if (entry.sql !== null) {
-    const session = await fresh();
-    const [sql, params] = typeof entry.sql === "string" ? [entry.sql, []] : entry.sql;
-    out.push(["sql", await attempt(() => session.sql(sql, params)), session]);
-  }
-  return out;
-}
-
-/** The code a surface must answer with: SQL text has its own where the case says so. */
-function codeFor(surface: string, expect: { readonly error: string; readonly sql?: string }): string {
-  return surface.startsWith("sql") && expect.sql !== undefined ? expect.sql : expect.error;
-}
-
-function check(surface: string, outcome: Outcome, expect: Expect): void {
-  if ("error" in expect) {
-    const code = codeFor(surface, expect);
-    assert.ok("error" in outcome, `${surface}: expected error ${code}, got ${JSON.stringify(outcome)}`);
-    assert.is((outcome as { error: string }).error, code, `${surface}: error code (${(outcome as { message?: string }).message})`);
-    return;
-  }
-  assert.ok("result" in outcome, `${surface}: expected a result, got ${JSON.stringify(outcome)}`);
-  const result = (outcome as { result: Result }).result;
-  if ("access" in expect) {
-    assert.is(result.kind, "plan", `${surface}: result kind`);
-    const statement = (result as { plan: { statement: { access?: { kind: string } } } }).plan.statement;
-    assert.is(statement.access?.kind, expect.access, `${surface}: access path`);
-    return;
-  }
-  assert.equal(result, expect, `${surface}: result`);
-  if (result.kind === "rows") {
-    for (const row of result.rows) {
-      if (!Array.isArray(row)) assert.equal(Object.keys(row), [...new Set(result.columns)], `${surface}: row keys follow columns`);
-    }
-  }
-}
 
 for (const [backend, fresh] of BACKENDS) {
   for (const [index, entry] of cases.entries()) {

@@ -40,11 +40,11 @@ export interface RunOptions {
   readonly timeoutMs?: number;
 }
 
-/** The environment without `STORE_*` variables and without colour. */
+/** The environment without `STORE_*` variables and without colour (NO_COLOR, and no FORCE_COLOR to overrule it). */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith("STORE_")) env[key] = value;
+    if (value !== undefined && !key.startsWith("STORE_") && key !== "FORCE_COLOR") env[key] = value;
   }
   return { ...env, NO_COLOR: "1", ...extra };
 }
