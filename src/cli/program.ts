@@ -102,6 +102,19 @@ function build(outcome: Outcome): Command {
 
   withTarget(
     program
+      .command("checkpoint")
+      .summary("fold the journal into the .store file")
+      .description("Fold the database's journal into its .store file now; afterwards that file alone is the whole database (copy it for a backup).")
+      .argument("<db>", "database name"),
+  ).action(
+    act(async (db: string, options) => {
+      const { checkpointCommand } = await import("./commands/checkpoint.js");
+      return checkpointCommand(db, options);
+    }),
+  );
+
+  withTarget(
+    program
       .command("import")
       .summary("load a CSV or JSON Lines file into a table")
       .description(

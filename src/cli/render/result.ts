@@ -45,7 +45,9 @@ function mutationLine(result: Extract<Result, { kind: "mutation" }>): string {
 }
 
 function validationText(result: ValidationResult): string {
-  if (result.valid) return "valid\n";
+  const journal = result.journal;
+  const pending = journal && journal.records > 0 ? ` (${plural(journal.records, "journal record")} not yet checkpointed into the .store file)` : "";
+  if (result.valid) return `valid${pending}\n`;
   const rows = result.errors.map((e) => [e.table ?? null, e.row ?? null, e.column ?? null, e.code, e.message]);
   return `invalid: ${plural(result.errors.length, "problem")}\n` + renderTable(["table", "row", "column", "code", "message"], rows);
 }
