@@ -222,7 +222,7 @@ test("every conformance case gives the same outcome on both, on every surface, a
     for (const [index, [target, open]] of TARGETS.entries()) {
       const fresh = changes(entry) ? () => fixtureSession(open) : async () => shared[index] as Session;
       const outcomes = await surfaces(narrowed(entry), fresh);
-      for (const [surface, got] of outcomes) check(`${entry.name} (${target}, ${surface})`, got, entry.expect);
+      for (const [surface, got] of outcomes) check(`${surface} (${target}: ${entry.name})`, got, entry.expect);
       runs.push(outcomes.map(([surface, got]) => [surface, got]));
     }
     assert.equal(runs[1], runs[0], entry.name);
