@@ -136,6 +136,15 @@ test("url: checkpoint folds the journal into the .store file, which alone then h
   assert.equal(JSON.parse(rows.stdout).rows, [{ id: "1" }, { id: "2" }, { id: "3" }]);
 });
 
+test("url and data: a database a server holds is locked to a command on its data directory (exit 1, database_locked)", async () => {
+  const mode = await seeded("url");
+  const local = await runCli(["sql", "shop", "SELECT id FROM users", "--json"], { cwd: mode.cwd });
+  assert.is(local.code, 1, local.stdout);
+  assert.is(JSON.parse(local.stderr).code, "database_locked");
+  const remote = await mode.run(["sql", "shop", "SELECT id FROM users", "--json"]);
+  assert.is(remote.code, 0, remote.stderr);
+});
+
 test("data: --data names the data directory; STORE_DATA_PATH is the default", async () => {
   const cwd = workdir();
   const elsewhere = path.join(cwd, "elsewhere");
