@@ -18,9 +18,9 @@ import { writeDigits } from "./checksum.js";
 import type { StoreWriter } from "./format.js";
 
 /** Rows per piece the writer hands over: small enough to check the clock often. */
-const ROWS_PER_PIECE = 256;
+const ROWS_PER_PIECE = 128;
 /** Characters per chunk: each chunk is one encode and one hash update. */
-const CHUNK_CHARS = 256 * 1024;
+const CHUNK_CHARS = 64 * 1024;
 
 export interface SlicedDocument {
   readonly chunks: readonly Buffer[];

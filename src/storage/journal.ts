@@ -27,7 +27,8 @@
  * continues it. After the rename, the reset writes a new journal — header
  * naming the new document and k, then the kept lines — outside the chain,
  * then on the chain adds the lines appended meanwhile and renames it over
- * the old one: appends wait only for that last write, rename and fsync.
+ * the old one: appends wait only for that last write and the rename (the
+ * directory fsync after it runs beside the next append).
  */
 
 import path from "node:path";
@@ -69,6 +70,8 @@ export class Journal {
   private broken = false;
   /** A rename of the journal whose directory fsync failed: sync before the next append. */
   private dirUnsynced = false;
+  /** The directory fsync after a reset's rename, while it runs. */
+  private renameSyncing: Promise<void> | undefined;
   /** Lines appended since a checkpoint's snapshot, while one runs. */
   private tail: TailLine[] | undefined;
   private closed = false;
@@ -160,13 +163,20 @@ export class Journal {
         this.records = tail.filter((t) => t.changes).length;
         this.broken = false;
         await old?.close().catch(() => undefined);
-        try {
-          await this.fs.fsyncDir(path.dirname(this.file));
-        } catch {
-          // The old journal continues the new document too (through its marker), so the reset stands;
-          // what is appended to the new one waits for a directory fsync that works.
-          this.dirUnsynced = true;
-        }
+        // The directory fsync runs beside the next append, which is answered only once both are done: if
+        // the fsync fails, the old journal (which continues the new document too, through its marker) may
+        // be what a crash leaves, so that append fails and is cut, and the next one syncs the directory first.
+        const syncing = this.fs.fsyncDir(path.dirname(this.file));
+        this.renameSyncing = syncing;
+        syncing.then(
+          () => {
+            if (this.renameSyncing === syncing) this.renameSyncing = undefined;
+          },
+          () => {
+            if (this.renameSyncing === syncing) this.renameSyncing = undefined;
+            this.dirUnsynced = true;
+          },
+        );
       });
     } finally {
       if (!renamed) {
@@ -207,6 +217,7 @@ export class Journal {
       }
       this.broken = true;
       await this.handle.append(line);
+      if (this.renameSyncing !== undefined) await this.renameSyncing;
       this.broken = false;
       this.bytes += line.length;
     } catch (error) {

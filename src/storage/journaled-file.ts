@@ -65,7 +65,7 @@ export interface JournaledFileOptions {
 }
 
 /** How long a checkpoint's serializing may hold the event loop before it yields, in ms. */
-const SLICE_MS = 0.5;
+const SLICE_MS = 0.25;
 
 type Identity = Pick<FileInfo, "ino" | "dev" | "size" | "mtimeNs" | "mode">;
 
