@@ -215,15 +215,22 @@ export class InstrumentedFs implements FileSystem {
         await real.fsync();
         self.synced.set(id, self.written.get(id) ?? Buffer.alloc(0));
       },
-      async stat(): Promise<FileInfo> {
-        await self.call("fstat", name);
+      ...this.statAndClose(name, real),
+    };
+  }
+
+  /** `stat` and `close` of an open file, logged. */
+  private statAndClose(name: string, real: Pick<WritableFile, "stat" | "close">): Pick<WritableFile, "stat" | "close"> {
+    return {
+      stat: async () => {
+        await this.call("fstat", name);
         return real.stat();
       },
       // Like close(2) on Linux, the descriptor is released even when close reports an error
       // (an injected fault, or no power), so simulated failures leak no real handles.
-      async close() {
+      close: async () => {
         try {
-          await self.call("close", name);
+          await this.call("close", name);
         } finally {
           await real.close();
         }
@@ -260,17 +267,7 @@ export class InstrumentedFs implements FileSystem {
         self.written.set(file, content);
         self.synced.set(file, content);
       },
-      async stat(): Promise<FileInfo> {
-        await self.call("fstat", name);
-        return real.stat();
-      },
-      async close() {
-        try {
-          await self.call("close", name);
-        } finally {
-          await real.close();
-        }
-      },
+      ...this.statAndClose(name, real),
     };
   }
 
