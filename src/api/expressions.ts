@@ -19,7 +19,7 @@
  * are the bind step's job, the same one JSON and SQL go through.
  */
 
-import type { BinaryOp, ColumnType, ComparisonOp, Expression, Value } from "../commands/types.js";
+import type { AggregateName, BinaryOp, ColumnType, ComparisonOp, Expression, Value } from "../commands/types.js";
 
 /** Anything that can stand as an operand: an expression, or a plain value. */
 export type Operand = Expression | Value;
@@ -291,3 +291,22 @@ export const round = (x: Operand, digits?: Operand): Expr => (digits === undefin
 export const coalesce = (first: Operand, ...rest: Operand[]): Expr => fn("coalesce", first, ...rest);
 export const ifnull = (x: Operand, otherwise: Operand): Expr => fn("ifnull", x, otherwise);
 export const nullif = (x: Operand, other: Operand): Expr => fn("nullif", x, other);
+
+/** `DISTINCT` for an aggregate: each value counted, summed or averaged once. */
+export interface AggregateOptions {
+  readonly distinct?: boolean;
+}
+
+function aggregate(name: AggregateName, operand: Operand | undefined, options: AggregateOptions): Expr {
+  const node: Expression = operand === undefined ? { type: "aggregate", name } : { type: "aggregate", name, arg: toLeft(operand) };
+  return fluent(options.distinct === true ? { ...node, distinct: true } : node);
+}
+
+/** `count(*)` without an operand, else `count(x)` (non-NULL values); a string names a column. */
+export const count = (operand?: Operand, options: AggregateOptions = {}): Expr => aggregate("count", operand, options);
+/** `count(DISTINCT x)`. */
+export const countDistinct = (operand: Operand): Expr => aggregate("count", operand, { distinct: true });
+export const sum = (operand: Operand, options: AggregateOptions = {}): Expr => aggregate("sum", operand, options);
+export const avg = (operand: Operand, options: AggregateOptions = {}): Expr => aggregate("avg", operand, options);
+export const min = (operand: Operand): Expr => aggregate("min", operand, {});
+export const max = (operand: Operand): Expr => aggregate("max", operand, {});

@@ -38,6 +38,9 @@ interface State {
   readonly columns?: readonly SelectColumn[];
   readonly joins: readonly Join[];
   readonly where: readonly Expression[];
+  readonly groupBy: readonly Expression[];
+  readonly having: readonly Expression[];
+  readonly distinct: boolean;
   readonly all: boolean;
   readonly orderBy: readonly OrderBy[];
   readonly limit?: number;
@@ -50,11 +53,11 @@ interface State {
   readonly misuse?: string;
 }
 
-const INITIAL: State = { kind: "select", joins: [], where: [], all: false, orderBy: [], explain: false };
+const INITIAL: State = { kind: "select", joins: [], where: [], groupBy: [], having: [], distinct: false, all: false, orderBy: [], explain: false };
 
 const EXPRESSION_TYPES = new Set([
   "literal", "identifier", "comparison", "is-null", "and", "or", "not", "param",
-  "binary", "negate", "in", "between", "like", "case", "cast", "function",
+  "binary", "negate", "in", "between", "like", "case", "cast", "function", "aggregate",
 ]);
 
 export class TableQuery<R extends Row = Row> {
@@ -100,6 +103,22 @@ export class TableQuery<R extends Row = Row> {
   /** Targets every row: an update or delete without `where` needs it, as JSON needs `where: true`. */
   all(): TableQuery<R> {
     return this.#with({ all: true }, ["update", "delete"], "all");
+  }
+
+  /** Groups rows by these columns (a string) or expressions; repeat to add keys. */
+  groupBy(...keys: (ColumnName<R> | Expression)[]): TableQuery<R> {
+    const added = keys.map((k): Expression => (typeof k === "string" ? { type: "identifier", name: k } : k));
+    return this.#with({ groupBy: [...this.#state.groupBy, ...added] }, ["select"], "groupBy");
+  }
+
+  /** Keeps the groups where `condition` is TRUE. Several calls AND together. */
+  having(condition: Expression): TableQuery<R> {
+    return this.#with({ having: [...this.#state.having, condition] }, ["select"], "having");
+  }
+
+  /** Drops repeated result rows. */
+  distinct(): TableQuery<R> {
+    return this.#with({ distinct: true }, ["select"], "distinct");
   }
 
   join(table: string, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
@@ -157,7 +176,9 @@ export class TableQuery<R extends Row = Row> {
 
   #switch(kind: Kind, patch: Partial<State>): TableQuery<R> {
     const state = this.#state;
-    const selectOnly = state.columns !== undefined || state.alias !== undefined || state.joins.length > 0 || state.orderBy.length > 0;
+    const selectOnly =
+      state.columns !== undefined || state.alias !== undefined || state.joins.length > 0 || state.orderBy.length > 0 ||
+      state.groupBy.length > 0 || state.having.length > 0 || state.distinct;
     const shaped = selectOnly || state.limit !== undefined || state.offset !== undefined || state.output !== undefined;
     let misuse = state.misuse;
     if (misuse === undefined && state.kind !== "select") misuse = `.${kind}() on a query that is already ${state.kind === "delete" ? "a" : "an"} ${state.kind}`;
@@ -188,6 +209,9 @@ export class TableQuery<R extends Row = Row> {
         // Fresh arrays: a caller changing the plan it got must not reach this query.
         if (state.joins.length > 0) command.joins = [...state.joins];
         if (where) command.where = where;
+        if (state.groupBy.length > 0) command.groupBy = [...state.groupBy];
+        if (state.having.length > 0) command.having = state.having.length === 1 ? state.having[0] : and(...state.having);
+        if (state.distinct) command.distinct = true;
         if (state.orderBy.length > 0) command.orderBy = [...state.orderBy];
         if (state.limit !== undefined) command.limit = state.limit;
         if (state.offset !== undefined) command.offset = state.offset;

@@ -49,6 +49,7 @@ export const definitions = {
       ref("caseExpr"),
       ref("castExpr"),
       ref("functionExpr"),
+      ref("aggregateExpr"),
     ],
   },
   literalExpr: {
@@ -165,6 +166,17 @@ export const definitions = {
     required: ["type", "expr", "as"],
     properties: { type: { const: "cast" }, expr: ref("expression"), as: ref("columnType") },
   },
+  aggregateExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "name"],
+    properties: {
+      type: { const: "aggregate" },
+      name: { enum: ["count", "sum", "avg", "min", "max"] },
+      arg: ref("expression"),
+      distinct: { type: "boolean" },
+    },
+  },
   functionExpr: {
     type: "object",
     additionalProperties: false,
@@ -276,6 +288,9 @@ export const definitions = {
       },
       joins: { type: "array", items: ref("join") },
       where: ref("expression"),
+      groupBy: { type: "array", items: ref("expression") },
+      having: ref("expression"),
+      distinct: { type: "boolean" },
       orderBy: { type: "array", items: ref("orderBy") },
       limit: { type: "integer", minimum: 0 },
       offset: { type: "integer", minimum: 0 },

@@ -54,7 +54,11 @@ export type Expression =
   | { readonly type: "case"; readonly operand?: Expression; readonly when: readonly WhenThen[]; readonly else?: Expression }
   | { readonly type: "cast"; readonly expr: Expression; readonly as: ColumnType }
   | { readonly type: "function"; readonly name: string; readonly args: readonly Expression[] }
+  /** `arg` absent: `count(*)`. */
+  | { readonly type: "aggregate"; readonly name: AggregateName; readonly arg?: Expression; readonly distinct?: boolean }
   | ParamSlot;
+
+export type AggregateName = "count" | "sum" | "avg" | "min" | "max";
 
 /** What an insert row or an update `set` may hold: a JSON value, or a parameter slot from SQL. */
 export type ValueOrParam = Value | ParamSlot;
@@ -86,6 +90,12 @@ export interface SelectCommand {
   readonly columns: "*" | readonly SelectColumn[];
   readonly joins?: readonly Join[];
   readonly where?: Expression;
+  /** Groups by these (an integer literal is a column number, a name a source column, else a result name). */
+  readonly groupBy?: readonly Expression[];
+  /** Keeps the groups for which this is TRUE. */
+  readonly having?: Expression;
+  /** Drops repeated rows of the result. */
+  readonly distinct?: boolean;
   readonly orderBy?: readonly OrderBy[];
   /** A count, or (SQL `LIMIT ?`) a parameter slot. */
   readonly limit?: number | ParamSlot;

@@ -76,6 +76,8 @@ function checkDepth(command: unknown, path: string): void {
   // An explain wraps one command; anything nested further is rejected by the schema anyway.
   for (let level = 0; level < 2 && isObject(command); level++) {
     if (tooDeep(command["where"])) throw deepError(`${path}.where`);
+    if (tooDeep(command["having"])) throw deepError(`${path}.having`);
+    eachItem(command["groupBy"], (item, i) => tooDeep(item) && deepError(`${path}.groupBy[${i}]`));
     eachItem(command["joins"], (join, i) => isObject(join) && tooDeep(join["on"]) && deepError(`${path}.joins[${i}].on`));
     eachItem(command["columns"], (column, i) => isObject(column) && tooDeep(column["expr"]) && deepError(`${path}.columns[${i}].expr`));
     eachItem(command["orderBy"], (item, i) => isObject(item) && tooDeep(item["expr"]) && deepError(`${path}.orderBy[${i}].expr`));
@@ -119,7 +121,7 @@ function push(node: unknown, depth: number): void {
 }
 
 /** Expression members that hold one expression, and those that hold a list of them. */
-const CHILD_KEYS = ["left", "right", "expr", "low", "high", "pattern", "operand", "else"] as const;
+const CHILD_KEYS = ["left", "right", "expr", "low", "high", "pattern", "operand", "else", "arg"] as const;
 const LIST_KEYS = ["operands", "values", "args"] as const;
 
 /** True when an expression nests deeper than the limit (children: see `CHILD_KEYS`, `LIST_KEYS`, and CASE's `when` pairs). */

@@ -79,6 +79,22 @@ function like(text: string, pattern: string, escape: string | undefined): boolea
   return matcher.test(text);
 }
 
+/** The sum of a DISTINCT aggregate's values, NULL for none; compensated (Neumaier) for reals, as the other sums. */
+function sumOf(values: Iterable<number>, real: boolean): number | null {
+  let sum: number | null = null;
+  let compensation = 0;
+  for (const v of values) {
+    if (sum === null) sum = v;
+    else if (!real) sum += v;
+    else {
+      const t: number = sum + v;
+      compensation += Math.abs(sum) >= Math.abs(v) ? sum - t + v : v - t + sum;
+      sum = t;
+    }
+  }
+  return sum === null ? null : sum + compensation;
+}
+
 /** The strict functions, by their position in `FUNCTION_ORDER`: generated code calls `h.fn[i]`. */
 const FUNCTION_ORDER = Object.keys(STRICT_FUNCTIONS) as StrictFunction[];
 
@@ -92,10 +108,15 @@ const HELPERS = Object.freeze({
   cast: (value: Value, from: StaticType, to: ColumnType) => castValue(value, from, to),
   fn: FUNCTION_ORDER.map((name) => STRICT_FUNCTIONS[name]),
   replace,
+  sum: sumOf,
 });
 
-/** `row`: expressions over one stored row `r`; `tuple`: over a join tuple `r` of rows. */
-export type RowMode = "row" | "tuple";
+/**
+ * `row`: expressions over one stored row `r`; `tuple`: over a join tuple `r`
+ * of rows; `{ groupKeys: n }`: over a group row `r` — its n key values, then
+ * its aggregates' values.
+ */
+export type RowMode = "row" | "tuple" | { readonly groupKeys: number };
 
 function int(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new StoreError("internal_error", "Invalid index in generated code");
@@ -140,6 +161,7 @@ export class Codegen {
   }
 
   private column(source: number, column: number): string {
+    if (typeof this.mode === "object") throw new StoreError("internal_error", "Group-mode code cannot read a source column");
     if (this.mode === "row") {
       if (source !== 0) throw new StoreError("internal_error", "Row-mode code cannot read a joined source");
       return `r[${int(column)}]`;
@@ -229,9 +251,18 @@ export class Codegen {
       }
       case "function":
         return this.call(e);
+      case "group-key":
+        return `r[${int(e.index)}]`;
+      case "aggregate":
+        return `r[${int(this.groupKeys() + e.index)}]`;
       default:
         return assertNever(e, "expression");
     }
+  }
+
+  private groupKeys(): number {
+    if (typeof this.mode !== "object") throw new StoreError("internal_error", "Only group-mode code reads a group");
+    return this.mode.groupKeys;
   }
 
   /** A number operand as an integer: statically for a real (never), else only while its value is a safe integer. */
@@ -382,6 +413,8 @@ export class Codegen {
       case "case":
       case "cast":
       case "function":
+      case "group-key":
+      case "aggregate":
         return `(${this.value(e)} === true)`;
       default:
         return assertNever(e, "expression");

@@ -1,7 +1,8 @@
 /**
  * Runs a select plan: access path → filter on the first table → joins, each
- * followed by the WHERE terms it completes → order (top-k with a limit) →
- * offset/limit → projection.
+ * followed by the WHERE terms it completes → grouping and HAVING → order
+ * (top-k with a limit) → offset/limit → projection; with DISTINCT the rows
+ * are projected first, then deduplicated, ordered and cut.
  *
  * `prepareSelect` compiles everything once; the prepared form is cached with
  * the plan, so a repeated statement only binds new parameter values. WHERE
@@ -16,7 +17,8 @@ import type { Value } from "../commands/types.js";
 import type { BoundExpr, Count, SelectPlan } from "../planner/plan.js";
 import { conjuncts, maxSource } from "../planner/passes.js";
 import { accessRows, impliedByAccess } from "./access.js";
-import { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "./codegen.js";
+import { compileAggregate, type AggregateFn } from "./aggregate.js";
+import { compilePredicate, compileValue, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
 import { compileFilter, type FilterFn } from "./filter.js";
 import { prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
 import { orderItems } from "./order.js";
@@ -29,8 +31,12 @@ export interface PreparedSelect {
   readonly joins: readonly PreparedJoin[];
   /** Per join: the WHERE conjuncts whose last source is the one it joins, run on its output. */
   readonly afterJoin: readonly (PredicateFn | undefined)[];
+  readonly aggregate: AggregateFn | undefined;
+  readonly having: PredicateFn | undefined;
   readonly sortKeys: readonly ValueFn[];
   readonly project: ProjectFn;
+  /** With DISTINCT: every result row as an array, to compare rows before they are shaped. */
+  readonly projectArrays: ProjectFn | undefined;
 }
 
 function all(terms: readonly BoundExpr[]): BoundExpr | undefined {
@@ -41,7 +47,9 @@ function all(terms: readonly BoundExpr[]): BoundExpr | undefined {
 /** `positionOf(source, column)` finds a joined table's column position for hash/index joins. */
 export function prepareSelect(plan: SelectPlan, positionOf: (table: string, column: string) => number): PreparedSelect {
   const joined = plan.joins.length > 0;
-  const mode = joined ? "tuple" : "row";
+  const sourceMode: RowMode = joined ? "tuple" : "row";
+  // After a grouping, HAVING, ORDER BY and the select list read group rows.
+  const mode: RowMode = plan.group === undefined ? sourceMode : { groupKeys: plan.group.keys.length };
   const firstTable = plan.sources[0]?.table ?? "";
   const terms = conjuncts(plan.where).filter((t) => !impliedByAccess(t, plan.access, (c) => positionOf(firstTable, c)));
   const first = joined ? terms.filter((t) => maxSource(t) <= 0) : terms;
@@ -57,8 +65,11 @@ export function prepareSelect(plan: SelectPlan, positionOf: (table: string, colu
       const here = all(terms.filter((t) => maxSource(t) === j.source));
       return here === undefined ? undefined : compilePredicate(here, "tuple");
     }),
+    aggregate: plan.group === undefined ? undefined : compileAggregate(plan.group, sourceMode),
+    having: plan.having === undefined ? undefined : compilePredicate(plan.having, mode),
     sortKeys: plan.orderBy.map((k) => compileValue(k.expr, mode)),
     project: compileProjection(plan.columns, plan.output, mode),
+    projectArrays: plan.distinct ? compileProjection(plan.columns, "arrays", mode) : undefined,
   };
 }
 
@@ -67,52 +78,109 @@ function count(c: Count, params: readonly Value[]): number {
   return typeof c === "number" ? c : (params[c.index] as number);
 }
 
+type Item = StoredRow | Tuple | Value[];
+type Row = Record<string, Value> | Value[];
+type Fn<T> = (r: unknown, p: readonly Value[]) => T;
+
 export function runSelect(prepared: PreparedSelect, stores: Stores, params: readonly Value[]): RowsResult {
   const plan = prepared.plan;
   const offset = plan.offset === undefined ? 0 : count(plan.offset, params);
   const keep = plan.limit === undefined ? undefined : offset + count(plan.limit, params);
   const names = plan.columns.map((c) => c.name);
-  if (keep === 0) return { kind: "rows", columns: names, rows: [], rowCount: 0 };
+  if (keep === 0) return rowsResult(names, []);
+  const project = prepared.project as unknown as Fn<Row>;
+  // Nothing between the sources and the result (no grouping, DISTINCT or sort): a scan can stop early, a join project as it goes.
+  const streaming = plan.group === undefined && !plan.distinct && plan.orderBy.length === 0;
+  const sourced = sourceItems(prepared, stores, params, streaming ? keep : undefined, streaming && keep === undefined && offset === 0 ? project : undefined);
+  if (sourced.kind === "rows") return rowsResult(names, sourced.rows);
 
-  const first = plan.sources[0];
-  const base = accessRows(plan.access, first === undefined ? undefined : stores.store(first.table), params);
-  // Without joins, residual or sort, the filter can stop at the last row needed.
-  const canStop = plan.joins.length === 0 && plan.orderBy.length === 0 && keep !== undefined;
-  let firstRows: readonly StoredRow[] = base;
-  if (prepared.firstFilter) firstRows = prepared.firstFilter(base, params, canStop ? (keep as number) : -1);
-
-  const project = prepared.project as unknown as (r: unknown, p: readonly Value[]) => Record<string, Value> | Value[];
-  let items: readonly (StoredRow | Tuple)[] = firstRows;
-  if (plan.joins.length > 0) {
-    let tuples: Tuple[] = firstRows.map((r) => [r]);
-    const last = prepared.joins.length - 1;
-    // Nothing after the joins (no filter, order, offset or limit): the last join projects as it goes.
-    const fused = prepared.sortKeys.length === 0 && keep === undefined && offset === 0;
-    for (const [i, join] of prepared.joins.entries()) {
-      // A WHERE term is decided once its last source is joined (later joins only add sources):
-      // an inner join tests it with ON; after a left join it filters the joined tuples.
-      const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[]) => boolean) | undefined;
-      const inner = join.step.type === "inner";
-      if (fused && i === last && (filter === undefined || inner)) {
-        const rows = runJoin(join, tuples, stores.store(join.table), params, (t) => project(t, params), filter);
-        return { kind: "rows", columns: names, rows, rowCount: rows.length };
-      }
-      tuples = runJoin(join, tuples, stores.store(join.table), params, undefined, inner ? filter : undefined);
-      if (filter && !inner) tuples = tuples.filter((t) => filter(t, params));
-    }
-    items = tuples;
+  let items: readonly Item[] = sourced.items;
+  if (prepared.aggregate !== undefined) {
+    items = prepared.aggregate(items, params);
+    const having = prepared.having as unknown as Fn<boolean> | undefined;
+    if (having !== undefined) items = items.filter((g) => having(g, params));
   }
+  if (prepared.projectArrays !== undefined) return rowsResult(names, distinctRows(prepared, items, params, offset, keep));
 
   if (prepared.sortKeys.length > 0) {
     const specs = prepared.sortKeys.map((key, i) => ({
-      key: (item: StoredRow | Tuple) => (key as unknown as (r: unknown, p: readonly Value[]) => Value)(item, params),
+      key: (item: Item) => (key as unknown as Fn<Value>)(item, params),
       descending: plan.orderBy[i]?.direction === "desc",
     }));
     items = orderItems(items, specs, keep);
   }
   if (offset > 0 || (keep !== undefined && keep < items.length)) items = items.slice(offset, keep);
-
-  const rows = new Array<Record<string, Value> | Value[]>(items.length);
+  const rows = new Array<Row>(items.length);
   for (let i = 0; i < items.length; i++) rows[i] = project(items[i], params);
-  return { kind: "rows", columns: names, rows, rowCount: rows.length };
+  return rowsResult(names, rows);
+}
+
+function rowsResult(columns: readonly string[], rows: Row[]): RowsResult {
+  return { kind: "rows", columns, rows, rowCount: rows.length };
+}
+
+/**
+ * The rows (or join tuples) the query reads: the access path, the first
+ * table's filter, then the joins with the WHERE terms each completes.
+ * `stopAt`: the filter may stop after that many rows. `emit`: the last join
+ * projects each tuple as it makes it, and the result's rows come back.
+ */
+function sourceItems(
+  prepared: PreparedSelect,
+  stores: Stores,
+  params: readonly Value[],
+  stopAt: number | undefined,
+  emit: Fn<Row> | undefined,
+): { readonly kind: "items"; readonly items: readonly Item[] } | { readonly kind: "rows"; readonly rows: Row[] } {
+  const plan = prepared.plan;
+  const first = plan.sources[0];
+  const base = accessRows(plan.access, first === undefined ? undefined : stores.store(first.table), params);
+  const canStop = plan.joins.length === 0 && stopAt !== undefined;
+  const firstRows: readonly StoredRow[] = prepared.firstFilter ? prepared.firstFilter(base, params, canStop ? stopAt : -1) : base;
+  if (plan.joins.length === 0) return { kind: "items", items: firstRows };
+  let tuples: Tuple[] = firstRows.map((r) => [r]);
+  const last = prepared.joins.length - 1;
+  for (const [i, join] of prepared.joins.entries()) {
+    // A WHERE term is decided once its last source is joined (later joins only add sources):
+    // an inner join tests it with ON; after a left join it filters the joined tuples.
+    const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[]) => boolean) | undefined;
+    const inner = join.step.type === "inner";
+    if (emit !== undefined && i === last && (filter === undefined || inner)) {
+      return { kind: "rows", rows: runJoin(join, tuples, stores.store(join.table), params, (t) => emit(t, params), filter) };
+    }
+    tuples = runJoin(join, tuples, stores.store(join.table), params, undefined, inner ? filter : undefined);
+    if (filter && !inner) tuples = tuples.filter((t) => filter(t, params));
+  }
+  return { kind: "items", items: tuples };
+}
+
+/**
+ * DISTINCT: each result row once (the first met), compared as `=` does —
+ * 1 and 1.0 are one value, NULLs are equal here — then ordered by the result
+ * columns the sort keys are, and cut to OFFSET and LIMIT.
+ */
+function distinctRows(prepared: PreparedSelect, items: readonly Item[], params: readonly Value[], offset: number, keep: number | undefined): Row[] {
+  const plan = prepared.plan;
+  const toArray = prepared.projectArrays as unknown as Fn<Value[]>;
+  const seen = new Set<unknown>();
+  let rows: Value[][] = [];
+  const single = plan.columns.length === 1;
+  for (const item of items) {
+    const row = toArray(item, params);
+    const key = single ? row[0] : JSON.stringify(row);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    rows.push(row);
+  }
+  if (plan.orderBy.length > 0) {
+    const specs = plan.orderBy.map((k) => ({ key: (row: Value[]) => row[k.output ?? 0] as Value, descending: k.direction === "desc" }));
+    rows = orderItems(rows, specs, keep);
+  }
+  if (offset > 0 || (keep !== undefined && keep < rows.length)) rows = rows.slice(offset, keep);
+  if (plan.output === "arrays") return rows;
+  return rows.map((row) => {
+    const o: Record<string, Value> = {};
+    plan.columns.forEach((c, i) => Object.defineProperty(o, c.name, { value: row[i] ?? null, enumerable: true, writable: true, configurable: true }));
+    return o;
+  });
 }

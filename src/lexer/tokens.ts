@@ -103,13 +103,16 @@ export const In = keyword("IN");
 export const Between = keyword("BETWEEN");
 export const Like = keyword("LIKE");
 export const Escape = keyword("ESCAPE");
+export const Distinct = keyword("DISTINCT");
+export const Group = keyword("GROUP");
+export const Having = keyword("HAVING");
 
 /** Every keyword, for tests and documentation. */
 export const keywords: readonly TokenType[] = [
   Select, From, Where, And, Or, Not, Is, Null, True, False, As, Join, Inner, Left, On, Order, By, Asc, Desc,
   Limit, Offset, Insert, Into, Values, Update, SetKeyword, Delete, Create, Table, If, Exists, Primary, Key, Unique,
   Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain, Case, When, Then, Else, End,
-  Cast, In, Between, Like, Escape,
+  Cast, In, Between, Like, Escape, Distinct, Group, Having,
 ];
 
 export const StringLiteral = createToken({

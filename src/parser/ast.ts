@@ -155,11 +155,17 @@ export interface CastExpr {
   readonly span: Span;
 }
 
-/** `name(args)`: a function call as written; whether it names a function at all is the binder's question. */
+/**
+ * `name(args)`: a call as written — a function or an aggregate; whether it
+ * names either is decided later. `star` is `count(*)`; `distinct` is
+ * `sum(DISTINCT a)`.
+ */
 export interface CallExpr {
   readonly kind: "call";
   readonly name: Name;
   readonly args: readonly Expr[];
+  readonly distinct: boolean;
+  readonly star: boolean;
   readonly span: Span;
 }
 
@@ -218,12 +224,15 @@ export type Count = number | ParamExpr;
 
 export interface SelectStmt {
   readonly kind: "select";
+  readonly distinct: boolean;
   /** `"*"` or the listed items in order. */
   readonly columns: "*" | readonly SelectItem[];
   /** Absent for `SELECT 1 + 1`: the columns are evaluated once. */
   readonly from?: TableRef;
   readonly joins: readonly JoinClause[];
   readonly where?: Expr;
+  readonly groupBy: readonly Expr[];
+  readonly having?: Expr;
   readonly orderBy: readonly OrderItem[];
   readonly limit?: Count;
   readonly offset?: Count;

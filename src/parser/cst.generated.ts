@@ -37,6 +37,7 @@ export interface SelectStatementCstNode extends CstNode {
 
 export type SelectStatementCstChildren = {
   Select: IToken[];
+  Distinct?: IToken[];
   Star?: IToken[];
   selectItem?: (SelectItemCstNode)[];
   Comma?: (IToken)[];
@@ -44,9 +45,11 @@ export type SelectStatementCstChildren = {
   tableRef?: TableRefCstNode[];
   joinClause?: JoinClauseCstNode[];
   Where?: IToken[];
-  expression?: ExpressionCstNode[];
+  expression?: (ExpressionCstNode)[];
+  Group?: IToken[];
+  By?: (IToken)[];
+  Having?: IToken[];
   Order?: IToken[];
-  By?: IToken[];
   orderItem?: (OrderItemCstNode)[];
   Limit?: IToken[];
   NumberLiteral?: (IToken)[];
@@ -387,6 +390,8 @@ export type OperandCstChildren = {
   Identifier?: (IToken)[];
   Dot?: IToken[];
   LParen?: (IToken)[];
+  Star?: IToken[];
+  Distinct?: IToken[];
   expression?: (ExpressionCstNode)[];
   Comma?: IToken[];
   RParen?: (IToken)[];

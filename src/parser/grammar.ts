@@ -76,6 +76,7 @@ class SqlGrammar extends CstParser {
 
   readonly selectStatement = this.RULE("selectStatement", () => {
     this.CONSUME(T.Select);
+    this.OPTION6(() => this.CONSUME(T.Distinct));
     this.OR(
       (this.alternatives.selectStatement ??= [
         { ALT: () => this.CONSUME(T.Star) },
@@ -98,6 +99,19 @@ class SqlGrammar extends CstParser {
     this.OPTION2(() => {
       this.CONSUME(T.Where);
       this.SUBRULE(this.expression);
+    });
+    this.OPTION7(() => {
+      this.CONSUME(T.Group);
+      this.CONSUME2(T.By);
+      this.SUBRULE2(this.expression);
+      this.MANY4(() => {
+        this.CONSUME3(T.Comma);
+        this.SUBRULE3(this.expression);
+      });
+    });
+    this.OPTION8(() => {
+      this.CONSUME(T.Having);
+      this.SUBRULE4(this.expression);
     });
     this.OPTION3(() => {
       this.CONSUME(T.Order);
@@ -500,14 +514,25 @@ class SqlGrammar extends CstParser {
                     },
                   },
                   {
+                    // A call: `f(a, b)`, `f()`, and for aggregates `count(*)`, `sum(DISTINCT a)`.
                     ALT: () => {
                       this.CONSUME(T.LParen);
                       this.OPTION2(() => {
-                        this.SUBRULE(this.expression);
-                        this.MANY(() => {
-                          this.CONSUME(T.Comma);
-                          this.SUBRULE2(this.expression);
-                        });
+                        this.OR3(
+                          (this.alternatives.arguments ??= [
+                            { ALT: () => this.CONSUME(T.Star) },
+                            {
+                              ALT: () => {
+                                this.OPTION3(() => this.CONSUME(T.Distinct));
+                                this.SUBRULE(this.expression);
+                                this.MANY(() => {
+                                  this.CONSUME(T.Comma);
+                                  this.SUBRULE2(this.expression);
+                                });
+                              },
+                            },
+                          ]),
+                        );
                       });
                       this.CONSUME(T.RParen);
                     },

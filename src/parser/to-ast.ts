@@ -276,10 +276,19 @@ class AstBuilder {
       for (const join of c.joinClause) joins.push(this.join(join));
       end = last(joins).span.end;
     }
+    // WHERE, GROUP BY and HAVING expressions share one CST list, in text order: their keywords part them.
+    const groupAt = c.Group?.[0]?.startOffset ?? Infinity;
+    const havingAt = c.Having?.[0]?.startOffset ?? Infinity;
     let where: A.Expr | undefined;
-    if (c.expression) {
-      where = this.expression(c.expression[0]!);
-      end = expressionEnd(c.expression[0]!);
+    const groupBy: A.Expr[] = [];
+    let having: A.Expr | undefined;
+    for (const cst of c.expression ?? []) {
+      const start = expressionStart(cst);
+      const expr = this.expression(cst);
+      if (start > havingAt) having = expr;
+      else if (start > groupAt) groupBy.push(expr);
+      else where = expr;
+      end = expressionEnd(cst);
     }
     const orderBy: A.OrderItem[] = [];
     if (c.orderItem) {
@@ -298,10 +307,13 @@ class AstBuilder {
     // Members in text order, as every node has them (tools walk them in that order).
     return {
       kind: "select",
+      distinct: c.Distinct !== undefined,
       columns,
       ...(from ? { from } : {}),
       joins,
       ...(where ? { where } : {}),
+      groupBy,
+      ...(having ? { having } : {}),
       orderBy,
       ...(limit === undefined ? {} : { limit }),
       ...(offset === undefined ? {} : { offset }),
@@ -675,7 +687,14 @@ class AstBuilder {
       depth = Math.max(depth, this.depth);
     }
     this.deep(depth + 1, name.span.start);
-    return { kind: "call", name, args, span: this.span(name.span.start, endOf(c.RParen![0]!)) };
+    return {
+      kind: "call",
+      name,
+      args,
+      distinct: c.Distinct !== undefined,
+      star: c.Star !== undefined,
+      span: this.span(name.span.start, endOf(c.RParen![0]!)),
+    };
   }
 
   private caseExpression(node: C.CaseExpressionCstNode): A.CaseExpr {

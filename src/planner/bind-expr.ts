@@ -19,7 +19,7 @@ import type { Expression } from "../commands/types.js";
 import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
 import { FUNCTIONS, arity, functionNamed } from "./functions.js";
-import type { BoundExpr, CompareOp, FunctionName, ParamUse, StaticType } from "./plan.js";
+import type { AggregateCall, BoundExpr, CompareOp, FunctionName, ParamUse, StaticType } from "./plan.js";
 import { Scope, tableScope, type ScopeSource } from "./scope.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
@@ -54,12 +54,39 @@ export function bindContext(sql = false): BindContext {
   return { params: new ParamUses(), misuse: sql ? "sql_error" : "invalid_request" };
 }
 
+const AGGREGATE_NAMES: ReadonlySet<string> = new Set(["count", "sum", "avg", "min", "max"]);
+
 const OPS: Record<string, CompareOp> = { "=": "=", "!=": "<>", "<>": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=" };
 
+/**
+ * The aggregates of one select, numbered in the order met: the same call
+ * written twice (`count(*)` in the list and in HAVING) is one aggregate.
+ */
+export class AggregateCollector {
+  readonly calls: AggregateCall[] = [];
+  private readonly keys: string[] = [];
+
+  add(call: AggregateCall): BoundExpr {
+    const key = JSON.stringify(call);
+    let index = this.keys.indexOf(key);
+    if (index < 0) {
+      index = this.calls.push(call) - 1;
+      this.keys.push(key);
+    }
+    return { kind: "aggregate", index, type: call.type };
+  }
+}
+
 export class ExprBinder {
+  /**
+   * `aggregates`: where an aggregate may stand (the select list, HAVING,
+   * ORDER BY), the collector it goes to; elsewhere, the name of the clause,
+   * for the error (`WHERE`, `ON`, `GROUP BY`).
+   */
   constructor(
     readonly scope: Scope,
     readonly context: BindContext,
+    readonly aggregates: AggregateCollector | string = "this clause",
   ) {}
 
   get params(): ParamUses {
@@ -148,6 +175,8 @@ export class ExprBinder {
       }
       case "function":
         return this.call(e.name, e.args, next);
+      case "aggregate":
+        return this.aggregate(e, next);
       default:
         return assertNever(e, "expression type");
     }
@@ -198,7 +227,7 @@ export class ExprBinder {
 
   /** A computed field inlined: its expression sees only its own table's stored columns, at its source's position. */
   bindComputed(source: ScopeSource, expr: Expression, depth = 0): BoundExpr {
-    const inner = new ExprBinder(new Scope([{ table: source.table, name: source.table.name, index: source.index }], true), this.context);
+    const inner = new ExprBinder(new Scope([{ table: source.table, name: source.table.name, index: source.index }], true), this.context, "a computed field");
     return inner.bind(expr, depth);
   }
 
@@ -257,9 +286,49 @@ export class ExprBinder {
     return type;
   }
 
+  /** An aggregate: its argument over source rows (where no aggregate may nest), collected for the grouping. */
+  private aggregate(e: Extract<Expression, { type: "aggregate" }>, depth: number): BoundExpr {
+    const collector = this.aggregates;
+    if (typeof collector === "string") {
+      throw this.misuse(`${e.name}() is an aggregate, and aggregates are not allowed in ${collector}`);
+    }
+    const inner = new ExprBinder(this.scope, this.context, "another aggregate's argument");
+    const distinct = e.distinct === true;
+    if (e.arg === undefined) {
+      if (e.name !== "count") throw this.misuse(`${e.name}() takes 1 argument, got 0 (only count takes none, as count(*))`);
+      if (distinct) throw this.misuse("count(DISTINCT) needs an argument");
+      return collector.add({ name: "count", distinct: false, type: "integer" });
+    }
+    const arg = inner.bind(e.arg, depth);
+    let type: StaticType;
+    switch (e.name) {
+      case "count":
+        type = "integer";
+        break;
+      case "sum":
+        inner.expect(arg, "number", "sum()");
+        type = numericType([typeOf(arg)]);
+        break;
+      case "avg":
+        inner.expect(arg, "number", "avg()");
+        type = "real";
+        break;
+      case "min":
+      case "max":
+        type = typeOf(arg);
+        break;
+      default:
+        return assertNever(e.name, "aggregate");
+    }
+    return collector.add({ name: e.name, arg, distinct, type });
+  }
+
   private call(name: string, args: readonly Expression[], depth: number): BoundExpr {
     const fn: FunctionName | undefined = functionNamed(name);
-    if (fn === undefined) throw this.misuse(`Unknown function ${name}()`);
+    if (fn === undefined) {
+      if (AGGREGATE_NAMES.has(name.toLowerCase())) throw this.misuse(`${name}() is an aggregate: write {"type":"aggregate","name":"${name.toLowerCase()}"}`);
+      throw this.misuse(`Unknown function ${name}()`);
+    }
     const signature = FUNCTIONS[fn];
     if (args.length < signature.min || args.length > signature.max) {
       throw this.misuse(`${fn}() ${arity(signature)}, got ${args.length}`);
@@ -306,7 +375,7 @@ function comparedType(t: StaticType): "text" | "integer" | "real" | "boolean" {
 /** Binds a check or computed-field expression against its own table (stored columns only). */
 export function bindTableExpr(table: TableInfo, e: Expression, mustBeBoolean: boolean): BoundExpr {
   const context = bindContext();
-  const binder = new ExprBinder(tableScope(table, true), context);
+  const binder = new ExprBinder(tableScope(table, true), context, mustBeBoolean ? "a check" : "a computed field");
   const bound = mustBeBoolean ? binder.boolean(e, 0, "CHECK") : binder.bind(e, 0);
   if (context.params.list().length > 0) throw new StoreError("invalid_request", "Checks and computed fields cannot use parameters");
   return bound;

@@ -10,13 +10,17 @@
  * is named by its `as`. Without a table (`SELECT 1 + 1`) there are no
  * sources and the list is evaluated once. An ORDER BY `column` names a
  * result column first (`ORDER BY total`), else a source column; an ORDER BY
- * `expr` that is an integer literal is a column number.
+ * `expr` that is an integer literal is a column number (another literal a
+ * constant). GROUP BY, HAVING or
+ * an aggregate make the query grouped (`bind-group.ts`); with DISTINCT the
+ * sort keys must be result columns.
  */
 
 import type { OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import { ExprBinder, type BindContext } from "./bind-expr.js";
+import { AggregateCollector, ExprBinder, type BindContext } from "./bind-expr.js";
+import { bindGroupBy, overGroups } from "./bind-group.js";
 import type { BoundExpr, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source } from "./plan.js";
 import { Scope, type ScopeSource } from "./scope.js";
 import type { Catalog, TableInfo } from "./table-info.js";
@@ -106,9 +110,9 @@ function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[]
       return { expr: result ? result.expr : all.bind({ type: "identifier", name: item.column }), direction };
     }
     const e = item.expr;
-    if (e.type === "literal" && typeof e.value === "number") {
-      const column = columns[e.value - 1];
-      if (!Number.isInteger(e.value) || column === undefined) {
+    if (e.type === "literal" && Number.isInteger(e.value)) {
+      const column = columns[(e.value as number) - 1];
+      if (column === undefined) {
         throw all.misuse(`ORDER BY column number ${e.value} is out of range: the select list has ${columns.length} column(s)`);
       }
       return { expr: column.expr, direction };
@@ -119,20 +123,35 @@ function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[]
 
 export function bindSelect(cmd: SelectCommand, catalog: Catalog, context: BindContext): Plan {
   const sources = bindSources(cmd, catalog);
-  const all = new ExprBinder(new Scope(sources), context);
+  const scope = new Scope(sources);
+  const aggregates = new AggregateCollector();
+  // The select list, HAVING and ORDER BY may hold aggregates; WHERE, ON and GROUP BY may not.
+  const all = new ExprBinder(scope, context, aggregates);
 
   const steps: JoinStep[] = (cmd.joins ?? []).map((j, i) => {
     // ON sees the sources joined so far, itself included.
-    const binder = new ExprBinder(new Scope(sources.slice(0, i + 2)), context);
+    const binder = new ExprBinder(new Scope(sources.slice(0, i + 2)), context, "ON");
     return { type: j.type, source: i + 1, strategy: { kind: "nested-loop" }, on: binder.boolean(j.on, 0, "ON") };
   });
-  const where: BoundExpr | undefined = cmd.where === undefined ? undefined : all.boolean(cmd.where, 0, "WHERE");
-  const columns = bindColumns(cmd.columns, sources, all);
+  const where: BoundExpr | undefined = cmd.where === undefined ? undefined : new ExprBinder(scope, context, "WHERE").boolean(cmd.where, 0, "WHERE");
+  let columns = bindColumns(cmd.columns, sources, all);
   const output = cmd.output ?? "objects";
   if (output === "objects") checkDistinctNames(columns);
-  const orderBy = bindOrderBy(cmd.orderBy ?? [], columns, all);
+  const keys = bindGroupBy(cmd.groupBy ?? [], columns, new ExprBinder(scope, context, "GROUP BY"));
+  let having = cmd.having === undefined ? undefined : all.boolean(cmd.having, 0, "HAVING");
+  let orderBy = bindOrderBy(cmd.orderBy ?? [], columns, all);
   const limit = bindCount(cmd.limit, "limit", context);
   const offset = bindCount(cmd.offset, "offset", context);
+
+  // GROUP BY, HAVING or any aggregate makes the query grouped: what follows reads groups.
+  const grouped = keys.length > 0 || having !== undefined || aggregates.calls.length > 0;
+  if (grouped) {
+    columns = columns.map((c) => ({ ...c, expr: overGroups(c.expr, keys, all, "the select list") }));
+    if (having !== undefined) having = overGroups(having, keys, all, "HAVING");
+    orderBy = orderBy.map((k) => ({ ...k, expr: overGroups(k.expr, keys, all, "ORDER BY") }));
+  }
+  const distinct = cmd.distinct === true;
+  if (distinct) orderBy = orderBy.map((k) => ({ ...k, output: outputOf(k.expr, columns, all) }));
 
   const plan: SelectPlan = {
     kind: "select",
@@ -140,6 +159,9 @@ export function bindSelect(cmd: SelectCommand, catalog: Catalog, context: BindCo
     access: sources.length === 0 ? { kind: "single-row" } : { kind: "scan" },
     joins: steps,
     ...(where === undefined ? {} : { where }),
+    ...(grouped ? { group: { keys, aggregates: aggregates.calls } } : {}),
+    ...(having === undefined ? {} : { having }),
+    distinct,
     orderBy,
     ...(limit === undefined ? {} : { limit }),
     ...(offset === undefined ? {} : { offset }),
@@ -147,4 +169,12 @@ export function bindSelect(cmd: SelectCommand, catalog: Catalog, context: BindCo
     columns,
   };
   return { statement: plan, params: context.params.list() };
+}
+
+/** With DISTINCT, a sort key is one of the result columns (a row of the result holds nothing else to sort by). */
+function outputOf(key: BoundExpr, columns: readonly OutputColumn[], binder: ExprBinder): number {
+  const text = JSON.stringify(key);
+  const index = columns.findIndex((c) => JSON.stringify(c.expr) === text);
+  if (index < 0) throw binder.misuse("With DISTINCT, ORDER BY takes only selected columns (by name, number or the same expression)");
+  return index;
 }

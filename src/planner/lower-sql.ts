@@ -15,6 +15,7 @@
  */
 
 import type {
+  AggregateName,
   Command,
   CreateTableCommand,
   Expression,
@@ -34,6 +35,7 @@ import type {
 import { IDENTIFIER_RULE, isValidIdentifier, quote } from "../commands/names.js";
 import { SqlError, StoreError, assertNever, type SourcePosition } from "../errors.js";
 import type {
+  CallExpr,
   ColumnRefExpr,
   Count,
   CreateTableStmt,
@@ -137,6 +139,8 @@ export function countParams(stmt: Statement): number {
         if (s.columns !== "*") for (const item of s.columns) visit(item.expr);
         for (const join of s.joins) visit(join.on);
         visit(s.where);
+        for (const item of s.groupBy) visit(item);
+        visit(s.having);
         for (const item of s.orderBy) visit(item.expr);
         visitCount(s.limit);
         visitCount(s.offset);
@@ -209,6 +213,9 @@ function lowerSelect(stmt: SelectStmt): SelectCommand {
     );
   }
   if (stmt.where) command.where = lowerExpr(stmt.where);
+  if (stmt.groupBy.length > 0) command.groupBy = stmt.groupBy.map(lowerExpr);
+  if (stmt.having) command.having = lowerExpr(stmt.having);
+  if (stmt.distinct) command.distinct = true;
   if (stmt.orderBy.length > 0) {
     // A bare name may be a result name (the binder decides); anything else is an expression.
     command.orderBy = stmt.orderBy.map((item): OrderBy =>
@@ -423,10 +430,35 @@ function lowerExpr(expr: Expr): Expression {
     case "cast":
       return { type: "cast", expr: lowerExpr(expr.expr), as: columnType(expr.type) };
     case "call":
-      return { type: "function", name: expr.name.text, args: expr.args.map(lowerExpr) };
+      return lowerCall(expr);
     default:
       return assertNever(expr, "expression");
   }
+}
+
+const AGGREGATES: ReadonlySet<string> = new Set<AggregateName>(["count", "sum", "avg", "min", "max"]);
+
+/**
+ * A call is an aggregate when it names one (any case): `count(*)`, or one
+ * argument with or without DISTINCT; anything else is a function, for which
+ * `*` and DISTINCT mean nothing.
+ */
+function lowerCall(call: CallExpr): Expression {
+  const name = call.name.text.toLowerCase();
+  if (AGGREGATES.has(name)) {
+    const aggregate = name as AggregateName;
+    if (call.star) {
+      if (aggregate !== "count") throw new SqlError("sql_error", `${aggregate}(*) does not exist: only count takes *`, at(call.span));
+      return { type: "aggregate", name: aggregate };
+    }
+    if (call.args.length !== 1) {
+      throw new SqlError("sql_error", `${aggregate}() takes 1 argument${aggregate === "count" ? " or *" : ""}, got ${call.args.length}`, at(call.span));
+    }
+    const arg = lowerExpr(call.args[0]!);
+    return call.distinct ? { type: "aggregate", name: aggregate, arg, distinct: true } : { type: "aggregate", name: aggregate, arg };
+  }
+  if (call.star || call.distinct) throw new SqlError("sql_error", `${call.name.text}() is no aggregate: * and DISTINCT go with count, sum, avg, min and max`, at(call.span));
+  return { type: "function", name: call.name.text, args: call.args.map(lowerExpr) };
 }
 
 /** ESCAPE takes a string literal or `?`: the JSON form holds a one-character string, checked by the binder. */

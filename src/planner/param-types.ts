@@ -35,7 +35,7 @@ function typeCode(v: Value): number {
 }
 
 /** The members of a command that hold expressions (where parameter types matter). */
-const EXPRESSION_MEMBERS = ["where", "columns", "joins", "orderBy", "command"] as const;
+const EXPRESSION_MEMBERS = ["where", "columns", "joins", "groupBy", "having", "orderBy", "command"] as const;
 
 /** Calls `visit` for every parameter slot inside the expressions of `node` (not ESCAPE's). */
 function eachSlot(node: unknown, visit: (slot: ParamSlot) => ParamSlot | undefined): unknown {

@@ -12,10 +12,12 @@
  * integer — an integral number —, real, boolean or null), so it binds and
  * computes exactly as the literal would, and two commands with equal tokens
  * bind to one plan (a failing command is never cached). Literals whose value bind reads are part of the shape, never
- * slots: an ORDER BY column number, a LIKE's ESCAPE. `withSlots` rewrites a
+ * slots: an ORDER BY or GROUP BY column number, a LIKE's ESCAPE, and with
+ * GROUP BY or DISTINCT every literal of the list, GROUP BY, HAVING and
+ * ORDER BY (bind matches those expressions with each other). `withSlots` rewrites a
  * command with literal n replaced by parameter slot n, in the same walk
  * order: a select's column expressions, its joins' ON in order, its
- * `where`, its orderBy expressions; an update's `set` values then its
+ * `where`, its groupBy, its `having`, its orderBy expressions; an update's `set` values then its
  * `where`. `withCountSlots` then makes the bound plan's limit and offset
  * the slots after those, so the pages of one query (the same select at
  * another offset) share a plan too: a page of 20 that prepared its own plan
@@ -92,6 +94,12 @@ const enum Tag {
   ColumnExpr,
   OrderExpr,
   OrderNumber,
+  Aggregate,
+  AggregateDistinct,
+  GroupBy,
+  GroupNumber,
+  Distinct,
+  Inline,
 }
 
 const FNV_PRIME = 0x01000193;
@@ -125,8 +133,20 @@ class ShapeWriter {
     return this.name(s);
   }
 
-  /** A literal (or `set` value): its type's tag; the value goes to `values`. */
+  /**
+   * While set, literals are written into the shape instead of slotted (see
+   * `inlinesLiterals`).
+   */
+  inline = false;
+
+  /** A literal (or `set` value): its type's tag; the value goes to `values` — or, inlined, into the tokens. */
   slot(value: unknown): boolean {
+    if (this.inline) {
+      if (typeof value === "number" && !Number.isFinite(value)) return false;
+      if (value !== null && typeof value === "object") return false;
+      this.tag(Tag.Inline);
+      return this.name(JSON.stringify(value));
+    }
     switch (typeof value) {
       case "string":
         this.tag(Tag.Text);
@@ -216,6 +236,9 @@ class ShapeWriter {
       case "function":
         this.tag(Tag.Function);
         return this.name(e.name) && this.list(e.args, depth + 1);
+      case "aggregate":
+        this.tag(e.distinct === true ? Tag.AggregateDistinct : Tag.Aggregate);
+        return this.name(e.name) && this.optionalExpr(e.arg, depth + 1);
       default:
         // A parameter slot (it needs values the command does not carry) or no expression at all.
         return false;
@@ -241,12 +264,20 @@ class ShapeWriter {
   select(cmd: SelectCommand): boolean {
     this.tag(Tag.Select);
     if (!this.optionalName(cmd.table) || !this.optionalName(cmd.as)) return false;
+    const inline = inlinesLiterals(cmd);
+    this.inline = inline;
     if (cmd.columns === "*") this.tag(Tag.Star);
     else if (!this.columns(cmd.columns)) return false;
+    this.inline = false;
     if (!this.joins(cmd.joins ?? [])) return false;
     if (cmd.where === undefined) this.tag(Tag.None);
     else if (!this.expr(cmd.where, 0)) return false;
+    this.inline = inline;
+    if (!this.groupBy(cmd.groupBy ?? [])) return false;
+    if (!this.optionalExpr(cmd.having, 0)) return false;
+    if (cmd.distinct === true) this.tag(Tag.Distinct);
     if (!this.orderBy(cmd.orderBy ?? [])) return false;
+    this.inline = false;
     return this.count(cmd.limit) && this.count(cmd.offset) && this.optionalName(cmd.output);
   }
 
@@ -292,6 +323,22 @@ class ShapeWriter {
     return true;
   }
 
+  private groupBy(items: readonly Expression[]): boolean {
+    if (!Array.isArray(items)) return false;
+    for (const item of items) {
+      if (isColumnNumber(item)) {
+        // A column number is read by bind: its value is shape.
+        this.tag(Tag.GroupNumber);
+        this.name(String(item.value));
+      } else {
+        this.tag(Tag.GroupBy);
+        if (!this.expr(item, 0)) return false;
+      }
+    }
+    this.tag(Tag.End);
+    return true;
+  }
+
   private orderBy(items: readonly OrderBy[]): boolean {
     if (!Array.isArray(items)) return false;
     for (const o of items) {
@@ -320,9 +367,19 @@ function literalType(value: Value): NonNullable<ParamSlot["literal"]> {
   return typeof value === "string" ? "text" : "boolean";
 }
 
-/** An ORDER BY expression that is a number literal: a column number (bind checks it is a whole one in range). */
+/**
+ * Whether a select's literals in its list, GROUP BY, HAVING and ORDER BY
+ * are shape rather than slots: with GROUP BY (or DISTINCT), bind matches
+ * those expressions against each other (`age / 20` in the list is the key
+ * `age / 20`), and two slots are never known to hold equal values.
+ */
+function inlinesLiterals(cmd: SelectCommand): boolean {
+  return (Array.isArray(cmd.groupBy) && cmd.groupBy.length > 0) || cmd.distinct === true;
+}
+
+/** An ORDER BY or GROUP BY expression that is an integer literal: a column number (bind checks it is in range). */
 function isColumnNumber(e: Expression): e is { readonly type: "literal"; readonly value: number } {
-  return typeof e === "object" && e !== null && e.type === "literal" && typeof e.value === "number";
+  return typeof e === "object" && e !== null && e.type === "literal" && Number.isInteger(e.value);
 }
 
 /** The shape of a command, or `undefined` when it must be bound as written. */
@@ -343,10 +400,11 @@ export function sameShape(a: readonly Token[], b: readonly Token[]): boolean {
 export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
   let next = 0;
   const slot = (value: Value): ParamSlot => ({ type: "param", index: next++, literal: literalType(value) });
+  let inline = false;
   const expr = (e: Expression): Expression => {
     switch (e.type) {
       case "literal":
-        return slot(e.value);
+        return inline ? e : slot(e.value);
       case "comparison":
       case "binary":
         return { ...e, left: expr(e.left), right: expr(e.right) };
@@ -382,21 +440,30 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
       }
       case "function":
         return { ...e, args: e.args.map(expr) };
+      case "aggregate":
+        return e.arg === undefined ? e : { ...e, arg: expr(e.arg) };
       default:
         return e;
     }
   };
   switch (cmd.kind) {
     case "select": {
+      inline = inlinesLiterals(cmd);
       const columns = cmd.columns === "*" ? "*" : cmd.columns.map((c) => (typeof c === "string" ? c : { ...c, expr: expr(c.expr) }));
+      inline = false;
       const joins = cmd.joins?.map((j) => ({ ...j, on: expr(j.on) }));
       const where = cmd.where === undefined ? undefined : expr(cmd.where);
+      inline = inlinesLiterals(cmd);
+      const groupBy = cmd.groupBy?.map((g) => (isColumnNumber(g) ? g : expr(g)));
+      const having = cmd.having === undefined ? undefined : expr(cmd.having);
       const orderBy = cmd.orderBy?.map((o) => ("column" in o || isColumnNumber(o.expr) ? o : { ...o, expr: expr(o.expr) }));
       return {
         ...cmd,
         columns,
         ...(joins === undefined ? {} : { joins }),
         ...(where === undefined ? {} : { where }),
+        ...(groupBy === undefined ? {} : { groupBy }),
+        ...(having === undefined ? {} : { having }),
         ...(orderBy === undefined ? {} : { orderBy }),
       };
     }

@@ -14,7 +14,7 @@
  * (`bind*.ts`), the executor's compiler and the explain tests change with it.
  */
 
-import type { ColumnType, TableSchema, Value } from "../commands/types.js";
+import type { AggregateName, ColumnType, TableSchema, Value } from "../commands/types.js";
 
 export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
 
@@ -78,7 +78,30 @@ export type BoundExpr =
       readonly type: StaticType;
     }
   | { readonly kind: "cast"; readonly expr: BoundExpr; readonly to: ColumnType }
-  | { readonly kind: "function"; readonly name: FunctionName; readonly args: readonly BoundExpr[]; readonly type: StaticType };
+  | { readonly kind: "function"; readonly name: FunctionName; readonly args: readonly BoundExpr[]; readonly type: StaticType }
+  /** After grouping: the value of group key `index` (`SelectPlan.group.keys`). */
+  | { readonly kind: "group-key"; readonly index: number; readonly type: StaticType }
+  /** After grouping: the value of aggregate `index` (`SelectPlan.group.aggregates`). */
+  | { readonly kind: "aggregate"; readonly index: number; readonly type: StaticType };
+
+/** One aggregate of a grouping: `arg` (over source rows) absent for `count(*)`. */
+export interface AggregateCall {
+  readonly name: AggregateName;
+  readonly arg?: BoundExpr;
+  readonly distinct: boolean;
+  readonly type: StaticType;
+}
+
+/**
+ * Grouping: rows with equal `keys` (NULLs together) make one group, each
+ * with its `aggregates`; without keys, all rows make one group, even none.
+ * Everything after it — HAVING, the select list, ORDER BY — reads the
+ * groups (`group-key` and `aggregate` expressions), not source columns.
+ */
+export interface Grouping {
+  readonly keys: readonly BoundExpr[];
+  readonly aggregates: readonly AggregateCall[];
+}
 
 /** What a parameter slot must hold when values are bound. */
 export type ParamUse =
@@ -144,6 +167,8 @@ export interface OutputColumn {
 export interface SortKey {
   readonly expr: BoundExpr;
   readonly direction: "asc" | "desc";
+  /** The result column the key is (set with DISTINCT, which sorts result rows). */
+  readonly output?: number;
 }
 
 export interface SelectPlan {
@@ -155,6 +180,12 @@ export interface SelectPlan {
   readonly joins: readonly JoinStep[];
   /** Residual filter after the access path and joins (the whole WHERE; the access path only narrows). */
   readonly where?: BoundExpr;
+  /** Present for a query with GROUP BY, HAVING or an aggregate. */
+  readonly group?: Grouping;
+  /** Over groups. */
+  readonly having?: BoundExpr;
+  /** Drop repeated result rows (before ORDER BY, LIMIT and OFFSET). */
+  readonly distinct: boolean;
   readonly orderBy: readonly SortKey[];
   readonly limit?: Count;
   readonly offset?: Count;

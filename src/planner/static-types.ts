@@ -36,6 +36,8 @@ export function typeOf(e: BoundExpr): StaticType {
     case "negate":
     case "case":
     case "function":
+    case "group-key":
+    case "aggregate":
       return e.type;
     case "cast":
       return e.to;

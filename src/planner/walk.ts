@@ -14,6 +14,8 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
     case "const":
     case "param":
     case "column":
+    case "group-key":
+    case "aggregate":
       return NONE;
     case "compare":
     case "arithmetic":

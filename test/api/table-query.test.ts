@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { and, col, eq, ge, gt, isNotNull, isNull, le, lt, ne, not, or, val } from "../../src/api/expressions.js";
+import { alias, and, avg, cast, col, count, countDistinct, eq, ge, gt, isNotNull, isNull, le, lower, lt, ne, not, or, sum, val } from "../../src/api/expressions.js";
 import { TableQuery } from "../../src/api/table-query.js";
 import type { Result } from "../../src/commands/results.js";
 import type { Command } from "../../src/commands/types.js";
@@ -32,6 +32,54 @@ test("expression helpers: strings on the left are columns, on the right values",
   assert.equal(and(val(true), val(false)), { type: "and", operands: [{ type: "literal", value: true }, { type: "literal", value: false }] });
   assert.equal(or(val(true)), { type: "or", operands: [{ type: "literal", value: true }] });
   assert.equal(not(val(true)), { type: "not", expr: { type: "literal", value: true } });
+});
+
+test("§11 helpers chain, and stay plain wire objects", () => {
+  const total = col("price").mul(col("qty"));
+  assert.equal(total, { type: "binary", op: "*", left: { type: "identifier", name: "price" }, right: { type: "identifier", name: "qty" } });
+  assert.equal(JSON.parse(JSON.stringify(total.add(1).as("t"))), { expr: { type: "binary", op: "+", left: total, right: { type: "literal", value: 1 } }, as: "t" });
+  assert.equal(Object.keys(lower("name").like("a%", "!")), ["type", "expr", "pattern", "escape"], "methods are not own keys");
+  assert.equal(col("a").notIn(1, "x"), { type: "in", expr: { type: "identifier", name: "a" }, values: [{ type: "literal", value: 1 }, { type: "literal", value: "x" }], not: true });
+  assert.equal(col("a").between(1, 2), { type: "between", expr: { type: "identifier", name: "a" }, low: { type: "literal", value: 1 }, high: { type: "literal", value: 2 } });
+  assert.equal(count(), { type: "aggregate", name: "count" });
+  assert.equal(countDistinct("u"), { type: "aggregate", name: "count", arg: { type: "identifier", name: "u" }, distinct: true });
+  assert.equal(sum("s", { distinct: true }).as("x"), { expr: { type: "aggregate", name: "sum", arg: { type: "identifier", name: "s" }, distinct: true }, as: "x" });
+  assert.equal(alias(cast("a", "text"), "t"), { expr: { type: "cast", expr: { type: "identifier", name: "a" }, as: "text" }, as: "t" });
+  assert.equal(cast("a", "text").as, "text", "a CAST's own `as` is its type");
+});
+
+test("select: alias, groupBy, having, distinct and expression order in one command", () => {
+  const plan = users()
+    .as("u")
+    .select("u.city", count().as("n"), avg("u.score").as("mean"))
+    .groupBy("u.city", lower("u.name"))
+    .having(gt(count(), 1))
+    .having(gt(avg("u.score"), 2))
+    .distinct()
+    .orderBy(count(), "desc")
+    .toPlan();
+  assert.equal(JSON.parse(JSON.stringify(plan)), {
+    kind: "select",
+    table: "users",
+    columns: [
+      "u.city",
+      { expr: { type: "aggregate", name: "count" }, as: "n" },
+      { expr: { type: "aggregate", name: "avg", arg: { type: "identifier", name: "u.score" } }, as: "mean" },
+    ],
+    as: "u",
+    groupBy: [{ type: "identifier", name: "u.city" }, { type: "function", name: "lower", args: [{ type: "identifier", name: "u.name" }] }],
+    having: {
+      type: "and",
+      operands: [
+        { type: "comparison", op: ">", left: { type: "aggregate", name: "count" }, right: { type: "literal", value: 1 } },
+        { type: "comparison", op: ">", left: { type: "aggregate", name: "avg", arg: { type: "identifier", name: "u.score" } }, right: { type: "literal", value: 2 } },
+      ],
+    },
+    distinct: true,
+    orderBy: [{ expr: { type: "aggregate", name: "count" }, direction: "desc" }],
+  });
+  assert.not.throws(() => parseCommand(plan));
+  assert.throws(() => users().delete().groupBy("a").toPlan(), (e: unknown) => e instanceof StoreError && e.code === "invalid_request");
 });
 
 test("select: columns, filters, joins, order, limits and output in one command", () => {

@@ -11,6 +11,7 @@ import type { TableQuery } from "../../src/api/table-query.js";
 import type { Result } from "../../src/commands/results.js";
 import type { Value } from "../../src/commands/types.js";
 import { StoreError, type ProblemEntry, type SourcePosition } from "../../src/errors.js";
+import { aggregateCases } from "./cases-aggregates.js";
 import { errorCases } from "./cases-errors.js";
 import { expressionCases } from "./cases-expressions.js";
 import { joinCases } from "./cases-join.js";
@@ -19,7 +20,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases];
 
 export interface Failure {
   readonly error: string;

@@ -4,8 +4,8 @@
  * corpus test, the span test and the case/whitespace/comment equivalence test.
  */
 import {
-  and, check, cmp, col, create, def, del, drop, eq, explain, fkey, insert, isNull, item, join, lit, n, not, notNull, or, p,
-  pkey, q, real, refs, select, str, uniq, update, type Bare,
+  aggregate, and, between, bin, by, call, caseOf, cast, check, cmp, col, create, def, del, drop, eq, explain, fkey, inList, insert, isNull,
+  item, join, like, lit, n, neg, not, notNull, or, p, pkey, q, real, refs, select, str, uniq, update, type Bare,
 } from "./helpers.js";
 import type { Statement } from "../../src/parser/ast.js";
 
@@ -155,6 +155,40 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
     select(["u.id"], "users u", { joins: [join("left", "orders o", eq("o.user_id", "u.id"))], where: isNull("o.id"), orderBy: ["u.id"] }),
   ],
   ["SELECT * FROM t JOIN u ON TRUE", select("*", "t", { joins: [join("inner", "u", true)] })],
+
+  // ---- §11 expressions: precedence, unary minus, predicates, CASE, CAST, calls
+  ["SELECT a + b * c FROM t", select([item(bin("+", "a", bin("*", "b", "c")))], "t")],
+  ["SELECT a * b + c FROM t", select([item(bin("+", bin("*", "a", "b"), "c"))], "t")],
+  ["SELECT a - b - c FROM t", select([item(bin("-", bin("-", "a", "b"), "c"))], "t")],
+  ["SELECT a / b % c FROM t", select([item(bin("%", bin("/", "a", "b"), "c"))], "t")],
+  ["SELECT a || b * c FROM t", select([item(bin("*", bin("||", "a", "b"), "c"))], "t")],
+  ["SELECT a * b || c FROM t", select([item(bin("*", "a", bin("||", "b", "c")))], "t")],
+  ["SELECT (a + b) * c FROM t", select([item(bin("*", bin("+", "a", "b"), "c"))], "t")],
+  ["SELECT -a, - -1, -(1), a - -1 FROM t", select([item(neg("a")), item(neg(-1)), item(neg(1)), item(bin("-", "a", -1))], "t")],
+  ["SELECT a FROM t WHERE a + 1 > b * 2", select(["a"], "t", { where: cmp(">", bin("+", "a", 1), bin("*", "b", 2)) })],
+  ["SELECT a FROM t WHERE a IN (1, ?, b)", select(["a"], "t", { where: inList("a", [1, p(0), "b"]) })],
+  ["SELECT a FROM t WHERE a NOT IN (1)", select(["a"], "t", { where: inList("a", [1], true) })],
+  ["SELECT a FROM t WHERE a BETWEEN 1 AND b + 1 AND c", select(["a"], "t", { where: and(between("a", 1, bin("+", "b", 1)), "c") })],
+  ["SELECT a FROM t WHERE NOT a NOT BETWEEN 1 AND 2", select(["a"], "t", { where: not(between("a", 1, 2, true)) })],
+  ["SELECT a FROM t WHERE a LIKE 'x%' ESCAPE '!'", select(["a"], "t", { where: like("a", str("x%"), str("!")) })],
+  ["SELECT a FROM t WHERE a NOT LIKE ?", select(["a"], "t", { where: like("a", p(0), undefined, true) })],
+  ["SELECT CASE WHEN a THEN 1 WHEN b THEN 2 ELSE 3 END FROM t", select([item(caseOf(undefined, [["a", 1], ["b", 2]], 3))], "t")],
+  ["SELECT CASE a WHEN 1 THEN 'x' END FROM t", select([item(caseOf("a", [[1, str("x")]]))], "t")],
+  ["SELECT CAST(a AS VARCHAR(3)), CAST(1.5 AS int) FROM t", select([item(cast("a", "VARCHAR", [3])), item(cast(1.5, "int"))], "t")],
+  ["SELECT lower(a), f(), \"g\"(1, 2) FROM t", select([item(call("lower", "a")), item(call("f")), item({ ...call("x", 1, 2), name: q("g") } as never)], "t")],
+  ["SELECT a AS x, b y, c AS \"z z\" FROM t", select([item("a", "x"), item("b", "y"), { expr: col("c"), alias: q("z z") }], "t")],
+  ["SELECT 1 + 1", select([item(bin("+", 1, 1))], null)],
+  ["SELECT ? WHERE ?", select([item(p(0))], null, { where: p(1) })],
+  ["SELECT a FROM t LIMIT ? OFFSET ?", select(["a"], "t", { limit: p(0), offset: p(1) })],
+  ["SELECT a FROM t ORDER BY a + 1 DESC, 2", select(["a"], "t", { orderBy: [by(bin("+", "a", 1), "desc"), by(2)] })],
+
+  // ---- aggregates, GROUP BY, HAVING, DISTINCT
+  ["SELECT count(*), COUNT(a), sum(DISTINCT b) FROM t", select([item(aggregate("count", "*")), item(aggregate("COUNT", "a")), item(aggregate("sum", "b", true))], "t")],
+  ["SELECT a, count(*) FROM t GROUP BY a", select(["a", item(aggregate("count", "*"))], "t", { groupBy: ["a"] })],
+  ["SELECT a FROM t WHERE b GROUP BY a, c + 1 HAVING count(*) > 1 ORDER BY a", select(["a"], "t", { where: "b", groupBy: ["a", bin("+", "c", 1)], having: cmp(">", aggregate("count", "*"), 1), orderBy: ["a"] })],
+  ["SELECT DISTINCT a FROM t", select(["a"], "t", { distinct: true })],
+  ["SELECT DISTINCT * FROM t", select("*", "t", { distinct: true })],
+  ["SELECT count(*) HAVING count(*) > 0", select([item(aggregate("count", "*"))], null, { having: cmp(">", aggregate("count", "*"), 0) })],
 
   // ---- INSERT
   ["INSERT INTO t (a) VALUES (1)", insert("t", ["a"], [[1]])],

@@ -77,7 +77,10 @@ export function caseOf(operand: Operand | undefined, whens: [Operand, Operand][]
   return e;
 }
 export const cast = (expr: Operand, type: string, args: number[] = []): E => ({ kind: "cast", expr: x(expr), type: { name: type, args } });
-export const call = (name: string, ...args: Operand[]): E => ({ kind: "call", name: n(name), args: args.map(x) });
+export const call = (name: string, ...args: Operand[]): E => ({ kind: "call", name: n(name), args: args.map(x), distinct: false, star: false });
+/** `count(*)`, `sum(DISTINCT a)`: a call as an aggregate is written. */
+export const aggregate = (name: string, arg: Operand | "*", distinct = false): E =>
+  arg === "*" ? { kind: "call", name: n(name), args: [], distinct: false, star: true } : { kind: "call", name: n(name), args: [x(arg)], distinct, star: false };
 
 /** `"t"` or `"t alias"`. */
 export function table(ref: string): Bare<A.TableRef> {
@@ -88,8 +91,11 @@ export function table(ref: string): Bare<A.TableRef> {
 export const join = (type: "inner" | "left", ref: string, on: Operand): Bare<A.JoinClause> => ({ type, table: table(ref), on: x(on) });
 
 interface SelectExtras {
+  distinct?: boolean;
   joins?: Bare<A.JoinClause>[];
   where?: Operand;
+  groupBy?: Operand[];
+  having?: Operand;
   /** `"a"`, `"a desc"`, `"t.a asc"`, or an item built with `by` */
   orderBy?: (string | Bare<A.OrderItem>)[];
   limit?: number | Bare<A.ParamExpr>;
@@ -108,8 +114,10 @@ export const by = (expr: Operand, direction: "asc" | "desc" = "asc"): Bare<A.Ord
 export function select(columns: "*" | (string | Bare<A.SelectItem>)[], from: string | null, extras: SelectExtras = {}): Bare<A.SelectStmt> {
   const stmt: Bare<A.SelectStmt> = {
     kind: "select",
+    distinct: extras.distinct ?? false,
     columns: columns === "*" ? "*" : columns.map((c) => (typeof c === "string" ? item(c) : c)),
     joins: extras.joins ?? [],
+    groupBy: (extras.groupBy ?? []).map(x),
     orderBy: (extras.orderBy ?? []).map((entry) => {
       if (typeof entry !== "string") return entry;
       const [ref, dir] = entry.split(" ");
@@ -118,6 +126,7 @@ export function select(columns: "*" | (string | Bare<A.SelectItem>)[], from: str
   };
   if (from !== null) stmt.from = table(from);
   if (extras.where !== undefined) stmt.where = x(extras.where);
+  if (extras.having !== undefined) stmt.having = x(extras.having);
   if (extras.limit !== undefined) stmt.limit = extras.limit;
   if (extras.offset !== undefined) stmt.offset = extras.offset;
   return stmt;

@@ -82,7 +82,9 @@ const { expr } = fc.letrec<{ expr: Expr }>((tie) => ({
       expr: tie("expr"),
       type: fc.constantFrom<Bare<A.TypeName>>({ name: "INTEGER", args: [] }, { name: "text", args: [] }, { name: "VARCHAR", args: [12] }, { name: "NUMERIC", args: [10, 2] }),
     }),
-    fc.record({ kind: fc.constant("call" as const), name, args: fc.array(tie("expr"), { maxLength: 3 }) }),
+    fc.record({ kind: fc.constant("call" as const), name, args: fc.array(tie("expr"), { maxLength: 3 }), distinct: fc.constant(false), star: fc.constant(false) }),
+    fc.record({ kind: fc.constant("call" as const), name, args: fc.tuple(tie("expr")).map((a) => [...a]), distinct: fc.boolean(), star: fc.constant(false) }),
+    fc.record({ kind: fc.constant("call" as const), name, args: fc.constant<Expr[]>([]), distinct: fc.constant(false), star: fc.constant(true) }),
   ),
 }));
 
@@ -136,7 +138,7 @@ function printExpr(e: Expr): string {
     case "cast":
       return `CAST(${printExpr(e.expr)} AS ${e.type.name}${e.type.args.length > 0 ? `(${e.type.args.join(", ")})` : ""})`;
     case "call":
-      return `${printName(e.name)}(${e.args.map(printExpr).join(", ")})`;
+      return `${printName(e.name)}(${e.star ? "*" : `${e.distinct ? "DISTINCT " : ""}${e.args.map(printExpr).join(", ")}`})`;
   }
 }
 
@@ -166,6 +168,9 @@ const count: fc.Arbitrary<number | Bare<A.ParamExpr>> = fc.oneof(fc.nat(), param
 
 const select: fc.Arbitrary<Bare<A.SelectStmt>> = fc
   .record({
+    distinct: fc.boolean(),
+    groupBy: fc.array(expr, { maxLength: 2 }),
+    having: fc.option(expr, { nil: undefined }),
     columns: fc.oneof(fc.constant("*" as const), fc.array(selectItem, { minLength: 1, maxLength: 3 })),
     from: fc.option(tableRef, { nil: undefined }),
     joins: fc.array(
@@ -181,10 +186,13 @@ const select: fc.Arbitrary<Bare<A.SelectStmt>> = fc
     // Members in text order: placeholders are renumbered in member order.
     const stmt: Bare<A.SelectStmt> = {
       kind: "select",
+      distinct: s.distinct,
       columns: s.columns,
       ...(s.from ? { from: s.from } : {}),
       joins: s.from ? s.joins : [],
       ...(s.where ? { where: s.where } : {}),
+      groupBy: s.groupBy,
+      ...(s.having ? { having: s.having } : {}),
       orderBy: s.orderBy,
     };
     if (s.limit !== undefined) {
@@ -222,9 +230,11 @@ function printStatement(s: Bare<A.Statement>): string {
       const cols = s.columns === "*" ? "*" : s.columns.map((c) => `${printExpr(c.expr)}${c.alias ? ` AS ${printName(c.alias)}` : ""}`).join(", ");
       const table = (t: Bare<A.TableRef>) => `${printName(t.name)}${t.alias ? ` AS ${printName(t.alias)}` : ""}`;
       const printCount = (c: number | Bare<A.ParamExpr>) => (typeof c === "number" ? String(c) : "?");
-      let sql = `SELECT ${cols}${s.from ? ` FROM ${table(s.from)}` : ""}`;
+      let sql = `SELECT ${s.distinct ? "DISTINCT " : ""}${cols}${s.from ? ` FROM ${table(s.from)}` : ""}`;
       for (const j of s.joins) sql += ` ${j.type === "left" ? "LEFT" : "INNER"} JOIN ${table(j.table)} ON ${printExpr(j.on)}`;
       if (s.where) sql += ` WHERE ${printExpr(s.where)}`;
+      if (s.groupBy.length > 0) sql += ` GROUP BY ${s.groupBy.map(printExpr).join(", ")}`;
+      if (s.having) sql += ` HAVING ${printExpr(s.having)}`;
       if (s.orderBy.length > 0) sql += ` ORDER BY ${s.orderBy.map((o) => `${printExpr(o.expr)} ${o.direction.toUpperCase()}`).join(", ")}`;
       if (s.limit !== undefined) sql += ` LIMIT ${printCount(s.limit)}`;
       if (s.offset !== undefined) sql += ` OFFSET ${printCount(s.offset)}`;

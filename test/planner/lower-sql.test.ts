@@ -141,6 +141,10 @@ test("what the command form cannot hold is a sql_error at the offending token", 
     ["CREATE TABLE t (a INT, FOREIGN KEY (a) REFERENCES u(x, y))", "FOREIGN KEY has 1 column(s) but REFERENCES names 2", 23],
     ["SELECT a FROM t WHERE a LIKE 'x' ESCAPE b", "ESCAPE takes a string literal or ?", 40],
     ["SELECT CAST(a AS BLOB) FROM t", "Unknown type BLOB", 17],
+    ["SELECT sum(*) FROM t", "sum(*) does not exist", 7],
+    ["SELECT count(a, b) FROM t", "count() takes 1 argument or *, got 2", 7],
+    ["SELECT avg() FROM t", "avg() takes 1 argument, got 0", 7],
+    ["SELECT lower(DISTINCT a) FROM t", "lower() is no aggregate", 7],
   ];
   for (const [sql, message, offset] of cases) {
     const error = failure(sql);

@@ -17,6 +17,7 @@ const L = (value: Value): Expression => ({ type: "literal", value });
 const EQ = (left: Expression, right: Expression): Expression => ({ type: "comparison", op: "=", left, right });
 const AND = (...operands: Expression[]): Expression => ({ type: "and", operands });
 const OR = (...operands: Expression[]): Expression => ({ type: "or", operands });
+const DIV = (left: Expression, right: Expression): Expression => ({ type: "binary", op: "/", left, right });
 const sel = (extra: Record<string, unknown> = {}, table = "t"): ParameterizableCommand => ({ kind: "select", table, columns: "*", ...extra }) as ParameterizableCommand;
 const where = (w: Expression): ParameterizableCommand => sel({ where: w });
 
@@ -46,6 +47,8 @@ test("commands differing only in literal values of one type share a shape", () =
     [where({ type: "is-null", expr: I("a"), not: false }), where({ type: "is-null", expr: I("a") })], // bind reads `not === true`
     [sel({ limit: 1 }), sel({ limit: 2 })], // pages of one query
     [sel({ limit: 10, offset: 0 }), sel({ limit: 0, offset: 990 })],
+    [sel({ columns: [{ expr: DIV(I("a"), L(2)), as: "x" }] }), sel({ columns: [{ expr: DIV(I("a"), L(7)), as: "x" }] })], // without GROUP BY, list literals are slots
+    [sel({ groupBy: [I("a")], where: EQ(I("b"), L(1)) }), sel({ groupBy: [I("a")], where: EQ(I("b"), L(5)) })], // WHERE's literals always are
   ];
   for (const [a, b] of pairs) assert.ok(same(a, b), JSON.stringify([a, b]));
 });
@@ -67,6 +70,10 @@ test("shapes that bind differently never share tokens, whatever their names hold
     [where({ type: "is-null", expr: I("a"), not: true }), where({ type: "is-null", expr: I("a") })],
     [where({ type: "comparison", op: "<", left: I("a"), right: L(1) }), where({ type: "comparison", op: "<=", left: I("a"), right: L(1) })],
     [sel({ limit: 1 }), sel({ offset: 1 })],
+    // With GROUP BY, bind matches the list's expressions with the keys: their literals are shape.
+    [sel({ columns: [{ expr: DIV(I("a"), L(20)), as: "x" }], groupBy: [DIV(I("a"), L(20))] }), sel({ columns: [{ expr: DIV(I("a"), L(30)), as: "x" }], groupBy: [DIV(I("a"), L(20))] })],
+    [sel({ columns: [{ expr: DIV(I("a"), L(2)), as: "x" }], distinct: true }), sel({ columns: [{ expr: DIV(I("a"), L(3)), as: "x" }], distinct: true })],
+    [sel({ groupBy: [L(1)] }), sel({ groupBy: [L(2)] })], // column numbers
     [sel({ limit: 0 }), sel({})],
     [sel({ where: L(true) }), sel({})],
     [sel({ output: "arrays" }), sel({})],
@@ -116,7 +123,7 @@ test("a select's limit and offset are the slots after its literals", () => {
   assert.is(shape(sel({ offset: 7 })).literals, 0);
   assert.equal(withSlots(cmd), { ...cmd, where: EQ(I("a"), { type: "param", index: 0, literal: "text" }) }, "withSlots leaves the counts to the plan");
 
-  const statement = { kind: "select", sources: [], access: { kind: "scan" }, joins: [], orderBy: [], output: "objects", columns: [], limit: 20, offset: 40 } as SelectPlan;
+  const statement = { kind: "select", sources: [], access: { kind: "scan" }, joins: [], distinct: false, orderBy: [], output: "objects", columns: [], limit: 20, offset: 40 } as SelectPlan;
   const plan = withCountSlots({ statement, params: [{ kind: "any" }] });
   assert.equal(plan.params, [{ kind: "any" }, { kind: "count", clause: "limit" }, { kind: "count", clause: "offset" }]);
   assert.ok(plan.statement.kind === "select" && plan.statement.offset !== undefined);

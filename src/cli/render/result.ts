@@ -91,6 +91,8 @@ export function expressionText(expr: Expression): string {
       return `CAST(${expressionText(expr.expr)} AS ${expr.as.toUpperCase()})`;
     case "function":
       return `${expr.name}(${expr.args.map(expressionText).join(", ")})`;
+    case "aggregate":
+      return `${expr.name}(${expr.arg === undefined ? "*" : `${expr.distinct === true ? "DISTINCT " : ""}${expressionText(expr.arg)}`})`;
     default:
       return assertNever(expr, "expression");
   }

@@ -23,8 +23,9 @@
  *   writes a 17-digit approximation, storedb the number as written: they
  *   differ on ties like 2.675 and in the 17th digit), and CAST never turns
  *   a boolean into text or anything into a boolean (storedb's own rules);
- * - a scalar subquery is an aggregate or takes LIMIT 1 under a total order,
- *   so it never yields two rows (an error in storedb).
+ * - a grouped query's list, HAVING and ORDER BY read only its keys (written
+ *   alike, never with `?`: two parameters are never one key) and aggregates:
+ *   SQLite would take a bare column from any row of a group, storedb refuses.
  *
  * Every query is generated from its own seed, so one failing query replays
  * alone.
@@ -204,7 +205,18 @@ class QueryBuilder {
     readonly tables: readonly TableDef[],
   ) {}
 
+  /** Set while writing GROUP BY keys: the list repeats a key's text, and two `?` are never one key. */
+  noParams = false;
+  /** After a grouping, the leaves an expression may use (keys and aggregates), by family; unset: source columns. */
+  leaves: ((family: Family) => Gen[]) | undefined;
+
   param(v: Value): string {
+    if (this.noParams) {
+      if (v === null) return "NULL";
+      if (typeof v === "string") return quote(v);
+      if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+      return Number.isInteger(v) ? String(v) : realText(v);
+    }
     this.values.push(v);
     return `\u0001${this.values.length - 1}\u0002`;
   }
@@ -260,7 +272,7 @@ class QueryBuilder {
   }
 
   leaf(family: Family, scope: readonly Source[]): Gen {
-    const cols = this.columns(scope, family);
+    const cols = this.leaves !== undefined ? this.leaves(family) : this.columns(scope, family);
     if (cols.length > 0 && this.r.chance(0.65)) return this.r.pick(cols);
     return this.literal(family);
   }
@@ -436,6 +448,41 @@ class QueryBuilder {
   }
 }
 
+/** An aggregate over the source rows (its argument reads columns, never other aggregates). */
+function aggregate(q: QueryBuilder, family: Family, scope: readonly Source[]): Gen {
+  const r = q.r;
+  const saved = q.leaves;
+  q.leaves = undefined;
+  try {
+    const distinct = r.chance(0.25) ? "DISTINCT " : "";
+    if (family === "num") {
+      switch (r.int(5)) {
+        case 0:
+          return { sql: "count(*)", family, kind: "int", exact: true };
+        case 1: {
+          const arg = q.expr(r.pick<Family>(["num", "text", "bool"]), 1, scope);
+          return { sql: `count(${distinct}${arg.sql})`, family, kind: "int", exact: true };
+        }
+        case 2: {
+          const arg = q.expr("num", 1, scope);
+          return { sql: `sum(${distinct}${arg.sql})`, family, kind: arg.kind ?? "int", exact: arg.exact === true };
+        }
+        case 3: {
+          const arg = q.expr("num", 1, scope);
+          return { sql: `avg(${distinct}${arg.sql})`, family, kind: "real", exact: false };
+        }
+        default: {
+          const arg = q.expr("num", 1, scope);
+          return { sql: `${r.pick(["min", "max"])}(${arg.sql})`, family, kind: arg.kind ?? "int", exact: arg.exact === true };
+        }
+      }
+    }
+    return { sql: `${r.pick(["min", "max"])}(${q.expr(family, 1, scope).sql})`, family };
+  } finally {
+    q.leaves = saved;
+  }
+}
+
 function combine(a: Kind | undefined, b: Kind | undefined): Kind {
   if (a === "mixed" || b === "mixed") return "mixed";
   return a === "real" || b === "real" ? "real" : "int";
@@ -487,8 +534,47 @@ export function generateQuery(seed: number, tables: readonly TableDef[]): Query 
 
   const width = 1 + r.int(4);
   const items: string[] = [];
-  for (let i = 0; i < width; i++) items.push(`${q.expr(r.pick<Family>(["num", "num", "text", "bool"]), depth, scope).sql} AS c${i}`);
+  const family = (): Family => r.pick<Family>(["num", "num", "text", "bool"]);
+  const form = r.int(10);
+  let head = "SELECT ";
+  let grouping = "";
+  if (form < 6) {
+    for (let i = 0; i < width; i++) items.push(`${q.expr(family(), depth, scope).sql} AS c${i}`);
+  } else if (form < 9) {
+    // Grouped: keys (or none: one group of all rows), then a list, HAVING and ORDER BY over keys and aggregates.
+    q.noParams = true;
+    // A key reads a column: SQLite takes a constant GROUP BY term as a column number.
+    const reads = (g: Gen): boolean => scope.some((source) => g.sql.includes(`${source.alias}.`));
+    const key = (): Gen => {
+      for (let tries = 0; tries < 5; tries++) {
+        const g = q.expr(family(), 1, scope);
+        if (reads(g)) return g;
+      }
+      return q.columns(scope, "num")[0]!;
+    };
+    const keys = r.chance(0.2) ? [] : Array.from({ length: 1 + r.int(2) }, key);
+    q.noParams = false;
+    q.leaves = (f) => [...keys.filter((k) => k.family === f), aggregate(q, f, scope), aggregate(q, f, scope)];
+    const keyAt = new Map<number, number>();
+    for (let i = 0; i < width; i++) {
+      const key = keys.length > 0 && r.chance(0.3) ? r.int(keys.length) : -1;
+      if (key >= 0) keyAt.set(key, i + 1);
+      items.push(`${key >= 0 ? keys[key]!.sql : q.expr(family(), depth, scope).sql} AS c${i}`);
+    }
+    if (keys.length > 0) {
+      // A key the list holds may be named by its column number.
+      grouping += ` GROUP BY ${keys.map((k, j) => (keyAt.has(j) && r.chance(0.3) ? String(keyAt.get(j)) : k.sql)).join(", ")}`;
+    }
+    // SQLite refuses HAVING in a query whose list holds no aggregate and that has no GROUP BY (storedb makes it one group).
+    if (keys.length > 0 && r.chance(0.4)) grouping += ` HAVING ${q.expr("bool", 2, scope).sql}`;
+  } else {
+    head = "SELECT DISTINCT ";
+    for (let i = 0; i < width; i++) items.push(`${q.expr(family(), depth, scope).sql} AS c${i}`);
+  }
+  const leaves = q.leaves;
+  q.leaves = undefined;
   const where = r.chance(0.75) ? ` WHERE ${q.expr("bool", depth, scope).sql}` : "";
+  q.leaves = leaves;
   let tail = "";
   let ordered = false;
   if (r.chance(0.5)) {
@@ -505,5 +591,5 @@ export function generateQuery(seed: number, tables: readonly TableDef[]): Query 
       if (r.chance(0.5)) tail += ` OFFSET ${r.chance(0.5) ? q.param(r.int(6)) : r.int(6)}`;
     }
   }
-  return q.finish(`SELECT ${items.join(", ")} FROM ${from}${where}${tail}`, ordered);
+  return q.finish(`${head}${items.join(", ")} FROM ${from}${where}${grouping}${tail}`, ordered);
 }

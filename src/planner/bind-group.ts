@@ -1,0 +1,105 @@
+/**
+ * Grouping (CONTRACT §11): GROUP BY's keys, and the rewrite that makes
+ * everything after the grouping — the select list, HAVING, ORDER BY — read
+ * groups instead of source rows.
+ *
+ * A GROUP BY term is an expression over the sources; an integer literal is
+ * a column number of the select list (any other literal a constant), and a name no source has is a result
+ * name (as in SQLite and PostgreSQL). Neither may be an aggregate.
+ *
+ * The rewrite replaces each part of an expression that is one of the keys
+ * (compared as bound expressions, so `a + 1` matches `a + 1` wherever it
+ * was written, and a computed field its own expression) by a `group-key`
+ * reference; aggregates are already `aggregate` references. A source column
+ * left over is neither grouped nor aggregated: `sql_error` from SQL,
+ * `invalid_request` from JSON, naming it.
+ */
+
+import type { Expression } from "../commands/types.js";
+import { StoreError, assertNever } from "../errors.js";
+import type { ExprBinder } from "./bind-expr.js";
+import type { BoundExpr, OutputColumn } from "./plan.js";
+import { typeOf } from "./static-types.js";
+import { some } from "./walk.js";
+
+const isAggregate = (e: BoundExpr): boolean => some(e, (x) => x.kind === "aggregate");
+
+/** The GROUP BY keys, bound over the sources (`binder` refuses aggregates). */
+export function bindGroupBy(items: readonly Expression[], columns: readonly OutputColumn[], binder: ExprBinder): BoundExpr[] {
+  return items.map((item) => {
+    let key: BoundExpr | undefined;
+    if (item.type === "literal" && Number.isInteger(item.value)) {
+      const column = columns[(item.value as number) - 1];
+      if (column === undefined) throw binder.misuse(`GROUP BY column number ${item.value} is out of range: the select list has ${columns.length} column(s)`);
+      key = column.expr;
+    } else if (item.type === "identifier" && item.name.indexOf(".") < 0) {
+      key = bindNameOrResult(item.name, columns, binder);
+    } else {
+      key = binder.bind(item);
+    }
+    if (isAggregate(key)) throw binder.misuse("GROUP BY cannot group by an aggregate");
+    return key;
+  });
+}
+
+/** A bare GROUP BY name: a source column if one has it, else a result name. */
+function bindNameOrResult(name: string, columns: readonly OutputColumn[], binder: ExprBinder): BoundExpr {
+  try {
+    return binder.bind({ type: "identifier", name });
+  } catch (error) {
+    const result = columns.find((c) => c.name === name);
+    if (result !== undefined && error instanceof StoreError && error.code === "unknown_column") return result.expr;
+    throw error;
+  }
+}
+
+/** `e` over groups: its parts that are keys become key references; a source column left is an error naming it. */
+export function overGroups(e: BoundExpr, keys: readonly BoundExpr[], binder: ExprBinder, where: string): BoundExpr {
+  const texts = keys.map((k) => JSON.stringify(k));
+  const rewrite = (x: BoundExpr): BoundExpr => {
+    if (x.kind !== "const" && x.kind !== "param" && x.kind !== "aggregate") {
+      const index = texts.indexOf(JSON.stringify(x));
+      if (index >= 0) return { kind: "group-key", index, type: typeOf(keys[index]!) };
+    }
+    switch (x.kind) {
+      case "const":
+      case "param":
+      case "aggregate":
+      case "group-key":
+        return x;
+      case "column":
+        throw binder.misuse(`Column "${x.name}" in ${where} is neither grouped nor aggregated: add it to GROUP BY or use it in an aggregate`);
+      case "compare":
+      case "arithmetic":
+      case "concat":
+        return { ...x, left: rewrite(x.left), right: rewrite(x.right) };
+      case "is-null":
+      case "not":
+      case "negate":
+      case "cast":
+        return { ...x, expr: rewrite(x.expr) };
+      case "and":
+      case "or":
+        return { ...x, operands: x.operands.map(rewrite) };
+      case "in":
+        return { ...x, expr: rewrite(x.expr), values: x.values.map(rewrite) };
+      case "between":
+        return { ...x, expr: rewrite(x.expr), low: rewrite(x.low), high: rewrite(x.high) };
+      case "like":
+        return x.escape === undefined
+          ? { ...x, expr: rewrite(x.expr), pattern: rewrite(x.pattern) }
+          : { ...x, expr: rewrite(x.expr), pattern: rewrite(x.pattern), escape: rewrite(x.escape) };
+      case "case": {
+        const out = { ...x, whens: x.whens.map((w) => ({ when: rewrite(w.when), then: rewrite(w.then) })) };
+        if (x.operand !== undefined) out.operand = rewrite(x.operand);
+        if (x.else !== undefined) out.else = rewrite(x.else);
+        return out;
+      }
+      case "function":
+        return { ...x, args: x.args.map(rewrite) };
+      default:
+        return assertNever(x, "expression");
+    }
+  };
+  return rewrite(e);
+}
