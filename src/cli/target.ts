@@ -13,6 +13,7 @@
 import path from "node:path";
 import type { Queryable } from "../api/queryable.js";
 import { assertDatabaseName } from "../commands/names.js";
+import type { CheckpointPolicy } from "../storage/checkpoint-schedule.js";
 import { UsageError } from "./failure.js";
 
 export interface TargetOptions {
@@ -34,7 +35,8 @@ export interface Target {
   close(): Promise<void>;
 }
 
-export async function openTarget(name: string, options: TargetOptions): Promise<Target> {
+/** `checkpoints`: when a data directory's database checkpoints unbidden while the command runs (a server keeps its own policy). */
+export async function openTarget(name: string, options: TargetOptions, checkpoints?: CheckpointPolicy): Promise<Target> {
   if (options.url !== undefined && options.data !== undefined) throw new UsageError("give --data or --url, not both");
   if (options.url === undefined && options.apiKey !== undefined) throw new UsageError("--api-key needs --url");
   if (options.url !== undefined) {
@@ -49,6 +51,6 @@ export async function openTarget(name: string, options: TargetOptions): Promise<
   }
   const file = path.join(options.data ?? process.env.STORE_DATA_PATH ?? "./data", `${assertDatabaseName(name)}.store`);
   const { Database } = await import("../database.js");
-  const db = await Database.open(file);
+  const db = await Database.open(file, checkpoints === undefined ? {} : { checkpoints });
   return { db, where: file, remote: false, close: () => db.close() };
 }

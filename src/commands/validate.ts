@@ -32,21 +32,47 @@ const ajv = new Ajv({
   // Every pattern is ASCII-only: non-unicode regexps give the same answers, faster.
   unicodeRegExp: false,
 });
-const validateCommandSchema: ValidateFunction = ajv.compile(commandSchema);
-const validateEnvelopeSchema: ValidateFunction = ajv.compile(envelopeSchema);
-const validateCommandBodySchema: ValidateFunction = ajv.compile(commandBodySchema);
+/**
+ * Each schema is compiled on first use: compiling one takes a few hundred
+ * milliseconds, and a process that only runs commands (the library, the
+ * command line) never needs the two body schemas of the HTTP routes.
+ */
+function compiledOnUse(schema: object): () => ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  return () => (validate ??= ajv.compile(schema));
+}
+const commandValidator = compiledOnUse(commandSchema);
+const envelopeValidator = compiledOnUse(envelopeSchema);
+const commandBodyValidator = compiledOnUse(commandBodySchema);
 
-/** The compiled Ajv validators, for callers (the HTTP route) that want the raw Ajv interface. */
-export const validators = { command: validateCommandSchema, envelope: validateEnvelopeSchema, commandBody: validateCommandBodySchema } as const;
+/** Compiles every schema now: a server does, so that its first requests do not wait for it. */
+export function compileValidators(): void {
+  commandValidator();
+  envelopeValidator();
+  commandBodyValidator();
+}
+
+/** The compiled Ajv validators, for callers that want the raw Ajv interface. */
+export const validators = {
+  get command(): ValidateFunction {
+    return commandValidator();
+  },
+  get envelope(): ValidateFunction {
+    return envelopeValidator();
+  },
+  get commandBody(): ValidateFunction {
+    return commandBodyValidator();
+  },
+};
 
 /** Validates a request body `{database, command}` (CONTRACT §4). Throws `invalid_request` / `invalid_name`. */
 export function parseEnvelope(body: unknown): Envelope {
-  return parseBody<Envelope>(validateEnvelopeSchema, body);
+  return parseBody<Envelope>(envelopeValidator(), body);
 }
 
 /** Validates a request body `{command, database?}` of the path route (CONTRACT §12). Throws `invalid_request` / `invalid_name`. */
 export function parseCommandBody(body: unknown): CommandBody {
-  return parseBody<CommandBody>(validateCommandBodySchema, body);
+  return parseBody<CommandBody>(commandBodyValidator(), body);
 }
 
 /** A request body holding a `command`, checked by one of the compiled body schemas. */
@@ -60,6 +86,7 @@ function parseBody<Body extends { readonly command: Command }>(validate: Validat
 /** Validates one command of CONTRACT §4. Throws `invalid_request` / `invalid_name` (422 for a non-scalar row value). */
 export function parseCommand(value: unknown): Command {
   checkDepth(value, "command");
+  const validateCommandSchema = commandValidator();
   if (!validateCommandSchema(value)) throw toStoreError(validateCommandSchema.errors, "command");
   checkWrittenValues(value as Command, "command");
   return value as Command;

@@ -19,7 +19,7 @@
  */
 
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest, FastifySchemaCompiler } from "fastify";
-import { assertDatabaseName, parseCommandBody, parseEnvelope } from "../commands/index.js";
+import { assertDatabaseName, compileValidators, parseCommandBody, parseEnvelope } from "../commands/index.js";
 import { commandBodySchema, databaseParamsSchema, envelopeSchema } from "../commands/schema.js";
 import type { Command, CommandBody, Envelope } from "../commands/types.js";
 import type { Result } from "../commands/results.js";
@@ -86,6 +86,7 @@ function answer(reply: FastifyReply, work: Promise<unknown>): void {
 }
 
 export const routes: FastifyPluginCallback<RouteOptions> = (app, { store, metrics }, done) => {
+  compileValidators();
   /** Runs a validated command on `database`. */
   const run = (request: FastifyRequest, reply: FastifyReply, route: string, database: string, command: Command): void => {
     noteCommand(request, route, database, command.kind);
