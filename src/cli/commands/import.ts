@@ -23,7 +23,8 @@ import type { CheckpointPolicy } from "../../storage/checkpoint-schedule.js";
 import { openTarget, type TargetOptions } from "../target.js";
 import { Batches, type BatchLimits, type Row } from "../transfer/batches.js";
 import { csvRecords, jsonlRecords, type RecordSource } from "../transfer/read-records.js";
-import { CsvInference, JsonInference, fieldConverter } from "../transfer/values.js";
+import { inferCsvTypes } from "../transfer/csv-types.js";
+import { JsonInference, fieldConverter } from "../transfer/values.js";
 
 export type Format = "csv" | "jsonl";
 
@@ -94,11 +95,11 @@ async function* remaining<T>(iterator: AsyncIterator<T>): AsyncGenerator<T> {
   for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value;
 }
 
+/** The header's names (read by the CSV reader, which stops there) and the types of their columns. */
 async function inferCsv(file: string): Promise<[string, ColumnType][]> {
   const { header, rest } = await splitHeader(csvRecords(file));
-  const inference = new CsvInference(header.length);
-  for await (const chunk of remaining(rest)) for (const record of chunk) inference.observe(record);
-  const types = inference.types();
+  await rest.return?.();
+  const types = await inferCsvTypes(file, header.length);
   return header.map((name, i) => [name, types[i] ?? "text"]);
 }
 

@@ -12,7 +12,8 @@
  * leading zeros: `007` is an identifier, not a number) within 2^53, real if
  * every field is a decimal number of that shape (`0.5`, `-3`, `1e6`),
  * boolean if every field is `true` or `false`, and text otherwise, also
- * when it has no values at all. JSON Lines carry their own types: a column
+ * when it has no values at all (`csv-types.ts` applies these rules to a
+ * file's bytes). JSON Lines carry their own types: a column
  * is what its values are (integers and reals mix as real); values of two
  * kinds in one column are refused before anything is written.
  */
@@ -66,43 +67,21 @@ export function fieldConverter(type: ColumnType): FieldConverter {
 }
 
 /** A column's inferred type so far: `undefined` while it has only empty fields. */
-type Seen = ColumnType | undefined;
+export type Seen = ColumnType | undefined;
 
-function classify(text: string): ColumnType {
+/** The type a CSV field's text suggests on its own (`csv-types.ts` reads most fields' shapes from their bytes, and asks this for the rest). */
+export function classify(text: string): ColumnType {
   if (text === "true" || text === "false") return "boolean";
   if (CANONICAL_INTEGER.test(text)) return Number.isSafeInteger(Number(text)) ? "integer" : "text";
   if (CANONICAL_REAL.test(text)) return Number.isFinite(Number(text)) ? "real" : "text";
   return "text";
 }
 
-function join(seen: Seen, next: ColumnType): ColumnType {
+/** A column's type after one more value of type `next`. */
+export function join(seen: Seen, next: ColumnType): ColumnType {
   if (seen === undefined || seen === next) return next;
   if ((seen === "integer" && next === "real") || (seen === "real" && next === "integer")) return "real";
   return "text";
-}
-
-/** Infers CSV column types from every record (`observe`), then `types()`. */
-export class CsvInference {
-  readonly #seen: Seen[];
-
-  constructor(width: number) {
-    this.#seen = new Array<Seen>(width).fill(undefined);
-  }
-
-  observe(record: readonly string[]): void {
-    const seen = this.#seen;
-    for (let i = 0; i < seen.length; i++) {
-      const state = seen[i];
-      if (state === "text") continue;
-      const text = record[i];
-      if (text === undefined || text === "") continue;
-      seen[i] = join(state, classify(text));
-    }
-  }
-
-  types(): ColumnType[] {
-    return this.#seen.map((t) => t ?? "text");
-  }
 }
 
 function jsonKind(value: unknown): ColumnType | "other" {

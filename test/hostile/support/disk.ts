@@ -18,7 +18,7 @@ interface Entry {
   readonly journal?: string;
   readonly document?: string;
   readonly seq: number;
-  readonly changes?: { kind: string; table?: string; position?: number; row?: Values; after?: Values; schema?: { name: string; columns: Record<string, string> } }[];
+  readonly changes?: { kind: string; table?: string; position?: number; row?: Values; rows?: Values[]; after?: Values; schema?: { name: string; columns: Record<string, string> } }[];
   readonly checkpoint?: string;
   readonly through?: number;
 }
@@ -81,7 +81,8 @@ export function databaseOnDisk(dataDir: string, database: string): Map<string, R
       else if (change.kind === "drop-table") tables.delete(change.table!);
       else {
         const rows = tables.get(change.table!)!.rows;
-        if (change.kind === "insert") rows.splice(change.position!, 0, change.row!);
+        // A run of inserts at consecutive positions carries `rows`; a single insert, `row`.
+        if (change.kind === "insert") rows.splice(change.position!, 0, ...(change.rows ?? [change.row!]));
         else if (change.kind === "delete") rows.splice(change.position!, 1);
         else if (change.kind === "update") rows[change.position!] = change.after!;
       }
