@@ -1,7 +1,8 @@
 /**
  * In-memory keys over a table's rows: `UniqueIndex` (primary and unique
  * keys: one row per key) and `MultiIndex` (secondary indexes: rows per key,
- * kept in insertion order so an index lookup returns rows in table order).
+ * kept in insertion order so an index lookup returns rows in table order,
+ * and ordered by key for ranges and ordered walks).
  *
  * A one-column key is the value itself (integer and real 1 are the same
  * number, text "1" differs from 1); a composite key is the JSON of its
@@ -17,6 +18,10 @@
  */
 
 import type { Value } from "../commands/types.js";
+import { compareValues } from "../executor/index.js";
+import type { KeyRange } from "../executor/table-store.js";
+import { BTree } from "./btree.js";
+import { compareKeys, keyWalk } from "./key-range.js";
 
 export type MutableRow = Value[];
 
@@ -129,13 +134,24 @@ export class UniqueIndex {
   }
 }
 
+/**
+ * A secondary index: rows by key, each key's rows (its bucket) in table
+ * order. Equality goes through a Map; ranges, prefixes and ordered walks
+ * through a B+tree over the same buckets, keyed by the column value (an
+ * array of them for several columns) and holding NULL keys too (ORDER BY
+ * walks every row). The tree is built on first ordered use and kept in
+ * step from then on, so loading a table and equality-only workloads pay
+ * nothing for it; `build` drops it.
+ */
 export class MultiIndex {
   private readonly map = new Map<unknown, MutableRow[]>();
+  private tree: BTree<unknown, MutableRow[]> | undefined;
 
   constructor(
     readonly name: string,
     readonly positions: readonly number[],
     private readonly orderOf: (row: MutableRow) => number,
+    private readonly rowsOf: () => readonly MutableRow[],
   ) {}
 
   lookup(values: readonly Value[]): readonly MutableRow[] {
@@ -150,12 +166,107 @@ export class MultiIndex {
 
   add(row: MutableRow): void {
     const key = keyOfRow(row, this.positions);
-    if (key === undefined) return;
-    const bucket = this.map.get(key);
-    if (!bucket) {
-      this.map.set(key, [row]);
+    if (key === undefined) {
+      if (this.tree === undefined) return;
+      const treeKey = this.treeKey(row);
+      const bucket = this.tree.get(treeKey);
+      if (bucket) this.place(bucket, row);
+      else this.tree.set(treeKey, [row]);
       return;
     }
+    const bucket = this.map.get(key);
+    if (bucket) return this.place(bucket, row);
+    const fresh = [row];
+    this.map.set(key, fresh);
+    this.tree?.set(this.treeKey(row), fresh);
+  }
+
+  remove(row: MutableRow): void {
+    const key = keyOfRow(row, this.positions);
+    const bucket = key === undefined ? this.tree?.get(this.treeKey(row)) : this.map.get(key);
+    if (!bucket) return;
+    const at = bucket.indexOf(row);
+    if (at < 0) return;
+    if (bucket.length > 1) {
+      bucket.splice(at, 1);
+      return;
+    }
+    if (key !== undefined) this.map.delete(key);
+    this.tree?.delete(this.treeKey(row));
+  }
+
+  /** Empties the index and indexes `rows` (table order). */
+  build(rows: readonly MutableRow[]): void {
+    this.map.clear();
+    this.tree = undefined;
+    for (const row of rows) {
+      const key = keyOfRow(row, this.positions);
+      if (key === undefined) continue;
+      const bucket = this.map.get(key);
+      if (bucket) bucket.push(row);
+      else this.map.set(key, [row]);
+    }
+  }
+
+  /**
+   * Visits the rows within `ranges` (ascending, disjoint) in key order —
+   * descending walks keys down, a key's rows stay in table order — until
+   * `visit` returns false.
+   */
+  walk(ranges: readonly KeyRange[], descending: boolean, visit: (row: MutableRow) => boolean): void {
+    const tree = this.ordered();
+    const width = this.positions.length;
+    let going = true;
+    const each = (_key: unknown, bucket: MutableRow[]): boolean => {
+      for (let i = 0; i < bucket.length; i++) if (!visit(bucket[i] as MutableRow)) return (going = false);
+      return true;
+    };
+    for (let r = 0; r < ranges.length && going; r++) {
+      const { before, after } = keyWalk(ranges[descending ? ranges.length - 1 - r : r] as KeyRange, width);
+      if (descending) tree.walkDown(after, (key, bucket) => !before(key) && each(key, bucket));
+      else tree.walkUp(before, (key, bucket) => !after(key) && each(key, bucket));
+    }
+  }
+
+  /** The tree key of a row: its one key column's value, or an array of them. */
+  private treeKey(row: readonly Value[]): unknown {
+    const positions = this.positions;
+    if (positions.length === 1) return row[positions[0] as number] as Value;
+    return positions.map((p) => row[p] as Value);
+  }
+
+  /** The ordered tree, built now from the Map's buckets and the rows with a NULL key if it is not yet. */
+  private ordered(): BTree<unknown, MutableRow[]> {
+    if (this.tree !== undefined) return this.tree;
+    const single = this.positions.length === 1;
+    const entries: [unknown, MutableRow[]][] = [];
+    for (const bucket of this.map.values()) entries.push([this.treeKey(bucket[0] as MutableRow), bucket]);
+    const nulls = new Map<unknown, MutableRow[]>();
+    for (const row of this.rowsOf()) {
+      if (keyOfRow(row, this.positions) !== undefined) continue;
+      const treeKey = this.treeKey(row);
+      const group = single ? null : JSON.stringify(treeKey);
+      const bucket = nulls.get(group);
+      if (bucket) bucket.push(row);
+      else {
+        const fresh = [row];
+        nulls.set(group, fresh);
+        entries.push([treeKey, fresh]);
+      }
+    }
+    const compare = single ? (compareValues as (a: unknown, b: unknown) => number) : (compareKeys as (a: unknown, b: unknown) => number);
+    entries.sort((a, b) => compare(a[0], b[0]));
+    const tree = new BTree<unknown, MutableRow[]>(compare);
+    tree.build(
+      entries.map((e) => e[0]),
+      entries.map((e) => e[1]),
+    );
+    this.tree = tree;
+    return tree;
+  }
+
+  /** Puts `row` into a non-empty bucket at its table-order place. */
+  private place(bucket: MutableRow[], row: MutableRow): void {
     const seq = this.orderOf(row);
     if (this.orderOf(bucket[bucket.length - 1] as MutableRow) < seq) {
       bucket.push(row);
@@ -169,28 +280,5 @@ export class MultiIndex {
       else hi = mid;
     }
     bucket.splice(lo, 0, row);
-  }
-
-  remove(row: MutableRow): void {
-    const key = keyOfRow(row, this.positions);
-    if (key === undefined) return;
-    const bucket = this.map.get(key);
-    if (!bucket) return;
-    const at = bucket.indexOf(row);
-    if (at < 0) return;
-    if (bucket.length === 1) this.map.delete(key);
-    else bucket.splice(at, 1);
-  }
-
-  /** Empties the index and indexes `rows` (table order). */
-  build(rows: readonly MutableRow[]): void {
-    this.map.clear();
-    for (const row of rows) {
-      const key = keyOfRow(row, this.positions);
-      if (key === undefined) continue;
-      const bucket = this.map.get(key);
-      if (bucket) bucket.push(row);
-      else this.map.set(key, [row]);
-    }
   }
 }

@@ -17,14 +17,18 @@
  */
 
 import type { ColumnType, Expression, TableSchema, Value } from "../commands/types.js";
-import type { ProblemEntry } from "../errors.js";
+import { StoreError, type ProblemEntry } from "../errors.js";
 import { compileValue } from "../executor/index.js";
 import { bindTableExpr } from "../planner/bind-expr.js";
 import type { KeyInfo, TableInfo } from "../planner/table-info.js";
 import { PRIMARY_KEY_NAME, tableInfoOf } from "../planner/table-info.js";
 import { describeValue, fitsType } from "../planner/value-types.js";
-import type { TableStore } from "../executor/table-store.js";
+import type { KeyRange, RangeOrder, StoredRow, TableStore } from "../executor/table-store.js";
 import { MultiIndex, UniqueIndex, type MutableRow } from "./key-index.js";
+
+/** A range in table order that finds more than 1/SCAN_SHARE of the rows (and more than SCAN_SHARE_MIN) gives up for a scan. */
+const SCAN_SHARE = 16;
+const SCAN_SHARE_MIN = 64;
 
 /** Up to this many rows, `removeAt` splices each out; more are removed in one pass over the table. */
 const SPLICE_AT_MOST = 16;
@@ -81,7 +85,12 @@ export class Table implements TableInfo, TableStore {
     let pk: UniqueIndex | undefined;
     for (const k of info.keys) {
       if (k.kind === "index") {
-        const ix = new MultiIndex(k.name, k.positions, (row) => this.orderOf(row));
+        const ix = new MultiIndex(
+          k.name,
+          k.positions,
+          (row) => this.orderOf(row),
+          () => this.rows,
+        );
         secondary.push(ix);
         this.byName.set(k.name, ix);
       } else {
@@ -126,6 +135,37 @@ export class Table implements TableInfo, TableStore {
       return row === undefined ? [] : [row];
     };
     return () => [];
+  }
+
+  rangeRows(key: string, ranges: readonly KeyRange[], order: RangeOrder, max: number, test?: (row: StoredRow) => boolean): StoredRow[] {
+    const ix = this.index(key);
+    if (!(ix instanceof MultiIndex)) throw new StoreError("internal_error", `"${key}" is not an ordered index of "${this.name}"`);
+    const out: MutableRow[] = [];
+    if (order !== "table") {
+      ix.walk(ranges, order === "desc", (row) => (test !== undefined && !test(row)) || out.push(row) !== max);
+      return out;
+    }
+    // In table order the first `max` are known only once all are found; past a share of the table, a scan is cheaper.
+    const most = Math.max(SCAN_SHARE_MIN, this.rows.length / SCAN_SHARE);
+    let found = 0;
+    ix.walk(ranges, false, (row) => ++found <= most && ((test !== undefined && !test(row)) || out.push(row) > 0));
+    if (found > most) return this.rows;
+    const sorted = this.inTableOrder(out);
+    return max >= 0 && max < sorted.length ? sorted.slice(0, max) : sorted;
+  }
+
+  /** `rows` (stored rows of this table) sorted into table order. */
+  private inTableOrder(rows: readonly MutableRow[]): MutableRow[] {
+    const seq = this.sequence();
+    const n = rows.length;
+    const orders = new Float64Array(n);
+    for (let i = 0; i < n; i++) orders[i] = seq.get(rows[i] as MutableRow) as number;
+    const at = new Uint32Array(n);
+    for (let i = 0; i < n; i++) at[i] = i;
+    at.sort((i, j) => (orders[i] as number) - (orders[j] as number));
+    const out = new Array<MutableRow>(n);
+    for (let i = 0; i < n; i++) out[i] = rows[at[i] as number] as MutableRow;
+    return out;
   }
 
   /** A stored row of `values` (declared width): a copy the table owns, never written again. */

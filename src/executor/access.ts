@@ -2,14 +2,17 @@
  * Reaches the rows of a plan's first table by its chosen access path, and
  * says which WHERE terms the path already guarantees (a key lookup matches
  * exactly the rows whose key columns `=` its values: same number, same text,
- * same boolean, never NULL), so the filter need not test them again.
+ * same boolean, never NULL), so the filter need not test them again. An
+ * index range guarantees nothing: a LIKE range holds texts the pattern may
+ * still refuse, and a range in table order may turn into a scan.
  */
 
 import type { Value } from "../commands/types.js";
 import { PRIMARY_KEY_NAME } from "../planner/table-info.js";
 import { StoreError, assertNever } from "../errors.js";
-import type { AccessPath, BoundExpr } from "../planner/plan.js";
-import type { StoredRow, TableStore } from "./table-store.js";
+import type { AccessPath, BoundExpr, RangeBound } from "../planner/plan.js";
+import { likePrefixes } from "./like.js";
+import type { KeyBound, KeyRange, StoredRow, TableStore } from "./table-store.js";
 
 /** A lookup key part: a constant or a parameter's value. */
 function keyValue(e: BoundExpr, params: readonly Value[]): Value {
@@ -32,14 +35,49 @@ export function accessRows(path: AccessPath, store: TableStore | undefined, para
     case "unique-lookup":
     case "index-lookup":
       return store.lookup(path.index, path.values.map((v) => keyValue(v, params)));
+    case "index-range":
+      return store.rangeRows(path.index, keyRanges(path, params), path.order, -1);
     default:
       return assertNever(path, "access path");
   }
 }
 
+type RangePath = Extract<AccessPath, { kind: "index-range" }>;
+
+/**
+ * The key ranges of an index-range path for these parameter values: none
+ * when a value it compares with is NULL (no comparison with NULL is true),
+ * one per literal start of a LIKE pattern, else one.
+ */
+export function keyRanges(path: RangePath, params: readonly Value[]): KeyRange[] {
+  const equal = path.equal.map((e) => keyValue(e, params));
+  if (equal.includes(null)) return [];
+  const bound = (b: RangeBound | undefined): KeyBound | null | undefined => {
+    if (b === undefined) return undefined;
+    const value = keyValue(b.value, params);
+    return value === null ? null : { value, inclusive: b.inclusive };
+  };
+  const lower = bound(path.lower);
+  const upper = bound(path.upper);
+  if (lower === null || upper === null) return [];
+  if (path.like !== undefined) {
+    const pattern = keyValue(path.like.pattern, params);
+    const escape = path.like.escape === undefined ? undefined : keyValue(path.like.escape, params);
+    if (typeof pattern !== "string" || escape === null) return [];
+    return likePrefixes(pattern, escape as string | undefined).map((prefix) => ({ equal, prefix }));
+  }
+  return [{ equal, ...(lower === undefined ? {} : { lower }), ...(upper === undefined ? {} : { upper }) }];
+}
+
+/** The rows of an index-range path in its order that pass `test`, at most `max` of them (-1: all). */
+export function rangeRows(path: RangePath, store: TableStore, params: readonly Value[], max: number, test: ((row: StoredRow) => boolean) | undefined): StoredRow[] {
+  return store.rangeRows(path.index, keyRanges(path, params), path.order, max, test);
+}
+
 /** Whether `term` is one of the equalities the access path looks up (`positionOf` maps the first table's column names). */
 export function impliedByAccess(term: BoundExpr, path: AccessPath, positionOf: (column: string) => number): boolean {
-  if (path.kind === "scan" || path.kind === "single-row" || term.kind !== "compare" || term.op !== "=") return false;
+  // A range may turn into a scan when it finds much of the table (`TableStore.rangeRows`): all its terms stay.
+  if (path.kind === "scan" || path.kind === "single-row" || path.kind === "index-range" || term.kind !== "compare" || term.op !== "=") return false;
   const pairs = [
     [term.left, term.right],
     [term.right, term.left],

@@ -14,6 +14,8 @@
  * take a direct comparison instead.
  */
 
+import { compareText } from "./value-order.js";
+
 export interface LikeMatcher {
   test(text: string): boolean;
 }
@@ -166,4 +168,40 @@ function singleWord(ascii: Int32Array, other: ReadonlyMap<number, Int32Array>, a
       return (d & accept) !== 0;
     },
   };
+}
+
+/** ASCII letters of a literal start taken in both cases: at most 2^6 = 64 prefixes; a longer start is cut before its 7th letter (the matcher checks the rest). */
+const CASED_LETTERS = 6;
+
+/**
+ * The texts, exactly as stored, that every text matching `pattern` starts
+ * with: the pattern's literal start (up to its first unescaped `%` or `_`)
+ * in every case of its ASCII letters, in code point order (`[""]` when it
+ * starts with a wildcard; none when it matches nothing). An ordered index
+ * seeks each one in turn.
+ */
+export function likePrefixes(pattern: string, escape?: string): string[] {
+  const esc = escape === undefined ? undefined : escape.codePointAt(0);
+  let prefixes = [""];
+  let letters = 0;
+  for (let i = 0; i < pattern.length; ) {
+    let c = pattern.codePointAt(i)!;
+    i += c > 0xffff ? 2 : 1;
+    if (c === esc) {
+      if (i >= pattern.length) return [];
+      c = pattern.codePointAt(i)!;
+      i += c > 0xffff ? 2 : 1;
+    } else if (c === 37 /* % */ || c === 95 /* _ */) break;
+    const lower = fold(c);
+    if (lower >= 97 && lower <= 122) {
+      if (++letters > CASED_LETTERS) break;
+      const upper = String.fromCharCode(lower - 32);
+      const low = String.fromCharCode(lower);
+      prefixes = prefixes.flatMap((p) => [p + upper, p + low]);
+    } else {
+      const s = String.fromCodePoint(c);
+      prefixes = prefixes.map((p) => p + s);
+    }
+  }
+  return prefixes.sort(compareText);
 }

@@ -2,7 +2,9 @@
  * Runs a select plan: access path → filter on the first table → joins, each
  * followed by the WHERE terms it completes → grouping and HAVING → order
  * (top-k with a limit) → offset/limit → projection; with DISTINCT the rows
- * are projected first, then deduplicated, ordered and cut.
+ * are projected first, then deduplicated, ordered and cut. When the access
+ * path walks an index in ORDER BY's order there is no sort: the walk tests
+ * the first table's filter itself and stops once the limit is reached.
  *
  * `prepareSelect` compiles everything once; the prepared form is cached with
  * the plan, so a repeated statement only binds new parameter values. WHERE
@@ -16,7 +18,7 @@ import type { RowsResult } from "../commands/results.js";
 import type { Value } from "../commands/types.js";
 import type { BoundExpr, Count, SelectPlan } from "../planner/plan.js";
 import { conjuncts, maxSource } from "../planner/passes.js";
-import { accessRows, impliedByAccess } from "./access.js";
+import { accessRows, impliedByAccess, rangeRows } from "./access.js";
 import { compileAggregate, type AggregateFn } from "./aggregate.js";
 import { compilePredicate, compileValue, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
 import { compileFilter, type FilterFn } from "./filter.js";
@@ -28,6 +30,8 @@ import type { Stores, StoredRow } from "./table-store.js";
 export interface PreparedSelect {
   readonly plan: SelectPlan;
   readonly firstFilter: FilterFn | undefined;
+  /** When the access path gives ORDER BY's order: the first table's filter as a test the index walk applies, so it can stop at the limit. */
+  readonly firstTest: PredicateFn | undefined;
   readonly joins: readonly PreparedJoin[];
   /** Per join: the WHERE conjuncts whose last source is the one it joins, run on its output. */
   readonly afterJoin: readonly (PredicateFn | undefined)[];
@@ -54,9 +58,11 @@ export function prepareSelect(plan: SelectPlan, positionOf: (table: string, colu
   const terms = conjuncts(plan.where).filter((t) => !impliedByAccess(t, plan.access, (c) => positionOf(firstTable, c)));
   const first = joined ? terms.filter((t) => maxSource(t) <= 0) : terms;
   const firstWhere = all(first);
+  const walked = orderServed(plan);
   return {
     plan,
-    firstFilter: firstWhere === undefined ? undefined : compileFilter(firstWhere),
+    firstFilter: firstWhere === undefined || walked ? undefined : compileFilter(firstWhere),
+    firstTest: firstWhere === undefined || !walked ? undefined : compilePredicate(firstWhere, "row"),
     joins: plan.joins.map((j) => {
       const table = plan.sources[j.source]?.table ?? "";
       return prepareJoin(j, table, (c) => positionOf(table, c));
@@ -71,6 +77,11 @@ export function prepareSelect(plan: SelectPlan, positionOf: (table: string, colu
     project: compileProjection(plan.columns, plan.output, mode),
     projectArrays: plan.distinct ? compileProjection(plan.columns, "arrays", mode) : undefined,
   };
+}
+
+/** Whether the access path walks an index in ORDER BY's order, so no sort is needed. */
+function orderServed(plan: SelectPlan): boolean {
+  return plan.access.kind === "index-range" && plan.access.order !== "table";
 }
 
 /** A limit or offset's value (`checkParams` saw that a slot holds an integer ≥ 0). */
@@ -89,8 +100,9 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
   const names = plan.columns.map((c) => c.name);
   if (keep === 0) return rowsResult(names, []);
   const project = prepared.project as unknown as Fn<Row>;
-  // Nothing between the sources and the result (no grouping, DISTINCT or sort): a scan can stop early, a join project as it goes.
-  const streaming = plan.group === undefined && !plan.distinct && plan.orderBy.length === 0;
+  // Nothing between the sources and the result (no grouping, DISTINCT or sort to do): a scan can stop early, a join project as it goes.
+  const sorted = plan.orderBy.length > 0 && !orderServed(plan);
+  const streaming = plan.group === undefined && !plan.distinct && !sorted;
   const sourced = sourceItems(prepared, stores, params, streaming ? keep : undefined, streaming && keep === undefined && offset === 0 ? project : undefined);
   if (sourced.kind === "rows") return rowsResult(names, sourced.rows);
 
@@ -102,7 +114,7 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
   }
   if (prepared.projectArrays !== undefined) return rowsResult(names, distinctRows(prepared, items, params, offset, keep));
 
-  if (prepared.sortKeys.length > 0) {
+  if (sorted) {
     const specs = prepared.sortKeys.map((key, i) => ({
       key: (item: Item) => (key as unknown as Fn<Value>)(item, params),
       descending: plan.orderBy[i]?.direction === "desc",
@@ -134,9 +146,16 @@ function sourceItems(
 ): { readonly kind: "items"; readonly items: readonly Item[] } | { readonly kind: "rows"; readonly rows: Row[] } {
   const plan = prepared.plan;
   const first = plan.sources[0];
-  const base = accessRows(plan.access, first === undefined ? undefined : stores.store(first.table), params);
+  const store = first === undefined ? undefined : stores.store(first.table);
   const canStop = plan.joins.length === 0 && stopAt !== undefined;
-  const firstRows: readonly StoredRow[] = prepared.firstFilter ? prepared.firstFilter(base, params, canStop ? stopAt : -1) : base;
+  let firstRows: readonly StoredRow[];
+  if (plan.access.kind === "index-range" && plan.access.order !== "table" && store !== undefined) {
+    const test = prepared.firstTest as unknown as Fn<boolean> | undefined;
+    firstRows = rangeRows(plan.access, store, params, canStop ? stopAt : -1, test === undefined ? undefined : (row) => test(row, params));
+  } else {
+    const base = accessRows(plan.access, store, params);
+    firstRows = prepared.firstFilter ? prepared.firstFilter(base, params, canStop ? stopAt : -1) : base;
+  }
   if (plan.joins.length === 0) return { kind: "items", items: firstRows };
   let tuples: Tuple[] = firstRows.map((r) => [r]);
   const last = prepared.joins.length - 1;

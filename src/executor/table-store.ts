@@ -8,6 +8,29 @@ import type { Value } from "../commands/types.js";
 /** A stored row: declared columns' values by position. Stores may keep extra trailing slots; code reads by position only. */
 export type StoredRow = readonly Value[];
 
+/** One end of a key range: the bound value, and whether a key equal to it is inside. */
+export interface KeyBound {
+  readonly value: Value;
+  readonly inclusive: boolean;
+}
+
+/**
+ * Keys of an ordered index whose leading columns equal `equal` and whose
+ * next column (if any is constrained) lies between `lower` and `upper`, or
+ * is a text starting with `prefix` (exactly: the caller folds case). With a
+ * bound or a prefix, NULL in that column is outside (no comparison with
+ * NULL is true); with neither, every value of it is inside, NULL too.
+ */
+export interface KeyRange {
+  readonly equal: readonly Value[];
+  readonly lower?: KeyBound;
+  readonly upper?: KeyBound;
+  readonly prefix?: string;
+}
+
+/** The order rows come out of a range: the index's (up or down, ties in table order), or the table's. */
+export type RangeOrder = "asc" | "desc" | "table";
+
 export interface TableStore {
   /** All rows, in insertion order. */
   readonly rows: readonly StoredRow[];
@@ -21,6 +44,14 @@ export interface TableStore {
   lookup(key: string, values: readonly Value[]): readonly StoredRow[];
   /** `lookup` for a one-column key, resolved once: the function takes the value itself. */
   lookupBy(key: string): (value: Value) => readonly StoredRow[];
+  /**
+   * Rows of the ordered index `key` within `ranges` (ascending and
+   * disjoint) that pass `test`, in `order`, at most `max` of them (-1: all).
+   * In table order, a range that holds much of the table may give every
+   * row instead (a scan is then cheaper than sorting what it found): the
+   * caller filters them with the whole WHERE either way.
+   */
+  rangeRows(key: string, ranges: readonly KeyRange[], order: RangeOrder, max: number, test?: (row: StoredRow) => boolean): StoredRow[];
 }
 
 export interface Stores {

@@ -5,12 +5,17 @@
  *
  * - `access-path`: equality on the full primary key (constant or parameter)
  *   → primary-key lookup; on a full unique key → unique lookup; on all
- *   columns of a secondary index → index lookup; otherwise scan. The WHERE
- *   stays whole: the path only narrows the rows it is evaluated on.
+ *   columns of a secondary index → index lookup; else an index range when
+ *   a secondary index has equality on some leading columns, a bound
+ *   (`<`, `<=`, `>`, `>=`, BETWEEN) or a LIKE with a literal start on the
+ *   next one, or when its walk gives ORDER BY's order and a LIMIT cuts it
+ *   short (see `index-range.ts`); otherwise scan. The WHERE stays whole:
+ *   the path only narrows the rows it is evaluated on.
  * - `join-strategy`: an equi-join on a key or index of the joined table →
  *   index nested loop; other equi-joins → hash; else nested loop.
  */
 
+import { chooseRange, isSlotOrConst, type OrderWanted } from "./index-range.js";
 import type { AccessPath, BoundExpr, JoinStep, JoinStrategy, Plan, PlanNode } from "./plan.js";
 import type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
 import { children, some } from "./walk.js";
@@ -67,11 +72,12 @@ function coveredKey(table: TableInfo, covered: ReadonlyMap<number, BoundExpr>, k
   return undefined;
 }
 
-function chooseAccess(table: TableInfo | undefined, where: BoundExpr | undefined): AccessPath {
+function chooseAccess(table: TableInfo | undefined, where: BoundExpr | undefined, order?: OrderWanted): AccessPath {
   if (!table) return { kind: "scan" };
-  const eq = equalities(conjuncts(where), 0, (e) => e.kind === "const" || e.kind === "param");
+  const terms = conjuncts(where);
+  const eq = equalities(terms, 0, isSlotOrConst);
   const key = coveredKey(table, eq, ["primary", "unique", "index"]);
-  if (!key) return { kind: "scan" };
+  if (!key) return chooseRange(table, terms, eq, order) ?? { kind: "scan" };
   const values = key.positions.map((p) => eq.get(p) as BoundExpr);
   switch (key.kind) {
     case "primary":
@@ -91,7 +97,9 @@ const accessPath: Pass = {
       case "select": {
         const first = s.sources[0];
         if (first === undefined) return plan;
-        return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(first.table), s.where) } };
+        // After grouping or DISTINCT, ORDER BY sorts groups or result rows, not the first table's rows.
+        const order = s.group === undefined && !s.distinct ? { orderBy: s.orderBy, limited: s.limit !== undefined } : undefined;
+        return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(first.table), s.where, order) } };
       }
       case "update":
       case "delete":

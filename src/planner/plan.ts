@@ -132,6 +132,12 @@ export interface Source {
   readonly name: string;
 }
 
+/** One end of an index range: a const or param expression, and whether keys equal to it are inside. */
+export interface RangeBound {
+  readonly value: BoundExpr;
+  readonly inclusive: boolean;
+}
+
 /** How rows of one table are reached. `values` are const or param expressions, one per key column. */
 export type AccessPath =
   /** No table (`SELECT 1 + 1`): one row of no columns, so the select list is evaluated once. */
@@ -139,7 +145,25 @@ export type AccessPath =
   | { readonly kind: "scan" }
   | { readonly kind: "primary-key-lookup"; readonly columns: readonly string[]; readonly values: readonly BoundExpr[] }
   | { readonly kind: "unique-lookup"; readonly index: string; readonly columns: readonly string[]; readonly values: readonly BoundExpr[] }
-  | { readonly kind: "index-lookup"; readonly index: string; readonly columns: readonly string[]; readonly values: readonly BoundExpr[] };
+  | { readonly kind: "index-lookup"; readonly index: string; readonly columns: readonly string[]; readonly values: readonly BoundExpr[] }
+  /**
+   * A walk of a secondary index's ordered keys: rows whose leading index
+   * `columns` equal `equal` (one const or param per column, maybe none),
+   * and whose next column lies within `lower`/`upper` or starts with the
+   * literal start of the LIKE `pattern` (every case of its ASCII letters).
+   * `order`: rows come in the index's order, up or down, serving the
+   * query's ORDER BY (ties in table order), or in table order.
+   */
+  | {
+      readonly kind: "index-range";
+      readonly index: string;
+      readonly columns: readonly string[];
+      readonly equal: readonly BoundExpr[];
+      readonly lower?: RangeBound;
+      readonly upper?: RangeBound;
+      readonly like?: { readonly pattern: BoundExpr; readonly escape?: BoundExpr };
+      readonly order: "asc" | "desc" | "table";
+    };
 
 /**
  * How a joined source is matched against the rows so far. `outerKeys` are

@@ -14,13 +14,14 @@ import { StoreError, type ProblemEntry, type SourcePosition } from "../../src/er
 import { aggregateCases } from "./cases-aggregates.js";
 import { errorCases } from "./cases-errors.js";
 import { expressionCases } from "./cases-expressions.js";
+import { indexCases } from "./cases-index.js";
 import { joinCases } from "./cases-join.js";
 import { readCases } from "./cases-read.js";
 import { writeCases } from "./cases-write.js";
 import type { Case, Expect } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases];
 
 export interface Failure {
   readonly error: string;

@@ -37,7 +37,14 @@ const id = (name: string) => ({ type: "identifier", name }) as const;
 const lit = (value: Value) => ({ type: "literal", value }) as const;
 const eq = (l: ReturnType<typeof id>, r: ReturnType<typeof id> | ReturnType<typeof lit>) => ({ type: "comparison", op: "=", left: l, right: r }) as const;
 
+const cmp = (op: "<" | "<=" | ">" | ">=", l: ReturnType<typeof id>, r: ReturnType<typeof lit>) => ({ type: "comparison", op, left: l, right: r }) as const;
+
 const CASES: [SelectCommand, string, string?][] = [
+  [{ kind: "select", table: "a", columns: "*", where: cmp(">", id("k"), lit("k1")) }, "index-range"],
+  [{ kind: "select", table: "a", columns: "*", where: { type: "like", expr: id("k"), pattern: lit("K2%") } }, "index-range"],
+  [{ kind: "select", table: "a", columns: ["id", "k"], orderBy: [{ column: "k", direction: "desc" }], limit: 7 }, "index-range"],
+  [{ kind: "select", table: "b", columns: "*", where: { type: "between", expr: id("a_id"), low: lit(3), high: lit(10) } }, "index-range"],
+  [{ kind: "select", table: "b", columns: ["b.w", "a.v"], joins: [{ type: "inner", table: "a", on: eq(id("a.id"), id("b.a_id")) }], where: cmp("<", id("b.a_id"), lit(5)), orderBy: [{ column: "b.a_id" }], limit: 4 }, "index-range", "index-nested-loop"],
   [{ kind: "select", table: "a", columns: "*", where: eq(id("id"), lit(7)) }, "primary-key-lookup"],
   [{ kind: "select", table: "a", columns: "*", where: eq(id("id"), lit(7.5)) }, "primary-key-lookup"],
   [{ kind: "select", table: "a", columns: "*", where: eq(id("v"), lit(103)) }, "unique-lookup"],
@@ -66,6 +73,26 @@ test("every pass keeps results; the optimized plan takes the expected path", () 
       assert.equal(run(one), run(plain.statement as SelectPlan), `${pass.name}: ${JSON.stringify(cmd)}`);
     }
   }
+});
+
+test("an index range names its index, equalities, bounds and order", () => {
+  const cmd: SelectCommand = {
+    kind: "select",
+    table: "a",
+    columns: ["id"],
+    where: { type: "and", operands: [cmp(">=", id("k"), lit("k1")), cmp("<", id("k"), lit("k3")), cmp(">", id("id"), lit(2))] },
+    orderBy: [{ column: "k", direction: "desc" }],
+  };
+  const s = optimize(bindSelect(cmd, catalog, bindContext()), catalog).statement as SelectPlan;
+  assert.equal(s.access, {
+    kind: "index-range",
+    index: "by_k",
+    columns: ["k"],
+    equal: [],
+    lower: { value: { kind: "const", value: "k1" }, inclusive: true },
+    upper: { value: { kind: "const", value: "k3" }, inclusive: false },
+    order: "desc",
+  });
 });
 
 test("passes are pure: the input plan is not changed", () => {
