@@ -38,6 +38,13 @@ interface CompiledCheck {
   readonly eval: (r: readonly Value[], p: readonly Value[]) => Value;
 }
 
+/** The rows that pass `test`, in order, at most `max` (-1: all). */
+function scan(rows: readonly MutableRow[], test: (row: StoredRow) => boolean, max: number): MutableRow[] {
+  const out: MutableRow[] = [];
+  for (let i = 0; i < rows.length && out.length !== max; i++) if (test(rows[i] as MutableRow)) out.push(rows[i] as MutableRow);
+  return out;
+}
+
 export class Table implements TableInfo, TableStore {
   readonly name: string;
   readonly schema: TableSchema;
@@ -149,22 +156,28 @@ export class Table implements TableInfo, TableStore {
     const most = Math.max(SCAN_SHARE_MIN, this.rows.length / SCAN_SHARE);
     let found = 0;
     ix.walk(ranges, false, (row) => ++found <= most && ((test !== undefined && !test(row)) || out.push(row) > 0));
-    if (found > most) return this.rows;
+    if (found > most) return test !== undefined ? scan(this.rows, test, max) : max < 0 ? this.rows : this.rows.slice(0, max);
     const sorted = this.inTableOrder(out);
     return max >= 0 && max < sorted.length ? sorted.slice(0, max) : sorted;
   }
 
-  /** `rows` (stored rows of this table) sorted into table order. */
+  /**
+   * `rows` (stored rows of this table) sorted into table order: each row's
+   * sequence number and its index packed into one float (seq · 2^k + i, k
+   * bits for the index) and sorted natively, with no comparator calls.
+   * Sequence numbers only count appends; past 2^31 they are renumbered
+   * (by position, which keeps their order), so the packing stays exact.
+   */
   private inTableOrder(rows: readonly MutableRow[]): MutableRow[] {
+    if (this.nextSeq >= 2 ** 31) this.seq = undefined;
     const seq = this.sequence();
     const n = rows.length;
-    const orders = new Float64Array(n);
-    for (let i = 0; i < n; i++) orders[i] = seq.get(rows[i] as MutableRow) as number;
-    const at = new Uint32Array(n);
-    for (let i = 0; i < n; i++) at[i] = i;
-    at.sort((i, j) => (orders[i] as number) - (orders[j] as number));
+    const scale = 2 ** Math.ceil(Math.log2(n + 1));
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) keys[i] = (seq.get(rows[i] as MutableRow) as number) * scale + i;
+    keys.sort();
     const out = new Array<MutableRow>(n);
-    for (let i = 0; i < n; i++) out[i] = rows[at[i] as number] as MutableRow;
+    for (let i = 0; i < n; i++) out[i] = rows[(keys[i] as number) % scale] as MutableRow;
     return out;
   }
 

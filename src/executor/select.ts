@@ -2,9 +2,10 @@
  * Runs a select plan: access path → filter on the first table → joins, each
  * followed by the WHERE terms it completes → grouping and HAVING → order
  * (top-k with a limit) → offset/limit → projection; with DISTINCT the rows
- * are projected first, then deduplicated, ordered and cut. When the access
- * path walks an index in ORDER BY's order there is no sort: the walk tests
- * the first table's filter itself and stops once the limit is reached.
+ * are projected first, then deduplicated, ordered and cut. An index range
+ * tests the first table's filter as it walks: in ORDER BY's order there is
+ * no sort and the walk stops once the limit is reached; in table order
+ * only the rows that pass are sorted back.
  *
  * `prepareSelect` compiles everything once; the prepared form is cached with
  * the plan, so a repeated statement only binds new parameter values. WHERE
@@ -30,7 +31,11 @@ import type { Stores, StoredRow } from "./table-store.js";
 export interface PreparedSelect {
   readonly plan: SelectPlan;
   readonly firstFilter: FilterFn | undefined;
-  /** When the access path gives ORDER BY's order: the first table's filter as a test the index walk applies, so it can stop at the limit. */
+  /**
+   * With an index range: the first table's filter as a test the walk
+   * applies, so a walk in ORDER BY's order stops at the limit and one in
+   * table order sorts back only the rows that pass.
+   */
   readonly firstTest: PredicateFn | undefined;
   readonly joins: readonly PreparedJoin[];
   /** Per join: the WHERE conjuncts whose last source is the one it joins, run on its output. */
@@ -58,7 +63,7 @@ export function prepareSelect(plan: SelectPlan, positionOf: (table: string, colu
   const terms = conjuncts(plan.where).filter((t) => !impliedByAccess(t, plan.access, (c) => positionOf(firstTable, c)));
   const first = joined ? terms.filter((t) => maxSource(t) <= 0) : terms;
   const firstWhere = all(first);
-  const walked = orderServed(plan);
+  const walked = plan.access.kind === "index-range";
   return {
     plan,
     firstFilter: firstWhere === undefined || walked ? undefined : compileFilter(firstWhere),
@@ -149,7 +154,7 @@ function sourceItems(
   const store = first === undefined ? undefined : stores.store(first.table);
   const canStop = plan.joins.length === 0 && stopAt !== undefined;
   let firstRows: readonly StoredRow[];
-  if (plan.access.kind === "index-range" && plan.access.order !== "table" && store !== undefined) {
+  if (plan.access.kind === "index-range" && store !== undefined) {
     const test = prepared.firstTest as unknown as Fn<boolean> | undefined;
     firstRows = rangeRows(plan.access, store, params, canStop ? stopAt : -1, test === undefined ? undefined : (row) => test(row, params));
   } else {
