@@ -4,8 +4,8 @@
  * objects, side by side in one process, on a seeded generated dataset:
  * users (100k rows: id text primary key, name, email, age integer, city of
  * 50 values, created, score real, note ~20% NULL) and orders (300k rows:
- * id, user_id foreign key, amount, status), with an index on users.city and
- * one on orders.user_id.
+ * id, user_id foreign key, amount, status), with an index on users.city,
+ * one on users.score and one on orders.user_id.
  *
  * Every storedb query runs as `engine.execute({kind: "sql", sql, params})`,
  * so after the first call it is a plan-cache hit: parameters are checked and
@@ -26,8 +26,11 @@
  *   Q2  SELECT * FROM users WHERE city = ? AND age >= ?
  *   Q3  SELECT * FROM users WHERE note IS NOT NULL AND city = ? ORDER BY score DESC LIMIT 20
  *   Q4  SELECT users.name, orders.amount FROM users JOIN orders ON orders.user_id = users.id WHERE users.city = ?
- *   Q5  the count of a filtered scan: storedb and the loop count rows of
- *       SELECT id FROM users WHERE age >= ? AND score < ?; SQLite runs SELECT COUNT(*) with that WHERE.
+ *   Q5  the count of a filtered read: storedb and the loop count rows of
+ *       SELECT id FROM users WHERE age >= ? AND score < ?; SQLite runs SELECT COUNT(*) with that WHERE
+ *       (score < 1..5 holds 1–5% of the rows: both engines take the score index)
+ *   Q7  SELECT * FROM users WHERE score BETWEEN ? AND ?           (a range on the score index, ~1% of rows)
+ *   Q8  SELECT * FROM users ORDER BY score DESC LIMIT 20          (the score index walked down, no sort)
  */
 import { createRequire } from "node:module";
 import { Engine } from "../src/catalog/engine.js";
@@ -106,7 +109,10 @@ engine.execute({
     name: "users",
     columns: { id: "text", name: "text", email: "text", age: "integer", city: "text", created: "text", score: "real", note: "text" },
     primary_key: { columns: ["id"] },
-    indexes: [{ name: "by_city", columns: ["city"] }],
+    indexes: [
+      { name: "by_city", columns: ["city"] },
+      { name: "by_score", columns: ["score"] },
+    ],
   },
 });
 engine.execute({
@@ -128,7 +134,7 @@ const engineLoadMs = performance.now() - loadStart;
 const db = new Database(":memory:");
 db.exec(`CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, email TEXT, age INTEGER, city TEXT, created TEXT, score REAL, note TEXT);
 CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id TEXT REFERENCES users(id), amount REAL, status TEXT);
-CREATE INDEX by_city ON users(city); CREATE INDEX by_user ON orders(user_id);`);
+CREATE INDEX by_city ON users(city); CREATE INDEX by_score ON users(score); CREATE INDEX by_user ON orders(user_id);`);
 const sqliteLoadStart = performance.now();
 db.transaction(() => {
   const iu = db.prepare("INSERT INTO users VALUES (@id, @name, @email, @age, @city, @created, @score, @note)");
@@ -194,6 +200,15 @@ const p5 = (i: number): Value[] => [60 + (i % 20), 1 + (i % 5)];
 const q6 = "SELECT id, name FROM users LIMIT 20 OFFSET ?";
 const p6 = (i: number): Value[] => [((i * 7) % 1000) * 20];
 const pageJson: Peer = (i) => (engine.execute({ kind: "select", table: "users", columns: ["id", "name"], limit: 20, offset: p6(i)[0] as number }).result as RowsResult).rowCount;
+
+/** Scores are uniform over 0..100 in steps of 0.01: a width of 1 holds ~1% of the users. */
+const q7 = "SELECT * FROM users WHERE score BETWEEN ? AND ?";
+const p7 = (i: number): Value[] => {
+  const low = (i * 37) % 99;
+  return [low, low + 1];
+};
+const q8 = "SELECT * FROM users ORDER BY score DESC LIMIT 20";
+const noParams = (): Value[] => [];
 
 const pointSqlite = ((s) => (i: number) => (s.get(...p1(i)) === undefined ? 0 : 1))(db.prepare(q0));
 const pointLoop = (i: number): number => (usersById.get(p1(i)[0] as string) === undefined ? 0 : 1);
@@ -292,6 +307,38 @@ const queries: Query[] = [
     loop: (i) => {
       const offset = p6(i)[0] as number;
       return users.slice(offset, offset + 20).length;
+    },
+  },
+  {
+    name: "Q7 score BETWEEN (~1%)",
+    sql: q7,
+    params: p7,
+    engine: viaEngine(q7, p7),
+    sqlite: ((s) => (i: number) => s.all(...p7(i)).length)(db.prepare(q7)),
+    loop: (i) => {
+      const [low, high] = p7(i) as [number, number];
+      const out: User[] = [];
+      for (const u of users) if (u.score >= low && u.score <= high) out.push(u);
+      return out.length;
+    },
+  },
+  {
+    name: "Q8 ORDER BY score DESC LIMIT 20",
+    sql: q8,
+    params: noParams,
+    engine: viaEngine(q8, noParams),
+    sqlite: ((s) => () => s.all().length)(db.prepare(q8)),
+    loop: () => {
+      // The best 20 in one pass, kept sorted descending.
+      const top: User[] = [];
+      for (const u of users) {
+        if (top.length === 20 && (top[19] as User).score >= u.score) continue;
+        let at = Math.min(top.length, 19);
+        while (at > 0 && (top[at - 1] as User).score < u.score) at--;
+        top.splice(at, 0, u);
+        if (top.length > 20) top.pop();
+      }
+      return top.length;
     },
   },
 ];
