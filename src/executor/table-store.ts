@@ -16,10 +16,11 @@ export interface KeyBound {
 
 /**
  * Keys of an ordered index whose leading columns equal `equal` and whose
- * next column (if any is constrained) lies between `lower` and `upper`, or
- * is a text starting with `prefix` (exactly: the caller folds case). With a
- * bound or a prefix, NULL in that column is outside (no comparison with
- * NULL is true); with neither, every value of it is inside, NULL too.
+ * next column (if any is constrained) lies between `lower` and `upper`
+ * (either may be absent), or else is a text starting with `prefix` (exactly:
+ * the caller folds case). With a bound or a prefix, NULL in that column is
+ * outside (no comparison with NULL is true); with neither, every value of
+ * it is inside, NULL too.
  */
 export interface KeyRange {
   readonly equal: readonly Value[];
