@@ -1,5 +1,5 @@
 /** The fluent table API and its expression helpers. */
-export { TableQuery, type Runner, type ColumnName, type Match, type Writable } from "./table-query.js";
+export { TableQuery, type Runner, type ColumnName, type Match, type Writable, type Assignments } from "./table-query.js";
 export type { Queryable } from "./queryable.js";
 export {
   abs, add, alias, and, avg, between, binary, caseOf, caseWhen, cast, coalesce, col, concat, count, countDistinct, div, eq, fn, ge, gt, ifnull,

@@ -13,7 +13,7 @@
  */
 
 import type { Result } from "../commands/results.js";
-import type { Command, Expression, Join, OrderBy, SelectColumn, SelectCommand, Value } from "../commands/types.js";
+import type { Command, Expression, Join, OrderBy, Returning, SelectColumn, SelectCommand, SetValue, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import { and, eq, isNull, type Aliased, type Operand } from "./expressions.js";
 
@@ -27,8 +27,10 @@ export type ColumnName<R extends Row> = (keyof R & string) | `${string}.${string
 export type Match<R extends Row> = { readonly [K in keyof R & string]?: R[K] | Expression } & {
   readonly [qualified: `${string}.${string}`]: Operand;
 };
-/** A row to insert, or the `set` of an update. */
+/** A row to insert. */
 export type Writable<R extends Row> = { readonly [K in keyof R & string]?: R[K] };
+/** The `set` of an update: a value, or an expression over the row before the update (`col("n").add(1)`). */
+export type Assignments<R extends Row> = { readonly [K in keyof R & string]?: R[K] | Expression };
 
 type Kind = "select" | "insert" | "update" | "delete";
 
@@ -47,7 +49,8 @@ interface State {
   readonly offset?: number;
   readonly output?: "objects" | "arrays";
   readonly rows?: readonly Readonly<Record<string, Value>>[];
-  readonly set?: Readonly<Record<string, Value>>;
+  readonly set?: Readonly<Record<string, SetValue>>;
+  readonly returning?: Returning;
   readonly explain: boolean;
   /** The first call that does not fit the query's kind; `toPlan()` refuses with it. */
   readonly misuse?: string;
@@ -159,9 +162,22 @@ export class TableQuery<R extends Row = Row> {
     return this.#switch("insert", { rows: list });
   }
 
-  /** Sets columns on the rows a following `.where()` (or `.all()`) selects. */
-  update(set: Writable<R>): TableQuery<R> {
-    return this.#switch("update", { set: set as Readonly<Record<string, Value>> });
+  /**
+   * Sets columns on the rows a following `.where()` (or `.all()`) selects; a
+   * value may be an expression over the row before the update
+   * (`{ n: col("n").add(1) }`).
+   */
+  update(set: Assignments<R>): TableQuery<R> {
+    return this.#switch("update", { set: set as Readonly<Record<string, SetValue>> });
+  }
+
+  /**
+   * What the insert, update or delete returns: columns and named
+   * expressions, as in `select`; no arguments means `*`. The rows are the
+   * written ones (new values; a delete's deleted rows).
+   */
+  returning(...columns: (ColumnName<R> | Aliased)[]): TableQuery<R> {
+    return this.#with({ returning: columns.length === 0 ? "*" : columns }, ["insert", "update", "delete"], "returning");
   }
 
   /** Deletes the rows a following `.where()` (or `.all()`) selects. */
@@ -219,11 +235,11 @@ export class TableQuery<R extends Row = Row> {
         return command;
       }
       case "insert":
-        return { kind: "insert", table, rows: [...(state.rows ?? [])] };
+        return { kind: "insert", table, rows: [...(state.rows ?? [])], ...returningOf(state) };
       case "update":
-        return { kind: "update", table, set: state.set ?? {}, where: targetOf(state, where) };
+        return { kind: "update", table, set: state.set ?? {}, where: targetOf(state, where), ...returningOf(state) };
       case "delete":
-        return { kind: "delete", table, where: targetOf(state, where) };
+        return { kind: "delete", table, where: targetOf(state, where), ...returningOf(state) };
       default:
         return assertNever(state.kind, "query kind");
     }
@@ -239,6 +255,11 @@ export class TableQuery<R extends Row = Row> {
     }
     return this.#run(command);
   }
+}
+
+function returningOf(state: State): { returning?: Returning } {
+  const r = state.returning;
+  return r === undefined ? {} : { returning: r === "*" ? r : [...r] };
 }
 
 function targetOf(state: State, where: Expression | undefined): Expression {

@@ -14,21 +14,33 @@
  * are checked before any row moves (see `mutate.ts`).
  */
 
-import type { Result } from "../commands/results.js";
+import type { MutationResult, Result } from "../commands/results.js";
 import type { Command, ExplainCommand, PlanCommand, SqlCommand, Value } from "../commands/types.js";
 import { ConstraintError, SqlError, StoreError, assertNever, type ProblemEntry } from "../errors.js";
-import { checkParams, prepareMatch, prepareSelect, runSelect, type PreparedMatch, type PreparedSelect, type Stores } from "../executor/index.js";
+import {
+  checkParams,
+  compileAssignments,
+  compileProjection,
+  prepareMatch,
+  prepareSelect,
+  runSelect,
+  type AssignFn,
+  type PreparedMatch,
+  type PreparedSelect,
+  type ProjectFn,
+  type Stores,
+} from "../executor/index.js";
 import { parseSql } from "../parser/index.js";
 import { bind, type Catalog } from "../planner/index.js";
 import { countParams, lowerSql } from "../planner/lower-sql.js";
 import { expressionSlots, signatureOf, withParamTypes } from "../planner/param-types.js";
 import { sameShape, shapeOf, withCountSlots, withSlots, type ParameterizableCommand, type Token } from "../planner/parameterize.js";
 import { PlanCache } from "../planner/plan-cache.js";
-import type { ParamUse, Plan } from "../planner/plan.js";
+import type { OutputColumn, ParamUse, Plan } from "../planner/plan.js";
 import { checkTables } from "./check-state.js";
 import { linksTo } from "./foreign-keys.js";
 import { loadTables } from "./load.js";
-import { applyDelete, applyInsert, applyUpdate } from "./mutate.js";
+import { applyDelete, applyInsert, applyUpdate, type Written } from "./mutate.js";
 import type { MutableRow } from "./key-index.js";
 import { Table } from "./table.js";
 import { redoChanges } from "./redo.js";
@@ -39,6 +51,9 @@ interface Prepared {
   readonly plan: Plan;
   readonly select?: PreparedSelect;
   readonly match?: PreparedMatch;
+  readonly assign?: AssignFn;
+  /** A write's RETURNING: result columns, and their projection of each written row. */
+  readonly returning?: Returning;
 }
 
 /** A cached JSON command shape: its prepared plan, and its tokens (the hash only finds the entry, the tokens confirm it). */
@@ -237,9 +252,13 @@ export class Engine implements EngineApi {
       case "select":
         return { plan, select: prepareSelect(s, (table, column) => this.tables.get(table)?.position.get(column) ?? -1) };
       case "update":
-      case "delete":
-        return { plan, match: prepareMatch(s.access, s.where, (column) => this.tables.get(s.table)?.position.get(column) ?? -1) };
+      case "delete": {
+        const match = prepareMatch(s.access, s.where, (column) => this.tables.get(s.table)?.position.get(column) ?? -1);
+        const assign = s.kind === "update" ? { assign: compileAssignments(s.set) } : {};
+        return { plan, match, ...assign, ...returningOf(s.returning) };
+      }
       case "insert":
+        return { plan, ...returningOf(s.returning) };
       case "create-table":
       case "drop-table":
         return { plan };
@@ -256,16 +275,16 @@ export class Engine implements EngineApi {
       case "select":
         return { result: runSelect(prepared.select as PreparedSelect, this.stores, params), changes: NO_CHANGES };
       case "insert": {
-        const changes = applyInsert(this.tables, this.table(s.table), s, params);
-        return { result: mutation("insert", s.table, changes.length), changes };
+        const written = applyInsert(this.tables, this.table(s.table), s, params);
+        return { result: writeResult("insert", s.table, written, prepared.returning, params), changes: written.changes };
       }
       case "update": {
-        const { changes, matched } = applyUpdate(this.tables, this.table(s.table), s, prepared.match as PreparedMatch, params);
-        return { result: mutation("update", s.table, matched), changes };
+        const written = applyUpdate(this.tables, this.table(s.table), s, prepared.match as PreparedMatch, prepared.assign as AssignFn, params);
+        return { result: writeResult("update", s.table, written, prepared.returning, params), changes: written.changes };
       }
       case "delete": {
-        const { changes, matched } = applyDelete(this.tables, this.table(s.table), prepared.match as PreparedMatch, params);
-        return { result: mutation("delete", s.table, matched), changes };
+        const written = applyDelete(this.tables, this.table(s.table), prepared.match as PreparedMatch, params);
+        return { result: writeResult("delete", s.table, written, prepared.returning, params), changes: written.changes };
       }
       case "create-table": {
         const name = s.schema.name;
@@ -376,6 +395,24 @@ function refusedWrite(): StoreError {
 
 function mutation(operation: "insert" | "update" | "delete" | "create-table" | "drop-table", table: string, rowsAffected: number): Result {
   return { kind: "mutation", operation, table, rowsAffected };
+}
+
+interface Returning {
+  readonly columns: readonly string[];
+  readonly project: ProjectFn;
+}
+
+/** RETURNING compiled to a projection over one stored row. */
+function returningOf(columns: readonly OutputColumn[] | undefined): { returning?: Returning } {
+  return columns === undefined ? {} : { returning: { columns: columns.map((c) => c.name), project: compileProjection(columns, "objects", "row") } };
+}
+
+/** An insert's, update's or delete's result: rows affected, and with RETURNING the written rows projected. */
+function writeResult(operation: "insert" | "update" | "delete", table: string, written: Written, returning: Returning | undefined, params: readonly Value[]): Result {
+  const result: MutationResult = { kind: "mutation", operation, table, rowsAffected: written.rows.length };
+  if (returning === undefined) return result;
+  const project = returning.project as unknown as (row: readonly Value[], p: readonly Value[]) => Record<string, Value>;
+  return { ...result, columns: returning.columns, rows: written.rows.map((row) => project(row, params)) };
 }
 
 function isPlanCommand(c: Command): c is PlanCommand {

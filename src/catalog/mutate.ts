@@ -12,7 +12,7 @@
 
 import type { Value } from "../commands/types.js";
 import { ConstraintError, ValidationError, type ProblemEntry } from "../errors.js";
-import { matchRows, type PreparedMatch } from "../executor/index.js";
+import { matchRows, type AssignFn, type PreparedMatch } from "../executor/index.js";
 import type { InsertPlan, UpdatePlan } from "../planner/plan.js";
 import type { Change } from "./types.js";
 import { ChildFinder, linksFrom, linksTo, shareParentKey } from "./foreign-keys.js";
@@ -33,7 +33,13 @@ function throwConstraints(table: Table, what: string, problems: readonly Problem
   if (problems.length > 0) throw new ConstraintError(`${what} "${table.name}" breaks a key or reference (${problems.length} problem(s))`, problems);
 }
 
-export function applyInsert(tables: Tables, table: Table, plan: InsertPlan, params: readonly Value[]): Change[] {
+/** What a write did: its changes, in order, and the rows of the named table it wrote (new values; a delete's deleted rows). */
+export interface Written {
+  readonly changes: Change[];
+  readonly rows: readonly (readonly Value[])[];
+}
+
+export function applyInsert(tables: Tables, table: Table, plan: InsertPlan, params: readonly Value[]): Written {
   const rows = plan.rows.map((row) =>
     row.map((v, i) => (v.kind === "const" ? v.value : v.kind === "param" ? (params[v.index] ?? null) : (table.defaults[i] as Value))),
   );
@@ -68,24 +74,30 @@ export function applyInsert(tables: Tables, table: Table, plan: InsertPlan, para
   }
   throwConstraints(table, "Insert into", problems);
 
-  return rows.map((v) => {
-    const row = table.stored(v);
-    return { kind: "insert", table: table.name, row, position: table.append(row) };
-  });
+  const stored = rows.map((v) => table.stored(v));
+  const changes: Change[] = stored.map((row) => ({ kind: "insert", table: table.name, row, position: table.append(row) }));
+  return { changes, rows: stored };
 }
 
-export function applyUpdate(tables: Tables, table: Table, plan: UpdatePlan, match: PreparedMatch, params: readonly Value[]): { changes: Change[]; matched: number } {
+export function applyUpdate(
+  tables: Tables,
+  table: Table,
+  plan: UpdatePlan,
+  match: PreparedMatch,
+  assign: AssignFn,
+  params: readonly Value[],
+): Written {
   // A value outside its column's type is wrong whatever the where matches (CONTRACT §3: rejected, never ignored).
   const setProblems: ProblemEntry[] = [];
-  for (const a of plan.set) table.valueProblems(a.position, a.value.kind === "const" ? a.value.value : (params[a.value.index] ?? null), undefined, setProblems);
+  for (const a of plan.set) {
+    if (a.value.kind === "const") table.valueProblems(a.position, a.value.value, undefined, setProblems);
+    else if (a.value.kind === "param") table.valueProblems(a.position, params[a.value.index] ?? null, undefined, setProblems);
+  }
   throwRowProblems(table, "Update of", setProblems);
 
   const matched = matchRows(match, table, params) as MutableRow[];
-  const afters = matched.map((row) => {
-    const v = table.values(row);
-    for (const a of plan.set) v[a.position] = a.value.kind === "const" ? a.value.value : (params[a.value.index] ?? null);
-    return v;
-  });
+  // Every assignment reads the row as it was before the update.
+  const afters = matched.map((row) => assign(row, params));
   const rowProblems: ProblemEntry[] = [];
   afters.forEach((v, i) => table.rowProblems(v, i, rowProblems));
   throwRowProblems(table, "Update of", rowProblems);
@@ -150,10 +162,10 @@ export function applyUpdate(tables: Tables, table: Table, plan: UpdatePlan, matc
     after: afters[i] as Value[],
     position: positions[i] as number,
   }));
-  return { changes, matched: matched.length };
+  return { changes, rows: afters };
 }
 
-export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, params: readonly Value[]): { changes: Change[]; matched: number } {
+export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, params: readonly Value[]): Written {
   const matched = matchRows(match, table, params) as MutableRow[];
   const doomed = new Map<Table, Set<MutableRow>>([[table, new Set(matched)]]);
   const finder = new ChildFinder();
@@ -214,5 +226,5 @@ export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, 
     // Positions as if rows were deleted one after another, in table order (so undo in reverse restores them).
     ordered.forEach((row, j) => changes.push({ kind: "delete", table: t.name, row, position: (positions[j] as number) - j }));
   }
-  return { changes, matched: matched.length };
+  return { changes, rows: matched };
 }

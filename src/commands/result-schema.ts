@@ -48,6 +48,12 @@ export const resultDefinitions = {
       operation: { type: "string", description: "The command's kind (for `sql`, the statement's)." },
       table: { type: "string" },
       rowsAffected: { type: "integer", minimum: 0 },
+      columns: { type: "array", items: { type: "string" }, description: "With `returning`: the result columns." },
+      rows: {
+        type: "array",
+        description: "With `returning`: one object per row written (new values; for a delete, the deleted rows), keyed in `columns` order.",
+        items: { type: "object", additionalProperties: ref("value") },
+      },
     },
   },
   validationResult: {

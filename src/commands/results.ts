@@ -17,6 +17,9 @@ export interface MutationResult {
   readonly operation: "insert" | "update" | "delete" | "create-table" | "drop-table";
   readonly table: string;
   readonly rowsAffected: number;
+  /** With `returning`: the result columns, and one object per written row (new values; a delete's deleted rows). */
+  readonly columns?: readonly string[];
+  readonly rows?: readonly Readonly<Record<string, Value>>[];
 }
 
 export interface ValidationResult {

@@ -272,6 +272,20 @@ export const definitions = {
     },
   },
 
+  selectList: {
+    type: ["string", "array"],
+    if: { type: "string" },
+    then: { type: "string", const: "*" },
+    else: { type: "array", minItems: 1, items: ref("selectColumn") },
+  },
+  // An update's (or an upsert's) `set`: keys are column names the engine checks (422); a value that is an
+  // object is an expression over the row before the update (anything else is a value, checked with the row).
+  setValues: {
+    type: "object",
+    minProperties: 1,
+    additionalProperties: { if: { type: "object" }, then: ref("expression") },
+  },
+
   select: {
     type: "object",
     additionalProperties: false,
@@ -280,12 +294,7 @@ export const definitions = {
       kind: { const: "select" },
       table: name,
       as: name,
-      columns: {
-        type: ["string", "array"],
-        if: { type: "string" },
-        then: { type: "string", const: "*" },
-        else: { type: "array", minItems: 1, items: ref("selectColumn") },
-      },
+      columns: ref("selectList"),
       joins: { type: "array", items: ref("join") },
       where: ref("expression"),
       groupBy: { type: "array", items: ref("expression") },
@@ -306,6 +315,7 @@ export const definitions = {
       table: name,
       // Row keys are column names and values any JSON: the engine answers 422 for both.
       rows: { type: "array", minItems: 1, items: { type: "object" } },
+      returning: ref("selectList"),
     },
   },
   update: {
@@ -315,15 +325,16 @@ export const definitions = {
     properties: {
       kind: { const: "update" },
       table: name,
-      set: { type: "object", minProperties: 1 },
+      set: ref("setValues"),
       where: ref("expression"),
+      returning: ref("selectList"),
     },
   },
   delete: {
     type: "object",
     additionalProperties: false,
     required: ["kind", "table", "where"],
-    properties: { kind: { const: "delete" }, table: name, where: ref("expression") },
+    properties: { kind: { const: "delete" }, table: name, where: ref("expression"), returning: ref("selectList") },
   },
   createTable: {
     type: "object",

@@ -60,8 +60,18 @@ export type Expression =
 
 export type AggregateName = "count" | "sum" | "avg" | "min" | "max";
 
-/** What an insert row or an update `set` may hold: a JSON value, or a parameter slot from SQL. */
+/** What an insert row may hold: a JSON value, or a parameter slot from SQL. */
 export type ValueOrParam = Value | ParamSlot;
+
+/**
+ * What an update `set` (or an upsert's) may hold: a JSON scalar is a
+ * literal; an object is an expression over the row before the update
+ * (CONTRACT §11), a bare parameter slot a value from SQL.
+ */
+export type SetValue = Value | Expression;
+
+/** What a write returns (CONTRACT §11): `"*"`, or column names and named expressions as in a select. */
+export type Returning = "*" | readonly SelectColumn[];
 
 /** An item of a select's `columns`: a column name, or an expression and the name of its result column. */
 export type SelectColumn = string | { readonly expr: Expression; readonly as: string };
@@ -107,19 +117,22 @@ export interface InsertCommand {
   readonly kind: "insert";
   readonly table: string;
   readonly rows: readonly Readonly<Record<string, ValueOrParam>>[];
+  readonly returning?: Returning;
 }
 
 export interface UpdateCommand {
   readonly kind: "update";
   readonly table: string;
-  readonly set: Readonly<Record<string, ValueOrParam>>;
+  readonly set: Readonly<Record<string, SetValue>>;
   readonly where: Expression;
+  readonly returning?: Returning;
 }
 
 export interface DeleteCommand {
   readonly kind: "delete";
   readonly table: string;
   readonly where: Expression;
+  readonly returning?: Returning;
 }
 
 export interface ForeignKey {

@@ -107,6 +107,8 @@ function checkDepth(command: unknown, path: string): void {
     eachItem(command["groupBy"], (item, i) => tooDeep(item) && deepError(`${path}.groupBy[${i}]`));
     eachItem(command["joins"], (join, i) => isObject(join) && tooDeep(join["on"]) && deepError(`${path}.joins[${i}].on`));
     eachItem(command["columns"], (column, i) => isObject(column) && tooDeep(column["expr"]) && deepError(`${path}.columns[${i}].expr`));
+    eachItem(command["returning"], (column, i) => isObject(column) && tooDeep(column["expr"]) && deepError(`${path}.returning[${i}].expr`));
+    eachValue(command["set"], (value, key) => tooDeep(value) && deepError(`${path}.set${segment(key)}`));
     eachItem(command["orderBy"], (item, i) => isObject(item) && tooDeep(item["expr"]) && deepError(`${path}.orderBy[${i}].expr`));
     const schema = command["schema"];
     if (isObject(schema)) {
@@ -120,6 +122,15 @@ function checkDepth(command: unknown, path: string): void {
     }
     command = command["command"];
     path = `${path}.command`;
+  }
+}
+
+/** Runs `check` on each member of `record` if it is an object; a check returns the error to throw, or false. */
+function eachValue(record: unknown, check: (value: unknown, key: string) => StoreError | false): void {
+  if (!isObject(record)) return;
+  for (const key of Object.keys(record)) {
+    const error = check(record[key], key);
+    if (error) throw error;
   }
 }
 
@@ -190,25 +201,27 @@ function tooDeep(root: unknown): boolean {
 /**
  * Insert rows and update `set`s map column names to values the engine checks
  * against the schema (so an unknown column is a 422 there, not a 400 here).
- * One check belongs here, though: in a JSON body a value is a JSON scalar. An
- * object there is outside every column type — and one shaped like the
- * internal `{type:"param"}` slot must never be taken for a parameter — so it
- * is a 422 `type` problem, as the engine reports any other wrong value.
+ * One check belongs here, though: in a JSON body an insert value is a JSON
+ * scalar. An object there is outside every column type — and one shaped
+ * like the internal `{type:"param"}` slot must never be taken for a
+ * parameter — so it is a 422 `type` problem, as the engine reports any
+ * other wrong value. In a `set` an object is an expression (the schema has
+ * checked it); an array is still a wrong value.
  */
 function checkWrittenValues(command: Command, path: string): void {
   const target = command.kind === "explain" ? command.command : command;
   const at = command.kind === "explain" ? `${path}.command` : path;
   if (target.kind === "insert") {
-    target.rows.forEach((row, index) => checkScalars(row, target.table, index, `${at}.rows[${index}]`));
+    target.rows.forEach((row, index) => checkScalars(row, target.table, index, `${at}.rows[${index}]`, false));
   } else if (target.kind === "update") {
-    checkScalars(target.set, target.table, undefined, `${at}.set`);
+    checkScalars(target.set, target.table, undefined, `${at}.set`, true);
   }
 }
 
-function checkScalars(values: Readonly<Record<string, unknown>>, table: string, row: number | undefined, path: string): void {
+function checkScalars(values: Readonly<Record<string, unknown>>, table: string, row: number | undefined, path: string, expressions: boolean): void {
   for (const column of Object.keys(values)) {
     const value = values[column];
-    if (typeof value !== "object" || value === null) continue;
+    if (typeof value !== "object" || value === null || (expressions && !Array.isArray(value))) continue;
     const message = `${path}${segment(column)}: must be a string, finite number, boolean or null`;
     const entry = row === undefined ? { table, column, code: "type" as const, message } : { table, row, column, code: "type" as const, message };
     throw new ValidationError(message, [entry]);

@@ -4,9 +4,11 @@
  * which owns the tables and their rules; the executor finds their rows.
  */
 
+export { compileAssignments, type AssignFn } from "./assign.js";
 export { checkParams } from "./params.js";
 export { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "./codegen.js";
 export { matchRows, prepareMatch, type PreparedMatch } from "./match.js";
+export { compileProjection, type ProjectFn } from "./project.js";
 export { prepareSelect, runSelect, type PreparedSelect } from "./select.js";
 export type { StoredRow, Stores, TableStore } from "./table-store.js";
 export { compareText, compareValues } from "./value-order.js";

@@ -187,7 +187,7 @@ export type Expr =
   | CastExpr
   | CallExpr;
 
-/** What may stand where SQL takes a single value (VALUES items, SET right-hand sides, DEFAULT). */
+/** What may stand where SQL takes a single value (VALUES items, DEFAULT). */
 export type ValueExpr = LiteralExpr | ParamExpr;
 
 // ---------------------------------------------------------------- statements
@@ -239,18 +239,26 @@ export interface SelectStmt {
   readonly span: Span;
 }
 
+/** `RETURNING *` or `RETURNING item, ...` after a write. */
+export interface Returning {
+  readonly items: "*" | readonly SelectItem[];
+  readonly span: Span;
+}
+
 export interface InsertStmt {
   readonly kind: "insert";
   readonly table: Name;
   readonly columns: readonly Name[];
   /** One entry per VALUES tuple; each tuple is positionally matched to `columns`. */
   readonly rows: readonly (readonly ValueExpr[])[];
+  readonly returning?: Returning;
   readonly span: Span;
 }
 
+/** `column = expression` in SET: the expression reads the row as it was before the statement. */
 export interface Assignment {
   readonly column: Name;
-  readonly value: ValueExpr;
+  readonly value: Expr;
   readonly span: Span;
 }
 
@@ -259,6 +267,7 @@ export interface UpdateStmt {
   readonly table: Name;
   readonly assignments: readonly Assignment[];
   readonly where?: Expr;
+  readonly returning?: Returning;
   readonly span: Span;
 }
 
@@ -266,6 +275,7 @@ export interface DeleteStmt {
   readonly kind: "delete";
   readonly table: Name;
   readonly where?: Expr;
+  readonly returning?: Returning;
   readonly span: Span;
 }
 

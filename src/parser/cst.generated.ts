@@ -116,6 +116,19 @@ export type InsertStatementCstChildren = {
   Values: IToken[];
   valueRow: (ValueRowCstNode)[];
   Comma?: IToken[];
+  returningClause?: ReturningClauseCstNode[];
+};
+
+export interface ReturningClauseCstNode extends CstNode {
+  name: "returningClause";
+  children: ReturningClauseCstChildren;
+}
+
+export type ReturningClauseCstChildren = {
+  Returning: IToken[];
+  Star?: IToken[];
+  selectItem?: (SelectItemCstNode)[];
+  Comma?: IToken[];
 };
 
 export interface ValueRowCstNode extends CstNode {
@@ -158,6 +171,7 @@ export type UpdateStatementCstChildren = {
   Comma?: IToken[];
   Where?: IToken[];
   expression?: ExpressionCstNode[];
+  returningClause?: ReturningClauseCstNode[];
 };
 
 export interface AssignmentCstNode extends CstNode {
@@ -168,7 +182,7 @@ export interface AssignmentCstNode extends CstNode {
 export type AssignmentCstChildren = {
   Identifier: IToken[];
   Equals: IToken[];
-  value: ValueCstNode[];
+  expression: ExpressionCstNode[];
 };
 
 export interface DeleteStatementCstNode extends CstNode {
@@ -182,6 +196,7 @@ export type DeleteStatementCstChildren = {
   Identifier: IToken[];
   Where?: IToken[];
   expression?: ExpressionCstNode[];
+  returningClause?: ReturningClauseCstNode[];
 };
 
 export interface CreateTableStatementCstNode extends CstNode {

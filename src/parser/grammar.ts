@@ -186,6 +186,26 @@ class SqlGrammar extends CstParser {
       this.CONSUME(T.Comma);
       this.SUBRULE2(this.valueRow);
     });
+    this.OPTION2(() => this.SUBRULE(this.returningClause));
+  });
+
+  /** `RETURNING *` or a list of select items, after an INSERT, UPDATE or DELETE. */
+  readonly returningClause = this.RULE("returningClause", () => {
+    this.CONSUME(T.Returning);
+    this.OR(
+      (this.alternatives.returningClause ??= [
+        { ALT: () => this.CONSUME(T.Star) },
+        {
+          ALT: () => {
+            this.SUBRULE(this.selectItem);
+            this.MANY(() => {
+              this.CONSUME(T.Comma);
+              this.SUBRULE2(this.selectItem);
+            });
+          },
+        },
+      ]),
+    );
   });
 
   readonly valueRow = this.RULE("valueRow", () => {
@@ -216,12 +236,14 @@ class SqlGrammar extends CstParser {
       this.CONSUME(T.Where);
       this.SUBRULE(this.expression);
     });
+    this.OPTION2(() => this.SUBRULE(this.returningClause));
   });
 
+  /** `column = expression`: the expression reads the row before the update. */
   readonly assignment = this.RULE("assignment", () => {
     this.CONSUME(T.Identifier);
     this.CONSUME(T.Equals);
-    this.SUBRULE(this.value);
+    this.SUBRULE(this.expression);
   });
 
   readonly deleteStatement = this.RULE("deleteStatement", () => {
@@ -232,6 +254,7 @@ class SqlGrammar extends CstParser {
       this.CONSUME(T.Where);
       this.SUBRULE(this.expression);
     });
+    this.OPTION2(() => this.SUBRULE(this.returningClause));
   });
 
   // ------------------------------------------------------------------ DDL

@@ -374,32 +374,62 @@ class AstBuilder {
       for (const value of row.children.value) values.push(this.value(value));
       rows.push(values);
     }
+    const start = c.Insert[0]!.startOffset;
     const end = endOf(last(c.valueRow).children.RParen[0]!);
-    return { kind: "insert", table, columns, rows, span: this.span(c.Insert[0]!.startOffset, end) };
+    const returning = c.returningClause ? this.returning(c.returningClause[0]!) : undefined;
+    if (returning) return { kind: "insert", table, columns, rows, returning, span: this.span(start, returning.span.end) };
+    return { kind: "insert", table, columns, rows, span: this.span(start, end) };
+  }
+
+  private assignments(list: readonly C.AssignmentCstNode[]): A.Assignment[] {
+    const assignments: A.Assignment[] = [];
+    for (const a of list) {
+      const column = this.name(a.children.Identifier[0]!);
+      const cst = a.children.expression[0]!;
+      const value = this.expression(cst);
+      assignments.push({ column, value, span: this.span(column.span.start, expressionEnd(cst)) });
+    }
+    return assignments;
+  }
+
+  private returning(node: C.ReturningClauseCstNode): A.Returning {
+    const c = node.children;
+    const start = c.Returning[0]!.startOffset;
+    if (c.Star) return { items: "*", span: this.span(start, endOf(c.Star[0]!)) };
+    const items: A.SelectItem[] = [];
+    for (const item of c.selectItem!) items.push(this.selectItem(item));
+    return { items, span: this.span(start, last(items).span.end) };
   }
 
   private update(node: C.UpdateStatementCstNode): A.UpdateStmt {
     const c = node.children;
     const table = this.name(c.Identifier[0]!);
-    const assignments: A.Assignment[] = [];
-    for (const a of c.assignment) {
-      const column = this.name(a.children.Identifier[0]!);
-      const value = this.value(a.children.value[0]!);
-      assignments.push({ column, value, span: this.span(column.span.start, value.span.end) });
-    }
+    const assignments = this.assignments(c.assignment);
     const start = c.Update[0]!.startOffset;
-    if (!c.expression) return { kind: "update", table, assignments, span: this.span(start, last(assignments).span.end) };
-    const where = this.expression(c.expression[0]!);
-    return { kind: "update", table, assignments, where, span: this.span(start, expressionEnd(c.expression[0]!)) };
+    let end = last(assignments).span.end;
+    let where: A.Expr | undefined;
+    if (c.expression) {
+      where = this.expression(c.expression[0]!);
+      end = expressionEnd(c.expression[0]!);
+    }
+    const returning = c.returningClause ? this.returning(c.returningClause[0]!) : undefined;
+    if (returning) end = returning.span.end;
+    return { kind: "update", table, assignments, ...(where ? { where } : {}), ...(returning ? { returning } : {}), span: this.span(start, end) };
   }
 
   private delete(node: C.DeleteStatementCstNode): A.DeleteStmt {
     const c = node.children;
     const table = this.name(c.Identifier[0]!);
     const start = c.Delete[0]!.startOffset;
-    if (!c.expression) return { kind: "delete", table, span: this.span(start, table.span.end) };
-    const where = this.expression(c.expression[0]!);
-    return { kind: "delete", table, where, span: this.span(start, expressionEnd(c.expression[0]!)) };
+    let end = table.span.end;
+    let where: A.Expr | undefined;
+    if (c.expression) {
+      where = this.expression(c.expression[0]!);
+      end = expressionEnd(c.expression[0]!);
+    }
+    const returning = c.returningClause ? this.returning(c.returningClause[0]!) : undefined;
+    if (returning) end = returning.span.end;
+    return { kind: "delete", table, ...(where ? { where } : {}), ...(returning ? { returning } : {}), span: this.span(start, end) };
   }
 
   private createTable(node: C.CreateTableStatementCstNode): A.CreateTableStmt {

@@ -1,18 +1,20 @@
 /**
  * Binds `insert`, `update` and `delete`: row keys and `set` columns resolve
  * to stored positions, insert rows become full-width in declaration order
- * (omitted columns take the default), and WHERE is bound as a boolean.
+ * (omitted columns take the default), `set` expressions and WHERE are bound
+ * over the table's row, and RETURNING as a select list over it.
  *
  * A key that is no column is 422 `unknown_column`, a computed field 422
  * `computed_write`: these are row problems, reported all at once in the
  * error's `errors` list, not name-resolution errors.
  */
 
-import type { DeleteCommand, InsertCommand, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
+import type { DeleteCommand, Expression, InsertCommand, Returning, SetValue, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
 import { StoreError, ValidationError, type ProblemEntry } from "../errors.js";
 import { ExprBinder, type BindContext } from "./bind-expr.js";
-import { requireTable } from "./bind-select.js";
-import type { Assignment, InsertValue, Plan } from "./plan.js";
+import { bindColumns, checkDistinctNames, requireTable } from "./bind-select.js";
+import type { Assignment, InsertValue, OutputColumn, Plan } from "./plan.js";
+import { familyOf, typeOf, type Family } from "./static-types.js";
 import { tableScope } from "./scope.js";
 import type { Catalog, TableInfo } from "./table-info.js";
 
@@ -24,7 +26,7 @@ const DEFAULT: InsertValue = Object.freeze({ kind: "default" });
  * fluent builder) carries slots; in a JSON command an object is just a value
  * outside every column type, reported as such when the row is checked.
  */
-function isParam(v: ValueOrParam, slots: boolean): v is { readonly type: "param"; readonly index: number } {
+function isParam(v: ValueOrParam | SetValue, slots: boolean): v is { readonly type: "param"; readonly index: number } {
   return slots && typeof v === "object" && v !== null && v.type === "param" && Number.isSafeInteger(v.index) && v.index >= 0;
 }
 
@@ -63,32 +65,74 @@ export function bindInsert(cmd: InsertCommand, catalog: Catalog, slots: boolean,
     return values;
   });
   if (errors.length > 0) throw new ValidationError(`Insert into "${table.name}" names columns it cannot write`, errors);
-  return { statement: { kind: "insert", table: table.name, rows }, params: params.list() };
+  const returning = bindReturning(table, cmd.returning, new ExprBinder(tableScope(table, false), context));
+  return { statement: { kind: "insert", table: table.name, rows, ...returning }, params: params.list() };
+}
+
+/**
+ * The assignments of a `set`: a scalar is a constant and a slot a parameter,
+ * each written as is; an object is an expression over the row before the
+ * update, bound in `binder`'s scope. An expression whose family (text,
+ * number, boolean) is known and not the column's is the same 422 `type`
+ * problem a literal of that family is, whatever rows the update matches.
+ */
+export function bindAssignments(
+  table: TableInfo,
+  set: Readonly<Record<string, SetValue>>,
+  slots: boolean,
+  binder: ExprBinder,
+  errors: ProblemEntry[],
+): Assignment[] {
+  const params = binder.params;
+  const out: Assignment[] = [];
+  for (const column of Object.keys(set)) {
+    const value = set[column] as SetValue;
+    const position = writable(table, column, undefined, errors);
+    if (position === undefined) continue;
+    const type = table.types[position] ?? "text";
+    if (isParam(value, slots)) {
+      params.use(value.index, { kind: "value", table: table.name, column, type });
+      out.push({ column, position, value: { kind: "param", index: value.index } });
+    } else if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      const bound = binder.bind(value as Expression);
+      const family = familyOf(type);
+      const got = typeOf(bound);
+      if (got === "unknown") binder.expect(bound, family as Family, `SET ${column}`);
+      else if (familyOf(got) !== undefined && familyOf(got) !== family) {
+        errors.push({ table: table.name, column, code: "type", message: `"${column}" must be ${type}, got an expression of type ${got}` });
+      }
+      out.push({ column, position, value: bound });
+    } else {
+      out.push({ column, position, value: { kind: "const", value: value as Value } });
+    }
+  }
+  return out;
+}
+
+/** RETURNING: the columns of a write's result, over the written rows of `table` (computed fields included). */
+function bindReturning(table: TableInfo, returning: Returning | undefined, binder: ExprBinder): { returning?: readonly OutputColumn[] } {
+  if (returning === undefined) return {};
+  const columns = bindColumns(returning, [{ table, name: table.name, index: 0 }], binder);
+  checkDistinctNames(columns);
+  return { returning: columns };
 }
 
 export function bindUpdate(cmd: UpdateCommand, catalog: Catalog, slots: boolean, context: BindContext): Plan {
   const table = requireTable(catalog, cmd.table);
-  const params = context.params;
+  const binder = new ExprBinder(tableScope(table, false), context);
   const errors: ProblemEntry[] = [];
-  const set: Assignment[] = [];
-  for (const [column, value] of Object.entries(cmd.set)) {
-    const position = writable(table, column, undefined, errors);
-    if (position === undefined) continue;
-    if (isParam(value, slots)) {
-      params.use(value.index, { kind: "value", table: table.name, column, type: table.types[position] ?? "text" });
-      set.push({ column, position, value: { kind: "param", index: value.index } });
-    } else {
-      set.push({ column, position, value: { kind: "const", value: value as Value } });
-    }
-  }
-  if (errors.length > 0) throw new ValidationError(`Update of "${table.name}" names columns it cannot write`, errors);
+  const set = bindAssignments(table, cmd.set, slots, binder, errors);
+  if (errors.length > 0) throw new ValidationError(`Update of "${table.name}" cannot write what its set says`, errors);
   if (set.length === 0) throw new StoreError("invalid_request", "update needs at least one column in set");
-  const where = new ExprBinder(tableScope(table, false), context).boolean(cmd.where, 0, "WHERE");
-  return { statement: { kind: "update", table: table.name, access: { kind: "scan" }, where, set }, params: params.list() };
+  const where = binder.boolean(cmd.where, 0, "WHERE");
+  const returning = bindReturning(table, cmd.returning, binder);
+  return { statement: { kind: "update", table: table.name, access: { kind: "scan" }, where, set, ...returning }, params: context.params.list() };
 }
 
 export function bindDelete(cmd: DeleteCommand, catalog: Catalog, context: BindContext): Plan {
   const table = requireTable(catalog, cmd.table);
-  const where = new ExprBinder(tableScope(table, false), context).boolean(cmd.where, 0, "WHERE");
-  return { statement: { kind: "delete", table: table.name, access: { kind: "scan" }, where }, params: context.params.list() };
+  const binder = new ExprBinder(tableScope(table, false), context);
+  const where = binder.boolean(cmd.where, 0, "WHERE");
+  const returning = bindReturning(table, cmd.returning, binder);
+  return { statement: { kind: "delete", table: table.name, access: { kind: "scan" }, where, ...returning }, params: context.params.list() };
 }

@@ -69,7 +69,7 @@ function resultName(name: string): string {
   return name;
 }
 
-function bindColumns(columns: "*" | readonly SelectColumn[], sources: readonly ScopeSource[], all: ExprBinder): OutputColumn[] {
+export function bindColumns(columns: "*" | readonly SelectColumn[], sources: readonly ScopeSource[], all: ExprBinder): OutputColumn[] {
   const out: OutputColumn[] = [];
   if (columns === "*") {
     if (sources.length === 0) throw all.misuse("* needs a table: SELECT without FROM lists its columns");
@@ -93,7 +93,7 @@ function bindColumns(columns: "*" | readonly SelectColumn[], sources: readonly S
 }
 
 /** Object rows have one key per name: two result columns of one name would lose one (CONTRACT §11). */
-function checkDistinctNames(columns: readonly OutputColumn[]): void {
+export function checkDistinctNames(columns: readonly OutputColumn[]): void {
   const seen = new Set<string>();
   for (const c of columns) {
     if (seen.has(c.name)) throw new StoreError("invalid_request", `Two result columns are named "${c.name}": rename one with as`);

@@ -17,6 +17,9 @@
 import type {
   AggregateName,
   Command,
+  DeleteCommand,
+  SetValue,
+  UpdateCommand,
   CreateTableCommand,
   Expression,
   OrderBy,
@@ -36,6 +39,7 @@ import { IDENTIFIER_RULE, isValidIdentifier, quote } from "../commands/names.js"
 import { SqlError, StoreError, assertNever, type SourcePosition } from "../errors.js";
 import type {
   CallExpr,
+  Assignment,
   ColumnRefExpr,
   Count,
   CreateTableStmt,
@@ -44,6 +48,7 @@ import type {
   InsertStmt,
   Name,
   References,
+  Returning,
   SelectItem,
   SelectStmt,
   Span,
@@ -133,6 +138,9 @@ export function countParams(stmt: Statement): number {
   const visitCount = (value: Count | undefined): void => {
     if (typeof value === "object") count++;
   };
+  const visitReturning = (returning: Returning | undefined): void => {
+    if (returning !== undefined && returning.items !== "*") for (const item of returning.items) visit(item.expr);
+  };
   const visitStatement = (s: Statement): void => {
     switch (s.kind) {
       case "select":
@@ -147,13 +155,16 @@ export function countParams(stmt: Statement): number {
         return;
       case "insert":
         for (const row of s.rows) for (const value of row) visit(value);
+        visitReturning(s.returning);
         return;
       case "update":
         for (const assignment of s.assignments) visit(assignment.value);
         visit(s.where);
+        visitReturning(s.returning);
         return;
       case "delete":
         visit(s.where);
+        visitReturning(s.returning);
         return;
       case "create-table":
         for (const column of s.columns) visit(column.default);
@@ -181,14 +192,12 @@ function lowerQuery(stmt: Lowerable): ExplainCommand["command"] {
     case "insert":
       return lowerInsert(stmt);
     case "update":
-      return {
-        kind: "update",
-        table: name(stmt.table),
-        set: lowerAssignments(stmt),
-        where: stmt.where ? lowerExpr(stmt.where) : TRUE,
-      };
+      return withReturning(
+        { kind: "update", table: name(stmt.table), set: lowerAssignments(stmt.assignments), where: stmt.where ? lowerExpr(stmt.where) : TRUE },
+        stmt.returning,
+      );
     case "delete":
-      return { kind: "delete", table: name(stmt.table), where: stmt.where ? lowerExpr(stmt.where) : TRUE };
+      return withReturning({ kind: "delete", table: name(stmt.table), where: stmt.where ? lowerExpr(stmt.where) : TRUE }, stmt.returning);
     default:
       return assertNever(stmt, "statement");
   }
@@ -255,16 +264,28 @@ function lowerInsert(stmt: InsertStmt): InsertCommand {
     tuple.forEach((value, i) => define(row, columns[i] as string, lowerValue(value)));
     return row;
   });
-  return { kind: "insert", table: name(stmt.table), rows };
+  return withReturning({ kind: "insert", table: name(stmt.table), rows }, stmt.returning);
 }
 
-function lowerAssignments(stmt: UpdateStmt): Record<string, ValueOrParam> {
+/** The command with its `returning`, when the statement has a RETURNING clause. */
+function withReturning<C extends InsertCommand | UpdateCommand | DeleteCommand>(command: C, returning: Returning | undefined): C {
+  if (returning === undefined) return command;
+  return { ...command, returning: returning.items === "*" ? "*" : returning.items.map(selectColumn) };
+}
+
+/**
+ * A SET list: a literal or `?` is a value, as JSON writes one; any other
+ * expression is an expression over the row before the update.
+ */
+function lowerAssignments(assignments: readonly Assignment[]): Record<string, SetValue> {
   distinctKeys(
-    stmt.assignments.map((assignment) => assignment.column),
+    assignments.map((assignment) => assignment.column),
     "SET list",
   );
-  const set: Record<string, ValueOrParam> = {};
-  for (const assignment of stmt.assignments) define(set, assignment.column.text, lowerValue(assignment.value));
+  const set: Record<string, SetValue> = {};
+  for (const { column, value } of assignments) {
+    define(set, column.text, value.kind === "literal" || value.kind === "param" ? lowerValue(value) : lowerExpr(value));
+  }
   return set;
 }
 
@@ -501,7 +522,7 @@ function distinctKeys(list: readonly Name[], what: string): string[] {
 }
 
 /** An own, enumerable property even for `__proto__`, which plain assignment would turn into a prototype. */
-function define(target: Record<string, ValueOrParam>, key: string, value: ValueOrParam): void {
+function define<V>(target: Record<string, V>, key: string, value: V): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 

@@ -34,8 +34,29 @@ function typeCode(v: Value): number {
   }
 }
 
-/** The members of a command that hold expressions (where parameter types matter). */
-const EXPRESSION_MEMBERS = ["where", "columns", "joins", "groupBy", "having", "orderBy", "command"] as const;
+/**
+ * The members of a command that hold expressions (where parameter types
+ * matter). In `set`, a bare slot is a value written as is; only the values
+ * that are expressions count.
+ */
+const EXPRESSION_MEMBERS = ["where", "columns", "joins", "groupBy", "having", "orderBy", "returning", "set", "command"] as const;
+
+/** A `set`'s expressions: its values that are neither scalars nor a bare parameter slot. */
+function setExpressions(set: unknown, visit: (expr: unknown) => unknown): unknown {
+  if (typeof set !== "object" || set === null) return set;
+  const record = set as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (typeof value !== "object" || value === null || (value as { type?: unknown }).type === "param") continue;
+    const next = visit(value);
+    if (next !== value) {
+      out ??= Object.fromEntries(Object.keys(record).map((k) => [k, record[k]]));
+      Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return out ?? set;
+}
 
 /** Calls `visit` for every parameter slot inside the expressions of `node` (not ESCAPE's). */
 function eachSlot(node: unknown, visit: (slot: ParamSlot) => ParamSlot | undefined): unknown {
@@ -65,7 +86,15 @@ function expressionParts(command: Command): unknown[] {
   const parts: unknown[] = [];
   for (const member of EXPRESSION_MEMBERS) {
     const part = record[member];
-    if (part !== undefined) parts.push(member === "command" ? expressionParts(part as Command) : part);
+    if (part === undefined) continue;
+    if (member === "command") parts.push(expressionParts(part as Command));
+    else if (member === "set") {
+      setExpressions(part, (expr) => {
+        parts.push(expr);
+        return expr;
+      });
+    }
+    else parts.push(part);
   }
   return parts;
 }
@@ -95,12 +124,13 @@ export function withParamTypes<C extends Command>(command: C, slots: readonly nu
   if (slots.length === 0) return command;
   const typed = new Set(slots);
   const out: Record<string, unknown> = { ...(command as unknown as Record<string, unknown>) };
+  const type = (node: unknown): unknown =>
+    eachSlot(node, (slot) => (typed.has(slot.index) ? { ...slot, literal: TYPES[typeCode(values[slot.index] ?? null)]! } : undefined));
   for (const member of EXPRESSION_MEMBERS) {
     if (out[member] === undefined) continue;
-    out[member] =
-      member === "command"
-        ? withParamTypes(out[member] as Command, slots, values)
-        : eachSlot(out[member], (slot) => (typed.has(slot.index) ? { ...slot, literal: TYPES[typeCode(values[slot.index] ?? null)]! } : undefined));
+    if (member === "command") out[member] = withParamTypes(out[member] as Command, slots, values);
+    else if (member === "set") out[member] = setExpressions(out[member], type);
+    else out[member] = type(out[member]);
   }
   return out as unknown as C;
 }

@@ -228,13 +228,19 @@ export interface InsertPlan {
   readonly table: string;
   /** Full-width rows, in the table's declared column order. */
   readonly rows: readonly (readonly InsertValue[])[];
+  /** RETURNING: result columns over each inserted row (source 0). */
+  readonly returning?: readonly OutputColumn[];
 }
 
 export interface Assignment {
   readonly column: string;
   /** Position of the column in the stored row. */
   readonly position: number;
-  readonly value: { readonly kind: "const"; readonly value: Value } | { readonly kind: "param"; readonly index: number };
+  /**
+   * The new value: a constant or a parameter written as is, or any
+   * expression over the row as it was before the statement (source 0).
+   */
+  readonly value: BoundExpr;
 }
 
 export interface UpdatePlan {
@@ -243,6 +249,8 @@ export interface UpdatePlan {
   readonly access: AccessPath;
   readonly where: BoundExpr;
   readonly set: readonly Assignment[];
+  /** RETURNING: result columns over each updated row's new values. */
+  readonly returning?: readonly OutputColumn[];
 }
 
 export interface DeletePlan {
@@ -250,6 +258,8 @@ export interface DeletePlan {
   readonly table: string;
   readonly access: AccessPath;
   readonly where: BoundExpr;
+  /** RETURNING: result columns over each deleted row of the table (cascaded rows are not returned). */
+  readonly returning?: readonly OutputColumn[];
 }
 
 export interface CreateTablePlan {

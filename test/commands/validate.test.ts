@@ -160,7 +160,7 @@ test("a row or set value that is not a JSON scalar is a 422 type problem, never 
   const cases: [unknown, string, Record<string, unknown>][] = [
     [{ kind: "insert", table: "t", rows: [{ a: 1 }, { a: 1, b: { type: "param", index: 0 } }] }, "command.rows[1].b", { table: "t", row: 1, column: "b" }],
     [{ kind: "insert", table: "t", rows: [{ "x y": [1] }] }, 'command.rows[0]["x y"]', { table: "t", row: 0, column: "x y" }],
-    [{ kind: "update", table: "t", set: { a: {} }, where: lit(true) }, "command.set.a", { table: "t", column: "a" }],
+    [{ kind: "update", table: "t", set: { a: [1] }, where: lit(true) }, "command.set.a", { table: "t", column: "a" }],
     [{ kind: "explain", command: { kind: "insert", table: "t", rows: [{ a: { x: 1 } }] } }, "command.command.rows[0].a", { table: "t", row: 0, column: "a" }],
   ];
   for (const [value, path, entry] of cases) {
@@ -172,6 +172,16 @@ test("a row or set value that is not a JSON scalar is a 422 type problem, never 
   }
   const error = failure(() => parseEnvelope({ database: "shop", command: { kind: "insert", table: "t", rows: [{ a: { type: "param", index: 0 } }] } }));
   assert.is(error.code, "validation_failed");
+});
+
+test("an object in a set is an expression over the old row, checked as one (a parameter slot is none)", () => {
+  const set = (value: unknown) => ({ kind: "update", table: "t", set: { a: value }, where: lit(true) });
+  assert.ok(parseCommand(set({ type: "binary", op: "+", left: { type: "identifier", name: "a" }, right: lit(1) })));
+  rejects(set({}), "invalid_request", 'command.set.a: missing required field "type"');
+  const slot = failure(() => parseCommand(set({ type: "param", index: 0 })));
+  assert.is(slot.code, "invalid_request");
+  assert.ok(slot.message.startsWith("command.set.a.type: must be one of literal, identifier,"), slot.message);
+  rejects(set({ type: "binary", op: "^", left: lit(1), right: lit(2) }), "invalid_request", "command.set.a.op: must be one of +, -, *, /, %, ||");
 });
 
 // ---------------------------------------------------------------- names

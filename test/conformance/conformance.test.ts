@@ -53,9 +53,8 @@ for (const [backend, fresh] of BACKENDS) {
       assert.ok(outcomes.length > 0, "a case runs on at least one surface");
       for (const [surface, outcome, session] of outcomes) {
         check(surface, outcome, entry.expect);
-        if (entry.after) {
-          const [command, expect] = entry.after;
-          check(`${surface} (after)`, await attempt(() => session.json(command)), expect);
+        for (const [i, [command, expect]] of (entry.after ?? []).entries()) {
+          check(`${surface} (after #${i})`, await attempt(() => session.json(command)), expect);
         }
       }
       // Beyond matching the expectation, the surfaces agree with each other exactly (plans included),

@@ -30,12 +30,17 @@ export interface Case {
   readonly json: unknown;
   readonly sql: Sql | null;
   readonly expect: Expect;
-  /** A JSON command run after the case on the same database, and what it must return (e.g. to see a rollback). */
-  readonly after?: readonly [Command, Expect];
+  /** JSON commands run after the case on the same database, and what each must return (e.g. to see a rollback). */
+  readonly after?: readonly After[];
 }
 
-export function c(name: string, fluent: Fluent | null, json: unknown, sql: Sql | null, expect: Expect, after?: readonly [Command, Expect]): Case {
-  return after ? { name, fluent, json, sql, expect, after } : { name, fluent, json, sql, expect };
+export type After = readonly [Command, Expect];
+
+/** `after` is one check, or a list of them. */
+export function c(name: string, fluent: Fluent | null, json: unknown, sql: Sql | null, expect: Expect, after?: After | readonly After[]): Case {
+  if (after === undefined) return { name, fluent, json, sql, expect };
+  const list = Array.isArray(after[0]) ? (after as readonly After[]) : [after as After];
+  return { name, fluent, json, sql, expect, after: list };
 }
 
 // ---------------------------------------------------------------- JSON expressions, written out
@@ -115,6 +120,16 @@ export const mut = (operation: "insert" | "update" | "delete" | "create-table" |
   operation,
   table,
   rowsAffected,
+});
+
+/** A write's result with RETURNING: rows affected, then the returned columns and rows. */
+export const ret = (operation: "insert" | "update" | "delete", table: string, rowsAffected: number, columns: readonly string[], ...data: readonly (readonly Value[])[]): Result => ({
+  kind: "mutation",
+  operation,
+  table,
+  rowsAffected,
+  columns,
+  rows: data.map((values) => Object.fromEntries(columns.map((column, i) => [column, values[i] as Value]))),
 });
 
 export const err = (code: ErrorCode): Expect => ({ error: code });

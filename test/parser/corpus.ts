@@ -5,7 +5,7 @@
  */
 import {
   aggregate, and, between, bin, by, call, caseOf, cast, check, cmp, col, create, def, del, drop, eq, explain, fkey, inList, insert, isNull,
-  item, join, like, lit, n, neg, not, notNull, or, p, pkey, q, real, refs, select, str, uniq, update, type Bare,
+  item, join, like, lit, n, neg, not, notNull, or, p, pkey, q, real, refs, returning, select, str, uniq, update, type Bare,
 } from "./helpers.js";
 import type { Statement } from "../../src/parser/ast.js";
 
@@ -215,6 +215,17 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["UPDATE t SET a = TRUE, b = FALSE WHERE NOT c", update("t", [["a", true], ["b", false]], not("c"))],
   ['UPDATE "t t" SET "a a" = 1', { ...update("x", [["x", 1]]), table: q("t t"), assignments: [{ column: q("a a"), value: lit(1) }] }],
   ["UPDATE t SET a=1,b=2 WHERE c=3;", update("t", [["a", 1], ["b", 2]], eq("c", 3))],
+  ["UPDATE t SET a = a + 1", update("t", [["a", bin("+", "a", 1)]])],
+  ["UPDATE t SET a = b, b = a WHERE id = 1", update("t", [["a", col("b")], ["b", col("a")]], eq("id", 1))],
+  ["UPDATE t SET a = upper(a) || ? WHERE b = ?", update("t", [["a", bin("||", call("upper", "a"), p(0))]], eq("b", p(1)))],
+  ["UPDATE t SET flag = a = b", update("t", [["flag", eq("a", "b")]])],
+  ["UPDATE t SET a = 1 RETURNING *", { ...update("t", [["a", 1]]), returning: returning("*") }],
+  ["UPDATE t SET a = 1 WHERE b = 2 RETURNING a, a + 1 AS c", { ...update("t", [["a", 1]], eq("b", 2)), returning: returning(["a", item(bin("+", "a", 1), "c")]) }],
+  ["INSERT INTO t (a) VALUES (1) RETURNING *", { ...insert("t", ["a"], [[1]]), returning: returning("*") }],
+  ["INSERT INTO t (a) VALUES (?) RETURNING a, ? AS b", { ...insert("t", ["a"], [[p(0)]]), returning: returning(["a", item(p(1), "b")]) }],
+  ["DELETE FROM t RETURNING a", { ...del("t"), returning: returning(["a"]) }],
+  ["DELETE FROM t WHERE a = 1 RETURNING t.a, b", { ...del("t", eq("a", 1)), returning: returning(["t.a", "b"]) }],
+  ["SELECT returning FROM returning", select(["returning"], "returning")],
 
   // ---- DELETE
   ["DELETE FROM t", del("t")],

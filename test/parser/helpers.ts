@@ -133,14 +133,21 @@ export function select(columns: "*" | (string | Bare<A.SelectItem>)[], from: str
 }
 
 type Value = Bare<A.ValueExpr> | string | number | boolean | null;
-const v = (value: Value): Bare<A.ValueExpr> => (value === null || typeof value !== "object" ? lit(value) : value);
+const v = <T extends Value | E>(value: T): T extends object ? T : Bare<A.LiteralExpr> =>
+  (value === null || typeof value !== "object" ? lit(value) : value) as T extends object ? T : Bare<A.LiteralExpr>;
 
 /** VALUES items: a plain string here is a string literal (no column references in VALUES). */
 export function insert(name: string, columns: string[], rows: Value[][]): Bare<A.InsertStmt> {
   return { kind: "insert", table: n(name), columns: columns.map(n), rows: rows.map((row) => row.map(v)) };
 }
 
-export function update(name: string, set: [string, Value][], where?: Operand): Bare<A.UpdateStmt> {
+/** RETURNING `*` or items (a string names a column). */
+export const returning = (items: "*" | (string | Bare<A.SelectItem>)[]): Bare<A.Returning> => ({
+  items: items === "*" ? "*" : items.map((c) => (typeof c === "string" ? item(c) : c)),
+});
+
+/** SET values: a plain value is a literal (a string too), an expression as built with the helpers. */
+export function update(name: string, set: [string, Value | E][], where?: Operand): Bare<A.UpdateStmt> {
   const stmt: Bare<A.UpdateStmt> = { kind: "update", table: n(name), assignments: set.map(([c, value]) => ({ column: n(c), value: v(value) })) };
   if (where !== undefined) stmt.where = x(where);
   return stmt;
