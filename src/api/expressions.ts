@@ -166,6 +166,11 @@ export function col(name: string): Expr {
 }
 
 /** A literal value (string, finite number, boolean or null). */
+/** A column of the row an upsert proposes: `excluded("n")` is `excluded.n` in SQL. */
+export function excluded(name: string): Expr {
+  return col(`excluded.${name}`);
+}
+
 export function val(value: Value): Expr {
   return fluent({ type: "literal", value });
 }

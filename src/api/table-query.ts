@@ -13,7 +13,7 @@
  */
 
 import type { Result } from "../commands/results.js";
-import type { Command, Expression, Join, OrderBy, Returning, SelectColumn, SelectCommand, SetValue, Value } from "../commands/types.js";
+import type { Command, Expression, Join, OnConflict, OrderBy, Returning, SelectColumn, SelectCommand, SetValue, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import { and, eq, isNull, type Aliased, type Operand } from "./expressions.js";
 
@@ -50,6 +50,7 @@ interface State {
   readonly output?: "objects" | "arrays";
   readonly rows?: readonly Readonly<Record<string, Value>>[];
   readonly set?: Readonly<Record<string, SetValue>>;
+  readonly onConflict?: OnConflict;
   readonly returning?: Returning;
   readonly explain: boolean;
   /** The first call that does not fit the query's kind; `toPlan()` refuses with it. */
@@ -172,6 +173,27 @@ export class TableQuery<R extends Row = Row> {
   }
 
   /**
+   * An insert skips each row that conflicts on `target` (the columns of the
+   * primary key or a unique key; without it, on any of them). SQL's
+   * `ON CONFLICT DO NOTHING`, `INSERT OR IGNORE`.
+   */
+  onConflictDoNothing(options: { readonly target?: readonly ColumnName<R>[] } = {}): TableQuery<R> {
+    const target = options.target === undefined ? {} : { target: [...options.target] };
+    return this.#with({ onConflict: { ...target, action: "nothing" } }, ["insert"], "onConflictDoNothing");
+  }
+
+  /**
+   * An insert updates the row already there when a row conflicts on
+   * `target`: `set` reads that row, and the proposed one through
+   * `excluded("col")`. SQL's `ON CONFLICT (...) DO UPDATE SET ...`.
+   */
+  onConflictDoUpdate(options: { readonly target?: readonly ColumnName<R>[]; readonly set: Assignments<R> }): TableQuery<R> {
+    const target = options.target === undefined ? {} : { target: [...options.target] };
+    const set = options.set as Readonly<Record<string, SetValue>>;
+    return this.#with({ onConflict: { ...target, action: "update", set } }, ["insert"], "onConflictDoUpdate");
+  }
+
+  /**
    * What the insert, update or delete returns: columns and named
    * expressions, as in `select`; no arguments means `*`. The rows are the
    * written ones (new values; a delete's deleted rows).
@@ -235,7 +257,13 @@ export class TableQuery<R extends Row = Row> {
         return command;
       }
       case "insert":
-        return { kind: "insert", table, rows: [...(state.rows ?? [])], ...returningOf(state) };
+        return {
+          kind: "insert",
+          table,
+          rows: [...(state.rows ?? [])],
+          ...(state.onConflict === undefined ? {} : { onConflict: state.onConflict }),
+          ...returningOf(state),
+        };
       case "update":
         return { kind: "update", table, set: state.set ?? {}, where: targetOf(state, where), ...returningOf(state) };
       case "delete":

@@ -40,10 +40,12 @@ import type { OutputColumn, ParamUse, Plan } from "../planner/plan.js";
 import { checkTables } from "./check-state.js";
 import { linksTo } from "./foreign-keys.js";
 import { loadTables } from "./load.js";
-import { applyDelete, applyInsert, applyUpdate, type Written } from "./mutate.js";
+import { applyDelete, applyInsert, applyUpdate, insertValues, type Written } from "./mutate.js";
+import { applyUpsert } from "./upsert.js";
 import type { MutableRow } from "./key-index.js";
 import { Table } from "./table.js";
 import { redoChanges } from "./redo.js";
+import { undoChanges } from "./undo.js";
 import type { Change, EngineApi, LoadedTable, Outcome, Redo, TableSnapshot } from "./types.js";
 
 /** A plan with its compiled code, ready to run with parameter values. */
@@ -257,8 +259,11 @@ export class Engine implements EngineApi {
         const assign = s.kind === "update" ? { assign: compileAssignments(s.set) } : {};
         return { plan, match, ...assign, ...returningOf(s.returning) };
       }
-      case "insert":
-        return { plan, ...returningOf(s.returning) };
+      case "insert": {
+        const conflict = s.onConflict;
+        const assign = conflict?.action === "update" ? { assign: compileAssignments(conflict.set, "tuple") } : {};
+        return { plan, ...assign, ...returningOf(s.returning) };
+      }
       case "create-table":
       case "drop-table":
         return { plan };
@@ -275,8 +280,14 @@ export class Engine implements EngineApi {
       case "select":
         return { result: runSelect(prepared.select as PreparedSelect, this.stores, params), changes: NO_CHANGES };
       case "insert": {
-        const written = applyInsert(this.tables, this.table(s.table), s, params);
-        return { result: writeResult("insert", s.table, written, prepared.returning, params), changes: written.changes };
+        const table = this.table(s.table);
+        if (s.onConflict === undefined) {
+          const written = applyInsert(this.tables, table, s, params);
+          return { result: writeResult("insert", s.table, written, prepared.returning, params), changes: written.changes };
+        }
+        const upserted = applyUpsert(this.tables, table, s, insertValues(table, s, params), prepared.assign, params);
+        const { inserted, updated, ignored } = upserted;
+        return { result: writeResult("insert", s.table, upserted, prepared.returning, params, { inserted, updated, ignored }), changes: upserted.changes };
       }
       case "update": {
         const written = applyUpdate(this.tables, this.table(s.table), s, prepared.match as PreparedMatch, prepared.assign as AssignFn, params);
@@ -331,48 +342,7 @@ export class Engine implements EngineApi {
   }
 
   undo(changes: readonly Change[]): void {
-    const touched = new Set<Table>();
-    for (let i = changes.length - 1; i >= 0; i--) {
-      const c = changes[i] as Change;
-      switch (c.kind) {
-        case "insert": {
-          const t = this.table(c.table);
-          t.rows.splice(c.position, 1);
-          touched.add(t);
-          break;
-        }
-        case "delete": {
-          const t = this.table(c.table);
-          t.rows.splice(c.position, 0, c.row as MutableRow);
-          touched.add(t);
-          break;
-        }
-        case "update": {
-          const t = this.table(c.table);
-          const row = t.rows[c.position];
-          if (!row) throw new StoreError("internal_error", `Undo: no row ${c.position} in "${c.table}"`);
-          t.rows[c.position] = c.before as MutableRow;
-          touched.add(t);
-          break;
-        }
-        case "create-table":
-          this.tables.delete(c.schema.name);
-          this.plans.clear();
-          break;
-        case "drop-table": {
-          const t = new Table(c.schema);
-          t.rows = c.rows.slice() as MutableRow[];
-          this.tables.set(c.table, t);
-          touched.add(t);
-          this.plans.clear();
-          break;
-        }
-        default:
-          assertNever(c, "change");
-      }
-    }
-    // Rows moved by position: renumber and rebuild every key of the tables touched.
-    for (const t of touched) if (this.tables.get(t.name) === t) t.rebuild();
+    if (undoChanges(this.tables, changes)) this.plans.clear();
   }
 
   redo(changes: readonly Redo[]): void {
@@ -407,9 +377,19 @@ function returningOf(columns: readonly OutputColumn[] | undefined): { returning?
   return columns === undefined ? {} : { returning: { columns: columns.map((c) => c.name), project: compileProjection(columns, "objects", "row") } };
 }
 
-/** An insert's, update's or delete's result: rows affected, and with RETURNING the written rows projected. */
-function writeResult(operation: "insert" | "update" | "delete", table: string, written: Written, returning: Returning | undefined, params: readonly Value[]): Result {
-  const result: MutationResult = { kind: "mutation", operation, table, rowsAffected: written.rows.length };
+/**
+ * An insert's, update's or delete's result: rows affected (an upsert's
+ * counts after), and with RETURNING the written rows projected.
+ */
+function writeResult(
+  operation: "insert" | "update" | "delete",
+  table: string,
+  written: Written,
+  returning: Returning | undefined,
+  params: readonly Value[],
+  counts?: Pick<MutationResult, "inserted" | "updated" | "ignored">,
+): Result {
+  const result: MutationResult = { kind: "mutation", operation, table, rowsAffected: written.rows.length, ...counts };
   if (returning === undefined) return result;
   const project = returning.project as unknown as (row: readonly Value[], p: readonly Value[]) => Record<string, Value>;
   return { ...result, columns: returning.columns, rows: written.rows.map((row) => project(row, params)) };

@@ -39,10 +39,15 @@ export interface Written {
   readonly rows: readonly (readonly Value[])[];
 }
 
-export function applyInsert(tables: Tables, table: Table, plan: InsertPlan, params: readonly Value[]): Written {
-  const rows = plan.rows.map((row) =>
+/** An insert's proposed rows: each value as written, or the column's default. */
+export function insertValues(table: Table, plan: InsertPlan, params: readonly Value[]): Value[][] {
+  return plan.rows.map((row) =>
     row.map((v, i) => (v.kind === "const" ? v.value : v.kind === "param" ? (params[v.index] ?? null) : (table.defaults[i] as Value))),
   );
+}
+
+export function applyInsert(tables: Tables, table: Table, plan: InsertPlan, params: readonly Value[]): Written {
+  const rows = insertValues(table, plan, params);
   const rowProblems: ProblemEntry[] = [];
   rows.forEach((v, i) => table.rowProblems(v, i, rowProblems));
   throwRowProblems(table, "Insert into", rowProblems);

@@ -48,6 +48,9 @@ export const resultDefinitions = {
       operation: { type: "string", description: "The command's kind (for `sql`, the statement's)." },
       table: { type: "string" },
       rowsAffected: { type: "integer", minimum: 0 },
+      inserted: { type: "integer", minimum: 0, description: "An insert with `onConflict`: rows inserted." },
+      updated: { type: "integer", minimum: 0, description: "An insert with `onConflict`: existing rows updated instead." },
+      ignored: { type: "integer", minimum: 0, description: "An insert with `onConflict`: proposed rows skipped (`rowsAffected` is inserted + updated)." },
       columns: { type: "array", items: { type: "string" }, description: "With `returning`: the result columns." },
       rows: {
         type: "array",

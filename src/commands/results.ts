@@ -17,6 +17,10 @@ export interface MutationResult {
   readonly operation: "insert" | "update" | "delete" | "create-table" | "drop-table";
   readonly table: string;
   readonly rowsAffected: number;
+  /** An insert with `onConflict`: rows inserted, rows updated instead, rows skipped (`rowsAffected` is inserted + updated). */
+  readonly inserted?: number;
+  readonly updated?: number;
+  readonly ignored?: number;
   /** With `returning`: the result columns, and one object per written row (new values; a delete's deleted rows). */
   readonly columns?: readonly string[];
   readonly rows?: readonly Readonly<Record<string, Value>>[];

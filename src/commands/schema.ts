@@ -315,6 +315,12 @@ export const definitions = {
       table: name,
       // Row keys are column names and values any JSON: the engine answers 422 for both.
       rows: { type: "array", minItems: 1, items: { type: "object" } },
+      onConflict: {
+        type: "object",
+        additionalProperties: false,
+        required: ["action"],
+        properties: { target: names, action: { enum: ["nothing", "update"] }, set: ref("setValues") },
+      },
       returning: ref("selectList"),
     },
   },

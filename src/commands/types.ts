@@ -73,6 +73,18 @@ export type SetValue = Value | Expression;
 /** What a write returns (CONTRACT §11): `"*"`, or column names and named expressions as in a select. */
 export type Returning = "*" | readonly SelectColumn[];
 
+/**
+ * An insert's conflict clause (CONTRACT §11): on a conflict on `target` —
+ * the columns of the primary key or a unique key; absent, any of them — do
+ * nothing, or update the row already there with `set`, whose expressions
+ * read that row (`col`, `t.col`) and the proposed one (`excluded.col`).
+ */
+export interface OnConflict {
+  readonly target?: readonly string[];
+  readonly action: "nothing" | "update";
+  readonly set?: Readonly<Record<string, SetValue>>;
+}
+
 /** An item of a select's `columns`: a column name, or an expression and the name of its result column. */
 export type SelectColumn = string | { readonly expr: Expression; readonly as: string };
 
@@ -117,6 +129,7 @@ export interface InsertCommand {
   readonly kind: "insert";
   readonly table: string;
   readonly rows: readonly Readonly<Record<string, ValueOrParam>>[];
+  readonly onConflict?: OnConflict;
   readonly returning?: Returning;
 }
 

@@ -109,6 +109,8 @@ function checkDepth(command: unknown, path: string): void {
     eachItem(command["columns"], (column, i) => isObject(column) && tooDeep(column["expr"]) && deepError(`${path}.columns[${i}].expr`));
     eachItem(command["returning"], (column, i) => isObject(column) && tooDeep(column["expr"]) && deepError(`${path}.returning[${i}].expr`));
     eachValue(command["set"], (value, key) => tooDeep(value) && deepError(`${path}.set${segment(key)}`));
+    const onConflict = command["onConflict"];
+    if (isObject(onConflict)) eachValue(onConflict["set"], (value, key) => tooDeep(value) && deepError(`${path}.onConflict.set${segment(key)}`));
     eachItem(command["orderBy"], (item, i) => isObject(item) && tooDeep(item["expr"]) && deepError(`${path}.orderBy[${i}].expr`));
     const schema = command["schema"];
     if (isObject(schema)) {
@@ -213,6 +215,7 @@ function checkWrittenValues(command: Command, path: string): void {
   const at = command.kind === "explain" ? `${path}.command` : path;
   if (target.kind === "insert") {
     target.rows.forEach((row, index) => checkScalars(row, target.table, index, `${at}.rows[${index}]`, false));
+    if (target.onConflict?.set !== undefined) checkScalars(target.onConflict.set, target.table, undefined, `${at}.onConflict.set`, true);
   } else if (target.kind === "update") {
     checkScalars(target.set, target.table, undefined, `${at}.set`, true);
   }

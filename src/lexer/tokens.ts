@@ -35,7 +35,7 @@ export const QuotedIdentifier = createToken({
 });
 
 /** Keywords that may also serve as names: nowhere in the grammar can they be mistaken for one. */
-const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING"];
+const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING", "CONFLICT", "DO", "NOTHING", "IGNORE"];
 
 function keyword(word: string): TokenType {
   const name = word.charAt(0) + word.slice(1).toLowerCase();
@@ -107,13 +107,17 @@ export const Distinct = keyword("DISTINCT");
 export const Group = keyword("GROUP");
 export const Having = keyword("HAVING");
 export const Returning = keyword("RETURNING");
+export const Conflict = keyword("CONFLICT");
+export const Do = keyword("DO");
+export const Nothing = keyword("NOTHING");
+export const Ignore = keyword("IGNORE");
 
 /** Every keyword, for tests and documentation. */
 export const keywords: readonly TokenType[] = [
   Select, From, Where, And, Or, Not, Is, Null, True, False, As, Join, Inner, Left, On, Order, By, Asc, Desc,
   Limit, Offset, Insert, Into, Values, Update, SetKeyword, Delete, Create, Table, If, Exists, Primary, Key, Unique,
   Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain, Case, When, Then, Else, End,
-  Cast, In, Between, Like, Escape, Distinct, Group, Having, Returning,
+  Cast, In, Between, Like, Escape, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore,
 ];
 
 export const StringLiteral = createToken({

@@ -245,12 +245,24 @@ export interface Returning {
   readonly span: Span;
 }
 
+/** `ON CONFLICT [(target)] DO NOTHING | DO UPDATE SET ...`. */
+export interface OnConflictClause {
+  readonly target?: readonly Name[];
+  readonly action: "nothing" | "update";
+  /** DO UPDATE's SET list (empty for DO NOTHING). */
+  readonly assignments: readonly Assignment[];
+  readonly span: Span;
+}
+
 export interface InsertStmt {
   readonly kind: "insert";
+  /** `INSERT OR IGNORE`. */
+  readonly orIgnore?: true;
   readonly table: Name;
   readonly columns: readonly Name[];
   /** One entry per VALUES tuple; each tuple is positionally matched to `columns`. */
   readonly rows: readonly (readonly ValueExpr[])[];
+  readonly onConflict?: OnConflictClause;
   readonly returning?: Returning;
   readonly span: Span;
 }

@@ -110,13 +110,33 @@ export interface InsertStatementCstNode extends CstNode {
 
 export type InsertStatementCstChildren = {
   Insert: IToken[];
+  Or?: IToken[];
+  Ignore?: IToken[];
   Into: IToken[];
   Identifier: IToken[];
   nameList: NameListCstNode[];
   Values: IToken[];
   valueRow: (ValueRowCstNode)[];
   Comma?: IToken[];
+  onConflictClause?: OnConflictClauseCstNode[];
   returningClause?: ReturningClauseCstNode[];
+};
+
+export interface OnConflictClauseCstNode extends CstNode {
+  name: "onConflictClause";
+  children: OnConflictClauseCstChildren;
+}
+
+export type OnConflictClauseCstChildren = {
+  On: IToken[];
+  Conflict: IToken[];
+  nameList?: NameListCstNode[];
+  Do: IToken[];
+  Nothing?: IToken[];
+  Update?: IToken[];
+  Set?: IToken[];
+  assignment?: (AssignmentCstNode)[];
+  Comma?: IToken[];
 };
 
 export interface ReturningClauseCstNode extends CstNode {

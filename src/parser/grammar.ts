@@ -177,6 +177,10 @@ class SqlGrammar extends CstParser {
 
   readonly insertStatement = this.RULE("insertStatement", () => {
     this.CONSUME(T.Insert);
+    this.OPTION(() => {
+      this.CONSUME(T.Or);
+      this.CONSUME(T.Ignore);
+    });
     this.CONSUME(T.Into);
     this.CONSUME(T.Identifier);
     this.SUBRULE(this.nameList);
@@ -186,7 +190,32 @@ class SqlGrammar extends CstParser {
       this.CONSUME(T.Comma);
       this.SUBRULE2(this.valueRow);
     });
-    this.OPTION2(() => this.SUBRULE(this.returningClause));
+    this.OPTION2(() => this.SUBRULE(this.onConflictClause));
+    this.OPTION3(() => this.SUBRULE(this.returningClause));
+  });
+
+  /** `ON CONFLICT [(cols)] DO NOTHING | DO UPDATE SET c = expr, ...`: `excluded.c` names the proposed row. */
+  readonly onConflictClause = this.RULE("onConflictClause", () => {
+    this.CONSUME(T.On);
+    this.CONSUME(T.Conflict);
+    this.OPTION(() => this.SUBRULE(this.nameList));
+    this.CONSUME(T.Do);
+    this.OR(
+      (this.alternatives.onConflictClause ??= [
+        { ALT: () => this.CONSUME(T.Nothing) },
+        {
+          ALT: () => {
+            this.CONSUME(T.Update);
+            this.CONSUME(T.SetKeyword);
+            this.SUBRULE(this.assignment);
+            this.MANY(() => {
+              this.CONSUME(T.Comma);
+              this.SUBRULE2(this.assignment);
+            });
+          },
+        },
+      ]),
+    );
   });
 
   /** `RETURNING *` or a list of select items, after an INSERT, UPDATE or DELETE. */

@@ -375,10 +375,30 @@ class AstBuilder {
       rows.push(values);
     }
     const start = c.Insert[0]!.startOffset;
-    const end = endOf(last(c.valueRow).children.RParen[0]!);
+    let end = endOf(last(c.valueRow).children.RParen[0]!);
+    const onConflict = c.onConflictClause ? this.onConflict(c.onConflictClause[0]!) : undefined;
+    if (onConflict) end = onConflict.span.end;
     const returning = c.returningClause ? this.returning(c.returningClause[0]!) : undefined;
-    if (returning) return { kind: "insert", table, columns, rows, returning, span: this.span(start, returning.span.end) };
-    return { kind: "insert", table, columns, rows, span: this.span(start, end) };
+    if (returning) end = returning.span.end;
+    return {
+      kind: "insert",
+      ...(c.Ignore ? { orIgnore: true as const } : {}),
+      table,
+      columns,
+      rows,
+      ...(onConflict ? { onConflict } : {}),
+      ...(returning ? { returning } : {}),
+      span: this.span(start, end),
+    };
+  }
+
+  private onConflict(node: C.OnConflictClauseCstNode): A.OnConflictClause {
+    const c = node.children;
+    const start = c.On[0]!.startOffset;
+    const target = c.nameList ? { target: this.names(c.nameList[0]!.children.Identifier) } : {};
+    if (c.Nothing) return { ...target, action: "nothing", assignments: [], span: this.span(start, endOf(c.Nothing[0]!)) };
+    const assignments = this.assignments(c.assignment!);
+    return { ...target, action: "update", assignments, span: this.span(start, last(assignments).span.end) };
   }
 
   private assignments(list: readonly C.AssignmentCstNode[]): A.Assignment[] {

@@ -9,13 +9,13 @@
  * error's `errors` list, not name-resolution errors.
  */
 
-import type { DeleteCommand, Expression, InsertCommand, Returning, SetValue, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
+import type { DeleteCommand, Expression, InsertCommand, OnConflict, Returning, SetValue, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
 import { StoreError, ValidationError, type ProblemEntry } from "../errors.js";
 import { ExprBinder, type BindContext } from "./bind-expr.js";
 import { bindColumns, checkDistinctNames, requireTable } from "./bind-select.js";
-import type { Assignment, InsertValue, OutputColumn, Plan } from "./plan.js";
+import type { Assignment, ConflictPlan, InsertValue, OutputColumn, Plan } from "./plan.js";
 import { familyOf, typeOf, type Family } from "./static-types.js";
-import { tableScope } from "./scope.js";
+import { Scope, tableScope } from "./scope.js";
 import type { Catalog, TableInfo } from "./table-info.js";
 
 /** Shared: most insert cells of a wide batch are defaults; one frozen value serves them all. */
@@ -65,9 +65,47 @@ export function bindInsert(cmd: InsertCommand, catalog: Catalog, slots: boolean,
     return values;
   });
   if (errors.length > 0) throw new ValidationError(`Insert into "${table.name}" names columns it cannot write`, errors);
+  const onConflict = cmd.onConflict === undefined ? {} : { onConflict: bindConflict(table, cmd.onConflict, slots, context) };
   const returning = bindReturning(table, cmd.returning, new ExprBinder(tableScope(table, false), context));
-  return { statement: { kind: "insert", table: table.name, rows, ...returning }, params: params.list() };
+  return { statement: { kind: "insert", table: table.name, rows, ...onConflict, ...returning }, params: params.list() };
 }
+
+/**
+ * An insert's conflict clause: its target must be the columns of the
+ * primary key or of one unique key (in any order); DO UPDATE's `set` reads
+ * the row already there (unqualified, or by the table's name) and the
+ * proposed row as `excluded`.
+ */
+function bindConflict(table: TableInfo, clause: OnConflict, slots: boolean, context: BindContext): ConflictPlan {
+  let target: { target?: string } = {};
+  if (clause.target !== undefined) {
+    const columns = clause.target;
+    for (const c of columns) if (!table.position.has(c)) throw new StoreError("unknown_column", `ON CONFLICT names unknown column "${c}" of "${table.name}"`);
+    const key = table.keys.find(
+      (k) => (k.kind === "primary" || k.kind === "unique") && k.columns.length === columns.length && new Set(columns).size === columns.length && columns.every((c) => k.columns.includes(c)),
+    );
+    if (key === undefined) {
+      throw new StoreError(context.misuse, `ON CONFLICT (${columns.join(", ")}) is not the primary key or a unique key of "${table.name}"`);
+    }
+    target = { target: key.name };
+  }
+  if (clause.action === "nothing") {
+    if (clause.set !== undefined) throw new StoreError("invalid_request", "onConflict: set goes with action update, not nothing");
+    return { ...target, action: "nothing" };
+  }
+  if (clause.set === undefined || Object.keys(clause.set).length === 0) throw new StoreError("invalid_request", "onConflict: action update needs a set");
+  const scope = new Scope([
+    { table, name: table.name, index: 0 },
+    { table, name: EXCLUDED, alias: EXCLUDED, index: 1, qualifiedOnly: true },
+  ]);
+  const errors: ProblemEntry[] = [];
+  const set = bindAssignments(table, clause.set, slots, new ExprBinder(scope, context), errors);
+  if (errors.length > 0) throw new ValidationError(`The conflict update of "${table.name}" cannot write what its set says`, errors);
+  return { ...target, action: "update", set };
+}
+
+/** The name an upsert's `set` reads the proposed row by. */
+const EXCLUDED = "excluded";
 
 /**
  * The assignments of a `set`: a scalar is a constant and a slot a parameter,

@@ -18,6 +18,7 @@ import type {
   AggregateName,
   Command,
   DeleteCommand,
+  OnConflict,
   SetValue,
   UpdateCommand,
   CreateTableCommand,
@@ -155,6 +156,7 @@ export function countParams(stmt: Statement): number {
         return;
       case "insert":
         for (const row of s.rows) for (const value of row) visit(value);
+        for (const assignment of s.onConflict?.assignments ?? []) visit(assignment.value);
         visitReturning(s.returning);
         return;
       case "update":
@@ -264,7 +266,21 @@ function lowerInsert(stmt: InsertStmt): InsertCommand {
     tuple.forEach((value, i) => define(row, columns[i] as string, lowerValue(value)));
     return row;
   });
-  return withReturning({ kind: "insert", table: name(stmt.table), rows }, stmt.returning);
+  const insert: InsertCommand = { kind: "insert", table: name(stmt.table), rows, ...lowerOnConflict(stmt) };
+  return withReturning(insert, stmt.returning);
+}
+
+/** ON CONFLICT, and INSERT OR IGNORE, which is ON CONFLICT DO NOTHING on any key. */
+function lowerOnConflict(stmt: InsertStmt): { onConflict?: OnConflict } {
+  const clause = stmt.onConflict;
+  if (stmt.orIgnore) {
+    if (clause) throw new SqlError("sql_error", "INSERT OR IGNORE takes no ON CONFLICT clause: it is ON CONFLICT DO NOTHING", at(clause.span));
+    return { onConflict: { action: "nothing" } };
+  }
+  if (clause === undefined) return {};
+  const target = clause.target === undefined ? {} : { target: distinctNames(clause.target, "ON CONFLICT target") };
+  if (clause.action === "nothing") return { onConflict: { ...target, action: "nothing" } };
+  return { onConflict: { ...target, action: "update", set: lowerAssignments(clause.assignments) } };
 }
 
 /** The command with its `returning`, when the statement has a RETURNING clause. */

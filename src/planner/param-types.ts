@@ -36,10 +36,10 @@ function typeCode(v: Value): number {
 
 /**
  * The members of a command that hold expressions (where parameter types
- * matter). In `set`, a bare slot is a value written as is; only the values
- * that are expressions count.
+ * matter). In `set` (an update's, or an insert's `onConflict.set`), a bare
+ * slot is a value written as is; only the values that are expressions count.
  */
-const EXPRESSION_MEMBERS = ["where", "columns", "joins", "groupBy", "having", "orderBy", "returning", "set", "command"] as const;
+const EXPRESSION_MEMBERS = ["where", "columns", "joins", "groupBy", "having", "orderBy", "returning", "set", "onConflict", "command"] as const;
 
 /** A `set`'s expressions: its values that are neither scalars nor a bare parameter slot. */
 function setExpressions(set: unknown, visit: (expr: unknown) => unknown): unknown {
@@ -87,13 +87,13 @@ function expressionParts(command: Command): unknown[] {
   for (const member of EXPRESSION_MEMBERS) {
     const part = record[member];
     if (part === undefined) continue;
+    const collect = (expr: unknown): unknown => {
+      parts.push(expr);
+      return expr;
+    };
     if (member === "command") parts.push(expressionParts(part as Command));
-    else if (member === "set") {
-      setExpressions(part, (expr) => {
-        parts.push(expr);
-        return expr;
-      });
-    }
+    else if (member === "set") setExpressions(part, collect);
+    else if (member === "onConflict") setExpressions((part as { set?: unknown }).set, collect);
     else parts.push(part);
   }
   return parts;
@@ -130,6 +130,10 @@ export function withParamTypes<C extends Command>(command: C, slots: readonly nu
     if (out[member] === undefined) continue;
     if (member === "command") out[member] = withParamTypes(out[member] as Command, slots, values);
     else if (member === "set") out[member] = setExpressions(out[member], type);
+    else if (member === "onConflict") {
+      const clause = out[member] as { set?: unknown };
+      if (clause.set !== undefined) out[member] = { ...clause, set: setExpressions(clause.set, type) };
+    }
     else out[member] = type(out[member]);
   }
   return out as unknown as C;

@@ -223,11 +223,23 @@ export type InsertValue =
   | { readonly kind: "param"; readonly index: number }
   | { readonly kind: "default" };
 
+/**
+ * An insert's conflict clause: the key whose conflicts it handles (the
+ * primary key or a unique key, by its plan name; absent: any of them), and
+ * whether a conflicting row is skipped or the row already there updated —
+ * `set` reads that row as source 0 and the proposed row (`excluded`) as
+ * source 1.
+ */
+export type ConflictPlan =
+  | { readonly target?: string; readonly action: "nothing" }
+  | { readonly target?: string; readonly action: "update"; readonly set: readonly Assignment[] };
+
 export interface InsertPlan {
   readonly kind: "insert";
   readonly table: string;
   /** Full-width rows, in the table's declared column order. */
   readonly rows: readonly (readonly InsertValue[])[];
+  readonly onConflict?: ConflictPlan;
   /** RETURNING: result columns over each inserted row (source 0). */
   readonly returning?: readonly OutputColumn[];
 }

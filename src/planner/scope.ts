@@ -4,7 +4,8 @@
  *
  * A name that breaks the identifier rule (CONTRACT §1) is `invalid_name`
  * before anything is looked up. A qualifier matches a source's alias or its
- * table name. An unqualified name
+ * table name; a source may be reachable only qualified (an upsert's
+ * `excluded`). An unqualified name
  * that several sources have is `ambiguous_column`; a name no source has is
  * `unknown_column`. Computed fields resolve to their expression, bound against
  * their own source, so they read, filter and sort like columns.
@@ -22,6 +23,8 @@ export interface ScopeSource {
   readonly alias?: string;
   /** Position in the FROM/JOIN list. */
   readonly index: number;
+  /** Reached only by a qualified name (an upsert's `excluded`): an unqualified name never resolves here. */
+  readonly qualifiedOnly?: boolean;
 }
 
 /** What an identifier resolved to: a stored column, or a computed field (expression unbound yet). */
@@ -54,6 +57,7 @@ export class Scope {
     }
     const found: Resolved[] = [];
     for (const source of this.sources) {
+      if (source.qualifiedOnly === true) continue;
       const r = this.find(source, name);
       if (r) found.push(r);
     }

@@ -122,6 +122,23 @@ export const mut = (operation: "insert" | "update" | "delete" | "create-table" |
   rowsAffected,
 });
 
+/** An insert with a conflict clause: rows inserted, updated and ignored, and with RETURNING the returned columns and rows. */
+export const upserted = (
+  table: string,
+  [inserted, updated, ignored]: readonly [number, number, number],
+  columns?: readonly string[],
+  ...data: readonly (readonly Value[])[]
+): Result => ({
+  kind: "mutation",
+  operation: "insert",
+  table,
+  rowsAffected: inserted + updated,
+  inserted,
+  updated,
+  ignored,
+  ...(columns === undefined ? {} : { columns, rows: data.map((values) => Object.fromEntries(columns.map((column, i) => [column, values[i] as Value]))) }),
+});
+
 /** A write's result with RETURNING: rows affected, then the returned columns and rows. */
 export const ret = (operation: "insert" | "update" | "delete", table: string, rowsAffected: number, columns: readonly string[], ...data: readonly (readonly Value[])[]): Result => ({
   kind: "mutation",

@@ -18,11 +18,12 @@ import { indexCases } from "./cases-index.js";
 import { joinCases } from "./cases-join.js";
 import { readCases } from "./cases-read.js";
 import { returningCases } from "./cases-returning.js";
+import { upsertCases } from "./cases-upsert.js";
 import { writeCases } from "./cases-write.js";
 import type { Case, Expect } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases];
 
 export interface Failure {
   readonly error: string;

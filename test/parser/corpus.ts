@@ -226,6 +226,18 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["DELETE FROM t RETURNING a", { ...del("t"), returning: returning(["a"]) }],
   ["DELETE FROM t WHERE a = 1 RETURNING t.a, b", { ...del("t", eq("a", 1)), returning: returning(["t.a", "b"]) }],
   ["SELECT returning FROM returning", select(["returning"], "returning")],
+  ["INSERT OR IGNORE INTO t (a) VALUES (1)", { ...insert("t", ["a"], [[1]]), orIgnore: true }],
+  ["INSERT INTO t (a) VALUES (1) ON CONFLICT DO NOTHING", { ...insert("t", ["a"], [[1]]), onConflict: { action: "nothing", assignments: [] } }],
+  ["INSERT INTO t (a) VALUES (1) ON CONFLICT (a) DO NOTHING", { ...insert("t", ["a"], [[1]]), onConflict: { target: [n("a")], action: "nothing", assignments: [] } }],
+  [
+    "INSERT INTO t (a, b) VALUES (?, ?) ON CONFLICT (a, b) DO UPDATE SET b = excluded.b + ?, c = 1 RETURNING *",
+    {
+      ...insert("t", ["a", "b"], [[p(0), p(1)]]),
+      onConflict: { target: [n("a"), n("b")], action: "update", assignments: [{ column: n("b"), value: bin("+", "excluded.b", p(2)) }, { column: n("c"), value: lit(1) }] },
+      returning: returning("*"),
+    },
+  ],
+  ["SELECT conflict, do, nothing, ignore FROM t", select(["conflict", "do", "nothing", "ignore"], "t")],
 
   // ---- DELETE
   ["DELETE FROM t", del("t")],

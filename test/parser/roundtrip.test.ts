@@ -204,17 +204,41 @@ const select: fc.Arbitrary<Bare<A.SelectStmt>> = fc
 
 const value: fc.Arbitrary<Bare<A.ValueExpr>> = fc.oneof(literal, param);
 
+const returning: fc.Arbitrary<Bare<A.Returning> | undefined> = fc.option(
+  fc.oneof(fc.constant("*" as const), fc.array(selectItem, { minLength: 1, maxLength: 2 })).map((items) => ({ items })),
+  { nil: undefined },
+);
+const assignments = fc.array(fc.record({ column: name, value: fc.oneof(value, expr) }), { minLength: 1, maxLength: 3 });
+
+const onConflict: fc.Arbitrary<Bare<A.OnConflictClause>> = fc
+  .tuple(fc.option(fc.array(name, { minLength: 1, maxLength: 2 }), { nil: undefined }), fc.option(assignments, { nil: undefined }))
+  .map(([target, set]) => ({ ...(target ? { target } : {}), action: set ? "update" : "nothing", assignments: set ?? [] }));
+
 const insert: fc.Arbitrary<Bare<A.InsertStmt>> = fc
-  .tuple(name, fc.array(name, { minLength: 1, maxLength: 3 }), fc.array(fc.array(value, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }))
-  .map(([table, columns, rows]) => ({ kind: "insert", table, columns, rows }));
+  .tuple(
+    name,
+    fc.array(name, { minLength: 1, maxLength: 3 }),
+    fc.array(fc.array(value, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
+    fc.oneof(fc.constant(undefined), fc.constant("ignore" as const), onConflict),
+    returning,
+  )
+  .map(([table, columns, rows, conflict, ret]) => ({
+    kind: "insert",
+    ...(conflict === "ignore" ? { orIgnore: true as const } : {}),
+    table,
+    columns,
+    rows,
+    ...(typeof conflict === "object" ? { onConflict: conflict } : {}),
+    ...(ret ? { returning: ret } : {}),
+  }));
 
 const update: fc.Arbitrary<Bare<A.UpdateStmt>> = fc
-  .tuple(name, fc.array(fc.record({ column: name, value }), { minLength: 1, maxLength: 3 }), fc.option(expr, { nil: undefined }))
-  .map(([table, assignments, where]) => (where ? { kind: "update", table, assignments, where } : { kind: "update", table, assignments }));
+  .tuple(name, assignments, fc.option(expr, { nil: undefined }), returning)
+  .map(([table, set, where, ret]) => ({ kind: "update", table, assignments: set, ...(where ? { where } : {}), ...(ret ? { returning: ret } : {}) }));
 
 const del: fc.Arbitrary<Bare<A.DeleteStmt>> = fc
-  .tuple(name, fc.option(expr, { nil: undefined }))
-  .map(([table, where]) => (where ? { kind: "delete", table, where } : { kind: "delete", table }));
+  .tuple(name, fc.option(expr, { nil: undefined }), returning)
+  .map(([table, where, ret]) => ({ kind: "delete", table, ...(where ? { where } : {}), ...(ret ? { returning: ret } : {}) }));
 
 type Explainable = Bare<A.SelectStmt | A.InsertStmt | A.UpdateStmt | A.DeleteStmt>;
 const explainable: fc.Arbitrary<Explainable> = fc.oneof(select, insert, update, del);
@@ -224,10 +248,21 @@ const statement: fc.Arbitrary<Bare<A.Statement>> = fc.oneof(
   fc.tuple(name, fc.boolean()).map(([table, ifExists]): Bare<A.DropTableStmt> => ({ kind: "drop-table", ifExists, table })),
 );
 
+const printItems = (items: "*" | readonly Bare<A.SelectItem>[]): string =>
+  items === "*" ? "*" : items.map((c) => `${printExpr(c.expr)}${c.alias ? ` AS ${printName(c.alias)}` : ""}`).join(", ");
+const printReturning = (r: Bare<A.Returning> | undefined): string => (r ? ` RETURNING ${printItems(r.items)}` : "");
+const printSet = (list: readonly Bare<A.Assignment>[]): string => list.map((a) => `${printName(a.column)} = ${printExpr(a.value)}`).join(", ");
+
+function printConflict(c: Bare<A.OnConflictClause> | undefined): string {
+  if (c === undefined) return "";
+  const target = c.target ? ` (${c.target.map(printName).join(", ")})` : "";
+  return ` ON CONFLICT${target} DO ${c.action === "nothing" ? "NOTHING" : `UPDATE SET ${printSet(c.assignments)}`}`;
+}
+
 function printStatement(s: Bare<A.Statement>): string {
   switch (s.kind) {
     case "select": {
-      const cols = s.columns === "*" ? "*" : s.columns.map((c) => `${printExpr(c.expr)}${c.alias ? ` AS ${printName(c.alias)}` : ""}`).join(", ");
+      const cols = printItems(s.columns);
       const table = (t: Bare<A.TableRef>) => `${printName(t.name)}${t.alias ? ` AS ${printName(t.alias)}` : ""}`;
       const printCount = (c: number | Bare<A.ParamExpr>) => (typeof c === "number" ? String(c) : "?");
       let sql = `SELECT ${s.distinct ? "DISTINCT " : ""}${cols}${s.from ? ` FROM ${table(s.from)}` : ""}`;
@@ -241,11 +276,13 @@ function printStatement(s: Bare<A.Statement>): string {
       return sql;
     }
     case "insert":
-      return `INSERT INTO ${printName(s.table)} (${s.columns.map(printName).join(", ")}) VALUES ${s.rows.map((r) => `(${r.map(printExpr).join(", ")})`).join(", ")}`;
+      return `INSERT${s.orIgnore ? " OR IGNORE" : ""} INTO ${printName(s.table)} (${s.columns.map(printName).join(", ")}) VALUES ${s.rows
+        .map((r) => `(${r.map(printExpr).join(", ")})`)
+        .join(", ")}${printConflict(s.onConflict)}${printReturning(s.returning)}`;
     case "update":
-      return `UPDATE ${printName(s.table)} SET ${s.assignments.map((a) => `${printName(a.column)} = ${printExpr(a.value)}`).join(", ")}${s.where ? ` WHERE ${printExpr(s.where)}` : ""}`;
+      return `UPDATE ${printName(s.table)} SET ${printSet(s.assignments)}${s.where ? ` WHERE ${printExpr(s.where)}` : ""}${printReturning(s.returning)}`;
     case "delete":
-      return `DELETE FROM ${printName(s.table)}${s.where ? ` WHERE ${printExpr(s.where)}` : ""}`;
+      return `DELETE FROM ${printName(s.table)}${s.where ? ` WHERE ${printExpr(s.where)}` : ""}${printReturning(s.returning)}`;
     case "drop-table":
       return `DROP TABLE ${s.ifExists ? "IF EXISTS " : ""}${printName(s.table)}`;
     case "explain":
