@@ -17,7 +17,8 @@
  *   storage  scripts/soak-crash.ts: 500 SIGKILL cycles of the storage layer
  *            alone (single and grouped acknowledged writes; among journal
  *            appends, while checkpoints run, and between a checkpoint's
- *            rename and its journal reset, in turns)
+ *            rename and its journal reset, in turns), then 200 of processes
+ *            writing transactions (commands and library callbacks)
  *
  * `npm run soak -- fuzz load` runs only those parts. Options by environment:
  * SOAK_FUZZ_RUNS (per property, default 4000), SOAK_SEED, SOAK_LOAD_SECONDS.
@@ -124,7 +125,7 @@ const RUNNERS: Record<Part, () => Promise<void>> = {
   storage: async () => {
     const ok = child("scripts/soak-crash.ts");
     if (!ok) failed += 1;
-    figures.push(`storage: 500 SIGKILL cycles of acknowledged writes (appends, checkpoints, rename → reset) ${ok ? "passed" : "FAILED"}`);
+    figures.push(`storage: 500 SIGKILL cycles of acknowledged writes (appends, checkpoints, rename → reset) and 200 of transactions ${ok ? "passed" : "FAILED"}`);
   },
 };
 

@@ -29,6 +29,7 @@ import { JournaledFile } from "./storage/journaled-file.js";
 import { MemoryPersistence, realEngines } from "./storage/persistence.js";
 import type { EngineFactory, Persistence, StorageEvents } from "./storage/persistence.js";
 import { removeLeftovers } from "./storage/temp-files.js";
+import { Transaction, insideTransaction, runCallback, transactionTimeout, type TransactionOptions } from "./transaction.js";
 
 type State =
   | { readonly kind: "unloaded" }
@@ -53,6 +54,13 @@ function directoryFailure(error: unknown): StorageError {
   return new StorageError("storage_error", `The database's directory could not be prepared (${code}).`, error);
 }
 
+function heldByCaller(): StoreError {
+  return new StoreError(
+    "invalid_request",
+    "This database is held by the transaction whose callback is calling it: run the command on tx, not on the database (it would wait for the callback).",
+  );
+}
+
 function notFound(): StoreError {
   return new StoreError("database_not_found", "The database does not exist.");
 }
@@ -67,6 +75,8 @@ export class Database {
   private pending = false;
   /** Waiting for the end of that group: see `PersistenceHost.atQuietPoint`. */
   private quiet: ((engine: EngineApi | undefined) => void)[] = [];
+  /** The hold of the library transaction running now, if one is. */
+  private held: object | undefined;
 
   constructor(
     private readonly persistence: Persistence,
@@ -77,6 +87,7 @@ export class Database {
       prepare: () => this.prepare(),
       apply: (command) => this.apply(command),
       commit: (changes) => this.commit(changes),
+      rollback: (changes) => this.rollback(changes),
     });
     persistence.attach({
       atQuietPoint: (take) => {
@@ -133,6 +144,7 @@ export class Database {
   /** Runs a command already validated by `parseCommand` or `parseEnvelope` (see `checked.ts`). */
   [runChecked](command: Command): Promise<Result> {
     if (this.closed) return Promise.reject(new StoreError("shutting_down", "The database is closed."));
+    if (insideTransaction(this.held)) return Promise.reject(heldByCaller());
     const answer = this.queue.run(command);
     if (command.kind !== "checkpoint") return answer;
     // The queue answers once every command before it is durable (and says 404 or database_corrupt when it must):
@@ -146,6 +158,38 @@ export class Database {
 
   table(name: string): TableQuery {
     return new TableQuery(name, (command) => this.execute(command));
+  }
+
+  /**
+   * Runs `fn` with the database to itself (CONTRACT §11): the commands of
+   * `tx` run in order, each seeing the ones before; when `fn` resolves they
+   * are made durable together, as one journal record, and `transaction()`
+   * resolves with its value; when it throws (or runs past `timeoutMs`) none
+   * is kept and `transaction()` rejects with that error. A command `fn`
+   * catches does not end the transaction: it changed nothing, the others
+   * stand. Other callers of this database wait until the transaction ends;
+   * calling the database itself (not `tx`) from inside `fn` is refused, as
+   * it would wait for `fn`.
+   */
+  async transaction<T>(fn: (tx: Transaction) => T | Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const timeoutMs = transactionTimeout(options);
+    if (this.closed) throw new StoreError("shutting_down", "The database is closed.");
+    if (insideTransaction(this.held)) throw heldByCaller();
+    const lease = await this.queue.hold();
+    const hold = {};
+    this.held = hold;
+    const tx = new Transaction(lease);
+    let value: T;
+    try {
+      value = await runCallback(fn, tx, hold, timeoutMs);
+    } catch (error) {
+      this.held = undefined;
+      await tx.finish(false);
+      throw error;
+    }
+    this.held = undefined;
+    await tx.finish(true);
+    return value;
   }
 
   /**
@@ -200,14 +244,15 @@ export class Database {
   }
 
   /**
-   * A missing database: only `create-table` (also as SQL) creates it, and
-   * `drop-table` with `ifExists` succeeds without creating it.
+   * A missing database: only `create-table` (also as SQL, or as a step of a
+   * transaction) creates it, and `drop-table` with `ifExists` succeeds
+   * without creating it.
    */
   private applyToMissing(command: Command): Applied {
     if (command.kind === "drop-table" && command.ifExists === true) {
       return { result: { kind: "mutation", operation: "drop-table", table: command.table, rowsAffected: 0 }, changes: [] };
     }
-    if (command.kind !== "create-table" && command.kind !== "sql") throw notFound();
+    if (command.kind !== "create-table" && command.kind !== "sql" && command.kind !== "transaction") throw notFound();
     const engine = this.engines.empty();
     let applied: Applied;
     try {
@@ -226,6 +271,21 @@ export class Database {
       this.pending = true;
     }
     return applied;
+  }
+
+  /** Changes applied under a lease that was given up: undone; a database they were creating is missing again. */
+  private rollback(changes: readonly Change[]): void {
+    const state = this.state;
+    try {
+      if (state.kind === "ready") state.engine.undo(changes);
+    } finally {
+      if (this.creating) {
+        this.creating = false;
+        this.state = { kind: "missing" };
+      }
+      this.pending = false;
+      for (const take of this.quiet.splice(0)) take(this.engine());
+    }
   }
 
   private async commit(changes: readonly Change[]): Promise<void> {

@@ -115,6 +115,11 @@ export interface StoreErrorOptions {
   readonly cause?: unknown;
 }
 
+/** How a transaction's failing step is named in its error's detail. */
+function stepDetail(step: number, message: string): string {
+  return `Transaction step ${step}: ${message}`;
+}
+
 /** The base error: a stable code, a message for people (`detail`), optional extras. */
 export class StoreError extends Error {
   readonly code: ErrorCode;
@@ -123,6 +128,8 @@ export class StoreError extends Error {
   readonly position?: SourcePosition;
   readonly expected?: readonly string[];
   readonly errors?: readonly ProblemEntry[];
+  /** The 0-based index of the transaction step that failed (CONTRACT §11), when the error ended a transaction. */
+  readonly step?: number;
 
   constructor(code: ErrorCode, message: string, options: StoreErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -141,7 +148,20 @@ export class StoreError extends Error {
     if (this.position) problem.position = this.position;
     if (this.expected) problem.expected = this.expected;
     if (this.errors) problem.errors = this.errors;
+    if (this.step !== undefined) problem.step = this.step;
     return problem;
+  }
+
+  /**
+   * This error as the failure of step `step` of a transaction: a copy of the
+   * same class and code whose detail and problem name the step.
+   */
+  atStep(step: number): this {
+    const copy = Object.create(Object.getPrototypeOf(this) as object) as this;
+    for (const key of Reflect.ownKeys(this)) Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(this, key) as PropertyDescriptor);
+    Object.defineProperty(copy, "message", { value: stepDetail(step, this.message), writable: true, configurable: true });
+    Object.defineProperty(copy, "step", { value: step, enumerable: true, configurable: true });
+    return copy;
   }
 }
 
@@ -153,6 +173,8 @@ export interface Problem {
   position?: SourcePosition;
   expected?: readonly string[];
   errors?: readonly ProblemEntry[];
+  /** A transaction's failing step (0-based). */
+  step?: number;
 }
 
 /** SQL text that does not lex, parse, or bind (`sql_syntax_error`, `sql_error`). */

@@ -10,6 +10,7 @@
  * alone, without the engine, from `storedb/client`).
  */
 export { Database, type DatabaseOptions } from "./database.js";
+export { Transaction, type TransactionOptions } from "./transaction.js";
 export { DataDirectory, type DataDirectoryOptions } from "./storage/data-directory.js";
 export { parseSql } from "./parser/index.js";
 export { parseCommand, parseEnvelope } from "./commands/index.js";

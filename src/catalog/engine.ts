@@ -15,7 +15,7 @@
  */
 
 import type { MutationResult, Result } from "../commands/results.js";
-import type { Command, ExplainCommand, PlanCommand, SqlCommand, Value } from "../commands/types.js";
+import type { Command, ExplainCommand, PlanCommand, SqlCommand, TransactionCommand, TransactionStep, Value } from "../commands/types.js";
 import { ConstraintError, SqlError, StoreError, assertNever, type ProblemEntry } from "../errors.js";
 import {
   checkParams,
@@ -154,9 +154,36 @@ export class Engine implements EngineApi {
         const plan = inner.kind === "sql" ? this.sqlPlan(this.cachedSql(inner.sql), inner.params ?? [], false).plan : bind(inner, this.catalog);
         return { result: { kind: "plan", plan }, changes: NO_CHANGES };
       }
+      case "transaction":
+        return this.transaction(command, false);
       default:
         return assertNever(command, "command kind");
     }
+  }
+
+  /**
+   * Runs the steps in order, each seeing the ones before it; the first
+   * that fails undoes the rest and is rethrown naming its step. The
+   * changes of every step are reported together, so storage makes them
+   * durable as one record, all or nothing.
+   */
+  private transaction(command: TransactionCommand, readOnly: boolean): Outcome {
+    const changes: Change[] = [];
+    const results: Result[] = [];
+    for (let step = 0; step < command.commands.length; step++) {
+      const next = command.commands[step] as Command;
+      let outcome: Outcome;
+      try {
+        if (!isTransactionStep(next)) throw new StoreError("invalid_request", `A transaction cannot run "${next.kind}"`);
+        outcome = this.execute(next, readOnly);
+      } catch (error) {
+        this.undo(changes);
+        throw error instanceof StoreError ? error.atStep(step) : error;
+      }
+      results.push(outcome.result);
+      for (const change of outcome.changes) changes.push(change);
+    }
+    return { result: { kind: "transaction", results }, changes };
   }
 
   /** A command on a database opened read-only: a mutation, of any surface, is refused before it is even bound. */
@@ -174,6 +201,8 @@ export class Engine implements EngineApi {
         if (statement.kind !== "explain" && statement.kind !== "select") throw refusedWrite();
         return this.sql(command);
       }
+      case "transaction":
+        return this.transaction(command, true);
       default:
         return this.execute(command);
     }
@@ -393,6 +422,10 @@ function writeResult(
   if (returning === undefined) return result;
   const project = returning.project as unknown as (row: readonly Value[], p: readonly Value[]) => Record<string, Value>;
   return { ...result, columns: returning.columns, rows: written.rows.map((row) => project(row, params)) };
+}
+
+function isTransactionStep(c: Command): c is TransactionStep {
+  return c.kind === "sql" || isPlanCommand(c);
 }
 
 function isPlanCommand(c: Command): c is PlanCommand {

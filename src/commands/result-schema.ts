@@ -98,9 +98,25 @@ export const resultDefinitions = {
       plan: { type: "object", description: "The normalized plan the executor would run, including the access path it chose." },
     },
   },
+  transactionResult: {
+    type: "object",
+    required: ["kind", "results"],
+    properties: {
+      kind: { const: "transaction" },
+      results: { type: "array", items: ref("result"), description: "One result per step, in order." },
+    },
+  },
   result: {
     type: "object",
     discriminator: { propertyName: "kind" },
-    oneOf: [ref("rowsResult"), ref("mutationResult"), ref("validationResult"), ref("schemaResult"), ref("planResult"), ref("checkpointResult")],
+    oneOf: [
+      ref("rowsResult"),
+      ref("mutationResult"),
+      ref("validationResult"),
+      ref("schemaResult"),
+      ref("planResult"),
+      ref("checkpointResult"),
+      ref("transactionResult"),
+    ],
   },
 } as const;

@@ -50,4 +50,10 @@ export interface CheckpointResult {
   readonly journalRecords: number;
 }
 
-export type Result = RowsResult | MutationResult | ValidationResult | SchemaResult | PlanResult | CheckpointResult;
+/** A transaction's answer: one result per step, in order. */
+export interface TransactionResult {
+  readonly kind: "transaction";
+  readonly results: readonly Result[];
+}
+
+export type Result = RowsResult | MutationResult | ValidationResult | SchemaResult | PlanResult | CheckpointResult | TransactionResult;

@@ -18,6 +18,9 @@
 
 import { DATABASE_NAME_PATTERN, IDENTIFIER_PATTERN, QUALIFIED_NAME_PATTERN } from "./names.js";
 
+/** A transaction holds at most this many commands (CONTRACT §11). */
+export const MAX_TRANSACTION_STEPS = 1000;
+
 const ref = (name: string) => ({ $ref: `#/definitions/${name}` }) as const;
 const name = ref("name");
 const names = { type: "array", minItems: 1, items: name } as const;
@@ -384,6 +387,20 @@ export const definitions = {
     required: ["kind", "command"],
     properties: { kind: { const: "explain" }, command: ref("explainable") },
   },
+  transaction: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "commands"],
+    properties: {
+      kind: { const: "transaction" },
+      commands: { type: "array", minItems: 1, maxItems: MAX_TRANSACTION_STEPS, items: ref("transactionStep") },
+    },
+  },
+  transactionStep: {
+    type: "object",
+    discriminator: { propertyName: "kind" },
+    oneOf: [ref("select"), ref("insert"), ref("update"), ref("delete"), ref("sql"), ref("createTable"), ref("dropTable")],
+  },
   explainable: {
     type: "object",
     discriminator: { propertyName: "kind" },
@@ -404,6 +421,7 @@ export const definitions = {
       ref("describe"),
       ref("explain"),
       ref("checkpoint"),
+      ref("transaction"),
     ],
   },
 } as const;

@@ -212,6 +212,18 @@ export interface ExplainCommand {
   readonly command: SelectCommand | InsertCommand | UpdateCommand | DeleteCommand | SqlCommand;
 }
 
+/** What a transaction step may be (CONTRACT §11): reads, writes and schema changes, never a command about the database itself. */
+export type TransactionStep = PlanCommand | SqlCommand;
+
+/**
+ * Runs 1 to 1,000 commands in order, all or nothing, made durable once;
+ * later steps see earlier steps' writes (CONTRACT §11).
+ */
+export interface TransactionCommand {
+  readonly kind: "transaction";
+  readonly commands: readonly TransactionStep[];
+}
+
 /** The six query-plan kinds: what the bind step turns into a bound Plan. */
 export type PlanCommand =
   | SelectCommand
@@ -221,7 +233,7 @@ export type PlanCommand =
   | CreateTableCommand
   | DropTableCommand;
 
-export type Command = PlanCommand | ValidateCommand | SqlCommand | DescribeCommand | ExplainCommand | CheckpointCommand;
+export type Command = PlanCommand | ValidateCommand | SqlCommand | DescribeCommand | ExplainCommand | CheckpointCommand | TransactionCommand;
 
 export type CommandKind = Command["kind"];
 

@@ -98,8 +98,23 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Checks every expression position of a (not yet validated) command without recursion. */
+/**
+ * Checks every expression position of a (not yet validated) command
+ * without recursion; a transaction's steps each once (a step that is
+ * itself a transaction is refused by the schema, so no deeper).
+ */
 function checkDepth(command: unknown, path: string): void {
+  if (isObject(command) && command["kind"] === "transaction") {
+    eachItem(command["commands"], (step, i) => {
+      checkCommandDepth(step, `${path}.commands[${i}]`);
+      return false;
+    });
+    return;
+  }
+  checkCommandDepth(command, path);
+}
+
+function checkCommandDepth(command: unknown, path: string): void {
   // An explain wraps one command; anything nested further is rejected by the schema anyway.
   for (let level = 0; level < 2 && isObject(command); level++) {
     if (tooDeep(command["where"])) throw deepError(`${path}.where`);
@@ -211,6 +226,10 @@ function tooDeep(root: unknown): boolean {
  * checked it); an array is still a wrong value.
  */
 function checkWrittenValues(command: Command, path: string): void {
+  if (command.kind === "transaction") {
+    command.commands.forEach((step, i) => checkWrittenValues(step, `${path}.commands[${i}]`));
+    return;
+  }
   const target = command.kind === "explain" ? command.command : command;
   const at = command.kind === "explain" ? `${path}.command` : path;
   if (target.kind === "insert") {
@@ -271,6 +290,8 @@ function toStoreError(errors: readonly ErrorObject[] | null | undefined, root: s
       return new StoreError("invalid_request", `${at}: must be >= ${String(params["limit"])}`);
     case "minItems":
       return new StoreError("invalid_request", `${at}: must have at least ${String(params["limit"])} item(s)`);
+    case "maxItems":
+      return new StoreError("invalid_request", `${at}: must have at most ${String(params["limit"])} item(s)`);
     case "minLength":
       return new StoreError("invalid_request", `${at}: must not be empty`);
     case "oneOf":

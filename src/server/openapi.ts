@@ -173,6 +173,7 @@ function components(): JsonObject {
         },
         expected: { type: "array", items: { type: "string" }, description: "Token names a SQL syntax error expected." },
         errors: { type: "array", items: ref("problemEntry"), description: "Row-level problems of a validation or constraint error." },
+        step: { type: "integer", minimum: 0, description: "A transaction's failing step: the 0-based index of its command (nothing of the transaction was kept)." },
       },
     },
     databaseList: {

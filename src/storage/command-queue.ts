@@ -10,16 +10,40 @@
  * answered only after that group's commit, and if the commit fails it runs
  * again on the restored state instead (its answer depended on changes that
  * never happened). Mutations of a failed commit answer the storage error.
+ *
+ * A hold (the library's `db.transaction`) takes its turn in the same line:
+ * once the commands before it are answered and durable, its holder gets a
+ * `Lease` — the database to itself, one command at a time — and everything
+ * queued after it waits until the lease ends, when the changes made under it
+ * are committed as one group or undone.
  */
 
 import type { Change } from "../catalog/types.js";
 import type { Command } from "../commands/types.js";
 import type { Result } from "../commands/results.js";
+import { StoreError } from "../errors.js";
 
 interface Pending {
   readonly command: Command;
   readonly resolve: (result: Result) => void;
   readonly reject: (error: unknown) => void;
+}
+
+/** A holder waiting for the database to itself. */
+interface Hold {
+  readonly grant: (lease: Lease) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * The database held by one holder: commands run at once, in memory; `end`
+ * makes the changes they reported durable as one group (`keep`) or undoes
+ * them, and lets the queue go on. A commit that fails rejects `end` after
+ * memory is back at the last durable state.
+ */
+export interface Lease {
+  apply(command: Command): Applied;
+  end(changes: readonly Change[], keep: boolean): Promise<void>;
 }
 
 /**
@@ -54,6 +78,8 @@ export interface QueueHost {
   apply(command: Command): Applied;
   /** Makes a group's changes durable; on failure, memory is back at the last durable state. */
   commit(changes: readonly Change[]): Promise<void>;
+  /** Undoes changes applied under a lease that is given up. */
+  rollback(changes: readonly Change[]): void;
 }
 
 /**
@@ -62,7 +88,7 @@ export interface QueueHost {
  * and commands queued while a step waits run together in the next one.
  */
 export class CommandQueue {
-  private readonly queue: Pending[] = [];
+  private readonly queue: (Pending | Hold)[] = [];
   private running = false;
   private readonly idle: (() => void)[] = [];
 
@@ -71,6 +97,17 @@ export class CommandQueue {
   run(command: Command): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
       this.queue.push({ command, resolve, reject });
+      if (!this.running) {
+        this.running = true;
+        this.drain();
+      }
+    });
+  }
+
+  /** The database to the caller alone, once every command queued before is answered and durable (see `Lease`). */
+  hold(): Promise<Lease> {
+    return new Promise<Lease>((grant, reject) => {
+      this.queue.push({ grant, reject });
       if (!this.running) {
         this.running = true;
         this.drain();
@@ -105,11 +142,50 @@ export class CommandQueue {
       this.rejectAll(error);
       return undefined;
     }
-    if (preparing === undefined) return this.runGroup();
+    if (preparing === undefined) return this.next();
     return preparing.then(
-      () => this.runGroup(),
+      () => this.next(),
       (error: unknown) => this.rejectAll(error),
     );
+  }
+
+  /** A hold at the head of the line is granted; otherwise the commands up to the next hold run as one group. */
+  private next(): Promise<void> | undefined {
+    const head = this.queue[0];
+    if (head !== undefined && "grant" in head) {
+      this.queue.shift();
+      return this.lease(head);
+    }
+    return this.runGroup();
+  }
+
+  /** Grants `hold` its lease; resolves when the lease has ended (committed or undone). */
+  private lease(hold: Hold): Promise<void> {
+    return new Promise<void>((done) => {
+      let ended = false;
+      hold.grant({
+        apply: (command) => {
+          if (ended) throw new StoreError("invalid_request", "The transaction is over: it took no more commands.");
+          return this.host.apply(command);
+        },
+        end: (changes, keep) => {
+          if (ended) return Promise.resolve();
+          ended = true;
+          let ending: Promise<void>;
+          if (changes.length === 0) ending = Promise.resolve();
+          else if (keep) ending = this.host.commit(changes);
+          else {
+            try {
+              this.host.rollback(changes);
+              ending = Promise.resolve();
+            } catch (error) {
+              ending = Promise.reject(error);
+            }
+          }
+          return ending.finally(done);
+        },
+      });
+    });
   }
 
   private rejectAll(error: unknown): void {
@@ -128,9 +204,12 @@ export class CommandQueue {
     });
   }
 
+  /** Applies the commands at the head of the line, up to a hold (which waits for this group to be durable). */
   private applyQueued(group: Group): void {
     const { changes, held } = group;
-    for (const item of this.queue.splice(0)) {
+    let end = this.queue.findIndex((item) => "grant" in item);
+    if (end === -1) end = this.queue.length;
+    for (const item of this.queue.splice(0, end) as Pending[]) {
       let applied: Applied;
       try {
         applied = this.host.apply(item.command);

@@ -11,6 +11,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { TableQuery } from "../../src/api/table-query.js";
+import type { Result } from "../../src/commands/results.js";
 import type { Command } from "../../src/commands/types.js";
 import { parseCommand } from "../../src/commands/validate.js";
 import { Database } from "../../src/database.js";
@@ -41,7 +42,19 @@ const BACKENDS: readonly [string, () => Promise<Session>][] = [
     async () => {
       const db = Database.memory();
       for (const command of FIXTURE) await db.execute(command);
-      return { fluent: (table) => db.table(table), json: (wire) => db.execute(wire), sql: (sql, params) => db.sql(sql, params) };
+      return {
+        fluent: (table) => db.table(table),
+        json: (wire) => db.execute(wire),
+        sql: (sql, params) => db.sql(sql, params),
+        callback: async (commands) => {
+          const results = await db.transaction(async (tx) => {
+            const out: Result[] = [];
+            for (const command of commands) out.push(await tx.execute(command));
+            return out;
+          });
+          return { kind: "transaction", results };
+        },
+      };
     },
   ],
 ];

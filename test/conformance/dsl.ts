@@ -20,7 +20,7 @@ import { ORDER_BIG, ORDER_COLUMNS, ORDERS, USER_ADULT, USER_COLUMNS, USERS } fro
  * the code SQL text gets instead — misuse is `sql_error` there and
  * `invalid_request` in JSON, CONTRACT §11); or a plan taking an access path.
  */
-export type Expect = Result | { readonly error: ErrorCode; readonly sql?: ErrorCode } | { readonly access: AccessPath["kind"] };
+export type Expect = Result | { readonly error: ErrorCode; readonly sql?: ErrorCode; readonly step?: number } | { readonly access: AccessPath["kind"] };
 export type Fluent = (t: (table: string) => TableQuery) => TableQuery;
 export type Sql = string | readonly [string, readonly Value[]];
 
@@ -32,9 +32,39 @@ export interface Case {
   readonly expect: Expect;
   /** JSON commands run after the case on the same database, and what each must return (e.g. to see a rollback). */
   readonly after?: readonly After[];
+  /**
+   * A transaction case: its steps, each said on the surfaces it can be
+   * (`json` always). Each surface runs the transaction command with its own
+   * form of every step it has (the JSON form of the others); the library
+   * also runs the steps in `db.transaction(async (tx) => …)`.
+   */
+  readonly steps?: readonly Step[];
+  /** A transaction case about the command's own shape (its size, its kinds of step), which the library's callback form does not have. */
+  readonly commandOnly?: boolean;
+}
+
+export interface Step {
+  readonly fluent: Fluent | null;
+  readonly json: unknown;
+  readonly sql: Sql | null;
 }
 
 export type After = readonly [Command, Expect];
+
+/** A transaction step: `[fluent, json, sql]`. */
+export type StepForms = readonly [Fluent | null, unknown, Sql | null];
+
+/** A transaction case (see `Case.steps`); `expect` is a transaction result or an error naming its step. */
+export function tx(name: string, steps: readonly StepForms[], expect: Expect, after?: After | readonly After[], options: { commandOnly?: boolean } = {}): Case {
+  const list = steps.map(([fluent, json, sql]) => ({ fluent, json, sql }));
+  const base = c(name, null, { kind: "transaction", commands: steps.map(([, json]) => json) }, null, expect, after);
+  return { ...base, steps: list, ...(options.commandOnly ? { commandOnly: true } : {}) };
+}
+
+/** A transaction's result: one result per step. */
+export const txr = (...results: Result[]): Result => ({ kind: "transaction", results });
+/** A transaction refused at step `step` with `code`. */
+export const atStep = (step: number, code: ErrorCode): Expect => ({ error: code, step });
 
 /** `after` is one check, or a list of them. */
 export function c(name: string, fluent: Fluent | null, json: unknown, sql: Sql | null, expect: Expect, after?: After | readonly After[]): Case {

@@ -7,9 +7,9 @@
  */
 
 import * as assert from "uvu/assert";
-import type { TableQuery } from "../../src/api/table-query.js";
+import { TableQuery } from "../../src/api/table-query.js";
 import type { Result } from "../../src/commands/results.js";
-import type { Value } from "../../src/commands/types.js";
+import type { Command, Value } from "../../src/commands/types.js";
 import { StoreError, type ProblemEntry, type SourcePosition } from "../../src/errors.js";
 import { aggregateCases } from "./cases-aggregates.js";
 import { errorCases } from "./cases-errors.js";
@@ -18,12 +18,13 @@ import { indexCases } from "./cases-index.js";
 import { joinCases } from "./cases-join.js";
 import { readCases } from "./cases-read.js";
 import { returningCases } from "./cases-returning.js";
+import { transactionCases } from "./cases-transaction.js";
 import { upsertCases } from "./cases-upsert.js";
 import { writeCases } from "./cases-write.js";
-import type { Case, Expect } from "./dsl.js";
+import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases];
 
 export interface Failure {
   readonly error: string;
@@ -32,6 +33,8 @@ export interface Failure {
   readonly position?: SourcePosition;
   readonly expected?: readonly string[];
   readonly errors?: readonly ProblemEntry[];
+  /** A transaction's failing step. */
+  readonly step?: number;
 }
 
 export type Outcome = { readonly result: Result } | Failure;
@@ -41,8 +44,16 @@ export async function attempt(run: () => Result | Promise<Result>): Promise<Outc
     return { result: await run() };
   } catch (error) {
     if (error instanceof StoreError) {
-      const { code, message, status, position, expected, errors } = error;
-      return { error: code, message, status, ...(position ? { position } : {}), ...(expected ? { expected } : {}), ...(errors ? { errors } : {}) };
+      const { code, message, status, position, expected, errors, step } = error;
+      return {
+        error: code,
+        message,
+        status,
+        ...(position ? { position } : {}),
+        ...(expected ? { expected } : {}),
+        ...(errors ? { errors } : {}),
+        ...(step !== undefined ? { step } : {}),
+      };
     }
     throw error; // anything else is a bug, not an outcome
   }
@@ -53,10 +64,42 @@ export interface Session {
   fluent(table: string): TableQuery;
   json(wire: unknown): Promise<Result>;
   sql(text: string, params: readonly Value[]): Promise<Result>;
+  /** The library's own transaction: each command run on `tx` in `db.transaction`, the results gathered. */
+  callback?(commands: readonly Command[]): Promise<Result>;
+}
+
+/** A step said on one surface, as the command that surface makes (the JSON form where it has none). */
+function stepCommand(step: Step, surface: "fluent" | "json" | "sql"): unknown {
+  if (surface === "fluent" && step.fluent) return step.fluent((table) => new TableQuery(table, () => Promise.reject(new Error("not run")))).toPlan();
+  if (surface === "sql" && step.sql) {
+    const [sql, params] = typeof step.sql === "string" ? [step.sql, []] : step.sql;
+    return { kind: "sql", sql, params };
+  }
+  return JSON.parse(JSON.stringify(step.json)) as unknown;
+}
+
+/** A transaction case on each surface that says at least one step its own way, and (library) as a callback. */
+async function transactionSurfaces(steps: readonly Step[], commandOnly: boolean, fresh: () => Promise<Session>): Promise<[string, Outcome, Session][]> {
+  const out: [string, Outcome, Session][] = [];
+  for (const surface of ["fluent", "json", "sql"] as const) {
+    if (surface !== "json" && !steps.some((step) => step[surface] !== null)) continue;
+    const session = await fresh();
+    const commands = steps.map((step) => stepCommand(step, surface));
+    out.push([surface, await attempt(() => session.json({ kind: "transaction", commands })), session]);
+    if (surface === "json" && !commandOnly) {
+      const library = await fresh();
+      if (library.callback) {
+        const callback = library.callback;
+        out.push(["callback", await attempt(() => callback(commands as Command[])), library]);
+      }
+    }
+  }
+  return out;
 }
 
 /** Runs `entry` on every surface it has, each on a fresh session. */
 export async function surfaces(entry: Case, fresh: () => Promise<Session>): Promise<[string, Outcome, Session][]> {
+  if (entry.steps) return transactionSurfaces(entry.steps, entry.commandOnly === true, fresh);
   const out: [string, Outcome, Session][] = [];
   if (entry.fluent) {
     const session = await fresh();
@@ -87,6 +130,8 @@ export function check(surface: string, outcome: Outcome, expect: Expect): void {
     const code = codeFor(surface, expect);
     assert.ok("error" in outcome, `${surface}: expected error ${code}, got ${JSON.stringify(outcome)}`);
     assert.is((outcome as Failure).error, code, `${surface}: error code (${(outcome as Failure).message})`);
+    // The step is in a transaction command's problem; the callback form rethrows the step's own error.
+    if (expect.step !== undefined && surface !== "callback") assert.is((outcome as Failure).step, expect.step, `${surface}: failing step`);
     return;
   }
   assert.ok("result" in outcome, `${surface}: expected a result, got ${JSON.stringify(outcome)}`);

@@ -179,6 +179,16 @@ test("answers of every result kind match the documented 200s", async () => {
   await check(onShop({ kind: "select", table: "users", columns: ["id", "age"], output: "arrays" }), 200);
   await check(onShop({ kind: "sql", sql: "SELECT name FROM users WHERE id = ?", params: ["2"] }), 200);
   await check(onShop({ kind: "update", table: "users", set: { age: 37 }, where: byId("1") }), 200);
+  await check(
+    onShop({
+      kind: "transaction",
+      commands: [
+        { kind: "insert", table: "users", rows: [{ id: "3", name: "Cy" }], onConflict: { action: "nothing" }, returning: "*" },
+        { kind: "sql", sql: "UPDATE users SET age = age + 1 WHERE id = ? RETURNING id, age", params: ["1"] },
+      ],
+    }),
+    200,
+  );
   await check(onShop({ kind: "validate" }), 200);
   await check(onShop({ kind: "describe" }), 200);
   await check(onShop({ kind: "explain", command: { kind: "select", table: "users", columns: "*", where: byId("1") } }), 200);
@@ -186,7 +196,7 @@ test("answers of every result kind match the documented 200s", async () => {
   await check(post("/v1/commands", { database: "shop", command: { kind: "delete", table: "orders", where: byId("o1") } }), 200);
   await check({ method: "GET", url: "/v1/databases", headers: auth }, 200);
   await check({ method: "GET", url: "/health" }, 200);
-  for (const kind of ["rows", "mutation", "validation", "schema", "plan", "checkpoint"]) assert.ok([...checked].some((entry) => entry.endsWith(` ${kind}`)), kind);
+  for (const kind of ["rows", "mutation", "validation", "schema", "plan", "checkpoint", "transaction"]) assert.ok([...checked].some((entry) => entry.endsWith(` ${kind}`)), kind);
 });
 
 test("problem answers match the documented statuses, codes and headers", async () => {
@@ -205,6 +215,7 @@ test("problem answers match the documented statuses, codes and headers", async (
   await check({ method: "GET", url: "/v1/databases/shop/commands", headers: auth }, 405);
   await check(onShop({ kind: "create-table", schema: users }), 409);
   await check(onShop({ kind: "insert", table: "users", rows: [{ id: "1", name: "again" }] }), 409);
+  await check(onShop({ kind: "transaction", commands: [{ kind: "insert", table: "users", rows: [{ id: "8", name: "new" }] }, { kind: "insert", table: "users", rows: [{ id: "1", name: "again" }] }] }), 409);
   await check(onShop({ kind: "sql", sql: `SELECT '${"x".repeat(5000)}'` }), 413);
   await check(post("/v1/databases/shop/commands", "{}", { ...auth, "content-type": "text/plain" }), 415);
   await check(onShop({ kind: "insert", table: "users", rows: [{ id: "9" }] }), 422);

@@ -20,6 +20,10 @@ class Counter {
     prepare: async () => undefined,
     apply: (command) => this.apply(command),
     commit: (changes) => this.commit(changes),
+    rollback: (changes) => {
+      this.log.push(`rollback ${changes.length}`);
+      for (const change of changes) if (change.kind === "insert") this.value -= change.row[0] as number;
+    },
   });
 
   apply(command: Command): Applied {
@@ -147,6 +151,62 @@ test("drained() waits for everything queued", async () => {
   c.release();
   await Promise.all([...all, drained]);
   assert.is(c.log[c.log.length - 1], "drained");
+});
+
+test("a hold waits for the group before it, and everything after it waits for the hold to end", async () => {
+  const c = new Counter();
+  const first = c.insert(1);
+  const held = c.queue.hold().then((lease) => (c.log.push("held"), lease));
+  const after = c.insert(10, "after");
+  await tick();
+  assert.equal(c.log, ["commit 1"], "the hold waits for the commit before it");
+  c.release();
+  const lease = await held;
+  await first;
+  assert.equal(c.log, ["commit 1", "answer insert 1", "held"]);
+  const a = lease.apply({ kind: "insert", table: "t", rows: [{ n: 2 }] });
+  const b = lease.apply({ kind: "insert", table: "t", rows: [{ n: 3 }] });
+  assert.is(lease.apply({ kind: "select", table: "t", columns: "*" }).result.kind, "rows");
+  await tick();
+  assert.equal(c.log.length, 3, "nothing queued after the hold ran while it is held");
+  const ending = lease.end([...a.changes, ...b.changes], true);
+  await tick();
+  assert.equal(c.log.slice(3), ["commit 2"], "the lease's changes are one group");
+  c.release();
+  await ending;
+  await tick();
+  c.release();
+  await after;
+  assert.equal(c.log.slice(3), ["commit 2", "commit 1", "answer after"]);
+  assert.is(c.durable, 16);
+});
+
+test("a lease ended without keeping undoes its changes and lets the queue go on; it takes no more commands", async () => {
+  const c = new Counter();
+  const lease = await c.queue.hold();
+  const after = c.read("after");
+  const applied = lease.apply({ kind: "insert", table: "t", rows: [{ n: 5 }] });
+  assert.is(c.value, 5);
+  await lease.end(applied.changes, false);
+  assert.is(await after, 0, "the command queued behind the hold sees the rollback");
+  assert.equal(c.log, ["rollback 1", "answer after"]);
+  assert.throws(() => lease.apply({ kind: "select", table: "t", columns: "*" }), /over/);
+});
+
+test("a lease whose commit fails rejects its end, memory back at the durable state", async () => {
+  const c = new Counter();
+  const lease = await c.queue.hold();
+  const applied = lease.apply({ kind: "insert", table: "t", rows: [{ n: 7 }] });
+  c.failNext = true;
+  const ending = lease.end(applied.changes, true);
+  await tick();
+  c.release();
+  await ending.then(
+    () => assert.unreachable("the commit failed"),
+    (error: StoreError) => assert.is(error.code, "insufficient_storage"),
+  );
+  assert.is(c.value, 0);
+  assert.is(await c.read(), 0);
 });
 
 test.run();

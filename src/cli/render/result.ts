@@ -150,6 +150,8 @@ export function renderResult(result: Result, mode: OutputMode): string {
       return renderTree(result.plan);
     case "checkpoint":
       return `checkpoint: ${plural(result.journalRecords, "journal record")} folded into the document\n`;
+    case "transaction":
+      return result.results.map((step, i) => `-- step ${i}\n${renderResult(step, mode)}`).join("") + `transaction: ${plural(result.results.length, "step")} kept\n`;
     default:
       return assertNever(result, "result");
   }
