@@ -5,7 +5,7 @@
  * client rebuilds the error class the engine uses for that code (`SqlError`,
  * `ValidationError`, `ConstraintError`, `StorageError`, else `StoreError`),
  * so `code`, `status`, `message` (the problem's `detail`), `position`,
- * `expected` and `errors` read the same whether the database is in this
+ * `expected`, `errors` and a transaction's failing `step` read the same whether the database is in this
  * process or behind a server. An answer that is not storedb's problem shape
  * (a proxy's HTML page, a code this client does not know) is a
  * `ConnectionError`, never guessed into a `StoreError`.
@@ -22,6 +22,7 @@ export interface ProblemBody {
   readonly position?: SourcePosition;
   readonly expected?: readonly string[];
   readonly errors?: readonly ProblemEntry[];
+  readonly step?: unknown;
 }
 
 /** The error a non-2xx answer stands for. `text` is the body as received. */
@@ -39,8 +40,15 @@ export function errorFromAnswer(status: number, text: string): Error {
   return errorFromProblem(body, code);
 }
 
-/** The library's error for a problem whose `code` is known: the class the engine throws for that code. */
+/** The library's error for a problem whose `code` is known: the class the engine throws for that code, with the transaction step it names. */
 export function errorFromProblem(body: ProblemBody, code: ErrorCode): StoreError {
+  const error = errorOfClass(body, code);
+  // The detail already names the step (the server's atStep wrote it), so only the field is set.
+  if (typeof body.step === "number") Object.defineProperty(error, "step", { value: body.step, enumerable: true, configurable: true });
+  return error;
+}
+
+function errorOfClass(body: ProblemBody, code: ErrorCode): StoreError {
   const detail = typeof body.detail === "string" ? body.detail : "";
   switch (code) {
     case "sql_syntax_error":

@@ -197,7 +197,7 @@ type Case = (typeof cases)[number];
 
 /** Whether a case may change its database. */
 function changes(entry: Case): boolean {
-  return entry.after !== undefined || (entry.expect as { kind?: string }).kind === "mutation";
+  return entry.steps !== undefined || entry.after !== undefined || (entry.expect as { kind?: string }).kind === "mutation";
 }
 
 /**
