@@ -10,14 +10,18 @@
  * code is loaded by this folder, so a process that only talks to a server
  * stays small.
  *
- * The batch form of `transaction()` needs a server command that does not
- * exist yet; it is not offered until it does.
+ * `transaction(steps)` is the batch form of a transaction: the steps (JSON
+ * commands or builder queries) go to the server as one `transaction`
+ * command, all kept or none. A callback form, as `Database` has, would hold
+ * the database across round trips the server cannot see the end of, so the
+ * client does not offer one.
  */
 
 import { TableQuery } from "../api/table-query.js";
 import type { Queryable } from "../api/queryable.js";
 import type { Result } from "../commands/results.js";
 import type { Value } from "../commands/types.js";
+import { ConnectionError } from "./connection-error.js";
 import { Transport } from "./transport.js";
 
 export { ConnectionError, type ConnectionErrorCode } from "./connection-error.js";
@@ -58,6 +62,19 @@ export class RemoteDatabase implements Queryable {
 
   table(name: string): TableQuery {
     return new TableQuery(name, (command) => this.execute(command));
+  }
+
+  /**
+   * Runs `steps` (JSON commands, or builder queries not yet run) in order
+   * as one `transaction` command: resolves with one result per step, all
+   * kept; or rejects with the failing step's error (its `step` says which),
+   * nothing kept. Never resent after a broken connection (it writes).
+   */
+  async transaction(steps: readonly (TableQuery | unknown)[]): Promise<readonly Result[]> {
+    const commands = steps.map((step) => (step instanceof TableQuery ? step.toPlan() : step));
+    const result = await this.execute({ kind: "transaction", commands });
+    if (result.kind !== "transaction") throw new ConnectionError("unexpected_response", `The server answered a transaction with a ${result.kind} result.`);
+    return result.results;
   }
 }
 

@@ -10,19 +10,13 @@
  * more under a random seed), `DIFF_QUERY` replays one query of the run: a
  * failure prints the line that replays it.
  */
-import { createRequire } from "node:module";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Engine } from "../../src/catalog/engine.js";
 import type { RowsResult } from "../../src/commands/results.js";
 import type { Value } from "../../src/commands/types.js";
 import { dataset, generateQuery, querySeed, type Query, type TableDef } from "./support/sql-generator.js";
-
-interface SqliteDatabase {
-  exec(sql: string): void;
-  prepare(sql: string): { raw(): { all(...params: unknown[]): unknown[][] }; run(...params: unknown[]): unknown };
-}
-const Sqlite = createRequire(import.meta.url)("better-sqlite3") as new (file: string) => SqliteDatabase;
+import { Sqlite, normal, sqliteValue, type SqliteDatabase } from "./support/sqlite.js";
 
 const RUN_SEED = Number(process.env["DIFF_SEED"] ?? 20261122);
 const COUNT = Number(process.env["DIFF_QUERIES"] ?? 1200);
@@ -46,20 +40,6 @@ function engines(tables: readonly TableDef[]): { ours: Engine; theirs: SqliteDat
     for (const row of t.rows) insert.run(...row.map(sqliteValue));
   }
   return { ours, theirs };
-}
-
-/** A value as better-sqlite3 binds it the way storedb reads it: integers as BigInt (a JS number binds as REAL), booleans as 0/1. */
-function sqliteValue(v: Value): unknown {
-  if (typeof v === "boolean") return v ? 1n : 0n;
-  if (typeof v === "number" && Number.isInteger(v)) return BigInt(v);
-  return v;
-}
-
-/** A result value compared across engines: booleans as SQLite keeps them, -0 as 0. */
-function normal(v: unknown): Value {
-  if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "number") return v === 0 ? 0 : v;
-  return v as Value;
 }
 
 function close(a: Value, b: Value): boolean {
