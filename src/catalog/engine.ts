@@ -36,7 +36,8 @@ import { countParams, lowerSql } from "../planner/lower-sql.js";
 import { expressionSlots, signatureOf, withParamTypes } from "../planner/param-types.js";
 import { sameShape, shapeOf, withCountSlots, withSlots, type ParameterizableCommand, type Token } from "../planner/parameterize.js";
 import { PlanCache } from "../planner/plan-cache.js";
-import type { OutputColumn, ParamUse, Plan } from "../planner/plan.js";
+import type { OutputColumn, ParamUse, Plan, TableChange } from "../planner/plan.js";
+import { applyTableChanges } from "./alter.js";
 import { checkTables } from "./check-state.js";
 import { linksTo } from "./foreign-keys.js";
 import { loadTables } from "./load.js";
@@ -94,7 +95,7 @@ export class Engine implements EngineApi {
   private readonly tables: Map<string, Table>;
   /** Prepared plans by SQL text, and by shape hash for JSON commands. */
   private readonly plans = new PlanCache<string | number, CachedShape | CachedSql>(256);
-  private readonly catalog: Catalog = { table: (name) => this.tables.get(name) };
+  private readonly catalog: Catalog = { table: (name) => this.tables.get(name), tables: () => this.tables.values() };
   private readonly stores: Stores = {
     store: (name) => {
       const t = this.tables.get(name);
@@ -131,6 +132,9 @@ export class Engine implements EngineApi {
       case "insert":
       case "create-table":
       case "drop-table":
+      case "create-index":
+      case "drop-index":
+      case "alter-table":
         return this.run(this.prepare(this.literal(command)), []);
       case "sql":
         return this.sql(command);
@@ -194,6 +198,9 @@ export class Engine implements EngineApi {
       case "delete":
       case "create-table":
       case "drop-table":
+      case "create-index":
+      case "drop-index":
+      case "alter-table":
         throw refusedWrite();
       case "sql": {
         // The lowered statement says what it does, before anything is bound.
@@ -295,6 +302,9 @@ export class Engine implements EngineApi {
       }
       case "create-table":
       case "drop-table":
+      case "create-index":
+      case "drop-index":
+      case "alter-table":
         return { plan };
       default:
         return assertNever(s, "plan");
@@ -355,9 +365,25 @@ export class Engine implements EngineApi {
         const change: Change = { kind: "drop-table", table: t.name, schema: t.schema, rows: t.rows };
         return { result: mutation("drop-table", t.name, 0), changes: [change] };
       }
+      case "create-index":
+      case "drop-index":
+        return {
+          result: { kind: "mutation", operation: s.kind, table: s.table ?? "", index: s.kind === "create-index" ? s.index.name : s.name, rowsAffected: 0 },
+          changes: this.alter(s.changes),
+        };
+      case "alter-table":
+        return { result: mutation("alter-table", s.table, 0), changes: this.alter(s.changes) };
       default:
         return assertNever(s, "plan");
     }
+  }
+
+  /** Applies a schema change the planner bound (all of it or none), after which every cached plan is stale. */
+  private alter(changes: readonly TableChange[]): Change[] {
+    if (changes.length === 0) return [];
+    const applied = applyTableChanges(this.tables, changes);
+    this.plans.clear();
+    return applied;
   }
 
   private table(name: string): Table {
@@ -392,7 +418,7 @@ function refusedWrite(): StoreError {
   return new StoreError("database_locked", "The database is open read-only: it takes no writes (another process may be writing it).");
 }
 
-function mutation(operation: "insert" | "update" | "delete" | "create-table" | "drop-table", table: string, rowsAffected: number): Result {
+function mutation(operation: MutationResult["operation"], table: string, rowsAffected: number): MutationResult {
   return { kind: "mutation", operation, table, rowsAffected };
 }
 
@@ -429,7 +455,20 @@ function isTransactionStep(c: Command): c is TransactionStep {
 }
 
 function isPlanCommand(c: Command): c is PlanCommand {
-  return c.kind === "select" || c.kind === "insert" || c.kind === "update" || c.kind === "delete" || c.kind === "create-table" || c.kind === "drop-table";
+  switch (c.kind) {
+    case "select":
+    case "insert":
+    case "update":
+    case "delete":
+    case "create-table":
+    case "drop-table":
+    case "create-index":
+    case "drop-index":
+    case "alter-table":
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** A plan lists one use per slot (`?` or literal), also for a slot no expression reads. */

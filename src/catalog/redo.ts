@@ -16,6 +16,7 @@
 
 import type { Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
+import { reshapeRows } from "./alter.js";
 import { keyOfRow, type MutableRow } from "./key-index.js";
 import { Table } from "./table.js";
 import type { Redo, Row } from "./types.js";
@@ -48,7 +49,7 @@ function keysFree(table: Table, row: MutableRow, old: MutableRow | undefined): v
   }
 }
 
-/** Redoes `changes` on `tables`; returns true when a table was created or dropped. */
+/** Redoes `changes` on `tables`; returns true when a table was created, dropped or changed its schema. */
 export function redoChanges(tables: Map<string, Table>, changes: readonly Redo[]): boolean {
   let schemaChanged = false;
   for (let i = 0; i < changes.length; ) {
@@ -98,6 +99,22 @@ export function redoChanges(tables: Map<string, Table>, changes: readonly Redo[]
         schemaChanged = true;
         i++;
         break;
+      case "alter-table": {
+        const old = tableOf(tables, change.table);
+        const reshape = change.rows;
+        if (reshape?.kind === "drop" && !(Number.isInteger(reshape.position) && reshape.position >= 0 && reshape.position < old.width)) {
+          throw misfit(`no column ${reshape.position} in "${old.name}"`);
+        }
+        if (change.schema.name !== change.table && tables.has(change.schema.name)) throw misfit(`table "${change.schema.name}" exists already`);
+        const { table, duplicates } = Table.holding(change.schema, reshapeRows(old.rows, reshape));
+        if (table.width !== old.width + (reshape === undefined ? 0 : reshape.kind === "add" ? 1 : -1)) throw misfit(`a schema of "${old.name}" that does not fit its rows`);
+        if (duplicates.some((rows) => rows.length > 0)) throw misfit(`a key of "${table.name}" that is taken`);
+        tables.delete(change.table);
+        tables.set(table.name, table);
+        schemaChanged = true;
+        i++;
+        break;
+      }
       default:
         assertNever(change, "change");
     }

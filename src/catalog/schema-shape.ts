@@ -5,6 +5,7 @@
  * needs its own check. Returns the first problem found, or undefined.
  */
 
+import { expressionProblem } from "../commands/validate.js";
 import { isColumnType } from "../planner/value-types.js";
 
 type Check = (value: unknown, at: string) => string | undefined;
@@ -52,27 +53,8 @@ function recordOf(item: Check): Check {
   };
 }
 
-/** Expressions are checked for shape here, for meaning when bound. */
-const expression: Check = (v, at) => {
-  if (!isObject(v) || typeof v.type !== "string") return `${at} must be an expression`;
-  switch (v.type) {
-    case "literal":
-      return object({ type: str, value: (x, a) => (isValue(x) ? undefined : `${a} must be a JSON scalar`) }, ["type", "value"])(v, at);
-    case "identifier":
-      return object({ type: str, name: str }, ["type", "name"])(v, at);
-    case "comparison":
-      return object({ type: str, op: str, left: expression, right: expression }, ["type", "op", "left", "right"])(v, at);
-    case "is-null":
-      return object({ type: str, expr: expression, not: (x, a) => (typeof x === "boolean" ? undefined : `${a} must be a boolean`) }, ["type", "expr"])(v, at);
-    case "and":
-    case "or":
-      return object({ type: str, operands: arrayOf(expression) }, ["type", "operands"])(v, at);
-    case "not":
-      return object({ type: str, expr: expression }, ["type", "expr"])(v, at);
-    default:
-      return `${at} has unknown expression type ${JSON.stringify(v.type)}`;
-  }
-};
+/** Expressions are checked for shape by the request schemas (every type a command may hold), for meaning when bound. */
+const expression: Check = (v, at) => expressionProblem(v, at);
 
 const columnsOf = object({ columns: strings }, ["columns"]);
 
@@ -94,7 +76,7 @@ const schemaShape = object(
       ),
     ),
     checks: arrayOf(object({ name: str, expr: expression }, ["expr"])),
-    indexes: arrayOf(object({ name: str, columns: strings }, ["name", "columns"])),
+    indexes: arrayOf(object({ name: str, columns: strings, unique: (v, at) => (typeof v === "boolean" ? undefined : `${at} must be a boolean`) }, ["name", "columns"])),
     defaults: recordOf((v, at) => (isValue(v) ? undefined : `${at} must be a JSON scalar`)),
     computed: recordOf(expression),
     comment: str,

@@ -117,6 +117,18 @@ export class Table implements TableInfo, TableStore {
     }));
   }
 
+  /**
+   * A table of `schema` holding `rows` (which must fit its columns), every
+   * key built — so whatever kinds of index the schema declares, the new
+   * table has them. `duplicates` lists, per unique key in `uniqueKeys()`
+   * order, the positions of rows whose key an earlier row holds.
+   */
+  static holding(schema: TableSchema, rows: MutableRow[]): { readonly table: Table; readonly duplicates: readonly (readonly number[])[] } {
+    const table = new Table(schema);
+    table.rows = rows;
+    return { table, duplicates: table.rebuild() };
+  }
+
   get hasChecks(): boolean {
     return this.checks.length > 0;
   }

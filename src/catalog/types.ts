@@ -13,6 +13,9 @@
 import type { Command, TableSchema, Value } from "../commands/types.js";
 import type { Result } from "../commands/results.js";
 import type { ProblemEntry } from "../errors.js";
+import type { RowReshape } from "../planner/plan.js";
+
+export type { RowReshape } from "../planner/plan.js";
 
 /** A stored row: the declared columns' values in declaration order (computed fields are not stored). */
 export type Row = readonly Value[];
@@ -25,7 +28,22 @@ export type Change =
   | { readonly kind: "update"; readonly table: string; readonly before: Row; readonly after: Row; readonly position: number }
   | { readonly kind: "create-table"; readonly schema: TableSchema }
   /** Carries the dropped table whole, so the drop can be undone. */
-  | { readonly kind: "drop-table"; readonly table: string; readonly schema: TableSchema; readonly rows: readonly Row[] };
+  | { readonly kind: "drop-table"; readonly table: string; readonly schema: TableSchema; readonly rows: readonly Row[] }
+  /**
+   * A table (named `table` before) takes `schema` — an index created or
+   * dropped, a column added, dropped or renamed, the table renamed, or
+   * another table's foreign key following a rename — and its rows are
+   * reshaped by `rows`. Carries what was there for undo: the schema, and the
+   * row arrays when they were reshaped.
+   */
+  | {
+      readonly kind: "alter-table";
+      readonly table: string;
+      readonly schema: TableSchema;
+      readonly rows?: RowReshape;
+      readonly before: TableSchema;
+      readonly beforeRows?: readonly Row[];
+    };
 
 /**
  * What redoing a change needs — the journal's record of it. Every `Change`
@@ -36,7 +54,8 @@ export type Redo =
   | { readonly kind: "delete"; readonly table: string; readonly position: number }
   | { readonly kind: "update"; readonly table: string; readonly after: Row; readonly position: number }
   | { readonly kind: "create-table"; readonly schema: TableSchema }
-  | { readonly kind: "drop-table"; readonly table: string };
+  | { readonly kind: "drop-table"; readonly table: string }
+  | { readonly kind: "alter-table"; readonly table: string; readonly schema: TableSchema; readonly rows?: RowReshape };
 
 /** A table as read from a file, before any checking: `schema` and `rows` are raw JSON. */
 export interface LoadedTable {

@@ -58,6 +58,17 @@ export function undoChanges(tables: Map<string, Table>, changes: readonly Change
         schemaChanged = true;
         break;
       }
+      case "alter-table": {
+        // The table as it was: its schema, under its old name, with its old row arrays (the same ones, when not reshaped).
+        const current = tableOf(tables, c.schema.name);
+        const t = new Table(c.before);
+        t.rows = (c.beforeRows ?? current.rows).slice() as MutableRow[];
+        tables.delete(c.schema.name);
+        tables.set(c.table, t);
+        touched.add(t);
+        schemaChanged = true;
+        break;
+      }
       default:
         assertNever(c, "change");
     }

@@ -6,6 +6,7 @@ export { assertDatabaseName, isValidIdentifier } from "./names.js";
 export {
   compileValidators,
   MAX_EXPRESSION_DEPTH,
+  expressionProblem,
   parseCommand,
   parseCommandBody,
   parseEnvelope,

@@ -46,7 +46,8 @@ export const resultDefinitions = {
     properties: {
       kind: { const: "mutation" },
       operation: { type: "string", description: "The command's kind (for `sql`, the statement's)." },
-      table: { type: "string" },
+      table: { type: "string", description: "The table written (its name after the command); empty for a drop-index `ifExists` that found no index." },
+      index: { type: "string", description: "create-index and drop-index: the index." },
       rowsAffected: { type: "integer", minimum: 0 },
       inserted: { type: "integer", minimum: 0, description: "An insert with `onConflict`: rows inserted." },
       updated: { type: "integer", minimum: 0, description: "An insert with `onConflict`: existing rows updated instead." },

@@ -14,8 +14,11 @@ export interface RowsResult {
 
 export interface MutationResult {
   readonly kind: "mutation";
-  readonly operation: "insert" | "update" | "delete" | "create-table" | "drop-table";
+  readonly operation: "insert" | "update" | "delete" | "create-table" | "drop-table" | "create-index" | "drop-index" | "alter-table";
+  /** The table written (its name after the command); empty for a drop-index `ifExists` that found no index. */
   readonly table: string;
+  /** create-index and drop-index: the index. */
+  readonly index?: string;
   readonly rowsAffected: number;
   /** An insert with `onConflict`: rows inserted, rows updated instead, rows skipped (`rowsAffected` is inserted + updated). */
   readonly inserted?: number;

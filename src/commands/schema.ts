@@ -230,20 +230,19 @@ export const definitions = {
           properties: { name, expr: ref("expression") },
         },
       },
-      indexes: {
-        type: "array",
-        items: {
-          type: "object",
-          additionalProperties: false,
-          required: ["name", "columns"],
-          properties: { name, columns: names },
-        },
-      },
+      indexes: { type: "array", items: ref("index") },
       defaults: { type: "object", propertyNames: name, additionalProperties: ref("value") },
       computed: { type: "object", propertyNames: name, additionalProperties: ref("expression") },
       comment: { type: "string" },
       comments: { type: "object", propertyNames: name, additionalProperties: { type: "string" } },
     },
+  },
+
+  index: {
+    type: "object",
+    additionalProperties: false,
+    required: ["name", "columns"],
+    properties: { name, columns: names, unique: { type: "boolean" } },
   },
 
   join: {
@@ -357,6 +356,43 @@ export const definitions = {
     required: ["kind", "table"],
     properties: { kind: { const: "drop-table" }, table: name, ifExists: { type: "boolean" } },
   },
+  createIndex: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "table", "index"],
+    properties: { kind: { const: "create-index" }, table: name, index: ref("index"), ifNotExists: { type: "boolean" } },
+  },
+  dropIndex: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "name"],
+    properties: { kind: { const: "drop-index" }, name, ifExists: { type: "boolean" } },
+  },
+  alterTable: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "table", "action"],
+    properties: { kind: { const: "alter-table" }, table: name, action: ref("alterAction") },
+  },
+  alterAction: {
+    type: "object",
+    discriminator: { propertyName: "type" },
+    oneOf: [ref("addColumn"), ref("dropColumn"), ref("renameColumn"), ref("renameTable")],
+  },
+  addColumn: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "column", "columnType"],
+    properties: { type: { const: "add-column" }, column: name, columnType: ref("columnType"), default: ref("value"), required: { type: "boolean" } },
+  },
+  dropColumn: { type: "object", additionalProperties: false, required: ["type", "column"], properties: { type: { const: "drop-column" }, column: name } },
+  renameColumn: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "from", "to"],
+    properties: { type: { const: "rename-column" }, from: name, to: name },
+  },
+  renameTable: { type: "object", additionalProperties: false, required: ["type", "to"], properties: { type: { const: "rename-table" }, to: name } },
   validate: {
     type: "object",
     additionalProperties: false,
@@ -399,7 +435,7 @@ export const definitions = {
   transactionStep: {
     type: "object",
     discriminator: { propertyName: "kind" },
-    oneOf: [ref("select"), ref("insert"), ref("update"), ref("delete"), ref("sql"), ref("createTable"), ref("dropTable")],
+    oneOf: [ref("select"), ref("insert"), ref("update"), ref("delete"), ref("sql"), ref("createTable"), ref("dropTable"), ref("createIndex"), ref("dropIndex"), ref("alterTable")],
   },
   explainable: {
     type: "object",
@@ -416,6 +452,9 @@ export const definitions = {
       ref("delete"),
       ref("createTable"),
       ref("dropTable"),
+      ref("createIndex"),
+      ref("dropIndex"),
+      ref("alterTable"),
       ref("validate"),
       ref("sql"),
       ref("describe"),

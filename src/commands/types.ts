@@ -159,6 +159,13 @@ export interface Check {
   readonly expr: Expression;
 }
 
+/** A named index of a table: a lookup path on its columns and, when `unique`, a key no two rows may share. */
+export interface IndexDef {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly unique?: boolean;
+}
+
 /** A table schema (CONTRACT §3). Everything but `name` and `columns` is optional. */
 export interface TableSchema {
   readonly name: string;
@@ -168,7 +175,7 @@ export interface TableSchema {
   readonly unique?: readonly { readonly columns: readonly string[] }[];
   readonly foreign_keys?: readonly ForeignKey[];
   readonly checks?: readonly Check[];
-  readonly indexes?: readonly { readonly name: string; readonly columns: readonly string[] }[];
+  readonly indexes?: readonly IndexDef[];
   readonly defaults?: Readonly<Record<string, Value>>;
   readonly computed?: Readonly<Record<string, Expression>>;
   readonly comment?: string;
@@ -184,6 +191,35 @@ export interface CreateTableCommand {
 export interface DropTableCommand {
   readonly kind: "drop-table";
   readonly table: string;
+  readonly ifExists?: boolean;
+}
+
+/** Adds an index to a table's schema (CONTRACT §11); its name is unique within the database. */
+export interface CreateIndexCommand {
+  readonly kind: "create-index";
+  readonly table: string;
+  readonly index: IndexDef;
+  readonly ifNotExists?: boolean;
+}
+
+/** What `alter-table` does (CONTRACT §11). */
+export type AlterAction =
+  | { readonly type: "add-column"; readonly column: string; readonly columnType: ColumnType; readonly default?: Value; readonly required?: boolean }
+  | { readonly type: "drop-column"; readonly column: string }
+  | { readonly type: "rename-column"; readonly from: string; readonly to: string }
+  | { readonly type: "rename-table"; readonly to: string };
+
+/** Changes a table's schema in place, keeping its rows; refused where anything depends on what would go. */
+export interface AlterTableCommand {
+  readonly kind: "alter-table";
+  readonly table: string;
+  readonly action: AlterAction;
+}
+
+/** Removes the index of that name, whichever table holds it. */
+export interface DropIndexCommand {
+  readonly kind: "drop-index";
+  readonly name: string;
   readonly ifExists?: boolean;
 }
 
@@ -224,14 +260,17 @@ export interface TransactionCommand {
   readonly commands: readonly TransactionStep[];
 }
 
-/** The six query-plan kinds: what the bind step turns into a bound Plan. */
+/** The query-plan kinds: what the bind step turns into a bound Plan. */
 export type PlanCommand =
   | SelectCommand
   | InsertCommand
   | UpdateCommand
   | DeleteCommand
   | CreateTableCommand
-  | DropTableCommand;
+  | DropTableCommand
+  | CreateIndexCommand
+  | DropIndexCommand
+  | AlterTableCommand;
 
 export type Command = PlanCommand | ValidateCommand | SqlCommand | DescribeCommand | ExplainCommand | CheckpointCommand | TransactionCommand;
 

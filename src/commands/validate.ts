@@ -16,7 +16,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { StoreError, ValidationError } from "../errors.js";
 import { DATABASE_RULE, IDENTIFIER_RULE, quote } from "./names.js";
-import { commandBodySchema, commandSchema, databaseNameSchema, definitions, envelopeSchema } from "./schema.js";
+import { commandBodySchema, commandSchema, databaseNameSchema, definitions, envelopeSchema, expressionSchema } from "./schema.js";
 import type { Command, CommandBody, Envelope } from "./types.js";
 
 /** Expressions may nest this deep (CONTRACT §5); one more level is `invalid_request`. */
@@ -44,6 +44,7 @@ function compiledOnUse(schema: object): () => ValidateFunction {
 const commandValidator = compiledOnUse(commandSchema);
 const envelopeValidator = compiledOnUse(envelopeSchema);
 const commandBodyValidator = compiledOnUse(commandBodySchema);
+const expressionValidator = compiledOnUse(expressionSchema);
 
 /** Compiles every schema now: a server does, so that its first requests do not wait for it. */
 export function compileValidators(): void {
@@ -90,6 +91,19 @@ export function parseCommand(value: unknown): Command {
   if (!validateCommandSchema(value)) throw toStoreError(validateCommandSchema.errors, "command");
   checkWrittenValues(value as Command, "command");
   return value as Command;
+}
+
+/**
+ * What is wrong with an expression read from somewhere other than a
+ * request (a check or computed field in a file), by the same schema
+ * requests are held to, so every expression type a command may hold loads
+ * back; undefined when nothing is. `path` names where it stands.
+ */
+export function expressionProblem(value: unknown, path: string): string | undefined {
+  if (tooDeep(value)) return `${path}: expression nested deeper than ${MAX_EXPRESSION_DEPTH} levels`;
+  const validate = expressionValidator();
+  if (validate(value)) return undefined;
+  return toStoreError(validate.errors, path).message;
 }
 
 // ---------------------------------------------------------------- depth

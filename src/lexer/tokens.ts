@@ -35,7 +35,7 @@ export const QuotedIdentifier = createToken({
 });
 
 /** Keywords that may also serve as names: nowhere in the grammar can they be mistaken for one. */
-const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING", "CONFLICT", "DO", "NOTHING", "IGNORE"];
+const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING", "CONFLICT", "DO", "NOTHING", "IGNORE", "INDEX", "ALTER", "ADD", "RENAME"];
 
 function keyword(word: string): TokenType {
   const name = word.charAt(0) + word.slice(1).toLowerCase();
@@ -111,13 +111,19 @@ export const Conflict = keyword("CONFLICT");
 export const Do = keyword("DO");
 export const Nothing = keyword("NOTHING");
 export const Ignore = keyword("IGNORE");
+export const Index = keyword("INDEX");
+export const Alter = keyword("ALTER");
+export const Add = keyword("ADD");
+export const Column = keyword("COLUMN");
+export const Rename = keyword("RENAME");
+export const To = keyword("TO");
 
 /** Every keyword, for tests and documentation. */
 export const keywords: readonly TokenType[] = [
   Select, From, Where, And, Or, Not, Is, Null, True, False, As, Join, Inner, Left, On, Order, By, Asc, Desc,
   Limit, Offset, Insert, Into, Values, Update, SetKeyword, Delete, Create, Table, If, Exists, Primary, Key, Unique,
   Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain, Case, When, Then, Else, End,
-  Cast, In, Between, Like, Escape, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore,
+  Cast, In, Between, Like, Escape, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore, Index, Alter, Add, Column, Rename, To,
 ];
 
 export const StringLiteral = createToken({

@@ -346,6 +346,37 @@ export interface DropTableStmt {
   readonly span: Span;
 }
 
+export interface CreateIndexStmt {
+  readonly kind: "create-index";
+  readonly unique: boolean;
+  readonly ifNotExists: boolean;
+  readonly name: Name;
+  readonly table: Name;
+  readonly columns: readonly Name[];
+  readonly span: Span;
+}
+
+/** What `ALTER TABLE` does; an added column is written as in `CREATE TABLE` (lowering keeps NOT NULL and DEFAULT only). */
+export type AlterAction =
+  | { readonly kind: "add-column"; readonly column: ColumnDef }
+  | { readonly kind: "drop-column"; readonly column: Name }
+  | { readonly kind: "rename-column"; readonly from: Name; readonly to: Name }
+  | { readonly kind: "rename-table"; readonly to: Name };
+
+export interface AlterTableStmt {
+  readonly kind: "alter-table";
+  readonly table: Name;
+  readonly action: AlterAction;
+  readonly span: Span;
+}
+
+export interface DropIndexStmt {
+  readonly kind: "drop-index";
+  readonly ifExists: boolean;
+  readonly name: Name;
+  readonly span: Span;
+}
+
 export interface ExplainStmt {
   readonly kind: "explain";
   readonly statement: SelectStmt | InsertStmt | UpdateStmt | DeleteStmt;
@@ -359,4 +390,7 @@ export type Statement =
   | DeleteStmt
   | CreateTableStmt
   | DropTableStmt
+  | CreateIndexStmt
+  | DropIndexStmt
+  | AlterTableStmt
   | ExplainStmt;

@@ -11,10 +11,33 @@ export type StatementCstChildren = {
   insertStatement?: InsertStatementCstNode[];
   updateStatement?: UpdateStatementCstNode[];
   deleteStatement?: DeleteStatementCstNode[];
-  createTableStatement?: CreateTableStatementCstNode[];
-  dropTableStatement?: DropTableStatementCstNode[];
+  createStatement?: CreateStatementCstNode[];
+  dropStatement?: DropStatementCstNode[];
+  alterTableStatement?: AlterTableStatementCstNode[];
   explainStatement?: ExplainStatementCstNode[];
   Semicolon?: IToken[];
+};
+
+export interface CreateStatementCstNode extends CstNode {
+  name: "createStatement";
+  children: CreateStatementCstChildren;
+}
+
+export type CreateStatementCstChildren = {
+  Create: IToken[];
+  createTableStatement?: CreateTableStatementCstNode[];
+  createIndexStatement?: CreateIndexStatementCstNode[];
+};
+
+export interface DropStatementCstNode extends CstNode {
+  name: "dropStatement";
+  children: DropStatementCstChildren;
+}
+
+export type DropStatementCstChildren = {
+  Drop: IToken[];
+  dropTableStatement?: DropTableStatementCstNode[];
+  dropIndexStatement?: DropIndexStatementCstNode[];
 };
 
 export interface ExplainStatementCstNode extends CstNode {
@@ -225,7 +248,6 @@ export interface CreateTableStatementCstNode extends CstNode {
 }
 
 export type CreateTableStatementCstChildren = {
-  Create: IToken[];
   Table: IToken[];
   If?: IToken[];
   Not?: IToken[];
@@ -340,11 +362,66 @@ export interface DropTableStatementCstNode extends CstNode {
 }
 
 export type DropTableStatementCstChildren = {
-  Drop: IToken[];
   Table: IToken[];
   If?: IToken[];
   Exists?: IToken[];
   Identifier: IToken[];
+};
+
+export interface CreateIndexStatementCstNode extends CstNode {
+  name: "createIndexStatement";
+  children: CreateIndexStatementCstChildren;
+}
+
+export type CreateIndexStatementCstChildren = {
+  Unique?: IToken[];
+  Index: IToken[];
+  If?: IToken[];
+  Not?: IToken[];
+  Exists?: IToken[];
+  Identifier: (IToken)[];
+  On: IToken[];
+  nameList: NameListCstNode[];
+};
+
+export interface DropIndexStatementCstNode extends CstNode {
+  name: "dropIndexStatement";
+  children: DropIndexStatementCstChildren;
+}
+
+export type DropIndexStatementCstChildren = {
+  Index: IToken[];
+  If?: IToken[];
+  Exists?: IToken[];
+  Identifier: IToken[];
+};
+
+export interface AlterTableStatementCstNode extends CstNode {
+  name: "alterTableStatement";
+  children: AlterTableStatementCstChildren;
+}
+
+export type AlterTableStatementCstChildren = {
+  Alter: IToken[];
+  Table: IToken[];
+  Identifier: (IToken)[];
+  Add?: IToken[];
+  Column?: (IToken)[];
+  columnDefinition?: ColumnDefinitionCstNode[];
+  Drop?: IToken[];
+  renameAction?: RenameActionCstNode[];
+};
+
+export interface RenameActionCstNode extends CstNode {
+  name: "renameAction";
+  children: RenameActionCstChildren;
+}
+
+export type RenameActionCstChildren = {
+  Rename: IToken[];
+  To?: (IToken)[];
+  Identifier?: (IToken)[];
+  Column?: IToken[];
 };
 
 export interface ExpressionCstNode extends CstNode {

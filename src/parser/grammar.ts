@@ -14,7 +14,8 @@
  * IS [NOT] NULL, [NOT] IN, BETWEEN, LIKE), then `+ -`, then `* / %`, then
  * `||`, then unary minus. A comparison takes arithmetic on both sides but not
  * another comparison, so `a = b = c` does not parse. The grammar is LL(1)
- * (`maxLookahead: 1`): one token always decides.
+ * (`maxLookahead: 1`): one token always decides (CREATE and DROP are
+ * consumed before the choice of TABLE or INDEX).
  *
  * Shaped for speed, following Chevrotain's performance guide, since every
  * rule call costs a CST node and bookkeeping: OR alternatives are built once
@@ -52,12 +53,35 @@ class SqlGrammar extends CstParser {
         { ALT: () => this.SUBRULE(this.insertStatement) },
         { ALT: () => this.SUBRULE(this.updateStatement) },
         { ALT: () => this.SUBRULE(this.deleteStatement) },
-        { ALT: () => this.SUBRULE(this.createTableStatement) },
-        { ALT: () => this.SUBRULE(this.dropTableStatement) },
+        { ALT: () => this.SUBRULE(this.createStatement) },
+        { ALT: () => this.SUBRULE(this.dropStatement) },
+        { ALT: () => this.SUBRULE(this.alterTableStatement) },
         { ALT: () => this.SUBRULE(this.explainStatement) },
       ]),
     );
     this.OPTION(() => this.CONSUME(T.Semicolon));
+  });
+
+  /** `CREATE` then `TABLE …` or `[UNIQUE] INDEX …`. */
+  readonly createStatement = this.RULE("createStatement", () => {
+    this.CONSUME(T.Create);
+    this.OR(
+      (this.alternatives.createStatement ??= [
+        { ALT: () => this.SUBRULE(this.createTableStatement) },
+        { ALT: () => this.SUBRULE(this.createIndexStatement) },
+      ]),
+    );
+  });
+
+  /** `DROP` then `TABLE …` or `INDEX …`. */
+  readonly dropStatement = this.RULE("dropStatement", () => {
+    this.CONSUME(T.Drop);
+    this.OR(
+      (this.alternatives.dropStatement ??= [
+        { ALT: () => this.SUBRULE(this.dropTableStatement) },
+        { ALT: () => this.SUBRULE(this.dropIndexStatement) },
+      ]),
+    );
   });
 
   readonly explainStatement = this.RULE("explainStatement", () => {
@@ -288,8 +312,8 @@ class SqlGrammar extends CstParser {
 
   // ------------------------------------------------------------------ DDL
 
+  /** After CREATE. */
   readonly createTableStatement = this.RULE("createTableStatement", () => {
-    this.CONSUME(T.Create);
     this.CONSUME(T.Table);
     this.OPTION(() => {
       this.CONSUME(T.If);
@@ -425,14 +449,88 @@ class SqlGrammar extends CstParser {
     this.CONSUME(T.RParen);
   });
 
+  /** After DROP. */
   readonly dropTableStatement = this.RULE("dropTableStatement", () => {
-    this.CONSUME(T.Drop);
     this.CONSUME(T.Table);
     this.OPTION(() => {
       this.CONSUME(T.If);
       this.CONSUME(T.Exists);
     });
     this.CONSUME(T.Identifier);
+  });
+
+  /** `[UNIQUE] INDEX [IF NOT EXISTS] name ON table (columns)`, after CREATE. */
+  readonly createIndexStatement = this.RULE("createIndexStatement", () => {
+    this.OPTION(() => this.CONSUME(T.Unique));
+    this.CONSUME(T.Index);
+    this.OPTION2(() => {
+      this.CONSUME(T.If);
+      this.CONSUME(T.Not);
+      this.CONSUME(T.Exists);
+    });
+    this.CONSUME(T.Identifier);
+    this.CONSUME(T.On);
+    this.CONSUME2(T.Identifier);
+    this.SUBRULE(this.nameList);
+  });
+
+  /** `INDEX [IF EXISTS] name`, after DROP. */
+  readonly dropIndexStatement = this.RULE("dropIndexStatement", () => {
+    this.CONSUME(T.Index);
+    this.OPTION(() => {
+      this.CONSUME(T.If);
+      this.CONSUME(T.Exists);
+    });
+    this.CONSUME(T.Identifier);
+  });
+
+  /** `ALTER TABLE t ADD [COLUMN] c type [NOT NULL] [DEFAULT x] | DROP [COLUMN] c | RENAME [COLUMN] a TO b | RENAME TO u`. */
+  readonly alterTableStatement = this.RULE("alterTableStatement", () => {
+    this.CONSUME(T.Alter);
+    this.CONSUME(T.Table);
+    this.CONSUME(T.Identifier);
+    this.OR(
+      (this.alternatives.alterTableStatement ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.Add);
+            this.OPTION(() => this.CONSUME(T.Column));
+            this.SUBRULE(this.columnDefinition);
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(T.Drop);
+            this.OPTION2(() => this.CONSUME2(T.Column));
+            this.CONSUME2(T.Identifier);
+          },
+        },
+        { ALT: () => this.SUBRULE(this.renameAction) },
+      ]),
+    );
+  });
+
+  /** `RENAME TO u` (the table) or `RENAME [COLUMN] a TO b`. */
+  readonly renameAction = this.RULE("renameAction", () => {
+    this.CONSUME(T.Rename);
+    this.OR(
+      (this.alternatives.renameAction ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.To);
+            this.CONSUME(T.Identifier);
+          },
+        },
+        {
+          ALT: () => {
+            this.OPTION(() => this.CONSUME(T.Column));
+            this.CONSUME2(T.Identifier);
+            this.CONSUME2(T.To);
+            this.CONSUME3(T.Identifier);
+          },
+        },
+      ]),
+    );
   });
 
   // ------------------------------------------------------------------ expressions

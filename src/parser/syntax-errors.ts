@@ -76,7 +76,7 @@ const SUMMARY: Readonly<Record<string, string>> = {
   operand: "an expression",
   value: "a value (a literal or '?')",
   literal: "a literal",
-  statement: "a statement (SELECT, INSERT, UPDATE, DELETE, CREATE TABLE, DROP TABLE or EXPLAIN)",
+  statement: "a statement (SELECT, INSERT, UPDATE, DELETE, CREATE TABLE, CREATE INDEX, DROP TABLE, DROP INDEX, ALTER TABLE or EXPLAIN)",
 };
 
 export const errorMessages: IParserErrorMessageProvider = {

@@ -241,8 +241,17 @@ class AstBuilder {
     if (c.insertStatement) return this.insert(c.insertStatement[0]!);
     if (c.updateStatement) return this.update(c.updateStatement[0]!);
     if (c.deleteStatement) return this.delete(c.deleteStatement[0]!);
-    if (c.createTableStatement) return this.createTable(c.createTableStatement[0]!);
-    if (c.dropTableStatement) return this.dropTable(c.dropTableStatement[0]!);
+    if (c.createStatement) {
+      const create = c.createStatement[0]!.children;
+      const start = create.Create[0]!.startOffset;
+      return create.createTableStatement ? this.createTable(create.createTableStatement[0]!, start) : this.createIndex(create.createIndexStatement![0]!, start);
+    }
+    if (c.dropStatement) {
+      const drop = c.dropStatement[0]!.children;
+      const start = drop.Drop[0]!.startOffset;
+      return drop.dropTableStatement ? this.dropTable(drop.dropTableStatement[0]!, start) : this.dropIndex(drop.dropIndexStatement![0]!, start);
+    }
+    if (c.alterTableStatement) return this.alterTable(c.alterTableStatement[0]!);
     return this.explain(c.explainStatement![0]!);
   }
 
@@ -452,7 +461,7 @@ class AstBuilder {
     return { kind: "delete", table, ...(where ? { where } : {}), ...(returning ? { returning } : {}), span: this.span(start, end) };
   }
 
-  private createTable(node: C.CreateTableStatementCstNode): A.CreateTableStmt {
+  private createTable(node: C.CreateTableStatementCstNode, start: number): A.CreateTableStmt {
     const c = node.children;
     const table = this.name(c.Identifier[0]!);
     const columns: A.ColumnDef[] = [];
@@ -468,7 +477,7 @@ class AstBuilder {
       table,
       columns,
       constraints,
-      span: this.span(c.Create[0]!.startOffset, endOf(c.RParen[0]!)),
+      span: this.span(start, endOf(c.RParen[0]!)),
     };
   }
 
@@ -541,10 +550,52 @@ class AstBuilder {
     return { table, columns, span };
   }
 
-  private dropTable(node: C.DropTableStatementCstNode): A.DropTableStmt {
+  private dropTable(node: C.DropTableStatementCstNode, start: number): A.DropTableStmt {
     const c = node.children;
     const table = this.name(c.Identifier[0]!);
-    return { kind: "drop-table", ifExists: c.If !== undefined, table, span: this.span(c.Drop[0]!.startOffset, table.span.end) };
+    return { kind: "drop-table", ifExists: c.If !== undefined, table, span: this.span(start, table.span.end) };
+  }
+
+  private createIndex(node: C.CreateIndexStatementCstNode, start: number): A.CreateIndexStmt {
+    const c = node.children;
+    const list = c.nameList[0]!;
+    return {
+      kind: "create-index",
+      unique: c.Unique !== undefined,
+      ifNotExists: c.If !== undefined,
+      name: this.name(c.Identifier[0]!),
+      table: this.name(c.Identifier[1]!),
+      columns: this.names(list.children.Identifier),
+      span: this.span(start, endOf(list.children.RParen[0]!)),
+    };
+  }
+
+  private dropIndex(node: C.DropIndexStatementCstNode, start: number): A.DropIndexStmt {
+    const c = node.children;
+    const name = this.name(c.Identifier[0]!);
+    return { kind: "drop-index", ifExists: c.If !== undefined, name, span: this.span(start, name.span.end) };
+  }
+
+  private alterTable(node: C.AlterTableStatementCstNode): A.AlterTableStmt {
+    const c = node.children;
+    const table = this.name(c.Identifier[0]!);
+    const span = (end: number): A.Span => this.span(c.Alter[0]!.startOffset, end);
+    if (c.columnDefinition) {
+      const column = this.columnDefinition(c.columnDefinition[0]!);
+      return { kind: "alter-table", table, action: { kind: "add-column", column }, span: span(column.span.end) };
+    }
+    if (c.Drop) {
+      const column = this.name(c.Identifier[1]!);
+      return { kind: "alter-table", table, action: { kind: "drop-column", column }, span: span(column.span.end) };
+    }
+    const names = c.renameAction![0]!.children.Identifier!;
+    if (names.length === 1) {
+      const to = this.name(names[0]!);
+      return { kind: "alter-table", table, action: { kind: "rename-table", to }, span: span(to.span.end) };
+    }
+    const from = this.name(names[0]!);
+    const to = this.name(names[1]!);
+    return { kind: "alter-table", table, action: { kind: "rename-column", from, to }, span: span(to.span.end) };
   }
 
   // ---------------------------------------------------------------- expressions

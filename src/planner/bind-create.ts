@@ -17,7 +17,7 @@ import { bindTableExpr } from "./bind-expr.js";
 import { checkName } from "./bind-select.js";
 import type { Plan } from "./plan.js";
 import type { Catalog } from "./table-info.js";
-import { tableInfoOf } from "./table-info.js";
+import { PRIMARY_KEY_NAME, tableInfoOf } from "./table-info.js";
 import { fitsType, isColumnType } from "./value-types.js";
 
 function isName(name: unknown): boolean {
@@ -49,7 +49,7 @@ function normalizeSchema(s: TableSchema): TableSchema {
     }));
   }
   if (s.checks && s.checks.length > 0) out.checks = s.checks.map((c) => (c.name === undefined ? { expr: c.expr } : { name: c.name, expr: c.expr }));
-  if (s.indexes && s.indexes.length > 0) out.indexes = s.indexes.map((i) => ({ name: i.name, columns: [...i.columns] }));
+  if (s.indexes && s.indexes.length > 0) out.indexes = s.indexes.map((i) => (i.unique === true ? { name: i.name, columns: [...i.columns], unique: true } : { name: i.name, columns: [...i.columns] }));
   if (s.defaults && Object.keys(s.defaults).length > 0) {
     out.defaults = Object.fromEntries(columns.filter((c) => Object.hasOwn(s.defaults ?? {}, c)).map((c) => [c, (s.defaults ?? {})[c]]));
   }
@@ -125,8 +125,7 @@ function checkForeignKey(schema: TableSchema, fk: ForeignKey, lookup: (name: str
   for (const c of fk.references.columns) {
     if (!Object.hasOwn(target.columns, c)) fail(t, `foreign key references unknown column "${target.name}.${c}"`);
   }
-  const keys = [target.primary_key?.columns ?? [], ...(target.unique ?? []).map((u) => u.columns)];
-  if (!keys.some((k) => k.length > 0 && sameSet(k, fk.references.columns))) {
+  if (!uniqueKeysOf(target).some((k) => k.length > 0 && sameSet(k, fk.references.columns))) {
     fail(t, `foreign key must reference the primary key or a unique key of "${target.name}"`);
   }
   fk.columns.forEach((c, i) => {
@@ -137,8 +136,33 @@ function checkForeignKey(schema: TableSchema, fk: ForeignKey, lookup: (name: str
   });
 }
 
+/** The column lists a foreign key may reference: the primary key's, each unique constraint's, each unique index's. */
+export function uniqueKeysOf(schema: TableSchema): (readonly string[])[] {
+  return [schema.primary_key?.columns ?? [], ...(schema.unique ?? []).map((u) => u.columns), ...(schema.indexes ?? []).filter((i) => i.unique === true).map((i) => i.columns)];
+}
+
+/**
+ * Index names are unique within a database (CONTRACT §11), and
+ * `primary_key` is the plan's name for primary keys: an index of that name
+ * could be taken for one. `holder` is the table that has the name already.
+ */
+export function checkIndexName(name: string, catalog: Catalog, except?: string): { readonly holder?: string } {
+  if (!isName(name)) throw new StoreError("invalid_name", `Invalid index name ${JSON.stringify(name)}`);
+  if (name === PRIMARY_KEY_NAME) throw new StoreError("invalid_request", `"${PRIMARY_KEY_NAME}" is reserved: it names primary keys in plans`);
+  for (const t of catalog.tables()) {
+    if (t.name !== except && (t.schema.indexes ?? []).some((i) => i.name === name)) return { holder: t.name };
+  }
+  return {};
+}
+
 export function bindCreateTable(cmd: CreateTableCommand, catalog: Catalog): Plan {
   const schema = checkSchema(cmd.schema, (name) => catalog.table(name)?.schema);
+  if (catalog.table(schema.name) === undefined) {
+    for (const ix of schema.indexes ?? []) {
+      const { holder } = checkIndexName(ix.name, catalog);
+      if (holder !== undefined) throw new StoreError("invalid_request", `Schema of "${schema.name}": an index named "${ix.name}" exists already (on "${holder}"); index names are unique within a database`);
+    }
+  }
   return { statement: { kind: "create-table", schema, ifNotExists: cmd.ifNotExists === true }, params: [] };
 }
 

@@ -9,6 +9,8 @@ import type { PlanCommand } from "../commands/types.js";
 import { assertNever } from "../errors.js";
 import { bindContext } from "./bind-expr.js";
 import { bindCreateTable, bindDropTable } from "./bind-create.js";
+import { bindAlterTable } from "./bind-alter.js";
+import { bindCreateIndex, bindDropIndex } from "./bind-index.js";
 import { bindDelete, bindInsert, bindUpdate } from "./bind-mutation.js";
 import { bindSelect } from "./bind-select.js";
 import type { Plan } from "./plan.js";
@@ -44,6 +46,12 @@ export function bind(command: PlanCommand, catalog: Catalog, options: BindOption
       return bindCreateTable(command, catalog);
     case "drop-table":
       return bindDropTable(command);
+    case "create-index":
+      return bindCreateIndex(command, catalog);
+    case "drop-index":
+      return bindDropIndex(command, catalog);
+    case "alter-table":
+      return bindAlterTable(command, catalog);
     default:
       return assertNever(command, "command kind");
   }

@@ -16,6 +16,7 @@
 
 import type {
   AggregateName,
+  AlterAction,
   Command,
   DeleteCommand,
   OnConflict,
@@ -39,6 +40,7 @@ import type {
 import { IDENTIFIER_RULE, isValidIdentifier, quote } from "../commands/names.js";
 import { SqlError, StoreError, assertNever, type SourcePosition } from "../errors.js";
 import type {
+  AlterAction as AlterActionStmt,
   CallExpr,
   Assignment,
   ColumnRefExpr,
@@ -70,6 +72,15 @@ export function lowerSql(stmt: Statement): Command {
       return lowerCreateTable(stmt);
     case "drop-table":
       return stmt.ifExists ? { kind: "drop-table", table: name(stmt.table), ifExists: true } : { kind: "drop-table", table: name(stmt.table) };
+    case "create-index": {
+      const columns = distinctNames(stmt.columns, "index");
+      const index = stmt.unique ? { name: name(stmt.name), columns, unique: true } : { name: name(stmt.name), columns };
+      return stmt.ifNotExists ? { kind: "create-index", table: name(stmt.table), index, ifNotExists: true } : { kind: "create-index", table: name(stmt.table), index };
+    }
+    case "drop-index":
+      return stmt.ifExists ? { kind: "drop-index", name: name(stmt.name), ifExists: true } : { kind: "drop-index", name: name(stmt.name) };
+    case "alter-table":
+      return { kind: "alter-table", table: name(stmt.table), action: lowerAlterAction(stmt.action) };
     case "select":
     case "insert":
     case "update":
@@ -172,7 +183,12 @@ export function countParams(stmt: Statement): number {
         for (const column of s.columns) visit(column.default);
         for (const constraint of s.constraints) if (constraint.kind === "check") visit(constraint.expr);
         return;
+      case "alter-table":
+        if (s.action.kind === "add-column") visit(s.action.column.default);
+        return;
       case "drop-table":
+      case "create-index":
+      case "drop-index":
         return;
       case "explain":
         visitStatement(s.statement);
@@ -397,6 +413,32 @@ function lowerCreateTable(stmt: CreateTableStmt): CreateTableCommand {
   if (checks.length > 0) schema.checks = checks;
   if (Object.keys(defaults).length > 0) schema.defaults = defaults;
   return stmt.ifNotExists ? { kind: "create-table", schema, ifNotExists: true } : { kind: "create-table", schema };
+}
+
+function lowerAlterAction(action: AlterActionStmt): AlterAction {
+  switch (action.kind) {
+    case "add-column": {
+      const column = action.column;
+      // As SQLite: a column added to rows that exist cannot be a key or point at one.
+      if (column.primaryKey || column.unique || column.references) {
+        throw new SqlError("sql_error", "ADD COLUMN takes a type, NOT NULL and DEFAULT only: add a key with CREATE UNIQUE INDEX", at(column.span));
+      }
+      const added = { type: "add-column" as const, column: name(column.name), columnType: columnType(column.type) };
+      return {
+        ...added,
+        ...(column.default ? { default: column.default.value } : {}),
+        ...(column.notNull ? { required: true } : {}),
+      };
+    }
+    case "drop-column":
+      return { type: "drop-column", column: name(action.column) };
+    case "rename-column":
+      return { type: "rename-column", from: name(action.from), to: name(action.to) };
+    case "rename-table":
+      return { type: "rename-table", to: name(action.to) };
+    default:
+      return assertNever(action, "alter-table action");
+  }
 }
 
 function foreignKey(columns: string[], references: References, span: Span): ForeignKey {

@@ -14,7 +14,7 @@
  * (`bind*.ts`), the executor's compiler and the explain tests change with it.
  */
 
-import type { AggregateName, ColumnType, TableSchema, Value } from "../commands/types.js";
+import type { AggregateName, ColumnType, IndexDef, TableSchema, Value } from "../commands/types.js";
 
 export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
 
@@ -287,7 +287,44 @@ export interface DropTablePlan {
   readonly ifExists: boolean;
 }
 
-export type PlanNode = SelectPlan | InsertPlan | UpdatePlan | DeletePlan | CreateTablePlan | DropTablePlan;
+/** How a schema change reshapes a table's rows: a column added at the end with a value, or the column at `position` dropped. */
+export type RowReshape = { readonly kind: "add"; readonly value: Value } | { readonly kind: "drop"; readonly position: number };
+
+/**
+ * One table's part of a schema change: the table (by its name now) gets
+ * `schema` — normalized, as `describe` will show it; a new name if its
+ * `name` differs — and its rows reshaped by `rows`, if given.
+ */
+export interface TableChange {
+  readonly table: string;
+  readonly schema: TableSchema;
+  readonly rows?: RowReshape;
+}
+
+export interface CreateIndexPlan {
+  readonly kind: "create-index";
+  readonly table: string;
+  readonly index: IndexDef;
+  /** The table's new schema; none when `ifNotExists` met an index of that name. */
+  readonly changes: readonly TableChange[];
+}
+
+export interface DropIndexPlan {
+  readonly kind: "drop-index";
+  readonly name: string;
+  /** The table holding the index; absent when `ifExists` found none. */
+  readonly table?: string;
+  readonly changes: readonly TableChange[];
+}
+
+/** An `alter-table`: the altered table's name after it, and every table whose schema changes (others' foreign keys follow a rename). */
+export interface AlterTablePlan {
+  readonly kind: "alter-table";
+  readonly table: string;
+  readonly changes: readonly TableChange[];
+}
+
+export type PlanNode = SelectPlan | InsertPlan | UpdatePlan | DeletePlan | CreateTablePlan | DropTablePlan | CreateIndexPlan | DropIndexPlan | AlterTablePlan;
 
 /** A prepared plan: the statement and what each parameter slot must hold (`params.length` = placeholders). */
 export interface Plan {

@@ -27,13 +27,15 @@ export interface TableInfo {
   readonly types: readonly ColumnType[];
   readonly position: ReadonlyMap<string, number>;
   readonly computed: ReadonlyMap<string, Expression>;
-  /** Primary key first, then unique keys, then secondary indexes. */
+  /** Primary key first, then unique keys (unique constraints, then unique indexes), then secondary indexes. */
   readonly keys: readonly KeyInfo[];
 }
 
 /** Resolves table names for the binder. */
 export interface Catalog {
   table(name: string): TableInfo | undefined;
+  /** Every table (schema commands look across tables: index names are unique within a database, foreign keys point between tables). */
+  tables(): Iterable<TableInfo>;
 }
 
 /** The name a key is known by in plans: unique keys have no declared name. */
@@ -57,6 +59,8 @@ export function tableInfoOf(schema: TableSchema): TableInfo {
   const keys: KeyInfo[] = [];
   if (schema.primary_key) keys.push(keyOf("primary", PRIMARY_KEY_NAME, schema.primary_key.columns));
   for (const u of schema.unique ?? []) keys.push(keyOf("unique", uniqueKeyName(u.columns), u.columns));
-  for (const ix of schema.indexes ?? []) keys.push(keyOf("index", ix.name, ix.columns));
+  // A unique index is a unique key known by its name; the others are lookup paths only.
+  for (const ix of schema.indexes ?? []) if (ix.unique === true) keys.push(keyOf("unique", ix.name, ix.columns));
+  for (const ix of schema.indexes ?? []) if (ix.unique !== true) keys.push(keyOf("index", ix.name, ix.columns));
   return { name: schema.name, schema, columns, types, position, computed, keys };
 }

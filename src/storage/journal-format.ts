@@ -57,7 +57,7 @@ export function markerLine(seq: number, document: string, through: number): Buff
   return line(`{"seq":${seq},"checkpoint":${JSON.stringify(document)},"through":${through}}`);
 }
 
-/** What redoing `change` needs; an insert and a create-table are that already. */
+/** What redoing `change` needs (no before-images); an insert and a create-table are that already. */
 function redoOf(change: Change): Redo {
   switch (change.kind) {
     case "insert":
@@ -69,6 +69,10 @@ function redoOf(change: Change): Redo {
       return { kind: "delete", table: change.table, position: change.position };
     case "drop-table":
       return { kind: "drop-table", table: change.table };
+    case "alter-table":
+      return change.rows === undefined
+        ? { kind: "alter-table", table: change.table, schema: change.schema }
+        : { kind: "alter-table", table: change.table, schema: change.schema, rows: change.rows };
   }
 }
 

@@ -107,7 +107,7 @@ test("enums, tags and types are named with what is allowed", () => {
     "invalid_request",
     "command.where.operands[2].op: must be one of =, !=, <>, <, <=, >, >=",
   );
-  rejects({ kind: "nope" }, "invalid_request", "command.kind: must be one of select, insert, update, delete, create-table, drop-table, validate, sql, describe, explain, checkpoint");
+  rejects({ kind: "nope" }, "invalid_request", "command.kind: must be one of select, insert, update, delete, create-table, drop-table, create-index, drop-index, alter-table, validate, sql, describe, explain, checkpoint, transaction");
   rejects({ kind: 7 }, "invalid_request", "command.kind: must be a string");
   rejects(select({ where: { type: "param", index: 0 } }), "invalid_request", "command.where.type: must be one of literal, identifier, comparison, is-null, and, or, not, binary, negate, in, between, like, case, cast, function, aggregate");
   rejects({ kind: "explain", command: { kind: "create-table", schema: { name: "t", columns: { a: "text" } } } }, "invalid_request",

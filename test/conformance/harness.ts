@@ -12,9 +12,11 @@ import type { Result } from "../../src/commands/results.js";
 import type { Command, Value } from "../../src/commands/types.js";
 import { StoreError, type ProblemEntry, type SourcePosition } from "../../src/errors.js";
 import { aggregateCases } from "./cases-aggregates.js";
+import { alterCases } from "./cases-alter.js";
 import { errorCases } from "./cases-errors.js";
 import { expressionCases } from "./cases-expressions.js";
 import { indexCases } from "./cases-index.js";
+import { indexDdlCases } from "./cases-index-ddl.js";
 import { joinCases } from "./cases-join.js";
 import { readCases } from "./cases-read.js";
 import { returningCases } from "./cases-returning.js";
@@ -24,7 +26,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases, ...indexDdlCases, ...alterCases];
 
 export interface Failure {
   readonly error: string;

@@ -4,7 +4,7 @@
  * corpus test, the span test and the case/whitespace/comment equivalence test.
  */
 import {
-  aggregate, and, between, bin, by, call, caseOf, cast, check, cmp, col, create, def, del, drop, eq, explain, fkey, inList, insert, isNull,
+  aggregate, alter, and, between, bin, by, call, caseOf, cast, check, cmp, col, create, def, del, drop, eq, explain, fkey, inList, insert, isNull,
   item, join, like, lit, n, neg, not, notNull, or, p, pkey, q, real, refs, returning, select, str, uniq, update, type Bare,
 } from "./helpers.js";
 import type { Statement } from "../../src/parser/ast.js";
@@ -317,6 +317,16 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ],
   ["CREATE TABLE t (a BIGINT, b DOUBLE, c FLOAT, d BOOL)", create("t", [def("a", "BIGINT"), def("b", "DOUBLE"), def("c", "FLOAT"), def("d", "BOOL")])],
   ["CREATE TABLE t (a WHATEVER)", create("t", [def("a", "WHATEVER")])],
+
+  // ---- ALTER TABLE
+  ["ALTER TABLE t ADD COLUMN a TEXT", alter("t", { kind: "add-column", column: def("a", "TEXT") })],
+  ["ALTER TABLE t ADD a INTEGER NOT NULL DEFAULT 0", alter("t", { kind: "add-column", column: def("a", "INTEGER", { notNull: true, default: 0 }) })],
+  ["alter table t drop column a", alter("t", { kind: "drop-column", column: n("a") })],
+  ["ALTER TABLE t DROP a", alter("t", { kind: "drop-column", column: n("a") })],
+  ["ALTER TABLE t RENAME COLUMN a TO b", alter("t", { kind: "rename-column", from: n("a"), to: n("b") })],
+  ["ALTER TABLE t RENAME a TO b", alter("t", { kind: "rename-column", from: n("a"), to: n("b") })],
+  ["ALTER TABLE t RENAME TO u", alter("t", { kind: "rename-table", to: n("u") })],
+  ["ALTER TABLE add RENAME alter TO rename;", alter("add", { kind: "rename-column", from: n("alter"), to: n("rename") })],
 
   // ---- DROP TABLE
   ["DROP TABLE t", drop("t")],

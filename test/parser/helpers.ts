@@ -203,4 +203,6 @@ export function create(
 
 export const drop = (name: string, ifExists = false): Bare<A.DropTableStmt> => ({ kind: "drop-table", ifExists, table: n(name) });
 
+export const alter = (table: string, action: Bare<A.AlterAction>): Bare<A.AlterTableStmt> => ({ kind: "alter-table", table: n(table), action });
+
 export const explain = (statement: Bare<A.ExplainStmt["statement"]>): Bare<A.ExplainStmt> => ({ kind: "explain", statement });

@@ -246,6 +246,20 @@ const statement: fc.Arbitrary<Bare<A.Statement>> = fc.oneof(
   explainable,
   explainable.map((s): Bare<A.ExplainStmt> => ({ kind: "explain", statement: s })),
   fc.tuple(name, fc.boolean()).map(([table, ifExists]): Bare<A.DropTableStmt> => ({ kind: "drop-table", ifExists, table })),
+  fc
+    .tuple(fc.boolean(), fc.boolean(), name, name, fc.array(name, { minLength: 1, maxLength: 3 }))
+    .map(([unique, ifNotExists, index, table, columns]): Bare<A.CreateIndexStmt> => ({ kind: "create-index", unique, ifNotExists, name: index, table, columns })),
+  fc.tuple(name, fc.boolean()).map(([index, ifExists]): Bare<A.DropIndexStmt> => ({ kind: "drop-index", ifExists, name: index })),
+  fc
+    .tuple(
+      name,
+      fc.oneof(
+        name.map((column): Bare<A.AlterAction> => ({ kind: "drop-column", column })),
+        fc.tuple(name, name).map(([from, to]): Bare<A.AlterAction> => ({ kind: "rename-column", from, to })),
+        name.map((to): Bare<A.AlterAction> => ({ kind: "rename-table", to })),
+      ),
+    )
+    .map(([table, action]): Bare<A.AlterTableStmt> => ({ kind: "alter-table", table, action })),
 );
 
 const printItems = (items: "*" | readonly Bare<A.SelectItem>[]): string =>
@@ -287,6 +301,18 @@ function printStatement(s: Bare<A.Statement>): string {
       return `DROP TABLE ${s.ifExists ? "IF EXISTS " : ""}${printName(s.table)}`;
     case "explain":
       return `EXPLAIN ${printStatement(s.statement)}`;
+    case "create-index":
+      return `CREATE ${s.unique ? "UNIQUE " : ""}INDEX ${s.ifNotExists ? "IF NOT EXISTS " : ""}${printName(s.name)} ON ${printName(s.table)} (${s.columns.map(printName).join(", ")})`;
+    case "drop-index":
+      return `DROP INDEX ${s.ifExists ? "IF EXISTS " : ""}${printName(s.name)}`;
+    case "alter-table": {
+      const a = s.action;
+      const table = `ALTER TABLE ${printName(s.table)}`;
+      if (a.kind === "drop-column") return `${table} DROP COLUMN ${printName(a.column)}`;
+      if (a.kind === "rename-column") return `${table} RENAME ${printName(a.from)} TO ${printName(a.to)}`;
+      if (a.kind === "rename-table") return `${table} RENAME TO ${printName(a.to)}`;
+      throw new Error("not generated");
+    }
     case "create-table":
       throw new Error("not generated");
   }

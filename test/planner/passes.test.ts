@@ -30,7 +30,7 @@ const tables = new Map<string, Table>([
   ],
   ["b", table({ name: "b", columns: { a_id: "integer", k: "text", w: "real" }, indexes: [{ name: "by_a", columns: ["a_id"] }] }, Array.from({ length: 60 }, (_, i) => [i % 45, `k${i % 4}`, i / 2]))],
 ]);
-const catalog = { table: (n: string) => tables.get(n) };
+const catalog = { table: (n: string) => tables.get(n), tables: () => tables.values() };
 const stores = { store: (n: string) => tables.get(n) as Table };
 
 const id = (name: string) => ({ type: "identifier", name }) as const;

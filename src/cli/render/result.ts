@@ -39,6 +39,12 @@ function mutationLine(result: Extract<Result, { kind: "mutation" }>): string {
       return `table ${result.table} created`;
     case "drop-table":
       return `table ${result.table} dropped`;
+    case "create-index":
+      return `index ${result.index} on ${result.table}`;
+    case "drop-index":
+      return result.table === "" ? `no index ${result.index}` : `index ${result.index} dropped from ${result.table}`;
+    case "alter-table":
+      return `table ${result.table} altered`;
     default:
       return assertNever(result.operation, "operation");
   }
@@ -122,7 +128,7 @@ export function schemaText(schema: TableSchema): string {
     rules.push(`foreign key ${list(fk.columns)} references ${fk.references.table}${list(fk.references.columns)} on delete ${fk.on_delete ?? "restrict"}`);
   }
   for (const check of schema.checks ?? []) rules.push(`check${check.name === undefined ? "" : ` ${check.name}`}: ${expressionText(check.expr)}`);
-  for (const index of schema.indexes ?? []) rules.push(`index ${index.name} ${list(index.columns)}`);
+  for (const index of schema.indexes ?? []) rules.push(`${index.unique === true ? "unique index" : "index"} ${index.name} ${list(index.columns)}`);
   const title = `${schema.name}${schema.comment === undefined ? "" : ` -- ${schema.comment}`}\n`;
   const hasComments = rows.some((row) => row[3] !== "");
   const table = renderTable(hasComments ? ["column", "type", "notes", "comment"] : ["column", "type", "notes"], hasComments ? rows : rows.map((r) => r.slice(0, 3)));
