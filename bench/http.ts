@@ -44,7 +44,7 @@
  * anywhere.
  */
 
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -53,6 +53,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Counter, Histogram, Registry } from "prom-client";
 import { buildServer, root } from "../scripts/bundle.mjs";
+import { cpuMs, post, stop, type Server } from "./servers.js";
 import { LATENCY_BUCKETS, ServiceMetrics } from "../src/server/metrics.js";
 
 const ROWS = 10_000;
@@ -143,10 +144,6 @@ interface AutocannonResult {
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 const autocannon = require("autocannon") as Autocannon;
 
-interface Server {
-  readonly child: ChildProcess;
-  readonly url: string;
-}
 
 /**
  * The load generator (this process) and the server under test each get a core of their own when
@@ -194,12 +191,6 @@ async function startStoredb(bundle: string, port: number, dir: string, logLevel:
   throw new Error("storedb did not start");
 }
 
-async function post(url: string, body: unknown): Promise<string> {
-  const response = await fetch(`${url}/v1/commands`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.status}: ${text}`);
-  return text;
-}
 
 async function seedStoredb(url: string): Promise<void> {
   await post(url, { database: "bench", command: { kind: "create-table", schema: { name: "users", columns: { id: "integer", name: "text", email: "text" }, primary_key: { columns: ["id"] } } } });
@@ -294,12 +285,6 @@ async function proxyRounds(bundle: string, data: string, scratch: string, port: 
   );
 }
 
-/** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 interface Run {
   readonly result: AutocannonResult;
@@ -347,13 +332,6 @@ async function load(url: string, route: string, makeBody: () => unknown, seconds
 
 const randomId = () => 1 + Math.floor(Math.random() * ROWS);
 
-/** Stops a server and waits for it to exit (storedb releases its data directory then). */
-async function stop(server: Server): Promise<void> {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once("exit", resolve));
-  server.child.kill("SIGTERM");
-  await exited;
-}
 
 /**
  * What the metrics add to a request, in process: storedb's tally (`ServiceMetrics.record`) against

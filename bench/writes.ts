@@ -20,14 +20,15 @@
  * the HTTP part also checks one answer of each server first.
  */
 
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildServer, root } from "../scripts/bundle.mjs";
+import { cpuMs, post, stop, type Server } from "./servers.js";
 import { Database } from "../src/database.js";
 
 const ACCOUNTS = 1_000;
@@ -100,10 +101,6 @@ async function serveSqlite(port: number, dir: string): Promise<void> {
 
 // ---------------------------------------------------------------- servers and load
 
-interface Server {
-  readonly child: ChildProcess;
-  readonly url: string;
-}
 
 async function startSqlite(port: number, dir: string): Promise<Server> {
   const child = spawn(process.execPath, ["--import", "tsx", here, "serve-sqlite", String(port), dir], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
@@ -131,25 +128,8 @@ async function startStoredb(bundle: string, port: number, dir: string): Promise<
   throw new Error("storedb did not start");
 }
 
-async function post(url: string, body: unknown): Promise<string> {
-  const response = await fetch(`${url}/v1/commands`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.status}: ${text}`);
-  return text;
-}
 
-async function stop(server: Server): Promise<void> {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once("exit", resolve));
-  server.child.kill("SIGTERM");
-  await exited;
-}
 
-/** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 interface AutocannonResult {
   requests: { average: number; total: number };
