@@ -5,7 +5,9 @@
  *   a data directory and as a library `db.transaction`;
  * - a transaction whose every step succeeds but whose durable write fails
  *   at any fs step, with any error a disk gives, answers that error and
- *   leaves memory and disk as they were, and the next transaction works;
+ *   leaves memory and disk as they were, and the next transaction works —
+ *   one of data steps, and one of schema changes (an index created, columns
+ *   added and renamed, the table renamed) among writes that use them;
  * - SIGKILL of a real process writing transactions, at random moments,
  *   never leaves part of a transaction on disk, and loses no acknowledged
  *   one (30 cycles here; `npm run soak -- crash` runs more).
@@ -33,6 +35,7 @@ const rename = (id: string, name: string): Command => ({
 });
 const duplicate = insert("1", "dup");
 const select: Command = { kind: "select", table: "users", columns: "*" };
+const describe: Command = { kind: "describe" };
 
 /** Five steps that all succeed, with `duplicate` (409) put in at step `k`. */
 function failingAt(k: number): Command[] {
@@ -121,34 +124,45 @@ const ERRORS: readonly [errno: string, code: string][] = [
 /** Appending to a journal in place is the `append`; starting one is all of these. */
 const JOURNAL_STEPS: readonly Op[] = ["openJournal", "append", "rename", "fsyncDir"];
 const ALL_GOOD: readonly Command[] = [insert("a"), rename("1", "!"), insert("b"), rename("a", "?"), insert("c")];
+const SCHEMA_CHANGES: readonly Command[] = [
+  { kind: "create-index", table: "users", index: { name: "by_name", columns: ["name"], unique: true } },
+  { kind: "alter-table", table: "users", action: { type: "add-column", column: "tier", columnType: "integer", default: 1 } },
+  { kind: "sql", sql: "UPDATE users SET tier = tier + 1 WHERE id = ?", params: ["1"] },
+  { kind: "alter-table", table: "users", action: { type: "rename-column", from: "name", to: "label" } },
+  { kind: "alter-table", table: "users", action: { type: "rename-table", to: "people" } },
+  { kind: "alter-table", table: "people", action: { type: "rename-table", to: "users" } },
+  { kind: "sql", sql: "INSERT INTO users (id, label, tier) VALUES ('s', 'schema', 7)" },
+];
 
 test("a transaction whose durable write fails at any fs step, with any error: the error, memory and disk as before, the next one works", async () => {
-  for (const [errno, code] of ERRORS) {
-    for (const start of [true, false]) {
-      for (const step of start ? JOURNAL_STEPS : (["append"] as const)) {
-        for (const library of [false, true]) {
-          const label = `${errno} at ${step}${start ? " (starting a journal)" : ""}${library ? " (library)" : ""}`;
-          const dir = scratchDir("tx-faults");
-          try {
-            await seed(dir, "shop", start ? [usersTable, threeUsers] : [usersTable, threeUsers, insert("journaled")]);
-            // The seed's close folded its journal into the document: keep it only to append in place.
-            if (start) rmSync(path.join(dir, "shop.store-journal"), { force: true });
-            const fs = await InstrumentedFs.over(dir);
-            const run = library ? await libraryRunner(dir, fs) : await directoryRunner(dir, fs);
-            const memory = await run.read();
-            const before = await fingerprint(path.join(dir, "shop.store"));
-            fs.inject(step, errno, (name) => name.startsWith(".shop.store-journal.tmp-") || name === "shop.store-journal" || name === path.basename(dir));
-            assert.is(await outcome(run.transaction(ALL_GOOD)), code, label);
-            assert.equal(await run.read(), memory, `${label}: memory`);
-            assert.is(await fingerprint(path.join(dir, "shop.store")), before, `${label}: disk`);
-            const journal = path.join(dir, "shop.store-journal");
-            if (existsSync(journal)) assert.is(scanJournal(readFileSync(journal)).damage, undefined, `${label}: journal`);
-            assert.is(await outcome(run.transaction([insert("next")])), "ok", `${label}: the next transaction`);
-            await run.close();
-            const after = JSON.parse(await fingerprint(path.join(dir, "shop.store"))) as [string, { id: string }[]][];
-            assert.equal(after[0]![1].map((row) => row.id), start ? ["1", "2", "3", "next"] : ["1", "2", "3", "journaled", "next"], label);
-          } finally {
-            removeDir(dir);
+  for (const [kind, steps] of [["data", ALL_GOOD], ["schema", SCHEMA_CHANGES]] as const) {
+    for (const [errno, code] of ERRORS) {
+      for (const start of [true, false]) {
+        for (const step of start ? JOURNAL_STEPS : (["append"] as const)) {
+          for (const library of [false, true]) {
+            const label = `${kind} steps, ${errno} at ${step}${start ? " (starting a journal)" : ""}${library ? " (library)" : ""}`;
+            const dir = scratchDir("tx-faults");
+            try {
+              await seed(dir, "shop", start ? [usersTable, threeUsers] : [usersTable, threeUsers, insert("journaled")]);
+              // The seed's close folded its journal into the document: keep it only to append in place.
+              if (start) rmSync(path.join(dir, "shop.store-journal"), { force: true });
+              const fs = await InstrumentedFs.over(dir);
+              const run = library ? await libraryRunner(dir, fs) : await directoryRunner(dir, fs);
+              const memory = await run.read();
+              const before = await fingerprint(path.join(dir, "shop.store"));
+              fs.inject(step, errno, (name) => name.startsWith(".shop.store-journal.tmp-") || name === "shop.store-journal" || name === path.basename(dir));
+              assert.is(await outcome(run.transaction(steps)), code, label);
+              assert.equal(await run.read(), memory, `${label}: memory`);
+              assert.is(await fingerprint(path.join(dir, "shop.store")), before, `${label}: disk`);
+              const journal = path.join(dir, "shop.store-journal");
+              if (existsSync(journal)) assert.is(scanJournal(readFileSync(journal)).damage, undefined, `${label}: journal`);
+              assert.is(await outcome(run.transaction([insert("next")])), "ok", `${label}: the next transaction`);
+              await run.close();
+              const after = JSON.parse(await fingerprint(path.join(dir, "shop.store"))) as [string, { id: string }[]][];
+              assert.equal(after[0]![1].map((row) => row.id), start ? ["1", "2", "3", "next"] : ["1", "2", "3", "journaled", "next"], label);
+            } finally {
+              removeDir(dir);
+            }
           }
         }
       }
@@ -183,7 +197,7 @@ interface Runner {
 async function directoryRunner(dir: string, fs: InstrumentedFs): Promise<Runner> {
   const data = await DataDirectory.open(dir, { fs, checkpoints: { journalBytes: 1 << 30, idleMs: 60_000 } });
   return {
-    read: () => data.execute("shop", select),
+    read: () => Promise.all([data.execute("shop", select), data.execute("shop", describe)]),
     transaction: (steps) => data.execute("shop", { kind: "transaction", commands: steps }) as Promise<never>,
     close: () => data.close(),
   };
@@ -192,7 +206,7 @@ async function directoryRunner(dir: string, fs: InstrumentedFs): Promise<Runner>
 async function libraryRunner(dir: string, fs: InstrumentedFs): Promise<Runner> {
   const db = await Database.open(path.join(dir, "shop.store"), { fs, checkpoints: { journalBytes: 1 << 30, idleMs: 60_000 } });
   return {
-    read: () => db.execute(select),
+    read: () => Promise.all([db.execute(select), db.execute(describe)]),
     transaction: (steps) =>
       db.transaction(async (tx) => {
         for (const step of steps) await tx.execute(step);
