@@ -51,7 +51,7 @@ function build(outcome: Outcome): Command {
   program
     .command("serve")
     .summary("run the HTTP service")
-    .description("Run the HTTP service, configured by the STORE_* environment variables (README, Configuration).")
+    .description("Run the HTTP service, configured by the STORE_* environment variables (docs/reference/configuration.md).")
     .option("--data <dir>", "data directory (sets STORE_DATA_PATH)")
     .action(
       act(async (options: { data?: string }) => {

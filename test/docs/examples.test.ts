@@ -4,7 +4,11 @@
  *
  * How to write one: a fenced block with the info string `sh example` or
  * `ts example`, optionally followed (blank lines between at most) by a block
- * `text output` holding exactly what it prints on stdout. The examples of
+ * `text output` holding exactly what it prints on stdout; or a block
+ * `http example` holding one request, followed by a block `http output`
+ * holding the response (`http-example.ts` says what is compared; without
+ * one, the answer must be a 2xx — for answers that vary, such as a count of
+ * journal records the server may already have folded). The examples of
  * one document run in order, as a reader following it would, sharing:
  * - a fresh working directory, with `data/` as the data directory;
  * - a real server serving that `data/`, with an API key; the address
@@ -14,7 +18,7 @@
  * A `sh` example runs in bash with `set -euo pipefail`; it must exit 0. A
  * `ts` example runs as an ES module under tsx, with `"storedb"` and
  * `"storedb/client"` imports resolved to this checkout's sources; it must
- * not throw. Blocks without the marker (a server that never stops, an
+ * not throw. An `http` example is sent to the server with its key. Blocks without the marker (a server that never stops, an
  * excerpt) are left alone.
  */
 
@@ -27,6 +31,7 @@ import { root } from "../../scripts/bundle.mjs";
 import { cleanEnv, cliBundle } from "../cli/support/cli-process.js";
 import { serverEnv, startServer, tempDir, type ServerProcess } from "../server/support/server-process.js";
 import { examples, type Example } from "./examples.js";
+import { assertResponse, parseRequest, parseResponse, send } from "./http-example.js";
 
 const KEY = "docs-example-key-0123456789abcdef0123456789";
 const PLACEHOLDER = "http://127.0.0.1:3000";
@@ -104,6 +109,15 @@ for (const [file, list] of byFile) {
     rmSync(place.scripts, { recursive: true, force: true });
   });
   for (const [index, example] of list.entries()) {
+    if (example.language === "http") {
+      doc(`http example at line ${example.line}`, async ({ place }) => {
+        const where = `${file}:${example.line}`;
+        const response = await send(parseRequest(example.code), (place as Place).server.url, KEY);
+        if (example.output !== undefined) assertResponse(response, parseResponse(example.output), where);
+        else assert.ok(response.status >= 200 && response.status < 300, `${where}: status ${response.status}, body ${response.body}`);
+      });
+      continue;
+    }
     doc(`${example.language} example at line ${example.line}`, async ({ place }) => {
       const result = await runExample(example, place as Place, index);
       assert.is(result.code, 0, `${file}:${example.line} exited ${result.code}\n${result.stderr}${result.stdout}`);

@@ -1,8 +1,9 @@
 /**
  * Finds the runnable examples in the project's Markdown: fenced blocks whose
- * info string is `sh example` or `ts example`, each with the `text output`
- * block that may follow it (only blank lines between) — what the example
- * must print. See `examples.test.ts` for how they run.
+ * info string is `sh example`, `ts example` or `http example`, each with the
+ * output block that may follow it (only blank lines between): `text output`
+ * after `sh` and `ts` (what the example must print), `http output` after
+ * `http` (the response it must get). See `examples.test.ts` for how they run.
  */
 
 import { readdirSync, readFileSync } from "node:fs";
@@ -12,11 +13,14 @@ export interface Example {
   readonly file: string;
   /** 1-based line of the opening fence. */
   readonly line: number;
-  readonly language: "sh" | "ts";
+  readonly language: Language;
   readonly code: string;
-  /** The stdout the example must print, when an output block follows it. */
+  /** The stdout the example must print (`http`: the response), when an output block follows it. */
   readonly output?: string;
 }
+
+export type Language = "sh" | "ts" | "http";
+const LANGUAGES: readonly string[] = ["sh", "ts", "http"];
 
 interface Block {
   readonly line: number;
@@ -47,11 +51,12 @@ export function examplesIn(file: string, text: string): Example[] {
   const out: Example[] = [];
   for (const [i, block] of found.entries()) {
     const [language, marker] = block.info;
-    if (marker !== "example" || (language !== "sh" && language !== "ts")) continue;
+    if (marker !== "example" || language === undefined || !LANGUAGES.includes(language)) continue;
     const next = found[i + 1];
     const between = next ? lines.slice(block.end - 1, next.line - 1) : [];
-    const followed = next !== undefined && next.info[0] === "text" && next.info[1] === "output" && between.every((l) => l.trim() === "");
-    out.push({ file, line: block.line, language, code: block.text, ...(followed ? { output: next.text } : {}) });
+    const outputLanguage = language === "http" ? "http" : "text";
+    const followed = next !== undefined && next.info[0] === outputLanguage && next.info[1] === "output" && between.every((l) => l.trim() === "");
+    out.push({ file, line: block.line, language: language as Language, code: block.text, ...(followed ? { output: next.text } : {}) });
   }
   return out;
 }
