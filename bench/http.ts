@@ -341,7 +341,7 @@ async function metricsCost(): Promise<void> {
   const N = 2_000_000;
   const kinds = ["sql", "select", "insert", "sql"];
   const route = "/v1/databases/:name/commands";
-  const ours = new ServiceMetrics({ openDatabases: () => 1 });
+  const ours = new ServiceMetrics(() => ({ openDatabases: 1, journalBytes: 0, storedBytes: 0 }));
   const registry = new Registry();
   const counter = new Counter({ name: "requests_total", help: "-", labelNames: ["route", "kind", "status"], registers: [registry] });
   const histogram = new Histogram({ name: "duration_seconds", help: "-", labelNames: ["route", "kind"], buckets: [...LATENCY_BUCKETS], registers: [registry] });

@@ -14,6 +14,10 @@
  *   load     64 connections of mixed reads and writes for 60 s, then the
  *            on-disk audit of every acknowledged write
  *   crash    scripts/soak-crash-load.ts: 20 kill -9 cycles under load
+ *   eviction 5,000 databases of 100 rows opened in turn over HTTP under a
+ *            budget of 200 open ones: the server's RSS growth, then every
+ *            database read again (test/hostile/eviction.test.ts; npm test
+ *            runs 1,000)
  *   storage  scripts/soak-crash.ts: 500 SIGKILL cycles of the storage layer
  *            alone (single and grouped acknowledged writes; among journal
  *            appends, while checkpoints run, and between a checkpoint's
@@ -32,7 +36,7 @@ import { MUTATE_DB, READ_DB, runProperty, seedDatabase } from "../test/hostile/s
 import { runLoad } from "../test/hostile/support/load.js";
 import { ROOT, ServerProcess } from "../test/hostile/support/server.js";
 
-const PARTS = ["fuzz", "paths", "faults", "abuse", "load", "crash", "storage"] as const;
+const PARTS = ["fuzz", "paths", "faults", "abuse", "load", "crash", "eviction", "storage"] as const;
 type Part = (typeof PARTS)[number];
 
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : [...PARTS];
@@ -121,6 +125,11 @@ const RUNNERS: Record<Part, () => Promise<void>> = {
     const ok = child("scripts/soak-crash-load.ts");
     if (!ok) failed += 1;
     figures.push(`crash: 20 kill -9 cycles under load ${ok ? "passed" : "FAILED"}`);
+  },
+  eviction: async () => {
+    const ok = child("test/hostile/eviction.test.ts", { EVICTION_DATABASES: "5000" });
+    if (!ok) failed += 1;
+    figures.push(`eviction: 5,000 databases under a budget of 200 ${ok ? "passed" : "FAILED"} (RSS figures printed above)`);
   },
   storage: async () => {
     const ok = child("scripts/soak-crash.ts");

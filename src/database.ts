@@ -26,6 +26,7 @@ import { nodeFs } from "./storage/fs.js";
 import type { FileSystem } from "./storage/fs.js";
 import type { CheckpointPolicy } from "./storage/checkpoint-schedule.js";
 import { JournaledFile } from "./storage/journaled-file.js";
+import type { StorageObserver } from "./storage/observer.js";
 import { MemoryPersistence, realEngines } from "./storage/persistence.js";
 import type { EngineFactory, Persistence, StorageEvents } from "./storage/persistence.js";
 import { removeLeftovers } from "./storage/temp-files.js";
@@ -42,6 +43,8 @@ export interface DatabaseOptions {
   readonly readOnly?: boolean;
   /** Storage events (a journal discarded or cut, a checkpoint failed), for a log; nothing is logged without it. */
   readonly onEvent?: StorageEvents;
+  /** Measurements (loads, commits, checkpoints), for metrics; none are taken without it. */
+  readonly observer?: StorageObserver;
   /** When checkpoints run unbidden (see `CheckpointPolicy` for the defaults). */
   readonly checkpoints?: CheckpointPolicy;
   /** The file-system layer (tests instrument it). */
@@ -116,7 +119,7 @@ export class Database {
     const fs = options.fs ?? nodeFs;
     const target = path.resolve(file);
     const readOnly = options.readOnly === true;
-    const persistence = new JournaledFile(fs, target, { engines: options.engines, readOnly, checkpoints: options.checkpoints, onEvent: options.onEvent });
+    const persistence = new JournaledFile(fs, target, { engines: options.engines, readOnly, checkpoints: options.checkpoints, onEvent: options.onEvent, observer: options.observer });
     if (!readOnly) {
       try {
         await fs.mkdir(path.dirname(target));
@@ -190,6 +193,24 @@ export class Database {
     this.held = undefined;
     await tx.finish(true);
     return value;
+  }
+
+  /**
+   * Nothing queued, running or on its way to disk, and no checkpoint under
+   * way: closing it now keeps nobody waiting (the service's eviction).
+   */
+  get idle(): boolean {
+    return !this.closed && !this.queue.busy && !this.pending && !this.persistence.busy();
+  }
+
+  /** Bytes of its stored state held in memory (document and journal as last read or written); 0 when not loaded. */
+  footprint(): number {
+    return this.persistence.footprint();
+  }
+
+  /** Its journal's length in bytes (0 without one). */
+  journalBytes(): number {
+    return this.persistence.journalSize()?.bytes ?? 0;
   }
 
   /**

@@ -11,7 +11,9 @@
  */
 export { Database, type DatabaseOptions } from "./database.js";
 export { Transaction, type TransactionOptions } from "./transaction.js";
-export { DataDirectory, type DataDirectoryOptions } from "./storage/data-directory.js";
+export { DataDirectory, type DataDirectoryOptions, type StorageGauges } from "./storage/data-directory.js";
+export type { OpenBudget } from "./storage/open-budget.js";
+export type { StorageObserver } from "./storage/observer.js";
 export { parseSql } from "./parser/index.js";
 export { parseCommand, parseEnvelope } from "./commands/index.js";
 export * from "./api/index.js";

@@ -42,6 +42,8 @@ export interface AppOptions {
   readonly gate?: DrainGate;
   /** The service's logging (`serviceLog`); no logs when omitted, as in tests. */
   readonly logger?: ServiceLog;
+  /** The metrics `/metrics` shows; made here (without storage's measurements) when omitted. */
+  readonly metrics?: ServiceMetrics;
 }
 
 /** Timeouts, in milliseconds, against clients that send slowly or hold connections. */
@@ -114,7 +116,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
   });
 
-  const metrics = new ServiceMetrics({ openDatabases: () => options.store.openCount() });
+  const metrics = options.metrics ?? new ServiceMetrics(() => options.store.gauges());
   app.register(requestHooks, { gate: options.gate ?? new DrainGate(), authorized: bearerAuth(options.apiKey), log: options.logger, metrics });
   app.register(problemsPlugin, { maxBodyBytes: options.maxBodyBytes, log: options.logger });
   app.register(routes, { store: options.store, metrics });

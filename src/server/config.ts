@@ -11,6 +11,7 @@
 
 import { isIP } from "node:net";
 import path from "node:path";
+import { getHeapStatistics } from "node:v8";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -26,6 +27,10 @@ export interface Config {
   readonly maxBodyBytes: number;
   readonly shutdownTimeoutMs: number;
   readonly logLevel: LogLevel;
+  /** At most this many databases open at once; past it, idle ones are closed least recently used first. */
+  readonly maxOpenDatabases: number;
+  /** Estimated memory the open databases' data may take, in MiB; 0: no such limit (the count still holds). */
+  readonly memoryBudgetMb: number;
 }
 
 export interface LoadedConfig {
@@ -48,7 +53,16 @@ export const MIN_API_KEY_LENGTH = 32;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export function loadConfig(env: Env, cwd: string = process.cwd()): LoadedConfig {
+/** The default `STORE_MAX_OPEN_DATABASES`: each open database holds a journal descriptor and a few kB besides its data. */
+export const DEFAULT_MAX_OPEN_DATABASES = 1000;
+
+/** The default memory budget: half the V8 heap this process may grow to, leaving the rest to requests and answers. */
+export function defaultMemoryBudgetMb(heapLimitBytes: number): number {
+  return Math.floor(heapLimitBytes / 2 / 2 ** 20);
+}
+
+/** `heapLimitBytes`: V8's heap limit, which the memory budget's default derives from (tests pass their own). */
+export function loadConfig(env: Env, cwd: string = process.cwd(), heapLimitBytes: number = getHeapStatistics().heap_size_limit): LoadedConfig {
   const config: Config = Object.freeze({
     dataPath: path.resolve(cwd, read(env, "STORE_DATA_PATH") ?? "./data"),
     bindAddress: bindAddress(env),
@@ -57,6 +71,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): LoadedConfig 
     maxBodyBytes: integer(env, "STORE_MAX_BODY_BYTES", 1048576, 1, 2 ** 31 - 1),
     shutdownTimeoutMs: integer(env, "STORE_SHUTDOWN_TIMEOUT_MS", 10000, 1, 2 ** 31 - 1),
     logLevel: logLevel(env),
+    maxOpenDatabases: integer(env, "STORE_MAX_OPEN_DATABASES", DEFAULT_MAX_OPEN_DATABASES, 1, 1_000_000),
+    memoryBudgetMb: integer(env, "STORE_MEMORY_BUDGET_MB", defaultMemoryBudgetMb(heapLimitBytes), 0, 2 ** 31 - 1),
   });
   return { config, warnings: warningsFor(config) };
 }

@@ -6,7 +6,9 @@
  * - `storedb_http_request_duration_seconds{route,kind}`: a histogram of the
  *   time from a request's first hook until its answer goes to the socket
  *   (the log line's `durationMs`);
- * - `storedb_open_databases`: databases the service holds open;
+ * - storage (`storage-metrics.ts`): open databases, their stored and
+ *   journal bytes, loads, durable commits, checkpoints and evictions, as
+ *   storage reports them through its observer;
  * - the process: prom-client's default Node.js metrics (CPU, memory, heap,
  *   event-loop lag, GC), kept in one registry per process.
  *
@@ -20,22 +22,22 @@
  * statuses the service's own.
  */
 
-import { Gauge, Registry, collectDefaultMetrics, type Metric } from "prom-client";
+import { Registry, collectDefaultMetrics, type Metric } from "prom-client";
+import type { StorageGauges } from "../storage/data-directory.js";
+import { computedMetric, histogramValues, Tally, type Values } from "./metric-values.js";
+import { StorageTally, storageMetrics } from "./storage-metrics.js";
 
-/** Histogram bounds in seconds: a point select answers in tens of microseconds, a large write or scan in seconds. */
-export const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+export { LATENCY_BUCKETS } from "./metric-values.js";
 
 /** The requests of one route and command kind. */
-class Series {
-  count = 0;
-  sum = 0;
-  /** Requests per latency bucket (not cumulative; `+Inf` is `count`). */
-  readonly buckets = new Float64Array(LATENCY_BUCKETS.length);
+class Series extends Tally {
   readonly statuses = new Map<number, number>();
   constructor(
     readonly route: string,
     readonly kind: string,
-  ) {}
+  ) {
+    super();
+  }
 }
 
 /** The request series, by route then kind. */
@@ -47,30 +49,13 @@ class RequestTally {
     if (kinds === undefined) this.routes.set(route, (kinds = new Map()));
     let series = kinds.get(kind);
     if (series === undefined) kinds.set(kind, (series = new Series(route, kind)));
-    series.count++;
-    series.sum += seconds;
-    let bucket = 0;
-    while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]!) bucket++;
-    if (bucket < LATENCY_BUCKETS.length) series.buckets[bucket]!++;
+    series.observe(seconds);
     series.statuses.set(status, (series.statuses.get(status) ?? 0) + 1);
   }
 
   *series(): Iterable<Series> {
     for (const kinds of this.routes.values()) yield* kinds.values();
   }
-}
-
-type Values = { value: number; labels: Record<string, string | number>; metricName?: string }[];
-
-/**
- * A metric whose values are computed when scraped, in the form prom-client's
- * registry formats: the wrapper its own cluster aggregation registers
- * (`{ get: () => metric, ...metric }`, `lib/cluster.js`). prom-client's
- * typings know only its four classes, hence the cast.
- */
-function computedMetric(name: string, help: string, type: "counter" | "histogram", values: () => Values): Metric {
-  const metric = { name, help, type, aggregator: "sum" };
-  return { ...metric, get: async () => ({ ...metric, values: values() }) } as unknown as Metric;
 }
 
 /** `storedb_http_requests_total` from the tally. */
@@ -89,17 +74,7 @@ function latencyHistogram(tally: RequestTally): Metric {
   const name = "storedb_http_request_duration_seconds";
   return computedMetric(name, "Time from a request's arrival until its answer is handed to the socket.", "histogram", () => {
     const values: Values = [];
-    for (const series of tally.series()) {
-      const labels = { route: series.route, kind: series.kind };
-      let cumulative = 0;
-      LATENCY_BUCKETS.forEach((le, i) => {
-        cumulative += series.buckets[i]!;
-        values.push({ value: cumulative, labels: { le, ...labels }, metricName: `${name}_bucket` });
-      });
-      values.push({ value: series.count, labels: { le: "+Inf", ...labels }, metricName: `${name}_bucket` });
-      values.push({ value: series.sum, labels, metricName: `${name}_sum` });
-      values.push({ value: series.count, labels, metricName: `${name}_count` });
-    }
+    for (const series of tally.series()) histogramValues(values, name, series, { route: series.route, kind: series.kind });
     return values;
   });
 }
@@ -115,28 +90,16 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-export interface MetricsSources {
-  /** How many databases the service holds open. */
-  readonly openDatabases: () => number;
-}
-
 export class ServiceMetrics {
   private readonly tally = new RequestTally();
   private readonly registry = new Registry();
+  /** The observer to hand storage (`DataDirectoryOptions.observer`). */
+  readonly storage = new StorageTally();
 
-  constructor(sources: MetricsSources) {
-    this.registry.registerMetric(requestCounter(this.tally));
-    this.registry.registerMetric(latencyHistogram(this.tally));
-    this.registry.registerMetric(
-      new Gauge({
-        name: "storedb_open_databases",
-        help: "Databases the service holds open.",
-        registers: [],
-        collect() {
-          this.set(sources.openDatabases());
-        },
-      }),
-    );
+  /** `gauges`: the open databases, read at each scrape. */
+  constructor(gauges: () => StorageGauges) {
+    const metrics: Metric[] = [requestCounter(this.tally), latencyHistogram(this.tally), ...storageMetrics(this.storage, gauges)];
+    for (const metric of metrics) this.registry.registerMetric(metric);
   }
 
   /** Counts one answered request (the hot path). `kind` is empty for a route that runs no command. */

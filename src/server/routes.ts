@@ -25,6 +25,7 @@ import type { Command, CommandBody, Envelope } from "../commands/types.js";
 import type { Result } from "../commands/results.js";
 import { runChecked } from "../checked.js";
 import { StoreError } from "../errors.js";
+import type { StorageGauges } from "../storage/data-directory.js";
 import type { DatabaseSummary } from "../storage/listing.js";
 import type { ServiceMetrics } from "./metrics.js";
 import { openApiText } from "./openapi.js";
@@ -35,8 +36,8 @@ import { noteCommand, noteRoute } from "./outcome.js";
 export interface CommandStore {
   [runChecked](database: string, command: Command): Promise<Result>;
   list(): Promise<readonly DatabaseSummary[]>;
-  /** How many databases are open, for the metrics. */
-  openCount(): number;
+  /** The open databases, for the metrics. */
+  gauges(): StorageGauges;
 }
 
 export interface RouteOptions extends Record<string, unknown> {

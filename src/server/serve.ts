@@ -19,10 +19,12 @@ import { mkdirSync } from "node:fs";
 import type { Logger } from "pino";
 import { assertNever } from "../errors.js";
 import { DataDirectory } from "../storage/data-directory.js";
+import type { OpenBudget } from "../storage/open-budget.js";
 import type { StorageEvents } from "../storage/persistence.js";
 import { buildApp } from "./app.js";
 import type { LoadedConfig } from "./config.js";
 import { DrainGate } from "./drain.js";
+import { ServiceMetrics } from "./metrics.js";
 import { serviceLog } from "./request-log.js";
 
 function fail(message: string): never {
@@ -62,9 +64,12 @@ export async function serve({ config, warnings }: LoadedConfig): Promise<void> {
   }
   const log = serviceLog(config.logLevel);
   const logger = log.logger;
-  let store: DataDirectory;
+  let store: DataDirectory | undefined;
+  // Storage reports its measurements into the metrics from the start; the gauges read the store once it is open.
+  const metrics = new ServiceMetrics(() => store!.gauges());
+  const budget: OpenBudget = { databases: config.maxOpenDatabases, memoryBytes: config.memoryBudgetMb === 0 ? undefined : config.memoryBudgetMb * 2 ** 20 };
   try {
-    store = await DataDirectory.open(config.dataPath, { onEvent: storageLog(logger) });
+    store = await DataDirectory.open(config.dataPath, { onEvent: storageLog(logger), observer: metrics.storage, budget });
   } catch (error) {
     fail(`cannot open the data directory ${config.dataPath} (STORE_DATA_PATH): ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -76,6 +81,7 @@ export async function serve({ config, warnings }: LoadedConfig): Promise<void> {
     maxBodyBytes: config.maxBodyBytes,
     gate,
     logger: log,
+    metrics,
   });
   for (const warning of warnings) logger.warn(warning);
 

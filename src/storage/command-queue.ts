@@ -115,6 +115,11 @@ export class CommandQueue {
     });
   }
 
+  /** A command is queued or running (a step may be waiting for a load or a commit). */
+  get busy(): boolean {
+    return this.running;
+  }
+
   /** Resolves once every queued command has been answered. */
   drained(): Promise<void> {
     if (!this.running) return Promise.resolve();

@@ -49,6 +49,7 @@ import type { FileInfo, FileSystem, JournalFile } from "./fs.js";
 import { Journal, type JournalStart } from "./journal.js";
 import { DatabaseLock, type FileLock } from "./lock.js";
 import { baseFor, decodeChanges, scanJournal, type JournalEntry } from "./journal-format.js";
+import { secondsSince, type StorageObserver } from "./observer.js";
 import { realEngines } from "./persistence.js";
 import type { EngineFactory, JournalSize, LoadState, Persistence, PersistenceHost, StorageEvents } from "./persistence.js";
 
@@ -62,6 +63,8 @@ export interface JournaledFileOptions {
   readonly readOnly?: boolean;
   readonly checkpoints?: CheckpointPolicy;
   readonly onEvent?: StorageEvents;
+  /** Measurements (loads, commits, checkpoints), for metrics. */
+  readonly observer?: StorageObserver;
 }
 
 /** How long a checkpoint's serializing may hold the event loop before it yields, in ms. */
@@ -209,6 +212,7 @@ export class JournaledFile implements Persistence {
   }
 
   async load(): Promise<LoadState> {
+    const started = performance.now();
     this.epoch += 1;
     await this.settleCheckpoint();
     await this.journal?.close();
@@ -238,20 +242,25 @@ export class JournaledFile implements Persistence {
     }
     this.known = before;
     this.documentBytes = bytes.length;
+    const readBytes = bytes.length + (journal?.bytes.length ?? 0);
+    const loaded = (engine: EngineApi, problems: readonly ProblemEntry[]): LoadState => {
+      this.options.observer?.loaded(readBytes, secondsSince(started));
+      return { kind: "loaded", engine, problems };
+    };
     const read = await readStore(bytes);
-    if (read.tables === undefined) return { kind: "loaded", engine: this.engines.empty(), problems: read.problems };
+    if (read.tables === undefined) return loaded(this.engines.empty(), read.problems);
     const engine = this.engines.load(read.tables);
     const problems = [...read.problems, ...engine.problems];
-    if (problems.length > 0 || read.identity === undefined) return { kind: "loaded", engine, problems };
+    if (problems.length > 0 || read.identity === undefined) return loaded(engine, problems);
     const journalBytes = journal?.bytes ?? null;
     const replayed = this.replay(engine, read.identity, journalBytes);
-    if (replayed.problem !== undefined) return { kind: "loaded", engine, problems: [replayed.problem] };
+    if (replayed.problem !== undefined) return loaded(engine, [replayed.problem]);
     if (this.options.readOnly) {
       this.following = { engine, ino: journal?.ino, offset: replayed.consumed, seq: replayed.start.seq, records: replayed.start.records };
     } else {
       this.journal = new Journal(this.fs, this.journalFile, () => this.known?.mode, await this.openForAppend(replayed.start, journalBytes));
     }
-    return { kind: "loaded", engine, problems: [] };
+    return loaded(engine, []);
   }
 
   /** The journal's bytes and inode (taken first: a journal replaced meanwhile shows as another inode), or null when there is none. */
@@ -388,7 +397,12 @@ export class JournaledFile implements Persistence {
   }
 
   async commit(engine: EngineApi, changes: readonly Change[], created: boolean): Promise<void> {
-    if (created) return this.create(engine, changes);
+    const started = performance.now();
+    if (created) {
+      await this.create(engine, changes);
+      this.options.observer?.persisted(secondsSince(started));
+      return;
+    }
     const journal = this.journal;
     if (journal === undefined) throw new StoreError("internal_error", "No journal to commit to.");
     try {
@@ -397,6 +411,7 @@ export class JournaledFile implements Persistence {
       engine.undo(changes);
       throw error;
     }
+    this.options.observer?.persisted(secondsSince(started));
     this.schedule.appended(journal.size.bytes, this.documentBytes);
   }
 
@@ -436,6 +451,14 @@ export class JournaledFile implements Persistence {
     });
   }
 
+  busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  footprint(): number {
+    return this.known ? this.documentBytes + (this.journal?.size.bytes ?? 0) : 0;
+  }
+
   journalSize(): JournalSize | undefined {
     if (this.journal !== undefined) return this.journal.size;
     if (this.following !== undefined) return { records: this.following.records, bytes: this.following.offset };
@@ -472,10 +495,23 @@ export class JournaledFile implements Persistence {
   }
 
   private start(): Promise<number> {
+    const started = performance.now();
     const run: Run = { through: undefined, done: Promise.resolve(0) };
-    run.done = this.run(run).finally(() => {
-      if (this.running === run) this.running = undefined;
-    });
+    const { observer } = this.options;
+    run.done = this.run(run)
+      .then(
+        (records) => {
+          if (records > 0) observer?.checkpointed(secondsSince(started));
+          return records;
+        },
+        (error: unknown) => {
+          if (!(error instanceof Aborted)) observer?.checkpointFailed();
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (this.running === run) this.running = undefined;
+      });
     this.running = run;
     return run.done;
   }

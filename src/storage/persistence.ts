@@ -83,6 +83,10 @@ export interface Persistence {
   checkpoint(): Promise<number>;
   /** The journal's size; undefined where there is none (in memory). */
   journalSize(): JournalSize | undefined;
+  /** A checkpoint is under way. */
+  busy(): boolean;
+  /** Bytes of the stored state held in memory — the document and journal as last read or written; 0 when nothing is. */
+  footprint(): number;
   /** Folds the journal one last time (a failure is only reported) and lets go of every file. */
   close(): Promise<void>;
 }
@@ -103,6 +107,12 @@ export class MemoryPersistence implements Persistence {
   }
   journalSize(): undefined {
     return undefined;
+  }
+  busy(): boolean {
+    return false;
+  }
+  footprint(): number {
+    return 0;
   }
   async close(): Promise<void> {}
 }

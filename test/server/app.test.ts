@@ -255,7 +255,7 @@ test("an unexpected error is 500 internal_error with a fixed detail, logged with
     store: {
       [runChecked]: () => Promise.reject(new Error(`EACCES: open '${dir}/shop.store' at Object.openSync (node:fs:1)`)),
       list: () => Promise.resolve([]),
-      openCount: () => 0,
+      gauges: () => ({ openDatabases: 0, journalBytes: 0, storedBytes: 0 }),
     },
     maxBodyBytes: LIMIT,
     logger: serviceLog("info", { write: (line: string) => failures.push(line) > 0 }),

@@ -5,8 +5,8 @@ import { ConfigError, isLoopback, loadConfig } from "../../src/server/config.js"
 
 const KEY = "k".repeat(32);
 
-test("defaults: ./data under the working directory, 127.0.0.1:3000, 1 MiB, 10 s, info, no key", () => {
-  const { config, warnings } = loadConfig({}, "/srv/app");
+test("defaults: ./data under the working directory, 127.0.0.1:3000, 1 MiB, 10 s, info, no key, 1000 databases in half the heap", () => {
+  const { config, warnings } = loadConfig({}, "/srv/app", 4 * 2 ** 30);
   assert.equal(config, {
     dataPath: path.resolve("/srv/app", "data"),
     bindAddress: "127.0.0.1",
@@ -15,6 +15,8 @@ test("defaults: ./data under the working directory, 127.0.0.1:3000, 1 MiB, 10 s,
     maxBodyBytes: 1048576,
     shutdownTimeoutMs: 10000,
     logLevel: "info",
+    maxOpenDatabases: 1000,
+    memoryBudgetMb: 2048,
   });
   assert.equal(warnings, []);
   assert.ok(Object.isFrozen(config));
@@ -30,6 +32,8 @@ test("every variable is read", () => {
       STORE_MAX_BODY_BYTES: "2048",
       STORE_SHUTDOWN_TIMEOUT_MS: "500",
       STORE_LOG_LEVEL: "WARN",
+      STORE_MAX_OPEN_DATABASES: "200",
+      STORE_MEMORY_BUDGET_MB: "0",
     },
     "/",
   );
@@ -41,6 +45,8 @@ test("every variable is read", () => {
     maxBodyBytes: 2048,
     shutdownTimeoutMs: 500,
     logLevel: "warn",
+    maxOpenDatabases: 200,
+    memoryBudgetMb: 0,
   });
 });
 
@@ -62,6 +68,10 @@ const invalid: [string, Record<string, string>][] = [
   ["STORE_MAX_BODY_BYTES", { STORE_MAX_BODY_BYTES: "1e6" }],
   ["STORE_SHUTDOWN_TIMEOUT_MS", { STORE_SHUTDOWN_TIMEOUT_MS: "soon" }],
   ["STORE_LOG_LEVEL", { STORE_LOG_LEVEL: "verbose" }],
+  ["STORE_MAX_OPEN_DATABASES", { STORE_MAX_OPEN_DATABASES: "0" }],
+  ["STORE_MAX_OPEN_DATABASES", { STORE_MAX_OPEN_DATABASES: "many" }],
+  ["STORE_MEMORY_BUDGET_MB", { STORE_MEMORY_BUDGET_MB: "-1" }],
+  ["STORE_MEMORY_BUDGET_MB", { STORE_MEMORY_BUDGET_MB: "1.5" }],
   ["STORE_BIND_ADDRESS", { STORE_BIND_ADDRESS: "not an address" }],
   ["STORE_API_KEY", { STORE_API_KEY: "has a space in it and is long enough" }],
 ];

@@ -2,14 +2,18 @@
  * `GET /metrics` on a real server process, scraped as Prometheus would and
  * read with the Prometheus project's own text-format parser (its Python
  * client, `test/support/prometheus-text.ts`): the families and their types,
- * the key, and the counters, histogram and gauge moving by exactly the
- * requests sent, labelled by route, kind and status.
+ * the key, the request counters, histogram and gauge moving by exactly the
+ * requests sent, labelled by route, kind and status, and storage's metrics
+ * moving with the work done: durable commits, journal bytes, checkpoints,
+ * evictions under a budget of two open databases, loads and their bytes.
  */
 
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
 import { LATENCY_BUCKETS } from "../../src/server/metrics.js";
+import { scanJournal } from "../../src/storage/journal-format.js";
 import { parsePrometheusText, type Family, type Sample } from "../support/prometheus-text.js";
 import { serverEnv, startServer, tempDir, type ServerProcess } from "./support/server-process.js";
 
@@ -23,7 +27,7 @@ let server: ServerProcess;
 
 test.before(async () => {
   dataDir = tempDir("metrics");
-  server = await startServer(serverEnv(dataDir, { STORE_API_KEY: KEY }));
+  server = await startServer(serverEnv(dataDir, { STORE_API_KEY: KEY, STORE_MAX_OPEN_DATABASES: "2" }));
 });
 
 test.after(async () => {
@@ -68,6 +72,14 @@ test("behind the key; the families and their types", async () => {
     storedb_http_requests: "counter",
     storedb_http_request_duration_seconds: "histogram",
     storedb_open_databases: "gauge",
+    storedb_open_database_stored_bytes: "gauge",
+    storedb_journal_bytes: "gauge",
+    storedb_database_load_duration_seconds: "histogram",
+    storedb_database_loaded_bytes: "counter",
+    storedb_persist_duration_seconds: "histogram",
+    storedb_checkpoint_duration_seconds: "histogram",
+    storedb_checkpoint_failures: "counter",
+    storedb_database_evictions: "counter",
     process_cpu_seconds: "counter",
     process_resident_memory_bytes: "gauge",
     nodejs_heap_size_used_bytes: "gauge",
@@ -119,6 +131,65 @@ test("the counters, the histogram and the gauge move with requests", async () =>
 
   assert.is(gauge(after, "storedb_open_databases"), 2);
   assert.ok(gauge(after, "process_cpu_seconds") > 0);
+});
+
+const bytesOf = (name: string) => (existsSync(path.join(dataDir, name)) ? readFileSync(path.join(dataDir, name)).length : 0);
+
+/** A family's single sample (a gauge or counter), or a histogram's `_count` or `_sum`. */
+function sample(families: Map<string, Family>, family: string, name = family): number {
+  return families.get(family)!.samples.find((s) => s.name === name)!.value;
+}
+
+/**
+ * A scrape with the open databases' journal and document bytes around it,
+ * taken when the files stood still across it: an idle checkpoint (a second
+ * after a database's last write) may reset a journal at any time.
+ */
+async function steadyScrape(): Promise<[Map<string, Family>, number, number]> {
+  const files = () => [bytesOf("gamma.store-journal") + bytesOf("alpha.store-journal"), bytesOf("gamma.store") + bytesOf("alpha.store")];
+  for (let tries = 0; ; tries++) {
+    const [journal, documents] = files();
+    const scraped = await scrape();
+    const [journalAfter, documentsAfter] = files();
+    if ((journalAfter === journal && documentsAfter === documents) || tries === 50) return [scraped, journal!, documents!];
+  }
+}
+
+test("storage's metrics move with the work: commits, journal bytes, checkpoints, evictions, loads", async () => {
+  const before = await scrape();
+  const moved = (after: Map<string, Family>, family: string, name = family) => sample(after, family, name) - sample(before, family, name);
+  const users = { name: "users", columns: { id: "integer", name: "text" }, primary_key: { columns: ["id"] } };
+  // alpha and beta are open (the test before); gamma is a third: beta, the least recently used, is evicted.
+  assert.is((await post("/v1/databases/gamma/commands", { command: { kind: "create-table", schema: users } })).status, 200);
+  for (let id = 1; id <= 4; id++) assert.is((await post("/v1/databases/gamma/commands", { command: { kind: "insert", table: "users", rows: [{ id, name: `g${id}` }] } })).status, 200);
+  // beta's close (its journal folded) has finished once its lock is gone.
+  for (const end = Date.now() + 10_000; existsSync(path.join(dataDir, "beta.store-lock")) && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 10));
+  const [written, journal, documents] = await steadyScrape();
+  assert.is(moved(written, "storedb_persist_duration_seconds", "storedb_persist_duration_seconds_count"), 5, "one durable commit per write");
+  assert.ok(moved(written, "storedb_persist_duration_seconds", "storedb_persist_duration_seconds_sum") > 0);
+  assert.is(moved(written, "storedb_database_evictions", "storedb_database_evictions_total"), 1);
+  assert.is(gauge(written, "storedb_open_databases"), 2);
+  assert.is(gauge(written, "storedb_journal_bytes"), journal, "the open databases' journals, byte for byte");
+  assert.is(gauge(written, "storedb_open_database_stored_bytes"), journal + documents);
+
+  assert.is((await post("/v1/databases/gamma/commands", { command: { kind: "checkpoint" } })).status, 200);
+  const [folded, journalFolded] = await steadyScrape();
+  // gamma's fold, by the command or by the idle checkpoint a slow machine lets come first; alpha's idle one may land here too.
+  const checkpoints = moved(folded, "storedb_checkpoint_duration_seconds", "storedb_checkpoint_duration_seconds_count");
+  assert.ok(checkpoints >= 1 && checkpoints <= 2, `${checkpoints} checkpoints`);
+  assert.is(gauge(folded, "storedb_journal_bytes"), journalFolded);
+  const changes = scanJournal(readFileSync(path.join(dataDir, "gamma.store-journal"))).entries.filter((entry) => entry.kind === "changes");
+  assert.is(changes.length, 0, "gamma's journal holds no changes once checkpointed");
+  assert.is(moved(folded, "storedb_checkpoint_failures", "storedb_checkpoint_failures_total"), 0);
+
+  // beta opens again from its files: a load of exactly their bytes (its eviction folded the journal).
+  const betaBytes = bytesOf("beta.store") + bytesOf("beta.store-journal");
+  assert.is((await post("/v1/databases/beta/commands", { command: { kind: "select", table: "users", columns: "*" } })).status, 200);
+  const reopened = await scrape();
+  assert.is(moved(reopened, "storedb_database_load_duration_seconds", "storedb_database_load_duration_seconds_count"), 1);
+  assert.is(moved(reopened, "storedb_database_loaded_bytes", "storedb_database_loaded_bytes_total"), betaBytes);
+  assert.is(moved(reopened, "storedb_database_evictions", "storedb_database_evictions_total"), 2, "alpha made room for beta");
+  assert.is(gauge(reopened, "storedb_open_databases"), 2);
 });
 
 test.run();

@@ -15,7 +15,7 @@ import { DataDirectory } from "../../src/storage/data-directory.js";
 import { scanJournal } from "../../src/storage/journal-format.js";
 import type { StorageEvent } from "../../src/storage/persistence.js";
 import { InstrumentedFs } from "./helpers/instrumented-fs.js";
-import { documentFingerprint, fingerprint, outcome, removeDir, scratchDir, seed, threeUsers, usersTable } from "./helpers/scratch.js";
+import { documentFingerprint, fingerprint, outcome, removeDir, scratchDir, seed, threeUsers, until, usersTable } from "./helpers/scratch.js";
 
 let dir = "";
 let file = "";
@@ -27,13 +27,6 @@ test.after.each(() => removeDir(dir));
 
 const insert = (id: string): Command => ({ kind: "insert", table: "users", rows: [{ id, name: `user ${id}` }] });
 const documentIds = async (): Promise<string[]> => (JSON.parse(await documentFingerprint(file)) as [string, { id: string }[]][])[0]![1].map((r) => r.id);
-const until = async (what: () => Promise<boolean>, ms = 5_000): Promise<void> => {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
-    if (await what()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  assert.unreachable("timed out");
-};
 const QUIET = { idleMs: 60_000, journalBytes: 1 << 30 };
 
 test("while a checkpoint writes the document, writes are acknowledged and reads answered; the journal keeps exactly what the document does not hold", async () => {

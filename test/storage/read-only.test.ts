@@ -150,7 +150,7 @@ test("a symlink to another database's file in the data directory shares that dat
   await data.execute("real", insert("r"));
   const viaAlias = await data.execute("alias", { kind: "select", table: "users", columns: ["id"], output: "arrays" });
   assert.equal(viaAlias.kind === "rows" ? viaAlias.rows : [], [["a"], ["r"]]);
-  assert.is(data.openCount(), 1);
+  assert.is(data.gauges().openDatabases, 1);
   await data.close();
   assert.equal(readdirSync(dir).sort(), ["alias.store", "real.store", "real.store-journal"]);
 });

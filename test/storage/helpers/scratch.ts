@@ -67,6 +67,15 @@ export async function outcome(promise: Promise<Result>): Promise<string> {
   }
 }
 
+/** Waits until `what` holds, looking every 10 ms; throws after `ms`. */
+export async function until(what: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (await what()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`timed out after ${ms} ms`);
+}
+
 export const usersTable: Command = {
   kind: "create-table",
   schema: { name: "users", columns: { id: "text", name: "text" }, primary_key: { columns: ["id"] } },
