@@ -108,7 +108,7 @@ const RUNNERS: Record<Part, () => Promise<void>> = {
   abuse: async () => {
     const ok = child("test/hostile/abuse.test.ts", { HOSTILE_BIG_ROWS: "1000000" });
     if (!ok) failed += 1;
-    figures.push(`abuse: limits with a 1,000,000-row select ${ok ? "passed" : "FAILED"}`);
+    figures.push(`abuse: limits with a 1,000,000-row select (RSS figures printed above) ${ok ? "passed" : "FAILED"}`);
     // Slow bodies take the 30 s request timeout to drop, too slow for npm test.
     const server = await ServerProcess.start();
     try {

@@ -13,6 +13,18 @@
  * table is the preserved side of every join, so this is exact for left
  * joins too); every other conjunct runs right after the join of the last
  * source it reads (joins after it only add sources, never change them).
+ *
+ * A long answer (`LATE_PROJECTION_AT` rows or more) whose columns are plain
+ * columns, constants or parameters is projected when read, not when the
+ * select runs: its `rows` is a getter that projects every row on first
+ * access, and `rowSlices` hands out its rows a slice at a time, so the
+ * server can stream a million rows without holding them projected (or as
+ * JSON text). It keeps a copy of the selected items (stored rows, join
+ * tuples or groups), and since stored rows are values (`catalog/table.ts`),
+ * a later write changes nothing in it. Only such projections are deferred
+ * because they cannot fail: an error still comes from the select, not from
+ * a later read. Shorter answers are plain objects, as before, so a point
+ * select pays nothing for this.
  */
 
 import type { RowsResult } from "../commands/results.js";
@@ -46,6 +58,8 @@ export interface PreparedSelect {
   readonly project: ProjectFn;
   /** With DISTINCT: every result row as an array, to compare rows before they are shaped. */
   readonly projectArrays: ProjectFn | undefined;
+  /** Its projection cannot fail (plain columns, constants, parameters): a long answer may be projected when read. */
+  readonly lateProjection: boolean;
 }
 
 function all(terms: readonly BoundExpr[]): BoundExpr | undefined {
@@ -81,6 +95,7 @@ export function prepareSelect(plan: SelectPlan, positionOf: (table: string, colu
     sortKeys: plan.orderBy.map((k) => compileValue(k.expr, mode)),
     project: compileProjection(plan.columns, plan.output, mode),
     projectArrays: plan.distinct ? compileProjection(plan.columns, "arrays", mode) : undefined,
+    lateProjection: plan.columns.every((c) => c.expr.kind === "column" || c.expr.kind === "const" || c.expr.kind === "param"),
   };
 }
 
@@ -127,6 +142,8 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
     items = orderItems(items, specs, keep);
   }
   if (offset > 0 || (keep !== undefined && keep < items.length)) items = items.slice(offset, keep);
+  // The items may be the table's own array (a scan), which later writes change: a late projection keeps a copy.
+  if (items.length >= LATE_PROJECTION_AT && prepared.lateProjection) return lateRowsResult(names, items.slice(), project, params);
   const rows = new Array<Row>(items.length);
   for (let i = 0; i < items.length; i++) rows[i] = project(items[i], params);
   return rowsResult(names, rows);
@@ -134,6 +151,41 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
 
 function rowsResult(columns: readonly string[], rows: Row[]): RowsResult {
   return { kind: "rows", columns, rows, rowCount: rows.length };
+}
+
+/** Answers of at least this many rows are projected when read (see the header). */
+export const LATE_PROJECTION_AT = 1024;
+
+/** Rows `from` (inclusive) to `to` (exclusive) of a late-projected answer, projected now. */
+export type RowSlices = (from: number, to: number) => Row[];
+
+const lateAnswers = new WeakMap<RowsResult, RowSlices>();
+
+/** How to read `result`'s rows a slice at a time without projecting them all; undefined for an answer already projected. */
+export function rowSlices(result: RowsResult): RowSlices | undefined {
+  return lateAnswers.get(result);
+}
+
+/** A result of `items` projected on first access, registered for `rowSlices`. */
+function lateRowsResult(columns: readonly string[], items: readonly Item[], project: Fn<Row>, params: readonly Value[]): RowsResult {
+  const rowCount = items.length;
+  const slice: RowSlices = (from, to) => {
+    const rows = new Array<Row>(to - from);
+    for (let i = from; i < to; i++) rows[i - from] = project(items[i], params);
+    return rows;
+  };
+  let rows: Row[] | undefined;
+  // A getter on the object itself (not a class): JSON.stringify, spreads and deep equality see a plain `rows` key, in its place.
+  const result: RowsResult = {
+    kind: "rows",
+    columns,
+    get rows() {
+      return (rows ??= slice(0, rowCount));
+    },
+    rowCount,
+  };
+  lateAnswers.set(result, slice);
+  return result;
 }
 
 /**

@@ -25,17 +25,21 @@ import type { Command, CommandBody, Envelope } from "../commands/types.js";
 import type { Result } from "../commands/results.js";
 import { runChecked } from "../checked.js";
 import { StoreError } from "../errors.js";
+import { rowSlices } from "../executor/index.js";
 import type { StorageGauges } from "../storage/data-directory.js";
 import type { DatabaseSummary } from "../storage/listing.js";
 import type { ServiceMetrics } from "./metrics.js";
 import { openApiText } from "./openapi.js";
 import { PATHS } from "./paths.js";
 import { noteCommand, noteRoute } from "./outcome.js";
+import { rowsStream } from "./rows-stream.js";
 
 /** What the routes run commands on, already validated, and list databases of: `DataDirectory` in the service. */
 export interface CommandStore {
   [runChecked](database: string, command: Command): Promise<Result>;
   list(): Promise<readonly DatabaseSummary[]>;
+  /** Keeps `database` open until the returned function is called (a streamed answer reads its rows). */
+  hold(database: string): () => void;
   /** The open databases, for the metrics. */
   gauges(): StorageGauges;
 }
@@ -74,24 +78,42 @@ const validateParams = validatorOf((params) => {
 /** The path route's validators: its name segment, then its body. */
 const databaseRouteValidators: FastifySchemaCompiler<unknown> = ({ httpPart }) => (httpPart === "params" ? validateParams : validateCommandBody);
 
+/** The content type fastify gives a JSON answer; a streamed answer says it too. */
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/** Answers with `error` through the error handler (fastify answers an Error that way, anything else as a payload). */
+function fail(reply: FastifyReply, error: unknown): void {
+  reply.send(error instanceof Error ? error : new Error(`A request failed with ${String(error)}`));
+}
+
 /**
- * Answers with what `work` resolves to, or with its error through the error
- * handler (fastify answers an Error that way, anything else as a payload).
+ * Answers with what `work` resolves to, or with its error.
  * Not async: answering from `then` skips fastify's wrapper around a handler's promise.
  */
 function answer(reply: FastifyReply, work: Promise<unknown>): void {
   work.then(
     (value) => reply.send(value),
-    (error: unknown) => reply.send(error instanceof Error ? error : new Error(`A request failed with ${String(error)}`)),
+    (error: unknown) => fail(reply, error),
   );
 }
 
 export const routes: FastifyPluginCallback<RouteOptions> = (app, { store, metrics }, done) => {
   compileValidators();
-  /** Runs a validated command on `database`. */
+  /**
+   * Runs a validated command on `database`. A long rows answer streams
+   * (`rows-stream.ts`), holding its database open until it ends; the hold is
+   * taken in the turn the answer arrives, before the budget can look again.
+   */
   const run = (request: FastifyRequest, reply: FastifyReply, route: string, database: string, command: Command): void => {
     noteCommand(request, route, database, command.kind);
-    answer(reply, store[runChecked](database, command));
+    store[runChecked](database, command).then(
+      (result) => {
+        const slices = result.kind === "rows" ? rowSlices(result) : undefined;
+        if (result.kind === "rows" && slices !== undefined) reply.type(JSON_TYPE).send(rowsStream(result, slices, store.hold(database)));
+        else reply.send(result);
+      },
+      (error: unknown) => fail(reply, error),
+    );
   };
 
   app.get(PATHS.health, { config: { public: true } }, (request, reply) => {

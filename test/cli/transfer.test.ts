@@ -2,7 +2,7 @@
  * `storedb import` and `storedb export` through real processes: a million
  * CSV rows in and out byte for byte, types inferred or taken from an
  * existing table, JSON Lines both ways, refused batches reported by record,
- * export of a query paged within its own LIMIT/OFFSET, the progress bar on
+ * export of a query within its own LIMIT/OFFSET, the progress bar on
  * a terminal and a plain count in a pipe, and the exit codes.
  */
 
@@ -67,7 +67,7 @@ test("1,000,000 CSV rows: imported into a new table, exported back byte for byte
   writeFileSync(output, exported.stdout);
   assert.is(await sha256(output), await sha256(input), "the export is the input, byte for byte");
 
-  // A query is paged within its own LIMIT/OFFSET (pages are 10,000 rows).
+  // A query's LIMIT/OFFSET holds across the slices of 10,000 rows it is written in.
   const page = await runCli(["export", "shop", "--query", "SELECT id FROM big WHERE active = TRUE ORDER BY id DESC LIMIT 25000 OFFSET 5", "--format", "jsonl"], { cwd });
   assert.is(page.code, 0, page.stderr);
   const ids = page.stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as { id: number }).id);

@@ -256,6 +256,7 @@ test("an unexpected error is 500 internal_error with a fixed detail, logged with
       [runChecked]: () => Promise.reject(new Error(`EACCES: open '${dir}/shop.store' at Object.openSync (node:fs:1)`)),
       list: () => Promise.resolve([]),
       gauges: () => ({ openDatabases: 0, journalBytes: 0, storedBytes: 0 }),
+      hold: () => () => {},
     },
     maxBodyBytes: LIMIT,
     logger: serviceLog("info", { write: (line: string) => failures.push(line) > 0 }),

@@ -3,20 +3,25 @@
  * writes rows to stdout as CSV (a header line, then records) or JSON Lines
  * (one object per row, keys in column order).
  *
- * Streaming, with bounded memory: the rows are fetched a page at a time (a
- * select with `limit`/`offset`, `output: "arrays"`; pages of one query share
- * one cached plan) and each page is written — waiting for the reader to
- * drain — before the next is fetched. A table exports its declared columns
- * (not computed ones, which cannot be imported) in insertion order, so an
- * export imports back into the same rows. `--query` takes one SELECT; it is
- * parsed here into its select command, and paged within its own
- * `LIMIT`/`OFFSET`. Paging through a server is not one snapshot: rows
- * written by others between two pages may or may not appear.
+ * Streaming, with bounded memory, each slice written — waiting for the
+ * reader to drain — before the next is made. On a data directory the select
+ * runs once, and its answer (a snapshot: rows are values) is projected a
+ * slice at a time as it is written (`rowSlices`, as the server streams it);
+ * only a query with computed columns is projected whole first. Through a
+ * server (`--url`) the rows are fetched a page at a time (a select with
+ * `limit`/`offset`, `output: "arrays"`; pages of one query share one cached
+ * plan), within the query's own `LIMIT`/`OFFSET`: the HTTP client reads whole
+ * answers, so pages bound the memory of both ends — and are not one
+ * snapshot: rows written by others between two pages may or may not appear.
+ * A table exports its declared columns (not computed ones, which cannot be
+ * imported) in insertion order, so an export imports back into the same
+ * rows. `--query` takes one SELECT, parsed here into its select command.
  */
 
 import type { Queryable } from "../../api/queryable.js";
 import type { SelectCommand, Value } from "../../commands/types.js";
 import { StoreError } from "../../errors.js";
+import { rowSlices } from "../../executor/index.js";
 import { csvLines } from "../csv.js";
 import { EXIT, UsageError } from "../failure.js";
 import { out, report } from "../io.js";
@@ -74,6 +79,17 @@ async function querySelect(sql: string): Promise<SelectCommand> {
   return command;
 }
 
+/** One select, its rows written `PAGE` at a time, each slice projected only when it is written. */
+async function sliceThrough(db: Queryable, select: SelectCommand, writer: Writer): Promise<void> {
+  const result = await db.execute({ ...select, output: "arrays" });
+  if (result.kind !== "rows") throw new StoreError("internal_error", `A select answered ${result.kind}.`);
+  await out(writer.header(result.columns));
+  const slices = rowSlices(result) ?? ((from: number, to: number) => result.rows.slice(from, to));
+  for (let from = 0; from < result.rowCount; from += PAGE) {
+    await out(writer.rows(result.columns, slices(from, Math.min(result.rowCount, from + PAGE)) as readonly (readonly Value[])[]));
+  }
+}
+
 async function pageThrough(db: Queryable, select: SelectCommand, writer: Writer): Promise<void> {
   // A query with `?` was refused above, so LIMIT and OFFSET are counts here, never parameter slots.
   if (typeof select.offset === "object" || typeof select.limit === "object") throw new UsageError("export --query takes no ? parameters");
@@ -115,7 +131,7 @@ export async function exportCommand(name: string, table: string | undefined, opt
   try {
     select ??= await tableSelect(target.db, table as string);
     try {
-      await pageThrough(target.db, select, writer);
+      await (target.remote ? pageThrough : sliceThrough)(target.db, select, writer);
     } catch (error) {
       return report(error, { sql: options.query });
     }
