@@ -31,6 +31,11 @@
  *       (score < 1..5 holds 1–5% of the rows: both engines take the score index)
  *   Q7  SELECT * FROM users WHERE score BETWEEN ? AND ?           (a range on the score index, ~1% of rows)
  *   Q8  SELECT * FROM users ORDER BY score DESC LIMIT 20          (the score index walked down, no sort)
+ *   Q9  SELECT city, count(*), avg(score) FROM users GROUP BY city
+ *   Q10 SELECT user_id, sum(amount) FROM orders GROUP BY user_id HAVING sum(amount) > ?
+ *   Q11 SELECT count(DISTINCT user_id) FROM orders WHERE status = ?   (the count is the peers' answer)
+ *   Q12 SELECT id FROM users WHERE id IN (SELECT user_id FROM orders WHERE amount > ?)   (a hash semi-join)
+ *   Q13 SELECT id FROM users WHERE city = ? AND EXISTS (SELECT * FROM orders WHERE orders.user_id = users.id AND amount > ?)
  */
 import { createRequire } from "node:module";
 import { Engine } from "../src/catalog/engine.js";
@@ -209,6 +214,16 @@ const p7 = (i: number): Value[] => {
 };
 const q8 = "SELECT * FROM users ORDER BY score DESC LIMIT 20";
 const noParams = (): Value[] => [];
+const none = (): Value[] => [];
+const q9 = "SELECT city, count(*) AS n, avg(score) AS a FROM users GROUP BY city";
+const q10 = "SELECT user_id, sum(amount) AS total FROM orders GROUP BY user_id HAVING sum(amount) > ?";
+const p10 = (i: number): Value[] => [3000 + (i % 5) * 100];
+const q11 = "SELECT count(DISTINCT user_id) AS n FROM orders WHERE status = ?";
+const p11 = (i: number): Value[] => [statuses[i % 4] as string];
+const q12 = "SELECT id FROM users WHERE id IN (SELECT user_id FROM orders WHERE amount > ?)";
+const p12 = (i: number): Value[] => [990 + (i % 5)];
+const q13 = "SELECT id FROM users WHERE city = ? AND EXISTS (SELECT * FROM orders WHERE orders.user_id = users.id AND amount > ?)";
+const p13 = (i: number): Value[] => [cities[i % 50] as string, 900 + (i % 5) * 10];
 
 const pointSqlite = ((s) => (i: number) => (s.get(...p1(i)) === undefined ? 0 : 1))(db.prepare(q0));
 const pointLoop = (i: number): number => (usersById.get(p1(i)[0] as string) === undefined ? 0 : 1);
@@ -339,6 +354,80 @@ const queries: Query[] = [
         if (top.length > 20) top.pop();
       }
       return top.length;
+    },
+  },
+  {
+    name: "Q9 GROUP BY city: count, avg",
+    sql: q9,
+    params: none,
+    engine: viaEngine(q9, none),
+    sqlite: ((s) => () => s.all().length)(db.prepare(q9)),
+    loop: () => {
+      const groups = new Map<string, { n: number; sum: number }>();
+      for (const u of users) {
+        const g = groups.get(u.city);
+        if (g) {
+          g.n++;
+          g.sum += u.score;
+        } else groups.set(u.city, { n: 1, sum: u.score });
+      }
+      return [...groups.values()].map((g) => g.sum / g.n).length;
+    },
+  },
+  {
+    name: "Q10 HAVING sum(amount) > ?",
+    sql: q10,
+    params: p10,
+    engine: viaEngine(q10, p10),
+    sqlite: ((s) => (i: number) => s.all(...p10(i)).length)(db.prepare(q10)),
+    loop: (i) => {
+      const min = p10(i)[0] as number;
+      const sums = new Map<string, number>();
+      for (const o of orders) sums.set(o.user_id, (sums.get(o.user_id) ?? 0) + o.amount);
+      let n = 0;
+      for (const total of sums.values()) if (total > min) n++;
+      return n;
+    },
+  },
+  {
+    name: "Q11 count(DISTINCT user_id)",
+    sql: q11,
+    params: p11,
+    engine: (i) => ((engine.execute({ kind: "sql", sql: q11, params: p11(i) }).result as RowsResult).rows[0] as { n: number }).n,
+    sqlite: ((s) => (i: number) => (s.get(...p11(i)) as { n: number }).n)(db.prepare(q11)),
+    loop: (i) => {
+      const status = p11(i)[0];
+      const seen = new Set<string>();
+      for (const o of orders) if (o.status === status) seen.add(o.user_id);
+      return seen.size;
+    },
+  },
+  {
+    name: "Q12 IN (SELECT …) semi-join",
+    sql: q12,
+    params: p12,
+    engine: viaEngine(q12, p12),
+    sqlite: ((s) => (i: number) => s.all(...p12(i)).length)(db.prepare(q12)),
+    loop: (i) => {
+      const min = p12(i)[0] as number;
+      const ids = new Set<string>();
+      for (const o of orders) if (o.amount > min) ids.add(o.user_id);
+      const out: string[] = [];
+      for (const u of users) if (ids.has(u.id)) out.push(u.id);
+      return out.length;
+    },
+  },
+  {
+    name: "Q13 correlated EXISTS",
+    sql: q13,
+    params: p13,
+    engine: viaEngine(q13, p13),
+    sqlite: ((s) => (i: number) => s.all(...p13(i)).length)(db.prepare(q13)),
+    loop: (i) => {
+      const [city, min] = p13(i) as [string, number];
+      const out: string[] = [];
+      for (const u of users) if (u.city === city && (ordersByUser.get(u.id) ?? []).some((o) => o.amount > min)) out.push(u.id);
+      return out.length;
     },
   },
 ];

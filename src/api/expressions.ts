@@ -19,10 +19,19 @@
  * are the bind step's job, the same one JSON and SQL go through.
  */
 
-import type { AggregateName, BinaryOp, ColumnType, ComparisonOp, Expression, Value } from "../commands/types.js";
+import type { AggregateName, BinaryOp, ColumnType, Command, ComparisonOp, Expression, SelectCommand, Value } from "../commands/types.js";
+import { StoreError } from "../errors.js";
 
 /** Anything that can stand as an operand: an expression, or a plain value. */
 export type Operand = Expression | Value;
+
+/**
+ * A query that can stand as a subquery: a fluent select
+ * (`db.table("orders").select("user_id")`), taken by its `toPlan()`.
+ */
+export interface Subquery {
+  toPlan(): Command;
+}
 
 /** A select list item: an expression and the name of its result column. */
 export interface Aliased {
@@ -48,8 +57,11 @@ export interface ExpressionMethods {
   ge(right: Operand): Expr;
   isNull(): Expr;
   isNotNull(): Expr;
+  /** `this IN (values...)`, or `this IN (SELECT …)` given one fluent select. */
   in(...values: Operand[]): Expr;
+  in(query: Subquery): Expr;
   notIn(...values: Operand[]): Expr;
+  notIn(query: Subquery): Expr;
   between(low: Operand, high: Operand): Expr;
   notBetween(low: Operand, high: Operand): Expr;
   like(pattern: Operand, escape?: string): Expr;
@@ -113,11 +125,11 @@ const methods: ExpressionMethods & ThisType<Expr> = {
   isNotNull() {
     return isNotNull(this);
   },
-  in(...values) {
-    return inList(this, values);
+  in(...values: Operand[] | [Subquery]) {
+    return isSubquery(values) ? inQuery(this, values[0], false) : inList(this, values as Operand[]);
   },
-  notIn(...values) {
-    return inList(this, values, true);
+  notIn(...values: Operand[] | [Subquery]) {
+    return isSubquery(values) ? inQuery(this, values[0], true) : inList(this, values as Operand[], true);
   },
   between(low, high) {
     return between(this, low, high);
@@ -244,6 +256,39 @@ export function neg(operand: Operand): Expr {
 export function inList(operand: Operand, values: readonly Operand[], negated = false): Expr {
   const node: Expression = { type: "in", expr: toLeft(operand), values: values.map(toRight) };
   return fluent(negated ? { ...node, not: true } : node);
+}
+
+function isSubquery(values: readonly unknown[]): values is [Subquery] {
+  const first = values[0];
+  return values.length === 1 && typeof first === "object" && first !== null && typeof (first as Partial<Subquery>).toPlan === "function";
+}
+
+/** The select a subquery stands for (a fluent insert, update or delete cannot be one). */
+function selectOf(query: Subquery): SelectCommand {
+  const command = query.toPlan();
+  if (command.kind !== "select") throw new StoreError("invalid_request", `A subquery must be a select, not ${command.kind === "explain" ? "an explain" : `a ${command.kind}`}`);
+  return command;
+}
+
+/** `x [NOT] IN (SELECT …)`: the select yields one column. */
+export function inQuery(operand: Operand, query: Subquery, negated = false): Expr {
+  const node: Expression = { type: "in", expr: toLeft(operand), select: selectOf(query) };
+  return fluent(negated ? { ...node, not: true } : node);
+}
+
+/** `EXISTS (SELECT …)`: names the subquery's sources may not have are the enclosing query's (a correlation). */
+export function exists(query: Subquery): Expr {
+  return fluent({ type: "exists", select: selectOf(query) });
+}
+
+/** `NOT EXISTS (SELECT …)`. */
+export function notExists(query: Subquery): Expr {
+  return fluent({ type: "exists", select: selectOf(query), not: true });
+}
+
+/** A scalar subquery `(SELECT x …)`: the value of its one row's one column, NULL for no row. */
+export function subquery(query: Subquery): Expr {
+  return fluent({ type: "subquery", select: selectOf(query) });
 }
 
 /** `x [NOT] BETWEEN low AND high`. */

@@ -24,6 +24,7 @@ import {
   prepareMatch,
   prepareSelect,
   runSelect,
+  subqueryScope,
   type AssignFn,
   type PreparedMatch,
   type PreparedSelect,
@@ -292,12 +293,13 @@ export class Engine implements EngineApi {
 
   private prepare(plan: Plan): Prepared {
     const s = plan.statement;
+    const positionOf = (table: string, column: string): number => this.tables.get(table)?.position.get(column) ?? -1;
     switch (s.kind) {
       case "select":
-        return { plan, select: prepareSelect(s, (table, column) => this.tables.get(table)?.position.get(column) ?? -1) };
+        return { plan, select: prepareSelect(s, positionOf, plan.params.length) };
       case "update":
       case "delete": {
-        const match = prepareMatch(s.access, s.where, (column) => this.tables.get(s.table)?.position.get(column) ?? -1);
+        const match = prepareMatch(s.access, s.where, (column) => this.tables.get(s.table)?.position.get(column) ?? -1, subqueryScope(positionOf, plan.params.length), this.stores);
         const assign = s.kind === "update" ? { assign: compileAssignments(s.set) } : {};
         return { plan, match, ...assign, ...returningOf(s.returning) };
       }

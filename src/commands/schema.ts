@@ -53,6 +53,8 @@ export const definitions = {
       ref("castExpr"),
       ref("functionExpr"),
       ref("aggregateExpr"),
+      ref("subqueryExpr"),
+      ref("existsExpr"),
     ],
   },
   literalExpr: {
@@ -122,13 +124,31 @@ export const definitions = {
   inExpr: {
     type: "object",
     additionalProperties: false,
-    required: ["type", "expr", "values"],
+    required: ["type", "expr"],
+    // A list or a subquery, exactly one (`properties: true` names the member for Ajv's strict mode).
+    oneOf: [
+      { required: ["values"], properties: { values: true } },
+      { required: ["select"], properties: { select: true } },
+    ],
     properties: {
       type: { const: "in" },
       expr: ref("expression"),
       values: { type: "array", minItems: 1, items: ref("expression") },
+      select: ref("select"),
       not: { type: "boolean" },
     },
+  },
+  subqueryExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "select"],
+    properties: { type: { const: "subquery" }, select: ref("select") },
+  },
+  existsExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "select"],
+    properties: { type: { const: "exists" }, select: ref("select"), not: { type: "boolean" } },
   },
   betweenExpr: {
     type: "object",

@@ -47,7 +47,8 @@ export type Expression =
   | { readonly type: "not"; readonly expr: Expression }
   | { readonly type: "binary"; readonly op: BinaryOp; readonly left: Expression; readonly right: Expression }
   | { readonly type: "negate"; readonly expr: Expression }
-  | { readonly type: "in"; readonly expr: Expression; readonly values: readonly Expression[]; readonly not?: boolean }
+  /** `values` (a list) or `select` (a subquery of one column): exactly one. */
+  | { readonly type: "in"; readonly expr: Expression; readonly values?: readonly Expression[]; readonly select?: SelectCommand; readonly not?: boolean }
   | { readonly type: "between"; readonly expr: Expression; readonly low: Expression; readonly high: Expression; readonly not?: boolean }
   /** `escape` is one character (a slot only from SQL's `ESCAPE ?`). */
   | { readonly type: "like"; readonly expr: Expression; readonly pattern: Expression; readonly escape?: string | ParamSlot; readonly not?: boolean }
@@ -56,6 +57,9 @@ export type Expression =
   | { readonly type: "function"; readonly name: string; readonly args: readonly Expression[] }
   /** `arg` absent: `count(*)`. */
   | { readonly type: "aggregate"; readonly name: AggregateName; readonly arg?: Expression; readonly distinct?: boolean }
+  /** A scalar subquery: the one value of its one column, NULL for no row. */
+  | { readonly type: "subquery"; readonly select: SelectCommand }
+  | { readonly type: "exists"; readonly select: SelectCommand; readonly not?: boolean }
   | ParamSlot;
 
 export type AggregateName = "count" | "sum" | "avg" | "min" | "max";

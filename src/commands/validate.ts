@@ -215,6 +215,19 @@ function tooDeep(root: unknown): boolean {
       const list = node[key];
       if (Array.isArray(list)) for (const item of list) push(item, depth + 1);
     }
+    // A subquery's expressions nest one level below it.
+    const select = node["select"];
+    if (isObject(select)) {
+      push(select["where"], depth + 1);
+      push(select["having"], depth + 1);
+      for (const key of ["columns", "joins", "orderBy"] as const) {
+        const list = select[key];
+        if (!Array.isArray(list)) continue;
+        for (const item of list) if (isObject(item)) push(item["expr"] ?? item["on"], depth + 1);
+      }
+      const groupBy = select["groupBy"];
+      if (Array.isArray(groupBy)) for (const item of groupBy) push(item, depth + 1);
+    }
     const whens = node["when"];
     if (Array.isArray(whens)) {
       for (const pair of whens) {

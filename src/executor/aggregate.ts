@@ -24,7 +24,7 @@ import type { Value } from "../commands/types.js";
 import { assertNever } from "../errors.js";
 import type { AggregateCall, Grouping } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
-import { Codegen, instantiate, type RowMode } from "./codegen.js";
+import { Codegen, instantiate, type CompileContext, type RowMode } from "./codegen.js";
 
 /** The group rows of `items`: keys then aggregate values. */
 export type AggregateFn = (items: readonly unknown[], p: readonly Value[]) => Value[][];
@@ -34,8 +34,8 @@ function slot(n: number): string {
   return String(n);
 }
 
-export function compileAggregate(group: Grouping, mode: RowMode): AggregateFn {
-  const g = new Codegen(mode);
+export function compileAggregate(group: Grouping, mode: RowMode, context?: CompileContext): AggregateFn {
+  const g = new Codegen(mode, context);
   const k = group.keys.length;
   const width = k + group.aggregates.length;
   let extra = width;

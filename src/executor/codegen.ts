@@ -30,6 +30,7 @@ import type { BoundExpr, CompareOp, StaticType } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { STRICT_FUNCTIONS, replace, type StrictFunction } from "./functions.js";
 import { compileLike, type LikeMatcher } from "./like.js";
+import type { SubqueryNode, SubqueryRunner } from "./subquery.js";
 import { compareText, compareValues } from "./value-order.js";
 
 /**
@@ -42,6 +43,8 @@ function compareUntyped(a: Value, b: Value): number {
   if (family(a) !== family(b)) throw new StoreError("type_mismatch", `Cannot compare ${family(a)} with ${family(b)}`);
   return compareValues(a, b);
 }
+
+const NO_FEEDS: readonly Value[] = Object.freeze([]);
 
 /** `a / b` for numbers that are integers or not depending on their values: integer division truncates. */
 function divide(a: number, b: number): number | null {
@@ -125,6 +128,18 @@ function int(n: number): string {
 
 const JS_OP: Record<CompareOp, string> = { "=": "===", "<>": "!==", "<": "<", "<=": "<=", ">": ">", ">=": ">=" };
 
+/**
+ * What compiling a query's code needs beyond the expressions: a runner for
+ * each subquery it holds (the runners live in the constants, so the
+ * generated code calls them without any of their text in its source), and,
+ * inside a subquery, where its outer values start among the parameters.
+ */
+export interface CompileContext {
+  readonly runner: (node: SubqueryNode) => SubqueryRunner;
+  /** Outer value `i` is parameter `outerBase + i` (the statement's own parameters come first). */
+  readonly outerBase: number;
+}
+
 export class Codegen {
   readonly consts: unknown[] = [];
   private temps = 0;
@@ -132,7 +147,10 @@ export class Codegen {
   /** Parameters also read as `qN`: NULL replaced by NaN, which no `=`, `<`, `<=`, `>`, `>=` is true for. */
   private readonly nanParams = new Set<number>();
 
-  constructor(readonly mode: RowMode) {}
+  constructor(
+    readonly mode: RowMode,
+    private readonly context?: CompileContext,
+  ) {}
 
   /**
    * Declares the temporaries and parameter values used so far: put it at the
@@ -255,9 +273,31 @@ export class Codegen {
         return `r[${int(e.index)}]`;
       case "aggregate":
         return `r[${int(this.groupKeys() + e.index)}]`;
+      case "outer": {
+        if (this.context === undefined) throw new StoreError("internal_error", "A subquery's outer value needs a compile context");
+        const index = this.context.outerBase + e.index;
+        this.params.add(index);
+        return `p${int(index)}`;
+      }
+      case "subquery":
+        return `${this.runner(e)}.scalar(p, ${this.feeds(e.outer)})`;
+      case "exists":
+        return `${this.runner(e)}.exists(p, ${this.feeds(e.outer)})`;
+      case "in-subquery":
+        return `${this.runner(e)}.contains(p, ${this.value(e.expr)}, ${this.feeds(e.outer)})`;
       default:
         return assertNever(e, "expression");
     }
+  }
+
+  private runner(node: SubqueryNode): string {
+    if (this.context === undefined) throw new StoreError("internal_error", "A subquery needs a compile context");
+    return this.const(this.context.runner(node));
+  }
+
+  /** A subquery's outer values for the row at hand, as an array (a shared empty one when it reads none). */
+  private feeds(outer: readonly BoundExpr[]): string {
+    return outer.length === 0 ? this.const(NO_FEEDS) : `[${outer.map((e) => this.value(e)).join(", ")}]`;
   }
 
   private groupKeys(): number {
@@ -415,6 +455,10 @@ export class Codegen {
       case "function":
       case "group-key":
       case "aggregate":
+      case "outer":
+      case "subquery":
+      case "exists":
+      case "in-subquery":
         return `(${this.value(e)} === true)`;
       default:
         return assertNever(e, "expression");
@@ -449,14 +493,14 @@ export type ValueFn = (r: never, p: readonly Value[]) => Value;
 /** `(r, p) → boolean`: the expression IS TRUE. */
 export type PredicateFn = (r: never, p: readonly Value[]) => boolean;
 
-export function compileValue(e: BoundExpr, mode: RowMode): ValueFn {
-  const g = new Codegen(mode);
+export function compileValue(e: BoundExpr, mode: RowMode, context?: CompileContext): ValueFn {
+  const g = new Codegen(mode, context);
   const body = g.value(e);
   return instantiate(`${g.constants()} return function value(r, p) { ${g.declarations()} return ${body}; };`, g.consts);
 }
 
-export function compilePredicate(e: BoundExpr, mode: RowMode): PredicateFn {
-  const g = new Codegen(mode);
+export function compilePredicate(e: BoundExpr, mode: RowMode, context?: CompileContext): PredicateFn {
+  const g = new Codegen(mode, context);
   const body = g.truth(e);
   return instantiate(`${g.constants()} return function predicate(r, p) { ${g.declarations()} return ${body}; };`, g.consts);
 }

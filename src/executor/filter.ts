@@ -7,14 +7,14 @@
 
 import type { Value } from "../commands/types.js";
 import type { BoundExpr } from "../planner/plan.js";
-import { Codegen, instantiate } from "./codegen.js";
+import { Codegen, instantiate, type CompileContext } from "./codegen.js";
 import type { StoredRow } from "./table-store.js";
 
 /** Keeps rows where the condition IS TRUE, in order, stopping after `max` matches (`-1`: no limit). */
 export type FilterFn = (rows: readonly StoredRow[], p: readonly Value[], max: number) => StoredRow[];
 
-export function compileFilter(where: BoundExpr): FilterFn {
-  const g = new Codegen("row");
+export function compileFilter(where: BoundExpr, context?: CompileContext): FilterFn {
+  const g = new Codegen("row", context);
   const cond = g.truth(where);
   return instantiate(
     `${g.constants()}

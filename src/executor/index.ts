@@ -9,6 +9,6 @@ export { checkParams } from "./params.js";
 export { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "./codegen.js";
 export { matchRows, prepareMatch, type PreparedMatch } from "./match.js";
 export { compileProjection, type ProjectFn } from "./project.js";
-export { LATE_PROJECTION_AT, prepareSelect, rowSlices, runSelect, type PreparedSelect, type RowSlices } from "./select.js";
+export { LATE_PROJECTION_AT, prepareSelect, rowSlices, runSelect, subqueryScope, type PreparedSelect, type RowSlices, type SubqueryScope } from "./select.js";
 export type { StoredRow, Stores, TableStore } from "./table-store.js";
 export { compareText, compareValues } from "./value-order.js";

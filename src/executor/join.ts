@@ -18,7 +18,7 @@ import type { Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import { conjuncts } from "../planner/passes.js";
 import type { BoundExpr, JoinStep } from "../planner/plan.js";
-import { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "./codegen.js";
+import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type ValueFn } from "./codegen.js";
 import type { StoredRow, TableStore } from "./table-store.js";
 
 export type Tuple = StoredRow[];
@@ -32,7 +32,7 @@ export interface PreparedJoin {
   readonly innerPositions: readonly number[];
 }
 
-export function prepareJoin(step: JoinStep, table: string, positionOf: (column: string) => number): PreparedJoin {
+export function prepareJoin(step: JoinStep, table: string, positionOf: (column: string) => number, context?: CompileContext): PreparedJoin {
   const s = step.strategy;
   const keyed = s.kind === "index-nested-loop" || s.kind === "hash";
   const inner = keyed ? s.innerColumns : [];
@@ -52,8 +52,8 @@ export function prepareJoin(step: JoinStep, table: string, positionOf: (column: 
   return {
     step,
     table,
-    on: rest.length === 0 ? undefined : compilePredicate(rest.length === 1 ? (rest[0] as BoundExpr) : { kind: "and", operands: rest }, "tuple"),
-    outerKeys: keyed ? s.outerKeys.map((k) => compileValue(k, "tuple")) : [],
+    on: rest.length === 0 ? undefined : compilePredicate(rest.length === 1 ? (rest[0] as BoundExpr) : { kind: "and", operands: rest }, "tuple", context),
+    outerKeys: keyed ? s.outerKeys.map((k) => compileValue(k, "tuple", context)) : [],
     innerPositions: keyed ? s.innerColumns.map(positionOf) : [],
   };
 }

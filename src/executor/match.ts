@@ -1,7 +1,8 @@
 /**
  * Finds the rows an update or delete touches: the access path, then the
  * compiled WHERE (less what the path guarantees). Always returns a fresh array (the caller then changes the
- * table, which must not disturb the list it iterates).
+ * table, which must not disturb the list it iterates). Every row is matched
+ * before any changes, so subqueries in the WHERE read the table as it was.
  */
 
 import type { Value } from "../commands/types.js";
@@ -9,20 +10,30 @@ import type { AccessPath, BoundExpr } from "../planner/plan.js";
 import { conjuncts } from "../planner/passes.js";
 import { accessRows, impliedByAccess } from "./access.js";
 import { compileFilter, type FilterFn } from "./filter.js";
-import type { StoredRow, TableStore } from "./table-store.js";
+import type { SubqueryScope } from "./select.js";
+import type { StoredRow, Stores, TableStore } from "./table-store.js";
 
 export interface PreparedMatch {
   readonly access: AccessPath;
   readonly filter: FilterFn;
+  readonly subqueries: SubqueryScope;
+  /** The tables the WHERE's subqueries read. */
+  readonly stores: Stores;
 }
 
-/** `positionOf` maps the table's column names to positions. */
-export function prepareMatch(access: AccessPath, where: BoundExpr, positionOf: (column: string) => number): PreparedMatch {
+/** `positionOf` maps the table's column names to positions; `subqueries` compiles the WHERE's subqueries, over `stores`. */
+export function prepareMatch(access: AccessPath, where: BoundExpr, positionOf: (column: string) => number, subqueries: SubqueryScope, stores: Stores): PreparedMatch {
   const rest = conjuncts(where).filter((t) => !impliedByAccess(t, access, positionOf));
   const residual: BoundExpr = rest.length === 0 ? { kind: "const", value: true } : rest.length === 1 ? (rest[0] as BoundExpr) : { kind: "and", operands: rest };
-  return { access, filter: compileFilter(residual) };
+  return { access, filter: compileFilter(residual, subqueries.context), subqueries, stores };
 }
 
 export function matchRows(prepared: PreparedMatch, store: TableStore, params: readonly Value[]): StoredRow[] {
-  return prepared.filter(accessRows(prepared.access, store, params), params, -1);
+  const runners = prepared.subqueries.runners;
+  for (const runner of runners) runner.begin(prepared.stores);
+  try {
+    return prepared.filter(accessRows(prepared.access, store, params), params, -1);
+  } finally {
+    for (const runner of runners) runner.end();
+  }
 }

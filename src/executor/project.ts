@@ -6,12 +6,12 @@
 
 import type { Value } from "../commands/types.js";
 import type { OutputColumn } from "../planner/plan.js";
-import { Codegen, instantiate, type RowMode } from "./codegen.js";
+import { Codegen, instantiate, type CompileContext, type RowMode } from "./codegen.js";
 
 export type ProjectFn = (r: never, p: readonly Value[]) => Record<string, Value> | Value[];
 
-export function compileProjection(columns: readonly OutputColumn[], output: "objects" | "arrays", mode: RowMode): ProjectFn {
-  const g = new Codegen(mode);
+export function compileProjection(columns: readonly OutputColumn[], output: "objects" | "arrays", mode: RowMode, context?: CompileContext): ProjectFn {
+  const g = new Codegen(mode, context);
   if (output === "arrays") {
     const items = columns.map((c) => g.value(c.expr));
     return instantiate(`${g.constants()} return function project(r, p) { ${g.declarations()} return [${items.join(", ")}]; };`, g.consts);

@@ -25,23 +25,32 @@
  * because they cannot fail: an error still comes from the select, not from
  * a later read. Shorter answers are plain objects, as before, so a point
  * select pays nothing for this.
+ *
+ * Subqueries are prepared with the query that holds them, each into a
+ * `SubqueryRunner` the compiled code calls; every runner of a statement, at
+ * any depth, is listed on the outermost prepared select, which starts them
+ * afresh (`begin`) at each execution, so answers they keep never outlive
+ * the data they were computed from.
  */
 
 import type { RowsResult } from "../commands/results.js";
 import type { Value } from "../commands/types.js";
-import type { BoundExpr, Count, SelectPlan } from "../planner/plan.js";
+import type { AccessPath, BoundExpr, Count, SelectPlan } from "../planner/plan.js";
 import { conjuncts, maxSource } from "../planner/passes.js";
 import { accessRows, impliedByAccess, rangeRows } from "./access.js";
 import { compileAggregate, type AggregateFn } from "./aggregate.js";
-import { compilePredicate, compileValue, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
+import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
 import { compileFilter, type FilterFn } from "./filter.js";
 import { prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
 import { orderItems } from "./order.js";
 import { compileProjection, type ProjectFn } from "./project.js";
+import { SubqueryRunner, type SubqueryNode } from "./subquery.js";
 import type { Stores, StoredRow } from "./table-store.js";
 
 export interface PreparedSelect {
   readonly plan: SelectPlan;
+  /** The plan's access path, a subquery's outer values in it read as the parameters they are at run time. */
+  readonly access: AccessPath;
   readonly firstFilter: FilterFn | undefined;
   /**
    * With an index range: the first table's filter as a test the walk
@@ -60,6 +69,8 @@ export interface PreparedSelect {
   readonly projectArrays: ProjectFn | undefined;
   /** Its projection cannot fail (plain columns, constants, parameters): a long answer may be projected when read. */
   readonly lateProjection: boolean;
+  /** The statement's subquery runners at any depth (shared by its subqueries' prepared selects). */
+  readonly runners: readonly SubqueryRunner[];
 }
 
 function all(terms: readonly BoundExpr[]): BoundExpr | undefined {
@@ -67,8 +78,48 @@ function all(terms: readonly BoundExpr[]): BoundExpr | undefined {
   return terms.length === 1 ? terms[0] : { kind: "and", operands: terms };
 }
 
-/** `positionOf(source, column)` finds a joined table's column position for hash/index joins. */
-export function prepareSelect(plan: SelectPlan, positionOf: (table: string, column: string) => number): PreparedSelect {
+/**
+ * What compiling a statement's subqueries needs (`context`), and the runners
+ * they get at any depth, which the statement starts afresh at each execution.
+ */
+export interface SubqueryScope {
+  readonly context: CompileContext;
+  readonly runners: readonly SubqueryRunner[];
+}
+
+/** `positionOf(table, column)` finds a column's position; `paramCount` is the statement's number of parameters (outer values follow). */
+export function subqueryScope(positionOf: (table: string, column: string) => number, paramCount: number): SubqueryScope {
+  const runners: SubqueryRunner[] = [];
+  const byNode = new Map<SubqueryNode, SubqueryRunner>();
+  const context: CompileContext = {
+    outerBase: paramCount,
+    runner(node) {
+      // One runner per node, though the node's code is compiled more than once (a DISTINCT select list is).
+      let runner = byNode.get(node);
+      if (runner === undefined) {
+        const sub = prepareWith(node.plan, positionOf, context, runners);
+        runner = new SubqueryRunner(node, (stores, params) => selectRows(sub, stores, params), paramCount);
+        byNode.set(node, runner);
+        runners.push(runner);
+      }
+      return runner;
+    },
+  };
+  return { context, runners };
+}
+
+/** `positionOf(table, column)` finds a joined table's column position for hash/index joins. */
+export function prepareSelect(plan: SelectPlan, positionOf: (table: string, column: string) => number, paramCount: number): PreparedSelect {
+  const scope = subqueryScope(positionOf, paramCount);
+  return prepareWith(plan, positionOf, scope.context, scope.runners);
+}
+
+function prepareWith(
+  plan: SelectPlan,
+  positionOf: (table: string, column: string) => number,
+  context: CompileContext,
+  runners: readonly SubqueryRunner[],
+): PreparedSelect {
   const joined = plan.joins.length > 0;
   const sourceMode: RowMode = joined ? "tuple" : "row";
   // After a grouping, HAVING, ORDER BY and the select list read group rows.
@@ -80,21 +131,23 @@ export function prepareSelect(plan: SelectPlan, positionOf: (table: string, colu
   const walked = plan.access.kind === "index-range";
   return {
     plan,
-    firstFilter: firstWhere === undefined || walked ? undefined : compileFilter(firstWhere),
-    firstTest: firstWhere === undefined || !walked ? undefined : compilePredicate(firstWhere, "row"),
+    access: outerAsParams(plan.access, context.outerBase),
+    firstFilter: firstWhere === undefined || walked ? undefined : compileFilter(firstWhere, context),
+    firstTest: firstWhere === undefined || !walked ? undefined : compilePredicate(firstWhere, "row", context),
     joins: plan.joins.map((j) => {
       const table = plan.sources[j.source]?.table ?? "";
-      return prepareJoin(j, table, (c) => positionOf(table, c));
+      return prepareJoin(j, table, (c) => positionOf(table, c), context);
     }),
     afterJoin: plan.joins.map((j) => {
       const here = all(terms.filter((t) => maxSource(t) === j.source));
-      return here === undefined ? undefined : compilePredicate(here, "tuple");
+      return here === undefined ? undefined : compilePredicate(here, "tuple", context);
     }),
-    aggregate: plan.group === undefined ? undefined : compileAggregate(plan.group, sourceMode),
-    having: plan.having === undefined ? undefined : compilePredicate(plan.having, mode),
-    sortKeys: plan.orderBy.map((k) => compileValue(k.expr, mode)),
-    project: compileProjection(plan.columns, plan.output, mode),
-    projectArrays: plan.distinct ? compileProjection(plan.columns, "arrays", mode) : undefined,
+    aggregate: plan.group === undefined ? undefined : compileAggregate(plan.group, sourceMode, context),
+    having: plan.having === undefined ? undefined : compilePredicate(plan.having, mode, context),
+    sortKeys: plan.orderBy.map((k) => compileValue(k.expr, mode, context)),
+    project: compileProjection(plan.columns, plan.output, mode, context),
+    projectArrays: plan.distinct ? compileProjection(plan.columns, "arrays", mode, context) : undefined,
+    runners,
     lateProjection: plan.columns.every((c) => c.expr.kind === "column" || c.expr.kind === "const" || c.expr.kind === "param"),
   };
 }
@@ -102,6 +155,20 @@ export function prepareSelect(plan: SelectPlan, positionOf: (table: string, colu
 /** Whether the access path walks an index in ORDER BY's order, so no sort is needed. */
 function orderServed(plan: SelectPlan): boolean {
   return plan.access.kind === "index-range" && plan.access.order !== "table";
+}
+
+/** The access path with a subquery's outer values read as the parameters they are at run time. */
+function outerAsParams(path: AccessPath, base: number): AccessPath {
+  const swap = (v: BoundExpr): BoundExpr => (v.kind === "outer" ? { kind: "param", index: base + v.index } : v);
+  switch (path.kind) {
+    case "scan":
+    case "single-row":
+      return path;
+    case "index-range":
+      return { ...path, equal: path.equal.map(swap) };
+    default:
+      return { ...path, values: path.values.map(swap) };
+  }
 }
 
 /** A limit or offset's value (`checkParams` saw that a slot holds an integer ≥ 0). */
@@ -113,7 +180,17 @@ type Item = StoredRow | Tuple | Value[];
 type Row = Record<string, Value> | Value[];
 type Fn<T> = (r: unknown, p: readonly Value[]) => T;
 
+/** Runs a statement's prepared select: its subqueries start afresh. */
 export function runSelect(prepared: PreparedSelect, stores: Stores, params: readonly Value[]): RowsResult {
+  for (const runner of prepared.runners) runner.begin(stores);
+  try {
+    return selectRows(prepared, stores, params);
+  } finally {
+    for (const runner of prepared.runners) runner.end();
+  }
+}
+
+function selectRows(prepared: PreparedSelect, stores: Stores, params: readonly Value[]): RowsResult {
   const plan = prepared.plan;
   const offset = plan.offset === undefined ? 0 : count(plan.offset, params);
   const keep = plan.limit === undefined ? undefined : offset + count(plan.limit, params);
@@ -205,12 +282,13 @@ function sourceItems(
   const first = plan.sources[0];
   const store = first === undefined ? undefined : stores.store(first.table);
   const canStop = plan.joins.length === 0 && stopAt !== undefined;
+  const access = prepared.access;
   let firstRows: readonly StoredRow[];
-  if (plan.access.kind === "index-range" && store !== undefined) {
+  if (access.kind === "index-range" && store !== undefined) {
     const test = prepared.firstTest as unknown as Fn<boolean> | undefined;
-    firstRows = rangeRows(plan.access, store, params, canStop ? stopAt : -1, test === undefined ? undefined : (row) => test(row, params));
+    firstRows = rangeRows(access, store, params, canStop ? stopAt : -1, test === undefined ? undefined : (row) => test(row, params));
   } else {
-    const base = accessRows(plan.access, store, params);
+    const base = accessRows(access, store, params);
     firstRows = prepared.firstFilter ? prepared.firstFilter(base, params, canStop ? stopAt : -1) : base;
   }
   if (plan.joins.length === 0) return { kind: "items", items: firstRows };

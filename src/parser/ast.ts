@@ -104,12 +104,27 @@ export interface NegateExpr {
   readonly span: Span;
 }
 
-/** `x [NOT] IN (a, b, ...)`. */
+/** `x [NOT] IN (a, b, ...)`, or `x [NOT] IN (SELECT …)` (then `values` is empty). */
 export interface InExpr {
   readonly kind: "in";
   readonly expr: Expr;
   readonly values: readonly Expr[];
+  readonly select?: SelectStmt;
   readonly not: boolean;
+  readonly span: Span;
+}
+
+/** A scalar subquery `(SELECT …)`. */
+export interface SubqueryExpr {
+  readonly kind: "subquery";
+  readonly select: SelectStmt;
+  readonly span: Span;
+}
+
+/** `EXISTS (SELECT …)` (NOT before it is a NOT over it). */
+export interface ExistsExpr {
+  readonly kind: "exists";
+  readonly select: SelectStmt;
   readonly span: Span;
 }
 
@@ -185,7 +200,9 @@ export type Expr =
   | LikeExpr
   | CaseExpr
   | CastExpr
-  | CallExpr;
+  | CallExpr
+  | SubqueryExpr
+  | ExistsExpr;
 
 /** What may stand where SQL takes a single value (VALUES items, DEFAULT). */
 export type ValueExpr = LiteralExpr | ParamExpr;

@@ -458,6 +458,7 @@ export type PredicateCstChildren = {
   Null?: IToken[];
   In?: IToken[];
   LParen?: IToken[];
+  selectStatement?: SelectStatementCstNode[];
   expression?: (ExpressionCstNode)[];
   Comma?: IToken[];
   RParen?: IToken[];
@@ -507,6 +508,8 @@ export type OperandCstChildren = {
   expression?: (ExpressionCstNode)[];
   Comma?: IToken[];
   RParen?: (IToken)[];
+  selectStatement?: (SelectStatementCstNode)[];
+  Exists?: IToken[];
   caseExpression?: CaseExpressionCstNode[];
   Cast?: IToken[];
   As?: IToken[];

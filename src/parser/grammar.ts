@@ -583,14 +583,24 @@ class SqlGrammar extends CstParser {
               this.OR2(
                 (this.alternatives.negatable ??= [
                   {
+                    // `IN (a, b)` or `IN (SELECT …)`.
                     ALT: () => {
                       this.CONSUME(T.In);
                       this.CONSUME(T.LParen);
-                      this.SUBRULE(this.expression);
-                      this.MANY(() => {
-                        this.CONSUME(T.Comma);
-                        this.SUBRULE2(this.expression);
-                      });
+                      this.OR3(
+                        (this.alternatives.inList ??= [
+                          { ALT: () => this.SUBRULE(this.selectStatement) },
+                          {
+                            ALT: () => {
+                              this.SUBRULE(this.expression);
+                              this.MANY(() => {
+                                this.CONSUME(T.Comma);
+                                this.SUBRULE2(this.expression);
+                              });
+                            },
+                          },
+                        ]),
+                      );
                       this.CONSUME(T.RParen);
                     },
                   },
@@ -644,7 +654,7 @@ class SqlGrammar extends CstParser {
 
   /**
    * `?`, a literal, a column (`c` or `t.c`), a function call (`f(a, b)`), a
-   * parenthesized expression, CASE or CAST.
+   * parenthesized expression or subquery, EXISTS, CASE or CAST.
    */
   readonly operand = this.RULE("operand", () => {
     this.OR(
@@ -693,10 +703,24 @@ class SqlGrammar extends CstParser {
           },
         },
         {
+          // A parenthesized expression, or a scalar subquery.
           ALT: () => {
             this.CONSUME2(T.LParen);
-            this.SUBRULE3(this.expression);
+            this.OR4(
+              (this.alternatives.parenthesized ??= [
+                { ALT: () => this.SUBRULE(this.selectStatement) },
+                { ALT: () => this.SUBRULE3(this.expression) },
+              ]),
+            );
             this.CONSUME2(T.RParen);
+          },
+        },
+        {
+          ALT: () => {
+            this.CONSUME(T.Exists);
+            this.CONSUME4(T.LParen);
+            this.SUBRULE2(this.selectStatement);
+            this.CONSUME4(T.RParen);
           },
         },
         { ALT: () => this.SUBRULE(this.caseExpression) },

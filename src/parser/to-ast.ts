@@ -59,9 +59,9 @@ interface LiteralChildren {
   Null?: IToken[];
 }
 
-/** The first token of an operand: a literal's, `?`, a name, `(`, CASE or CAST. */
-function firstToken(c: LiteralChildren & { Param?: IToken[]; Identifier?: IToken[]; LParen?: IToken[]; Cast?: IToken[] }): IToken {
-  return (c.Minus ?? c.Cast ?? c.Identifier ?? c.LParen ?? c.Param ?? c.NumberLiteral ?? c.StringLiteral ?? c.True ?? c.False ?? c.Null)![0]!;
+/** The first token of an operand: a literal's, `?`, a name, `(`, EXISTS, CASE or CAST. */
+function firstToken(c: LiteralChildren & { Param?: IToken[]; Identifier?: IToken[]; LParen?: IToken[]; Cast?: IToken[]; Exists?: IToken[] }): IToken {
+  return (c.Minus ?? c.Cast ?? c.Exists ?? c.Identifier ?? c.LParen ?? c.Param ?? c.NumberLiteral ?? c.StringLiteral ?? c.True ?? c.False ?? c.Null)![0]!;
 }
 
 function lastToken(c: LiteralChildren & { Param?: IToken[]; Identifier?: IToken[]; RParen?: IToken[] }): IToken {
@@ -265,13 +265,18 @@ class AstBuilder {
     return { kind: "explain", statement, span: this.span(c.Explain[0]!.startOffset, statement.span.end) };
   }
 
+  /** A select; as a subquery, it leaves the depth of its deepest expression in `this.depth`. */
   private select(node: C.SelectStatementCstNode): A.SelectStmt {
     const c = node.children;
+    let depth = 0;
     let end = c.Star ? endOf(c.Star[0]!) : 0;
     let columns: A.SelectStmt["columns"] = "*";
     if (c.selectItem) {
       const list: A.SelectItem[] = [];
-      for (const item of c.selectItem) list.push(this.selectItem(item));
+      for (const item of c.selectItem) {
+        list.push(this.selectItem(item));
+        depth = Math.max(depth, this.depth);
+      }
       columns = list;
       end = last(list).span.end;
     }
@@ -282,7 +287,10 @@ class AstBuilder {
     }
     const joins: A.JoinClause[] = [];
     if (c.joinClause) {
-      for (const join of c.joinClause) joins.push(this.join(join));
+      for (const join of c.joinClause) {
+        joins.push(this.join(join));
+        depth = Math.max(depth, this.depth);
+      }
       end = last(joins).span.end;
     }
     // WHERE, GROUP BY and HAVING expressions share one CST list, in text order: their keywords part them.
@@ -294,6 +302,7 @@ class AstBuilder {
     for (const cst of c.expression ?? []) {
       const start = expressionStart(cst);
       const expr = this.expression(cst);
+      depth = Math.max(depth, this.depth);
       if (start > havingAt) having = expr;
       else if (start > groupAt) groupBy.push(expr);
       else where = expr;
@@ -301,7 +310,10 @@ class AstBuilder {
     }
     const orderBy: A.OrderItem[] = [];
     if (c.orderItem) {
-      for (const item of c.orderItem) orderBy.push(this.orderItem(item));
+      for (const item of c.orderItem) {
+        orderBy.push(this.orderItem(item));
+        depth = Math.max(depth, this.depth);
+      }
       end = last(orderBy).span.end;
     }
     let limit: A.Count | undefined;
@@ -313,6 +325,7 @@ class AstBuilder {
       if (counts[1]) offset = this.countOf(counts[1], "OFFSET");
       end = endOf(last(counts));
     }
+    this.depth = depth;
     // Members in text order, as every node has them (tools walk them in that order).
     return {
       kind: "select",
@@ -667,12 +680,18 @@ class AstBuilder {
     } else if (c.Is) {
       expr = { kind: "is-null", expr: left, not: c.Not !== undefined, span };
     } else if (c.In) {
-      const values: A.Expr[] = [];
-      for (const value of c.expression!) {
-        values.push(this.expression(value));
+      if (c.selectStatement) {
+        const select = this.select(c.selectStatement[0]!);
         depth = Math.max(depth, this.depth);
+        expr = { kind: "in", expr: left, values: [], select, not, span };
+      } else {
+        const values: A.Expr[] = [];
+        for (const value of c.expression!) {
+          values.push(this.expression(value));
+          depth = Math.max(depth, this.depth);
+        }
+        expr = { kind: "in", expr: left, values, not, span };
       }
-      expr = { kind: "in", expr: left, values, not, span };
     } else if (c.Between) {
       const low = this.arithmetic(arithmetic[1]!);
       depth = Math.max(depth, this.depth);
@@ -766,6 +785,14 @@ class AstBuilder {
     }
     if (c.Param) return this.param(c.Param[0]!);
     if (c.caseExpression) return this.caseExpression(c.caseExpression[0]!);
+    if (c.selectStatement) {
+      // `EXISTS (SELECT …)` or a scalar `(SELECT …)`: one level deeper than the deepest expression inside.
+      const select = this.select(c.selectStatement[0]!);
+      const start = operandStart(node);
+      this.deep(this.depth + 1, start);
+      const span = this.span(start, operandEnd(node));
+      return c.Exists ? { kind: "exists", select, span } : { kind: "subquery", select, span };
+    }
     if (c.Cast) {
       const expr = this.expression(c.expression![0]!);
       const depth = this.depth + 1;

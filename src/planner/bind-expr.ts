@@ -15,14 +15,15 @@
  * JSON (CONTRACT §11): the caller says which through `BindContext.misuse`.
  */
 
-import type { Expression } from "../commands/types.js";
+import type { Expression, SelectCommand } from "../commands/types.js";
 import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
 import { FUNCTIONS, arity, functionNamed } from "./functions.js";
-import type { AggregateCall, BoundExpr, CompareOp, FunctionName, ParamUse, StaticType } from "./plan.js";
+import type { AggregateCall, BoundExpr, CompareOp, FunctionName, ParamUse, SelectPlan, StaticType, SubqueryStrategy } from "./plan.js";
 import { Scope, tableScope, type ScopeSource } from "./scope.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
+import { some } from "./walk.js";
 
 export { literalType, typeOf } from "./static-types.js";
 
@@ -44,14 +45,67 @@ export class ParamUses {
   }
 }
 
-/** What one bind shares across its expressions: the parameter uses, and the code misuse is reported with. */
+/**
+ * What one bind shares across its expressions: the parameter uses, the code
+ * misuse is reported with, and (where subqueries may stand) how a subquery's
+ * select is bound — `bind-select.ts` supplies it, so this module needs no
+ * import of it.
+ */
 export interface BindContext {
   readonly params: ParamUses;
   readonly misuse: Extract<ErrorCode, "sql_error" | "invalid_request">;
+  readonly subquery?: (select: SelectCommand, outer: OuterLink) => SelectPlan;
 }
 
-export function bindContext(sql = false): BindContext {
-  return { params: new ParamUses(), misuse: sql ? "sql_error" : "invalid_request" };
+export function bindContext(sql = false, subquery?: BindContext["subquery"]): BindContext {
+  const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const) };
+  return subquery === undefined ? context : { ...context, subquery };
+}
+
+/**
+ * A subquery's view of its enclosing query: a name the subquery's sources
+ * do not have is bound by the enclosing `binder` (so it may be the
+ * enclosing query's own outer value, for a subquery inside a subquery), and
+ * the subquery reads it as `outer` value `index` — `feeds[index]`,
+ * evaluated for each row of the enclosing query.
+ */
+export class OuterLink {
+  private readonly numbering = new Numbering<BoundExpr>();
+
+  constructor(readonly binder: ExprBinder) {}
+
+  get feeds(): readonly BoundExpr[] {
+    return this.numbering.items;
+  }
+
+  reference(e: BoundExpr): BoundExpr {
+    return { kind: "outer", index: this.numbering.number(e), type: typeOf(e) };
+  }
+}
+
+/** Values numbered in the order first met; values equal as JSON share a number. */
+class Numbering<T> {
+  readonly items: T[] = [];
+  private readonly keys = new Map<string, number>();
+
+  number(item: T): number {
+    const key = JSON.stringify(item);
+    let index = this.keys.get(key);
+    if (index === undefined) {
+      index = this.items.push(item) - 1;
+      this.keys.set(key, index);
+    }
+    return index;
+  }
+}
+
+/** How a subquery runs before the passes choose better: once if it reads nothing of the enclosing row. */
+function strategyOf(outer: readonly BoundExpr[]): SubqueryStrategy {
+  return outer.length === 0 ? { kind: "once" } : { kind: "per-row" };
+}
+
+function isUnknownColumn(error: unknown): boolean {
+  return error instanceof StoreError && error.code === "unknown_column";
 }
 
 const AGGREGATE_NAMES: ReadonlySet<string> = new Set(["count", "sum", "avg", "min", "max"]);
@@ -63,17 +117,14 @@ const OPS: Record<string, CompareOp> = { "=": "=", "!=": "<>", "<>": "<>", "<": 
  * written twice (`count(*)` in the list and in HAVING) is one aggregate.
  */
 export class AggregateCollector {
-  readonly calls: AggregateCall[] = [];
-  private readonly keys: string[] = [];
+  private readonly numbering = new Numbering<AggregateCall>();
+
+  get calls(): readonly AggregateCall[] {
+    return this.numbering.items;
+  }
 
   add(call: AggregateCall): BoundExpr {
-    const key = JSON.stringify(call);
-    let index = this.keys.indexOf(key);
-    if (index < 0) {
-      index = this.calls.push(call) - 1;
-      this.keys.push(key);
-    }
-    return { kind: "aggregate", index, type: call.type };
+    return { kind: "aggregate", index: this.numbering.number(call), type: call.type };
   }
 }
 
@@ -87,6 +138,8 @@ export class ExprBinder {
     readonly scope: Scope,
     readonly context: BindContext,
     readonly aggregates: AggregateCollector | string = "this clause",
+    /** Inside a subquery: the enclosing query, for the names its own sources lack. */
+    readonly outer?: OuterLink,
   ) {}
 
   get params(): ParamUses {
@@ -144,7 +197,14 @@ export class ExprBinder {
         return { kind: "negate", expr, type: numericType([typeOf(expr)]) };
       }
       case "in": {
-        if (e.values.length === 0) throw new StoreError("invalid_request", "IN needs at least one value");
+        if (e.select !== undefined) {
+          if (e.values !== undefined) throw new StoreError("invalid_request", "IN takes values or a select, not both");
+          const expr = this.bind(e.expr, next);
+          const { plan, outer } = this.subplan(e.select);
+          this.checkComparable(expr, this.oneColumn(plan, "A subquery after IN"), "IN");
+          return { kind: "in-subquery", expr, plan, outer, strategy: strategyOf(outer), not: e.not === true };
+        }
+        if (e.values === undefined || e.values.length === 0) throw new StoreError("invalid_request", "IN needs at least one value");
         const expr = this.bind(e.expr, next);
         const values = e.values.map((v) => {
           const value = this.bind(v, next);
@@ -177,6 +237,15 @@ export class ExprBinder {
         return this.call(e.name, e.args, next);
       case "aggregate":
         return this.aggregate(e, next);
+      case "subquery": {
+        const { plan, outer } = this.subplan(e.select);
+        const column = this.oneColumn(plan, "A subquery used as a value");
+        return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: typeOf(column) };
+      }
+      case "exists": {
+        const { plan, outer } = this.subplan(e.select);
+        return { kind: "exists", plan, outer, strategy: strategyOf(outer), not: e.not === true };
+      }
       default:
         return assertNever(e, "expression type");
     }
@@ -218,7 +287,20 @@ export class ExprBinder {
   }
 
   private identifier(name: string, depth: number): BoundExpr {
-    const r = this.scope.resolve(name);
+    let r: ReturnType<Scope["resolve"]>;
+    try {
+      r = this.scope.resolve(name, this.outer !== undefined);
+    } catch (error) {
+      // A name the subquery's own sources lack belongs to the enclosing query (a correlation);
+      // failing that, it may be a table name behind the subquery's own alias.
+      if (this.outer === undefined || !isUnknownColumn(error)) throw error;
+      try {
+        return this.outer.reference(this.outer.binder.bind({ type: "identifier", name }, depth));
+      } catch (outerError) {
+        if (!isUnknownColumn(outerError)) throw outerError;
+        r = this.scope.resolve(name);
+      }
+    }
     if (r.kind === "column") {
       return { kind: "column", source: r.source.index, column: r.column, name, type: r.source.table.types[r.column]! };
     }
@@ -286,13 +368,27 @@ export class ExprBinder {
     return type;
   }
 
+  /** A subquery's plan, bound with this binder as its enclosing query, and the outer values it reads. */
+  private subplan(select: SelectCommand): { plan: SelectPlan; outer: readonly BoundExpr[] } {
+    if (this.context.subquery === undefined) throw this.misuse(`Subqueries are not allowed in ${typeof this.aggregates === "string" ? this.aggregates : "this place"}`);
+    const link = new OuterLink(this);
+    const plan = this.context.subquery(select, link);
+    return { plan, outer: link.feeds };
+  }
+
+  private oneColumn(plan: SelectPlan, what: string): BoundExpr {
+    const column = plan.columns[0];
+    if (plan.columns.length !== 1 || column === undefined) throw this.misuse(`${what} selects one column, not ${plan.columns.length}`);
+    return column.expr;
+  }
+
   /** An aggregate: its argument over source rows (where no aggregate may nest), collected for the grouping. */
   private aggregate(e: Extract<Expression, { type: "aggregate" }>, depth: number): BoundExpr {
     const collector = this.aggregates;
     if (typeof collector === "string") {
       throw this.misuse(`${e.name}() is an aggregate, and aggregates are not allowed in ${collector}`);
     }
-    const inner = new ExprBinder(this.scope, this.context, "another aggregate's argument");
+    const inner = new ExprBinder(this.scope, this.context, "another aggregate's argument", this.outer);
     const distinct = e.distinct === true;
     if (e.arg === undefined) {
       if (e.name !== "count") throw this.misuse(`${e.name}() takes 1 argument, got 0 (only count takes none, as count(*))`);
@@ -300,6 +396,10 @@ export class ExprBinder {
       return collector.add({ name: "count", distinct: false, type: "integer" });
     }
     const arg = inner.bind(e.arg, depth);
+    // An aggregate of the enclosing query's values only would belong to that query in SQL; storedb does not move it there.
+    if (some(arg, (x) => x.kind === "outer") && !some(arg, (x) => x.kind === "column")) {
+      throw this.misuse(`${e.name}() in a subquery reads only the enclosing query's columns: aggregate them in the enclosing query`);
+    }
     let type: StaticType;
     switch (e.name) {
       case "count":

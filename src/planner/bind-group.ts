@@ -16,11 +16,11 @@
  */
 
 import type { Expression } from "../commands/types.js";
-import { StoreError, assertNever } from "../errors.js";
+import { StoreError } from "../errors.js";
 import type { ExprBinder } from "./bind-expr.js";
 import type { BoundExpr, OutputColumn } from "./plan.js";
 import { typeOf } from "./static-types.js";
-import { some } from "./walk.js";
+import { mapChildren, some } from "./walk.js";
 
 const isAggregate = (e: BoundExpr): boolean => some(e, (x) => x.kind === "aggregate");
 
@@ -57,49 +57,14 @@ function bindNameOrResult(name: string, columns: readonly OutputColumn[], binder
 export function overGroups(e: BoundExpr, keys: readonly BoundExpr[], binder: ExprBinder, where: string): BoundExpr {
   const texts = keys.map((k) => JSON.stringify(k));
   const rewrite = (x: BoundExpr): BoundExpr => {
-    if (x.kind !== "const" && x.kind !== "param" && x.kind !== "aggregate") {
-      const index = texts.indexOf(JSON.stringify(x));
-      if (index >= 0) return { kind: "group-key", index, type: typeOf(keys[index]!) };
+    // Constants, parameters, aggregates and a subquery's outer values are the same for a whole group.
+    if (x.kind === "const" || x.kind === "param" || x.kind === "aggregate" || x.kind === "outer" || x.kind === "group-key") return x;
+    const index = texts.indexOf(JSON.stringify(x));
+    if (index >= 0) return { kind: "group-key", index, type: typeOf(keys[index]!) };
+    if (x.kind === "column") {
+      throw binder.misuse(`Column "${x.name}" in ${where} is neither grouped nor aggregated: add it to GROUP BY or use it in an aggregate`);
     }
-    switch (x.kind) {
-      case "const":
-      case "param":
-      case "aggregate":
-      case "group-key":
-        return x;
-      case "column":
-        throw binder.misuse(`Column "${x.name}" in ${where} is neither grouped nor aggregated: add it to GROUP BY or use it in an aggregate`);
-      case "compare":
-      case "arithmetic":
-      case "concat":
-        return { ...x, left: rewrite(x.left), right: rewrite(x.right) };
-      case "is-null":
-      case "not":
-      case "negate":
-      case "cast":
-        return { ...x, expr: rewrite(x.expr) };
-      case "and":
-      case "or":
-        return { ...x, operands: x.operands.map(rewrite) };
-      case "in":
-        return { ...x, expr: rewrite(x.expr), values: x.values.map(rewrite) };
-      case "between":
-        return { ...x, expr: rewrite(x.expr), low: rewrite(x.low), high: rewrite(x.high) };
-      case "like":
-        return x.escape === undefined
-          ? { ...x, expr: rewrite(x.expr), pattern: rewrite(x.pattern) }
-          : { ...x, expr: rewrite(x.expr), pattern: rewrite(x.pattern), escape: rewrite(x.escape) };
-      case "case": {
-        const out = { ...x, whens: x.whens.map((w) => ({ when: rewrite(w.when), then: rewrite(w.then) })) };
-        if (x.operand !== undefined) out.operand = rewrite(x.operand);
-        if (x.else !== undefined) out.else = rewrite(x.else);
-        return out;
-      }
-      case "function":
-        return { ...x, args: x.args.map(rewrite) };
-      default:
-        return assertNever(x, "expression");
-    }
+    return mapChildren(x, rewrite);
   };
   return rewrite(e);
 }

@@ -19,7 +19,7 @@
 import type { OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import { AggregateCollector, ExprBinder, type BindContext } from "./bind-expr.js";
+import { AggregateCollector, ExprBinder, OuterLink, bindContext, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
 import type { BoundExpr, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source } from "./plan.js";
 import { Scope, type ScopeSource } from "./scope.js";
@@ -121,23 +121,35 @@ function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[]
   });
 }
 
-export function bindSelect(cmd: SelectCommand, catalog: Catalog, context: BindContext): Plan {
+/** The context to bind a statement in: its subqueries, wherever they stand, are selects over `catalog`. */
+export function queryContext(catalog: Catalog, sql: boolean): BindContext {
+  const context: BindContext = bindContext(sql, (select, outer) => bindSelectPlan(select, catalog, context, outer));
+  return context;
+}
+
+export function bindSelect(cmd: SelectCommand, catalog: Catalog, sql: boolean): Plan {
+  const context = queryContext(catalog, sql);
+  return { statement: bindSelectPlan(cmd, catalog, context), params: context.params.list() };
+}
+
+/** A select's plan; with `outer`, a subquery of the query that link leads to (its result read as arrays). */
+export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: BindContext, outer?: OuterLink): SelectPlan {
   const sources = bindSources(cmd, catalog);
   const scope = new Scope(sources);
   const aggregates = new AggregateCollector();
   // The select list, HAVING and ORDER BY may hold aggregates; WHERE, ON and GROUP BY may not.
-  const all = new ExprBinder(scope, context, aggregates);
+  const all = new ExprBinder(scope, context, aggregates, outer);
 
   const steps: JoinStep[] = (cmd.joins ?? []).map((j, i) => {
     // ON sees the sources joined so far, itself included.
-    const binder = new ExprBinder(new Scope(sources.slice(0, i + 2)), context, "ON");
+    const binder = new ExprBinder(new Scope(sources.slice(0, i + 2)), context, "ON", outer);
     return { type: j.type, source: i + 1, strategy: { kind: "nested-loop" }, on: binder.boolean(j.on, 0, "ON") };
   });
-  const where: BoundExpr | undefined = cmd.where === undefined ? undefined : new ExprBinder(scope, context, "WHERE").boolean(cmd.where, 0, "WHERE");
+  const where: BoundExpr | undefined = cmd.where === undefined ? undefined : new ExprBinder(scope, context, "WHERE", outer).boolean(cmd.where, 0, "WHERE");
   let columns = bindColumns(cmd.columns, sources, all);
-  const output = cmd.output ?? "objects";
+  const output = outer === undefined ? (cmd.output ?? "objects") : "arrays";
   if (output === "objects") checkDistinctNames(columns);
-  const keys = bindGroupBy(cmd.groupBy ?? [], columns, new ExprBinder(scope, context, "GROUP BY"));
+  const keys = bindGroupBy(cmd.groupBy ?? [], columns, new ExprBinder(scope, context, "GROUP BY", outer));
   let having = cmd.having === undefined ? undefined : all.boolean(cmd.having, 0, "HAVING");
   let orderBy = bindOrderBy(cmd.orderBy ?? [], columns, all);
   const limit = bindCount(cmd.limit, "limit", context);
@@ -168,7 +180,7 @@ export function bindSelect(cmd: SelectCommand, catalog: Catalog, context: BindCo
     output,
     columns,
   };
-  return { statement: plan, params: context.params.list() };
+  return plan;
 }
 
 /** With DISTINCT, a sort key is one of the result columns (a row of the result holds nothing else to sort by). */

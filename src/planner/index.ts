@@ -7,12 +7,11 @@
 
 import type { PlanCommand } from "../commands/types.js";
 import { assertNever } from "../errors.js";
-import { bindContext } from "./bind-expr.js";
 import { bindCreateTable, bindDropTable } from "./bind-create.js";
 import { bindAlterTable } from "./bind-alter.js";
 import { bindCreateIndex, bindDropIndex } from "./bind-index.js";
 import { bindDelete, bindInsert, bindUpdate } from "./bind-mutation.js";
-import { bindSelect } from "./bind-select.js";
+import { bindSelect, queryContext } from "./bind-select.js";
 import type { Plan } from "./plan.js";
 import { optimize } from "./passes.js";
 import type { Catalog } from "./table-info.js";
@@ -32,10 +31,10 @@ export interface BindOptions {
 
 export function bind(command: PlanCommand, catalog: Catalog, options: BindOptions = {}): Plan {
   const slots = options.slots === true;
-  const context = bindContext(options.sql === true);
+  const context = queryContext(catalog, options.sql === true);
   switch (command.kind) {
     case "select":
-      return optimize(bindSelect(command, catalog, context), catalog);
+      return optimize(bindSelect(command, catalog, options.sql === true), catalog);
     case "insert":
       return bindInsert(command, catalog, slots, context);
     case "update":

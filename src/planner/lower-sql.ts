@@ -121,6 +121,11 @@ export function countParams(stmt: Statement): number {
       case "in":
         visit(expr.expr);
         for (const value of expr.values) visit(value);
+        if (expr.select) visitStatement(expr.select);
+        return;
+      case "subquery":
+      case "exists":
+        visitStatement(expr.select);
         return;
       case "between":
         visit(expr.expr);
@@ -479,15 +484,23 @@ function lowerExpr(expr: Expr): Expression {
     case "or":
       return { type: "or", operands: expr.operands.map(lowerExpr) };
     case "not":
+      // NOT EXISTS is the JSON form's `exists` with `not`, so both surfaces plan it alike.
+      if (expr.expr.kind === "exists") return { type: "exists", select: lowerSelect(expr.expr.select), not: true };
       return { type: "not", expr: lowerExpr(expr.expr) };
     case "binary":
       return { type: "binary", op: expr.op, left: lowerExpr(expr.left), right: lowerExpr(expr.right) };
     case "negate":
       return { type: "negate", expr: lowerExpr(expr.expr) };
     case "in": {
-      const lowered: Expression = { type: "in", expr: lowerExpr(expr.expr), values: expr.values.map(lowerExpr) };
+      const lowered: Expression = expr.select
+        ? { type: "in", expr: lowerExpr(expr.expr), select: lowerSelect(expr.select) }
+        : { type: "in", expr: lowerExpr(expr.expr), values: expr.values.map(lowerExpr) };
       return expr.not ? { ...lowered, not: true } : lowered;
     }
+    case "subquery":
+      return { type: "subquery", select: lowerSelect(expr.select) };
+    case "exists":
+      return { type: "exists", select: lowerSelect(expr.select) };
     case "between": {
       const lowered: Expression = { type: "between", expr: lowerExpr(expr.expr), low: lowerExpr(expr.low), high: lowerExpr(expr.high) };
       return expr.not ? { ...lowered, not: true } : lowered;

@@ -102,6 +102,11 @@ const enum Tag {
   Distinct,
   Inline,
   SetExpr,
+  InSelect,
+  NotInSelect,
+  Subquery,
+  Exists,
+  NotExists,
 }
 
 const FNV_PRIME = 0x01000193;
@@ -214,8 +219,19 @@ class ShapeWriter {
         this.tag(Tag.Negate);
         return this.expr(e.expr, depth + 1);
       case "in":
+        if (e.select !== undefined) {
+          if (e.values !== undefined) return false;
+          this.tag(e.not === true ? Tag.NotInSelect : Tag.InSelect);
+          return this.expr(e.expr, depth + 1) && this.subquery(e.select, depth + 1);
+        }
         this.tag(e.not === true ? Tag.NotIn : Tag.In);
-        return this.expr(e.expr, depth + 1) && this.list(e.values, depth + 1);
+        return e.values !== undefined && this.list(e.values, depth + 1) && this.expr(e.expr, depth + 1);
+      case "subquery":
+        this.tag(Tag.Subquery);
+        return this.subquery(e.select, depth + 1);
+      case "exists":
+        this.tag(e.not === true ? Tag.NotExists : Tag.Exists);
+        return this.subquery(e.select, depth + 1);
       case "between":
         this.tag(e.not === true ? Tag.NotBetween : Tag.Between);
         return this.expr(e.expr, depth + 1) && this.expr(e.low, depth + 1) && this.expr(e.high, depth + 1);
@@ -263,7 +279,16 @@ class ShapeWriter {
     return true;
   }
 
-  select(cmd: SelectCommand): boolean {
+  /** A subquery's select: its literals are slots in the same walk; its LIMIT and OFFSET are shape (slots for counts come last). */
+  private subquery(cmd: SelectCommand, depth: number): boolean {
+    if (depth > MAX_DEPTH || typeof cmd !== "object" || cmd === null) return false;
+    const outerInline = this.inline;
+    const ok = this.select(cmd, true);
+    this.inline = outerInline;
+    return ok;
+  }
+
+  select(cmd: SelectCommand, nested = false): boolean {
     this.tag(Tag.Select);
     if (!this.optionalName(cmd.table) || !this.optionalName(cmd.as)) return false;
     const inline = inlinesLiterals(cmd);
@@ -280,7 +305,19 @@ class ShapeWriter {
     if (cmd.distinct === true) this.tag(Tag.Distinct);
     if (!this.orderBy(cmd.orderBy ?? [])) return false;
     this.inline = false;
+    if (nested) return this.countShape(cmd.limit) && this.countShape(cmd.offset) && this.optionalName(cmd.output);
     return this.count(cmd.limit) && this.count(cmd.offset) && this.optionalName(cmd.output);
+  }
+
+  /** A subquery's limit or offset, written into the shape. */
+  private countShape(n: unknown): boolean {
+    if (n === undefined) {
+      this.tag(Tag.None);
+      return true;
+    }
+    if (!Number.isSafeInteger(n) || (n as number) < 0) return false;
+    this.tag(Tag.Some);
+    return this.name(String(n));
   }
 
   update(cmd: UpdateCommand): boolean {
@@ -433,8 +470,23 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
       case "or":
         return { ...e, operands: e.operands.map(expr) };
       case "in": {
-        const inner = expr(e.expr);
-        return { ...e, expr: inner, values: e.values.map(expr) };
+        // In the shape's order: a subquery after the operand, a list before it.
+        if (e.select !== undefined) {
+          const inner = expr(e.expr);
+          const saved = inline;
+          const sub = select(e.select);
+          inline = saved;
+          return { ...e, expr: inner, select: sub };
+        }
+        const values = (e.values ?? []).map(expr);
+        return { ...e, expr: expr(e.expr), values };
+      }
+      case "subquery":
+      case "exists": {
+        const saved = inline;
+        const sub = select(e.select);
+        inline = saved;
+        return { ...e, select: sub };
       }
       case "between": {
         const inner = expr(e.expr);
@@ -464,27 +516,30 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
   };
   const columns = (list: readonly SelectColumn[]): SelectColumn[] => list.map((c) => (typeof c === "string" ? c : { ...c, expr: expr(c.expr) }));
   const returning = (r: Returning | undefined): { returning?: Returning } => (r === undefined ? {} : { returning: r === "*" ? r : columns(r) });
+  const select = (cmd: SelectCommand): SelectCommand => {
+    inline = inlinesLiterals(cmd);
+    const list = cmd.columns === "*" ? "*" : columns(cmd.columns);
+    inline = false;
+    const joins = cmd.joins?.map((j) => ({ ...j, on: expr(j.on) }));
+    const where = cmd.where === undefined ? undefined : expr(cmd.where);
+    inline = inlinesLiterals(cmd);
+    const groupBy = cmd.groupBy?.map((g) => (isColumnNumber(g) ? g : expr(g)));
+    const having = cmd.having === undefined ? undefined : expr(cmd.having);
+    const orderBy = cmd.orderBy?.map((o) => ("column" in o || isColumnNumber(o.expr) ? o : { ...o, expr: expr(o.expr) }));
+    inline = false;
+    return {
+      ...cmd,
+      columns: list,
+      ...(joins === undefined ? {} : { joins }),
+      ...(where === undefined ? {} : { where }),
+      ...(groupBy === undefined ? {} : { groupBy }),
+      ...(having === undefined ? {} : { having }),
+      ...(orderBy === undefined ? {} : { orderBy }),
+    };
+  };
   switch (cmd.kind) {
-    case "select": {
-      inline = inlinesLiterals(cmd);
-      const list = cmd.columns === "*" ? "*" : columns(cmd.columns);
-      inline = false;
-      const joins = cmd.joins?.map((j) => ({ ...j, on: expr(j.on) }));
-      const where = cmd.where === undefined ? undefined : expr(cmd.where);
-      inline = inlinesLiterals(cmd);
-      const groupBy = cmd.groupBy?.map((g) => (isColumnNumber(g) ? g : expr(g)));
-      const having = cmd.having === undefined ? undefined : expr(cmd.having);
-      const orderBy = cmd.orderBy?.map((o) => ("column" in o || isColumnNumber(o.expr) ? o : { ...o, expr: expr(o.expr) }));
-      return {
-        ...cmd,
-        columns: list,
-        ...(joins === undefined ? {} : { joins }),
-        ...(where === undefined ? {} : { where }),
-        ...(groupBy === undefined ? {} : { groupBy }),
-        ...(having === undefined ? {} : { having }),
-        ...(orderBy === undefined ? {} : { orderBy }),
-      };
-    }
+    case "select":
+      return select(cmd) as C;
     case "update": {
       // fromEntries defines own keys: even one named `__proto__` stays a key, as in the command.
       const set: Record<string, SetValue> = Object.fromEntries(

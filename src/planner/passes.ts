@@ -13,24 +13,23 @@
  *   the path only narrows the rows it is evaluated on.
  * - `join-strategy`: an equi-join on a key or index of the joined table →
  *   index nested loop; other equi-joins → hash; else nested loop.
+ * - `subquery-strategy` (`subquery-strategy.ts`): how each subquery runs.
+ *
+ * `optimize` runs the list on a statement, then on each of its subqueries.
  */
 
 import { chooseRange, isSlotOrConst, type OrderWanted } from "./index-range.js";
-import type { AccessPath, BoundExpr, JoinStep, JoinStrategy, Plan, PlanNode } from "./plan.js";
+import type { AccessPath, BoundExpr, JoinStep, JoinStrategy, Plan, PlanNode, SelectPlan } from "./plan.js";
+import { chooseSubqueryStrategies } from "./subquery-strategy.js";
 import type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
-import { children, some } from "./walk.js";
+import { children, conjuncts, mapPlanExprs, mapSubqueries, mapSubqueryPlans, some } from "./walk.js";
 
 export interface Pass {
   readonly name: string;
   readonly run: (plan: Plan, catalog: Catalog) => Plan;
 }
 
-/** The conjuncts of a condition: nested ANDs flattened. */
-export function conjuncts(e: BoundExpr | undefined): BoundExpr[] {
-  if (e === undefined) return [];
-  if (e.kind === "and") return e.operands.flatMap(conjuncts);
-  return [e];
-}
+export { conjuncts } from "./walk.js";
 
 /** The highest source an expression reads (-1 for none). */
 export function maxSource(e: BoundExpr): number {
@@ -72,10 +71,11 @@ function coveredKey(table: TableInfo, covered: ReadonlyMap<number, BoundExpr>, k
   return undefined;
 }
 
-function chooseAccess(table: TableInfo | undefined, where: BoundExpr | undefined, order?: OrderWanted): AccessPath {
+/** The access path for a query's first table; a subquery's outer values are as fixed as parameters while it runs (equalities only). */
+export function chooseAccess(table: TableInfo | undefined, where: BoundExpr | undefined, order?: OrderWanted): AccessPath {
   if (!table) return { kind: "scan" };
   const terms = conjuncts(where);
-  const eq = equalities(terms, 0, isSlotOrConst);
+  const eq = equalities(terms, 0, (e) => isSlotOrConst(e) || e.kind === "outer");
   const key = coveredKey(table, eq, ["primary", "unique", "index"]);
   if (!key) return chooseRange(table, terms, eq, order) ?? { kind: "scan" };
   const values = key.positions.map((p) => eq.get(p) as BoundExpr);
@@ -132,8 +132,41 @@ const joinStrategy: Pass = {
   },
 };
 
-export const PASSES: readonly Pass[] = [accessPath, joinStrategy];
+const subqueryStrategy: Pass = {
+  name: "subquery-strategy",
+  run(plan, catalog) {
+    const indexed = (sub: SelectPlan): boolean => {
+      const path = chooseAccess(catalog.table(sub.sources[0]?.table ?? ""), sub.where);
+      const values = path.kind === "scan" || path.kind === "single-row" ? [] : path.kind === "index-range" ? path.equal : path.values;
+      return values.some((v) => v.kind === "outer");
+    };
+    const s = plan.statement;
+    switch (s.kind) {
+      case "select":
+        return { ...plan, statement: mapPlanExprs(s, (e) => chooseSubqueryStrategies(e, indexed)) };
+      case "update":
+      case "delete":
+        return { ...plan, statement: { ...s, where: chooseSubqueryStrategies(s.where, indexed) } };
+      default:
+        return plan;
+    }
+  },
+};
 
+export const PASSES: readonly Pass[] = [subqueryStrategy, accessPath, joinStrategy];
+
+/** Runs the passes on the plan, then on each subquery's plan (at any depth) the same way. */
 export function optimize(plan: Plan, catalog: Catalog, passes: readonly Pass[] = PASSES): Plan {
-  return passes.reduce((p, pass) => pass.run(p, catalog), plan);
+  const out = passes.reduce((p, pass) => pass.run(p, catalog), plan);
+  const sub = (select: SelectPlan): SelectPlan => optimize({ ...out, statement: select }, catalog, passes).statement as SelectPlan;
+  const s = out.statement;
+  switch (s.kind) {
+    case "select":
+      return { ...out, statement: mapSubqueries(s, sub) };
+    case "update":
+    case "delete":
+      return { ...out, statement: { ...s, where: mapSubqueryPlans(s.where, sub) } };
+    default:
+      return out;
+  }
 }

@@ -82,7 +82,43 @@ export type BoundExpr =
   /** After grouping: the value of group key `index` (`SelectPlan.group.keys`). */
   | { readonly kind: "group-key"; readonly index: number; readonly type: StaticType }
   /** After grouping: the value of aggregate `index` (`SelectPlan.group.aggregates`). */
-  | { readonly kind: "aggregate"; readonly index: number; readonly type: StaticType };
+  | { readonly kind: "aggregate"; readonly index: number; readonly type: StaticType }
+  /** Inside a subquery: the value of the enclosing query's expression `outer[index]` for the row at hand (a correlation). */
+  | { readonly kind: "outer"; readonly index: number; readonly type: StaticType }
+  /** `(SELECT x …)`: its one row's one value, NULL for no row (two rows are an error). */
+  | (SubqueryParts & { readonly kind: "subquery"; readonly type: StaticType })
+  /** `[NOT] EXISTS (SELECT …)`. */
+  | (SubqueryParts & { readonly kind: "exists"; readonly not: boolean })
+  /** `x [NOT] IN (SELECT y …)`. */
+  | (SubqueryParts & { readonly kind: "in-subquery"; readonly expr: BoundExpr; readonly not: boolean });
+
+/**
+ * What every subquery holds: its plan, the enclosing query's expressions its
+ * `outer` references read (evaluated per row of the enclosing query), and how
+ * it runs.
+ */
+export interface SubqueryParts {
+  readonly plan: SelectPlan;
+  readonly outer: readonly BoundExpr[];
+  readonly strategy: SubqueryStrategy;
+}
+
+/**
+ * How a subquery runs:
+ * - `once`: it reads nothing of the enclosing row, so it runs once per
+ *   execution and its answer (a value, a flag, a set) is kept;
+ * - `per-row`: it runs for each distinct combination of its outer values,
+ *   each answer kept for rows that repeat it;
+ * - `hashed`: a correlated EXISTS or IN whose correlation is equalities
+ *   (`inner = outer`), decorrelated: its plan, those equalities taken out,
+ *   runs once and selects the inner sides first (`keys` columns), and each
+ *   enclosing row looks its outer values up (`outerKeys`: indexes into
+ *   `outer`) — a hash semi-join.
+ */
+export type SubqueryStrategy =
+  | { readonly kind: "once" }
+  | { readonly kind: "per-row" }
+  | { readonly kind: "hashed"; readonly keys: number; readonly outerKeys: readonly number[] };
 
 /** One aggregate of a grouping: `arg` (over source rows) absent for `count(*)`. */
 export interface AggregateCall {

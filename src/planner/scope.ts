@@ -4,8 +4,8 @@
  *
  * A name that breaks the identifier rule (CONTRACT §1) is `invalid_name`
  * before anything is looked up. A qualifier matches a source's alias or its
- * table name; a source may be reachable only qualified (an upsert's
- * `excluded`). An unqualified name
+ * table name (an aliased table's too, unless resolving `exact`ly); a source
+ * may be reachable only qualified (an upsert's `excluded`). An unqualified name
  * that several sources have is `ambiguous_column`; a name no source has is
  * `unknown_column`. Computed fields resolve to their expression, bound against
  * their own source, so they read, filter and sort like columns.
@@ -39,7 +39,12 @@ export class Scope {
     readonly storedOnly = false,
   ) {}
 
-  resolve(name: string): Resolved {
+  /**
+   * `exact`: a qualifier names a source only by its alias, or by its table
+   * name when it has no alias (SQL's rule). A subquery resolves so first, so
+   * that a table name its own alias hides names the enclosing query's table.
+   */
+  resolve(name: string, exact = false): Resolved {
     const dot = name.indexOf(".");
     const parts = dot >= 0 ? [name.slice(0, dot), name.slice(dot + 1)] : [name];
     if (!parts.every(isValidIdentifier)) throw new StoreError("invalid_name", `Invalid column name ${JSON.stringify(name)}`);
@@ -48,7 +53,7 @@ export class Scope {
       const column = parts[1] as string;
       let matches = this.sources.filter((s) => s.alias === qualifier);
       if (matches.length === 0) matches = this.sources.filter((s) => s.alias === undefined && s.table.name === qualifier);
-      if (matches.length === 0) matches = this.sources.filter((s) => s.table.name === qualifier);
+      if (matches.length === 0 && !exact) matches = this.sources.filter((s) => s.table.name === qualifier);
       if (matches.length === 0) throw new StoreError("unknown_column", `Unknown column "${name}": no source named "${qualifier}"`);
       if (matches.length > 1) throw new StoreError("ambiguous_column", `Column "${name}" is ambiguous: several sources are named "${qualifier}"`);
       const found = this.find(matches[0] as ScopeSource, column);

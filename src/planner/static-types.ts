@@ -38,6 +38,8 @@ export function typeOf(e: BoundExpr): StaticType {
     case "function":
     case "group-key":
     case "aggregate":
+    case "outer":
+    case "subquery":
       return e.type;
     case "cast":
       return e.to;
@@ -51,6 +53,8 @@ export function typeOf(e: BoundExpr): StaticType {
     case "in":
     case "between":
     case "like":
+    case "exists":
+    case "in-subquery":
       return "boolean";
     default:
       return assertNever(e, "expression");

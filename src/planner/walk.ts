@@ -1,11 +1,16 @@
 /**
- * The children of a bound expression, in one exhaustive switch, so passes
- * and the executor that only need to look inside expressions (which sources
- * they read, whether they hold an aggregate) do not each repeat every kind.
+ * The children of a bound expression, and a rebuild with new children, each
+ * in one exhaustive switch, so passes and the executor that only need to
+ * look inside expressions (which sources they read, whether they hold an
+ * aggregate) or rewrite some kind of them do not each repeat every kind.
+ *
+ * A subquery's children are its `outer` expressions (and an IN's operand):
+ * they belong to the enclosing query. Its plan is another query, reached
+ * through `subqueries` and `mapSubqueries`.
  */
 
 import { assertNever } from "../errors.js";
-import type { BoundExpr } from "./plan.js";
+import type { BoundExpr, SelectPlan } from "./plan.js";
 
 const NONE: readonly BoundExpr[] = [];
 
@@ -16,7 +21,13 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
     case "column":
     case "group-key":
     case "aggregate":
+    case "outer":
       return NONE;
+    case "subquery":
+    case "exists":
+      return e.outer;
+    case "in-subquery":
+      return [e.expr, ...e.outer];
     case "compare":
     case "arithmetic":
     case "concat":
@@ -54,4 +65,132 @@ export function some(e: BoundExpr, test: (e: BoundExpr) => boolean): boolean {
   if (test(e)) return true;
   for (const child of children(e)) if (some(child, test)) return true;
   return false;
+}
+
+/** The conjuncts of a condition: nested ANDs flattened. */
+export function conjuncts(e: BoundExpr | undefined): BoundExpr[] {
+  if (e === undefined) return [];
+  if (e.kind === "and") return e.operands.flatMap(conjuncts);
+  return [e];
+}
+
+/** `e` with each child replaced by `f(child)` (the same object when nothing changed). */
+export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): BoundExpr {
+  const list = (xs: readonly BoundExpr[]): readonly BoundExpr[] => {
+    const out = xs.map(f);
+    return out.every((x, i) => x === xs[i]) ? xs : out;
+  };
+  switch (e.kind) {
+    case "const":
+    case "param":
+    case "column":
+    case "group-key":
+    case "aggregate":
+    case "outer":
+      return e;
+    case "compare":
+    case "arithmetic":
+    case "concat": {
+      const [left, right] = [f(e.left), f(e.right)];
+      return left === e.left && right === e.right ? e : { ...e, left, right };
+    }
+    case "is-null":
+    case "not":
+    case "negate":
+    case "cast": {
+      const expr = f(e.expr);
+      return expr === e.expr ? e : { ...e, expr };
+    }
+    case "and":
+    case "or": {
+      const operands = list(e.operands);
+      return operands === e.operands ? e : { ...e, operands };
+    }
+    case "in": {
+      const [expr, values] = [f(e.expr), list(e.values)];
+      return expr === e.expr && values === e.values ? e : { ...e, expr, values };
+    }
+    case "between": {
+      const [expr, low, high] = [f(e.expr), f(e.low), f(e.high)];
+      return expr === e.expr && low === e.low && high === e.high ? e : { ...e, expr, low, high };
+    }
+    case "like": {
+      const [expr, pattern] = [f(e.expr), f(e.pattern)];
+      const escape = e.escape === undefined ? undefined : f(e.escape);
+      if (expr === e.expr && pattern === e.pattern && escape === e.escape) return e;
+      return escape === undefined ? { ...e, expr, pattern } : { ...e, expr, pattern, escape };
+    }
+    case "case": {
+      const operand = e.operand === undefined ? undefined : f(e.operand);
+      const whens = e.whens.map((w) => ({ when: f(w.when), then: f(w.then) }));
+      const otherwise = e.else === undefined ? undefined : f(e.else);
+      const same = operand === e.operand && otherwise === e.else && whens.every((w, i) => w.when === e.whens[i]!.when && w.then === e.whens[i]!.then);
+      if (same) return e;
+      const out: { -readonly [K in keyof typeof e]: (typeof e)[K] } = { ...e, whens };
+      if (operand !== undefined) out.operand = operand;
+      if (otherwise !== undefined) out.else = otherwise;
+      return out;
+    }
+    case "function": {
+      const args = list(e.args);
+      return args === e.args ? e : { ...e, args };
+    }
+    case "subquery":
+    case "exists": {
+      const outer = list(e.outer);
+      return outer === e.outer ? e : { ...e, outer };
+    }
+    case "in-subquery": {
+      const [expr, outer] = [f(e.expr), list(e.outer)];
+      return expr === e.expr && outer === e.outer ? e : { ...e, expr, outer };
+    }
+    default:
+      return assertNever(e, "expression");
+  }
+}
+
+/** `e` rewritten bottom-up: `f` sees each node after its children were rewritten. */
+export function mapExpr(e: BoundExpr, f: (e: BoundExpr) => BoundExpr): BoundExpr {
+  return f(mapChildren(e, (child) => mapExpr(child, f)));
+}
+
+/** Every expression of a select plan that belongs to it (not to its subqueries' plans). */
+export function planExprs(plan: SelectPlan): BoundExpr[] {
+  const out: BoundExpr[] = [];
+  for (const j of plan.joins) out.push(j.on);
+  if (plan.where !== undefined) out.push(plan.where);
+  if (plan.group !== undefined) {
+    out.push(...plan.group.keys);
+    for (const a of plan.group.aggregates) if (a.arg !== undefined) out.push(a.arg);
+  }
+  if (plan.having !== undefined) out.push(plan.having);
+  for (const c of plan.columns) out.push(c.expr);
+  for (const k of plan.orderBy) out.push(k.expr);
+  return out;
+}
+
+/** The plan with every expression that belongs to it replaced by `f(expression)`. */
+export function mapPlanExprs(plan: SelectPlan, f: (e: BoundExpr) => BoundExpr): SelectPlan {
+  const out: { -readonly [K in keyof SelectPlan]: SelectPlan[K] } = {
+    ...plan,
+    joins: plan.joins.map((j) => ({ ...j, on: f(j.on) })),
+    columns: plan.columns.map((c) => ({ ...c, expr: f(c.expr) })),
+    orderBy: plan.orderBy.map((k) => ({ ...k, expr: f(k.expr) })),
+  };
+  if (plan.where !== undefined) out.where = f(plan.where);
+  if (plan.group !== undefined) {
+    out.group = { keys: plan.group.keys.map(f), aggregates: plan.group.aggregates.map((a) => (a.arg === undefined ? a : { ...a, arg: f(a.arg) })) };
+  }
+  if (plan.having !== undefined) out.having = f(plan.having);
+  return out;
+}
+
+/** The expression with the plan of each subquery in it (at any depth of the expression, not of nesting) replaced by `f(plan)`. */
+export function mapSubqueryPlans(e: BoundExpr, f: (sub: SelectPlan) => SelectPlan): BoundExpr {
+  return mapExpr(e, (x) => (x.kind === "subquery" || x.kind === "exists" || x.kind === "in-subquery" ? { ...x, plan: f(x.plan) } : x));
+}
+
+/** `mapSubqueryPlans` over every expression of a select plan. */
+export function mapSubqueries(plan: SelectPlan, f: (sub: SelectPlan) => SelectPlan): SelectPlan {
+  return mapPlanExprs(plan, (e) => mapSubqueryPlans(e, f));
 }

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { alias, and, avg, cast, col, count, countDistinct, eq, ge, gt, isNotNull, isNull, le, lower, lt, ne, not, or, sum, val } from "../../src/api/expressions.js";
+import { alias, and, avg, cast, col, count, countDistinct, eq, exists, ge, gt, inQuery, isNotNull, isNull, le, lower, lt, ne, not, notExists, or, subquery, sum, val } from "../../src/api/expressions.js";
 import { TableQuery } from "../../src/api/table-query.js";
 import type { Result } from "../../src/commands/results.js";
 import type { Command } from "../../src/commands/types.js";
@@ -110,6 +110,41 @@ test("select: columns, filters, joins, order, limits and output in one command",
     output: "arrays",
   });
   assert.is(parseCommand(plan), plan);
+});
+
+test("subqueries are fluent selects, taken by their toPlan(), in every position", () => {
+  const orders = recorded("orders").query;
+  const ofUser = orders.select("id").where(eq("orders.user_id", col("users.id")));
+  const select = { kind: "select", table: "orders", columns: ["id"], where: eq("orders.user_id", col("users.id")) };
+  const cmd = users()
+    .select("id", subquery(orders.select(count().as("n")).where(eq("orders.user_id", col("users.id")))).as("n"))
+    .where(and(exists(ofUser), notExists(ofUser.where(gt("amount", 100))), col("id").in(orders.select("user_id")), col("id").notIn(orders.select("user_id").limit(3))))
+    .toPlan();
+  assert.equal(cmd, {
+    kind: "select",
+    table: "users",
+    columns: ["id", { expr: { type: "subquery", select: { kind: "select", table: "orders", columns: [{ expr: { type: "aggregate", name: "count" }, as: "n" }], where: eq("orders.user_id", col("users.id")) } }, as: "n" }],
+    where: {
+      type: "and",
+      operands: [
+        { type: "exists", select },
+        { type: "exists", select: { ...select, where: and(eq("orders.user_id", col("users.id")), gt("amount", 100)) }, not: true },
+        { type: "in", expr: { type: "identifier", name: "id" }, select: { kind: "select", table: "orders", columns: ["user_id"] } },
+        { type: "in", expr: { type: "identifier", name: "id" }, select: { kind: "select", table: "orders", columns: ["user_id"], limit: 3 }, not: true },
+      ],
+    },
+  });
+  parseCommand(cmd); // the wire form is valid JSON
+  assert.equal(inQuery("id", orders.select("user_id")), (col("id").in(orders.select("user_id"))));
+  assert.equal(col("id").in(1, 2), { type: "in", expr: { type: "identifier", name: "id" }, values: [{ type: "literal", value: 1 }, { type: "literal", value: 2 }] }, "values stay a list");
+  for (const bad of [() => exists(orders.delete().all()), () => subquery(orders.insert({ id: 1 })), () => col("id").in(orders.select().explain())]) {
+    try {
+      bad();
+      assert.unreachable("a subquery that is not a select was taken");
+    } catch (error) {
+      assert.ok(error instanceof StoreError && error.code === "invalid_request" && /must be a select/.test(error.message), String(error));
+    }
+  }
 });
 
 test("select defaults: every column, no optional fields", () => {

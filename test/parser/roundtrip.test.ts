@@ -50,7 +50,7 @@ const column: fc.Arbitrary<Bare<A.ColumnRefExpr>> = fc
   .tuple(fc.option(name, { nil: undefined }), name)
   .map(([table, n]) => (table ? { kind: "column", table, name: n } : { kind: "column", name: n }));
 
-const { expr } = fc.letrec<{ expr: Expr }>((tie) => ({
+const { expr } = fc.letrec<{ expr: Expr; subselect: Bare<A.SelectStmt> }>((tie) => ({
   expr: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     literal,
@@ -85,7 +85,21 @@ const { expr } = fc.letrec<{ expr: Expr }>((tie) => ({
     fc.record({ kind: fc.constant("call" as const), name, args: fc.array(tie("expr"), { maxLength: 3 }), distinct: fc.constant(false), star: fc.constant(false) }),
     fc.record({ kind: fc.constant("call" as const), name, args: fc.tuple(tie("expr")).map((a) => [...a]), distinct: fc.boolean(), star: fc.constant(false) }),
     fc.record({ kind: fc.constant("call" as const), name, args: fc.constant<Expr[]>([]), distinct: fc.constant(false), star: fc.constant(true) }),
+    fc.record({ kind: fc.constant("subquery" as const), select: tie("subselect") }),
+    fc.record({ kind: fc.constant("exists" as const), select: tie("subselect") }),
+    fc.record({ kind: fc.constant("in" as const), expr: tie("expr"), values: fc.constant<Expr[]>([]), select: tie("subselect"), not: fc.boolean() }),
   ),
+  // A subquery's select: one item from a table, maybe filtered (the statement generator below covers every clause).
+  subselect: fc.tuple(tie("expr"), name, fc.option(tie("expr"), { nil: undefined })).map(([item, from, where]) => ({
+    kind: "select",
+    distinct: false,
+    columns: [{ expr: item }],
+    from: { name: from },
+    joins: [],
+    ...(where ? { where } : {}),
+    groupBy: [],
+    orderBy: [],
+  })),
 }));
 
 // ---------------------------------------------------------------- printing
@@ -101,7 +115,7 @@ function printLiteral(value: A.LiteralValue): string {
 
 /** An operand position takes only atoms unparenthesized. */
 function printOperand(e: Expr): string {
-  return e.kind === "literal" || e.kind === "param" || e.kind === "column" ? printExpr(e) : `(${printExpr(e)})`;
+  return e.kind === "literal" || e.kind === "param" || e.kind === "column" || e.kind === "subquery" || e.kind === "exists" ? printExpr(e) : `(${printExpr(e)})`;
 }
 
 function printExpr(e: Expr): string {
@@ -128,7 +142,11 @@ function printExpr(e: Expr): string {
       // Always parenthesized: `-5` would read as a negative literal, and `--` starts a comment.
       return `-(${printExpr(e.expr)})`;
     case "in":
-      return `${printOperand(e.expr)} ${e.not ? "NOT " : ""}IN (${e.values.map(printExpr).join(", ")})`;
+      return `${printOperand(e.expr)} ${e.not ? "NOT " : ""}IN (${e.select ? printStatement(e.select) : e.values.map(printExpr).join(", ")})`;
+    case "subquery":
+      return `(${printStatement(e.select)})`;
+    case "exists":
+      return `EXISTS (${printStatement(e.select)})`;
     case "between":
       return `${printOperand(e.expr)} ${e.not ? "NOT " : ""}BETWEEN ${printOperand(e.low)} AND ${printOperand(e.high)}`;
     case "like":

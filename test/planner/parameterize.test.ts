@@ -20,6 +20,10 @@ const OR = (...operands: Expression[]): Expression => ({ type: "or", operands })
 const DIV = (left: Expression, right: Expression): Expression => ({ type: "binary", op: "/", left, right });
 const sel = (extra: Record<string, unknown> = {}, table = "t"): ParameterizableCommand => ({ kind: "select", table, columns: "*", ...extra }) as ParameterizableCommand;
 const where = (w: Expression): ParameterizableCommand => sel({ where: w });
+const sub = (extra: Record<string, unknown> = {}, table = "s"): Record<string, unknown> => ({ kind: "select", table, columns: ["x"], ...extra });
+const INSEL = (expr: Expression, select: Record<string, unknown>, not?: true): Expression => ({ type: "in", expr, select, ...(not ? { not } : {}) }) as unknown as Expression;
+const EXISTS = (select: Record<string, unknown>, not?: true): Expression => ({ type: "exists", select, ...(not ? { not } : {}) }) as unknown as Expression;
+const SUB = (select: Record<string, unknown>): Expression => ({ type: "subquery", select }) as unknown as Expression;
 
 function shape(cmd: unknown) {
   const s = shapeOf(cmd as ParameterizableCommand);
@@ -49,6 +53,10 @@ test("commands differing only in literal values of one type share a shape", () =
     [sel({ limit: 10, offset: 0 }), sel({ limit: 0, offset: 990 })],
     [sel({ columns: [{ expr: DIV(I("a"), L(2)), as: "x" }] }), sel({ columns: [{ expr: DIV(I("a"), L(7)), as: "x" }] })], // without GROUP BY, list literals are slots
     [sel({ groupBy: [I("a")], where: EQ(I("b"), L(1)) }), sel({ groupBy: [I("a")], where: EQ(I("b"), L(5)) })], // WHERE's literals always are
+    // A subquery's literals are slots of the one statement.
+    [where(INSEL(I("a"), sub({ where: EQ(I("b"), L(1)) }))), where(INSEL(I("a"), sub({ where: EQ(I("b"), L(9)) })))],
+    [where(EXISTS(sub({ where: EQ(I("b"), L("x")) }))), where(EXISTS(sub({ where: EQ(I("b"), L("y")) })))],
+    [where(EQ(I("a"), SUB(sub({ columns: [{ expr: DIV(I("b"), L(2)), as: "h" }] })))), where(EQ(I("a"), SUB(sub({ columns: [{ expr: DIV(I("b"), L(4)), as: "h" }] }))))],
   ];
   for (const [a, b] of pairs) assert.ok(same(a, b), JSON.stringify([a, b]));
 });
@@ -86,6 +94,12 @@ test("shapes that bind differently never share tokens, whatever their names hold
     [{ kind: "update", table: "t", set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", set: { b: 1 }, where: L(true) }],
     [{ kind: "update", table: "t", set: { a: "1" }, where: L(true) }, { kind: "update", table: "t", set: { a: 1 }, where: L(true) }],
     [{ kind: "update", table: "t", set: { a: 1, b: 2 }, where: L(true) }, { kind: "update", table: "t", set: { b: 2, a: 1 }, where: L(true) }],
+    [where(INSEL(I("a"), sub())), where({ type: "in", expr: I("a"), values: [L(1)] })],
+    [where(INSEL(I("a"), sub())), where(INSEL(I("a"), sub(), true))],
+    [where(EXISTS(sub())), where(EXISTS(sub(), true))],
+    [where(EXISTS(sub())), where(EQ(SUB(sub()), L(true)))],
+    [where(EXISTS(sub({ limit: 1 }))), where(EXISTS(sub({ limit: 2 })))], // a subquery's counts are shape: only the statement's become slots
+    [where(EXISTS(sub({}, "u"))), where(EXISTS(sub({}, "v")))],
   ];
   for (const [a, b] of pairs) assert.not.ok(same(a, b), JSON.stringify([a, b]));
 });
@@ -113,6 +127,17 @@ test("values come in slot order, and withSlots puts slot n where literal n was",
   const updSlotted = withSlots(parsed as ParameterizableCommand) as unknown as { set: Record<string, unknown> };
   assert.equal(Object.keys(updSlotted.set), ["a", "__proto__", "b"], "every set key stays an own key");
   assert.equal(fill(updSlotted, values), parsed);
+});
+
+test("subqueries' literals are slots in text order, before the statement's counts", () => {
+  const cmd = sel({
+    where: AND(INSEL(I("a"), sub({ where: EQ(I("b"), L("s0")) })), { type: "in", expr: I("c"), values: [L(1), L(2)] }, EQ(SUB(sub({ where: EXISTS(sub({ where: EQ(I("d"), L(true)) })) })), L(3.5))),
+    limit: 5,
+  });
+  const values = shape(cmd).values;
+  assert.equal(values.slice(-1), [5]);
+  assert.equal([...values].sort(), [1, 2, 3.5, 5, "s0", true].sort());
+  assert.equal(fill(withSlots(cmd), values.slice(0, -1)), cmd);
 });
 
 test("a select's limit and offset are the slots after its literals", () => {

@@ -10,7 +10,6 @@ import type { SelectCommand, TableSchema, Value } from "../../src/commands/types
 import { prepareSelect, runSelect } from "../../src/executor/index.js";
 import { checkSchema } from "../../src/planner/bind-create.js";
 import { bindSelect } from "../../src/planner/bind-select.js";
-import { bindContext } from "../../src/planner/bind-expr.js";
 import { PASSES, optimize } from "../../src/planner/passes.js";
 import type { SelectPlan } from "../../src/planner/plan.js";
 
@@ -60,9 +59,9 @@ const CASES: [SelectCommand, string, string?][] = [
 
 test("every pass keeps results; the optimized plan takes the expected path", () => {
   for (const [cmd, access, join] of CASES) {
-    const plain = bindSelect(cmd, catalog, bindContext());
+    const plain = bindSelect(cmd, catalog, false);
     const optimized = optimize(plain, catalog);
-    const run = (plan: SelectPlan) => runSelect(prepareSelect(plan, (t, c) => tables.get(t)?.position.get(c) ?? -1), stores, []);
+    const run = (plan: SelectPlan) => runSelect(prepareSelect(plan, (t, c) => tables.get(t)?.position.get(c) ?? -1, 0), stores, []);
     const s = optimized.statement as SelectPlan;
     assert.is(s.access.kind, access, JSON.stringify(cmd));
     if (join) assert.is(s.joins[0]?.strategy.kind, join, JSON.stringify(cmd));
@@ -83,7 +82,7 @@ test("an index range names its index, equalities, bounds and order", () => {
     where: { type: "and", operands: [cmp(">=", id("k"), lit("k1")), cmp("<", id("k"), lit("k3")), cmp(">", id("id"), lit(2))] },
     orderBy: [{ column: "k", direction: "desc" }],
   };
-  const s = optimize(bindSelect(cmd, catalog, bindContext()), catalog).statement as SelectPlan;
+  const s = optimize(bindSelect(cmd, catalog, false), catalog).statement as SelectPlan;
   assert.equal(s.access, {
     kind: "index-range",
     index: "by_k",
@@ -95,8 +94,37 @@ test("an index range names its index, equalities, bounds and order", () => {
   });
 });
 
+/** Subqueries: the strategy each gets, and its plan's access path, with the results of every pass alone and none equal. */
+const SUBQUERIES: [SelectCommand, string, string][] = [
+  // Uncorrelated: once.
+  [{ kind: "select", table: "a", columns: ["id"], where: { type: "in", expr: id("id"), select: { kind: "select", table: "b", columns: ["a_id"], where: eq(id("k"), lit("k1")) } } }, "once", "scan"],
+  // Correlated on b's index: per row, each an index lookup.
+  [{ kind: "select", table: "a", columns: ["id"], where: { type: "exists", select: { kind: "select", table: "b", columns: "*", where: eq(id("b.a_id"), id("a.id")) } } }, "per-row", "index-lookup"],
+  // Correlated on a column without an index: a hash semi-join, the correlation out of the subquery's WHERE.
+  [{ kind: "select", table: "a", columns: ["id"], where: { type: "exists", select: { kind: "select", table: "b", columns: "*", where: eq(id("b.k"), id("a.k")), orderBy: [{ column: "w" }] } } }, "hashed", "scan"],
+  [{ kind: "select", table: "a", columns: ["id"], where: { type: "in", expr: id("v"), not: true, select: { kind: "select", table: "b", columns: [{ expr: { type: "binary", op: "+", left: id("w"), right: lit(100) }, as: "x" }], where: eq(id("b.k"), id("a.k")) } } }, "hashed", "scan"],
+  // A correlation that is not an equality: per row.
+  [{ kind: "select", table: "a", columns: ["id", { expr: { type: "subquery", select: { kind: "select", table: "b", columns: [{ expr: { type: "aggregate", name: "count" }, as: "n" }], where: { type: "comparison", op: "<", left: id("b.w"), right: id("a.id") } } }, as: "n" }] }, "per-row", "scan"],
+];
+
+test("subqueries: each gets its strategy, and every pass keeps results", () => {
+  for (const [cmd, strategy, access] of SUBQUERIES) {
+    const plain = bindSelect(cmd, catalog, false);
+    const run = (plan: SelectPlan) => runSelect(prepareSelect(plan, (t, c) => tables.get(t)?.position.get(c) ?? -1, 0), stores, []);
+    const s = optimize(plain, catalog).statement as SelectPlan;
+    const node = JSON.stringify(s).match(/"strategy":\{"kind":"([a-z-]+)"/)?.[1];
+    assert.is(node, strategy, JSON.stringify(cmd));
+    const sub = (s.where ?? s.columns[1]?.expr) as { plan: SelectPlan };
+    assert.is(sub.plan.access.kind, access, JSON.stringify(cmd));
+    const expected = run(plain.statement as SelectPlan);
+    assert.ok(expected.rowCount > 0, JSON.stringify(cmd));
+    assert.equal(run(s), expected, JSON.stringify(cmd));
+    for (const pass of PASSES) assert.equal(run(optimize(plain, catalog, [pass]).statement as SelectPlan), expected, `${pass.name}: ${JSON.stringify(cmd)}`);
+  }
+});
+
 test("passes are pure: the input plan is not changed", () => {
-  const plain = bindSelect(CASES[0]?.[0] as SelectCommand, catalog, bindContext());
+  const plain = bindSelect(CASES[0]?.[0] as SelectCommand, catalog, false);
   const before = JSON.stringify(plain);
   optimize(plain, catalog);
   assert.is(JSON.stringify(plain), before);

@@ -81,7 +81,7 @@ export function expressionText(expr: Expression): string {
     case "negate":
       return `-(${expressionText(expr.expr)})`;
     case "in":
-      return `${expressionText(expr.expr)} ${expr.not === true ? "NOT " : ""}IN (${expr.values.map(expressionText).join(", ")})`;
+      return `${expressionText(expr.expr)} ${expr.not === true ? "NOT " : ""}IN (${expr.values === undefined ? "SELECT …" : expr.values.map(expressionText).join(", ")})`;
     case "between":
       return `${expressionText(expr.expr)} ${expr.not === true ? "NOT " : ""}BETWEEN ${expressionText(expr.low)} AND ${expressionText(expr.high)}`;
     case "like": {
@@ -99,6 +99,11 @@ export function expressionText(expr: Expression): string {
       return `${expr.name}(${expr.args.map(expressionText).join(", ")})`;
     case "aggregate":
       return `${expr.name}(${expr.arg === undefined ? "*" : `${expr.distinct === true ? "DISTINCT " : ""}${expressionText(expr.arg)}`})`;
+    // Checks and computed fields, all this prints, refuse subqueries when the table is created: an outline is enough.
+    case "subquery":
+      return "(SELECT …)";
+    case "exists":
+      return `${expr.not === true ? "NOT " : ""}EXISTS (SELECT …)`;
     default:
       return assertNever(expr, "expression");
   }

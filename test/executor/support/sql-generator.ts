@@ -25,7 +25,15 @@
  *   a boolean into text or anything into a boolean (storedb's own rules);
  * - a grouped query's list, HAVING and ORDER BY read only its keys (written
  *   alike, never with `?`: two parameters are never one key) and aggregates:
- *   SQLite would take a bare column from any row of a group, storedb refuses.
+ *   SQLite would take a bare column from any row of a group, storedb refuses;
+ *   for the same reason a subquery there reads none of the enclosing rows;
+ * - a scalar subquery yields at most one row (an aggregate, or a row looked
+ *   up by its primary key): SQLite would take the first of several, storedb
+ *   refuses; its aggregates read only its own source (an aggregate of only
+ *   the enclosing query's columns belongs to that query in SQL, storedb
+ *   refuses it);
+ * - an IN list of one scalar subquery gets a second value: SQLite reads
+ *   `x IN ((SELECT …))` as IN the subquery's rows.
  *
  * Every query is generated from its own seed, so one failing query replays
  * alone.
@@ -207,6 +215,9 @@ class QueryBuilder {
 
   /** Set while writing GROUP BY keys: the list repeats a key's text, and two `?` are never one key. */
   noParams = false;
+  /** How deep in subqueries the expression being written is (subqueries nest one level here). */
+  private nesting = 0;
+  private aliases = 0;
   /** After a grouping, the leaves an expression may use (keys and aggregates), by family; unset: source columns. */
   leaves: ((family: Family) => Gen[]) | undefined;
 
@@ -271,6 +282,55 @@ class QueryBuilder {
     }
   }
 
+  /** Whether a subquery may stand here: not in GROUP BY keys (the list repeats them as text), not inside another. */
+  subqueries(): boolean {
+    return !this.noParams && this.nesting === 0 && this.r.chance(0.5);
+  }
+
+  /**
+   * A subquery over a table under a fresh alias: `write` gets the sources
+   * its expressions may read (its own first, then the enclosing ones unless
+   * those are groups) and returns its select list; `first` writes a leading
+   * WHERE term over its alias. Often correlated by an equality, the shape
+   * decorrelation takes.
+   */
+  subquery(scope: readonly Source[], write: (both: readonly Source[]) => string, first?: (alias: string) => string): string {
+    const r = this.r;
+    const source: Source = { alias: `s${this.aliases++}`, table: r.pick(this.tables) };
+    const saved = this.leaves;
+    this.leaves = undefined;
+    const both = saved === undefined ? [source, ...scope] : [source];
+    this.nesting++;
+    try {
+      const terms = first === undefined ? [] : [first(source.alias)];
+      const outer = this.columns(both.slice(1), "num");
+      if (outer.length > 0 && r.chance(0.6)) terms.push(`${r.pick(this.columns([source], "num")).sql} = ${r.pick(outer).sql}`);
+      if (r.chance(0.5)) terms.push(this.expr("bool", 1, both).sql);
+      const list = write(both);
+      return `(SELECT ${list} FROM ${source.table.name} ${source.alias}${terms.length > 0 ? ` WHERE ${terms.join(" AND ")}` : ""})`;
+    } finally {
+      this.nesting--;
+      this.leaves = saved;
+    }
+  }
+
+  /** A scalar subquery of a number: an aggregate of its own rows, or a value of the one row its primary key finds. */
+  scalar(scope: readonly Source[]): Gen {
+    let gen: Gen = { sql: "", family: "num" };
+    const byKey = this.r.chance(0.4);
+    // Inside the subquery a grouped query's keys and aggregates are not its own (see the header): then a literal key.
+    const key = !byKey ? "" : this.leaves === undefined ? this.expr("num", 1, scope).sql : this.literal("num").sql;
+    const sql = this.subquery(
+      scope,
+      (both) => {
+        gen = byKey ? this.expr("num", 1, both) : aggregate(this, "num", both.slice(0, 1));
+        return gen.sql;
+      },
+      byKey ? (alias) => `${alias}.id = ${key}` : undefined,
+    );
+    return { ...gen, sql };
+  }
+
   leaf(family: Family, scope: readonly Source[]): Gen {
     const cols = this.leaves !== undefined ? this.leaves(family) : this.columns(scope, family);
     if (cols.length > 0 && this.r.chance(0.65)) return this.r.pick(cols);
@@ -301,8 +361,11 @@ class QueryBuilder {
   number(depth: number, scope: readonly Source[]): Gen {
     const r = this.r;
     const d = depth - 1;
-    const k = r.int(12);
+    const k = r.int(13);
     switch (k) {
+      case 12:
+        if (this.subqueries()) return this.scalar(scope);
+        return this.leaf("num", scope);
       case 0:
       case 1: {
         const a = this.expr("num", d, scope);
@@ -396,7 +459,10 @@ class QueryBuilder {
         // A real prints with its point (`1.0`): only a number both engines call real or integer, and
         // only a quarter (digits beyond 15 differ: SQLite's conversion is approximate, storedb's shortest exact).
         const n = this.pure(d, scope);
-        return n.exact === true ? { sql: `CAST(${n.sql} AS TEXT)`, family: "text" } : { sql: `CAST(${this.leaf("num", scope).sql} AS TEXT)`, family: "text" };
+        if (n.exact === true) return { sql: `CAST(${n.sql} AS TEXT)`, family: "text" };
+        // A leaf may be an aggregate (avg is no quarter): then a literal.
+        const leaf = this.leaf("num", scope);
+        return { sql: `CAST(${(leaf.exact === true ? leaf : this.literal("num")).sql} AS TEXT)`, family: "text" };
       }
       default: {
         const o = t();
@@ -409,7 +475,19 @@ class QueryBuilder {
     const r = this.r;
     const d = depth - 1;
     const family = (): Family => r.pick<Family>(["num", "num", "num", "text", "text", "bool"]);
-    switch (r.int(10)) {
+    switch (r.int(12)) {
+      case 10:
+        if (!this.subqueries()) return this.leaf("bool", scope);
+        return { sql: `(${r.chance(0.3) ? "NOT " : ""}EXISTS ${this.subquery(scope, () => (r.chance(0.5) ? "*" : "1"))})`, family: "bool" };
+      case 11: {
+        if (!this.subqueries()) return this.leaf("bool", scope);
+        const f = family();
+        const x = this.expr(f, d, scope).sql;
+        // ORDER BY the one column and LIMIT: ties are equal values, so both engines keep the same set.
+        const limit = r.chance(0.2) ? ` ORDER BY 1${r.chance(0.5) ? " DESC" : ""} LIMIT ${1 + r.int(5)}` : "";
+        const sub = this.subquery(scope, (both) => this.expr(f, 1, both).sql);
+        return { sql: `(${x} ${r.chance(0.4) ? "NOT " : ""}IN ${limit === "" ? sub : `${sub.slice(0, -1)}${limit})`})`, family: "bool" };
+      }
       case 0:
       case 1: {
         const f = family();
@@ -422,6 +500,8 @@ class QueryBuilder {
       case 3: {
         const f = family();
         const values = Array.from({ length: 1 + r.int(4) }, () => this.expr(f, d - 1, scope).sql);
+        // SQLite reads `x IN ((SELECT …))` as IN the subquery's rows, not as a list of its one value.
+        if (values.length === 1 && values[0]!.startsWith("(SELECT")) values.push(this.literal(f).sql);
         return { sql: `(${this.expr(f, d, scope).sql} ${r.chance(0.3) ? "NOT " : ""}IN (${values.join(", ")}))`, family: "bool" };
       }
       case 4: {
