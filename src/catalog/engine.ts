@@ -199,16 +199,8 @@ export class Engine implements EngineApi {
 
   /** A command on a database opened read-only: a mutation, of any surface, is refused before it is even bound. */
   private readOnly(command: Command): Outcome {
+    if (isPlanCommand(command) && command.kind !== "select") throw refusedWrite();
     switch (command.kind) {
-      case "insert":
-      case "update":
-      case "delete":
-      case "create-table":
-      case "drop-table":
-      case "create-index":
-      case "drop-index":
-      case "alter-table":
-        throw refusedWrite();
       case "sql": {
         // The lowered statement says what it does, before anything is bound.
         const statement = this.cachedSql(command.sql).command;

@@ -448,30 +448,28 @@ class AstBuilder {
     const table = this.name(c.Identifier[0]!);
     const assignments = this.assignments(c.assignment);
     const start = c.Update[0]!.startOffset;
-    let end = last(assignments).span.end;
-    let where: A.Expr | undefined;
-    if (c.expression) {
-      where = this.expression(c.expression[0]!);
-      end = expressionEnd(c.expression[0]!);
-    }
-    const returning = c.returningClause ? this.returning(c.returningClause[0]!) : undefined;
-    if (returning) end = returning.span.end;
-    return { kind: "update", table, assignments, ...(where ? { where } : {}), ...(returning ? { returning } : {}), span: this.span(start, end) };
+    const { tail, end } = this.whereReturning(c, last(assignments).span.end);
+    return { kind: "update", table, assignments, ...tail, span: this.span(start, end) };
   }
 
   private delete(node: C.DeleteStatementCstNode): A.DeleteStmt {
     const c = node.children;
     const table = this.name(c.Identifier[0]!);
     const start = c.Delete[0]!.startOffset;
-    let end = table.span.end;
-    let where: A.Expr | undefined;
-    if (c.expression) {
-      where = this.expression(c.expression[0]!);
-      end = expressionEnd(c.expression[0]!);
-    }
+    const { tail, end } = this.whereReturning(c, table.span.end);
+    return { kind: "delete", table, ...tail, span: this.span(start, end) };
+  }
+
+  /** An update's or delete's optional WHERE and RETURNING, and where the statement ends with them. */
+  private whereReturning(
+    c: { expression?: C.ExpressionCstNode[]; returningClause?: C.ReturningClauseCstNode[] },
+    end: number,
+  ): { tail: { where?: A.Expr; returning?: A.Returning }; end: number } {
+    const where = c.expression ? this.expression(c.expression[0]!) : undefined;
+    if (c.expression) end = expressionEnd(c.expression[0]!);
     const returning = c.returningClause ? this.returning(c.returningClause[0]!) : undefined;
     if (returning) end = returning.span.end;
-    return { kind: "delete", table, ...(where ? { where } : {}), ...(returning ? { returning } : {}), span: this.span(start, end) };
+    return { tail: { ...(where ? { where } : {}), ...(returning ? { returning } : {}) }, end };
   }
 
   private createTable(node: C.CreateTableStatementCstNode, start: number): A.CreateTableStmt {
