@@ -29,6 +29,9 @@
  * checkpoints, p99 within 3x the median; open of 100k rows with a 10k-record
  * journal within 1.5x the open with an empty journal, and open within 2x
  * JSON.parse. A checksum over the answers keeps the work observable.
+ *
+ * Last, the memory of an opened 100k-user + 300k-order database beside its
+ * file (`bench/heap.ts`, in a fresh process).
  */
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
@@ -41,6 +44,7 @@ import type { Result } from "../src/commands/results.js";
 import { Database } from "../src/database.js";
 import { sumDocumentOffThread } from "../src/storage/checksum.js";
 import { StoreWriter } from "../src/storage/format.js";
+import { measureHeap, printHeap } from "./heap.js";
 
 /** The slice of better-sqlite3's API used here (the package ships no types). */
 interface SqliteDatabase {
@@ -394,3 +398,6 @@ console.log(`target p99 within 3x the median while checkpoints run: ${verdict(s.
 console.log(`target open with a ${journalOpen.records}-record journal within 1.5x the open with an empty one: ${verdict(journalOpen.journalMs <= 1.5 * journalOpen.emptyMs)} (${x(journalOpen.journalMs, journalOpen.emptyMs)})`);
 console.log(`target open of ${BIG} rows within 2x JSON.parse: ${verdict(big.openMs <= 2 * big.parseMs)} (${x(big.openMs, big.parseMs)}; this engine's floor ${x(limits.floorMs, limits.parseMs)}; any engine's bound ${x(limits.boundMs, limits.parseMs)})`);
 console.log(`checksum ${digest.digest("hex").slice(0, 16)}`);
+
+// Memory of an opened database beside its file (issue 18), measured in a fresh process: bench/heap.ts.
+printHeap(await measureHeap());
