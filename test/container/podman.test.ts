@@ -19,7 +19,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { execFile } from "node:child_process";
-import { accessSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, chownSync } from "node:fs";
+import { accessSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, chownSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -30,7 +30,7 @@ const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const UID = 10001;
 const GID = 10001;
-const IMAGE = "localhost/storedb:container-test";
+const IMAGE = `localhost/storedb:container-test-${process.pid}`;
 const BASE = `localhost/storedb-node-base:${process.version}`;
 const NAME = `storedb-container-test-${process.pid}`;
 
@@ -64,6 +64,46 @@ async function freePort(): Promise<number> {
 }
 
 /** A base image holding only this machine's node and the libraries it links (cached by node version). */
+/**
+ * podman's image store is one per machine: two suites building at once (CI beside a
+ * developer's run, or two worktrees) would see and remove each other's intermediate
+ * images. A directory made atomically serializes them; a lock whose owner died is taken over.
+ */
+async function machineLock(name: string, timeoutMs: number): Promise<() => void> {
+  const dir = path.join(os.tmpdir(), `${name}.lock`);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, "pid"), String(process.pid));
+      return () => rmSync(dir, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const owner = Number(readFileSafe(path.join(dir, "pid")));
+    if (owner > 0 && !alive(owner)) rmSync(dir, { recursive: true, force: true });
+    else if (Date.now() > deadline) throw new Error(`another container test (pid ${owner}) held ${dir} for ${timeoutMs} ms`);
+    else await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+function readFileSafe(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return ""; // the owner has made the directory and not yet written its pid
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 async function ensureBaseImage(): Promise<void> {
   const exists = await run("podman", ["image", "exists", BASE]).then(
     () => true,
@@ -144,6 +184,11 @@ if (onPath("podman") === undefined) {
   let url = "";
   /** Images present before our build: everything else the build made (final and intermediate) is removed after. */
   let imagesBefore = new Set<string>();
+  let unlock = () => {};
+
+  test.before(async () => {
+    unlock = await machineLock("storedb-container-test", 15 * 60_000);
+  });
 
   test.after(async () => {
     await run("podman", ["rm", "-f", NAME]).catch(() => undefined);
@@ -152,6 +197,7 @@ if (onPath("podman") === undefined) {
     if (made.length > 0) await run("podman", ["rmi", "-f", ...made]).catch(() => undefined);
     if (process.getuid?.() !== 0) await run("podman", ["unshare", "rm", "-rf", data]).catch(() => undefined);
     rmSync(scratch, { recursive: true, force: true });
+    unlock();
   });
 
   test("the image builds from the Dockerfile on a local node base", async () => {

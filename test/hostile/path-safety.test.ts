@@ -18,6 +18,7 @@ import * as assert from "uvu/assert";
 import { shouldRun } from "./support/known-failures.js";
 import { codeOf, problemViolations } from "./support/problem.js";
 import { loudHook, ROOT, ServerProcess, tempDir, type Reply } from "./support/server.js";
+import { isTempName } from "../../src/storage/temp-files.js";
 
 const MARKER = "SENTINEL_d00d_f00d";
 
@@ -205,8 +206,10 @@ test("nothing outside the data dir was created, read or changed, and no answer c
   assert.equal(repoStoreFiles(), context.repoBefore, "no .store file appeared in the server's working directory");
   const allowed = new Set([...VALID, ...PLANTED].flatMap((n) => [`${n}.store`, `${n}.store-journal`, `${n}.store-lock`]));
   // The FIFO case may have been skipped or may still hang a read: leave it to its own test.
+  // A background checkpoint may be writing a database's temp file (document or journal) right now.
   for (const name of readdirSync(dataDir)) {
-    assert.ok(allowed.has(name) || name.startsWith(".storedb"), `unexpected entry in the data dir: ${JSON.stringify(name)}`);
+    const transient = isTempName(name, [...allowed]);
+    assert.ok(allowed.has(name) || transient || name.startsWith(".storedb"), `unexpected entry in the data dir: ${JSON.stringify(name)}`);
   }
   for (const reply of context.replies) assert.not.ok(reply.text.includes(MARKER), `an answer carries the sentinel: ${reply.text.slice(0, 200)}`);
   // Planted links still point where they did (or were replaced by a contained file).
