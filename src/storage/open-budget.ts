@@ -25,11 +25,12 @@ export interface OpenBudget {
 
 /**
  * Heap bytes a loaded database takes per byte of its `.store` document: an
- * opened 100k-user + 300k-order database measured 2.05x its file (issue 18;
- * row arrays, key indexes, the strings). Small databases cost more than
- * this per byte (a few kB of fixed structure each), which the count bounds.
+ * opened 100k-user + 300k-order database measured 2.23x its file (issue 18,
+ * `npm run bench -- heap`; row arrays, key indexes, the strings). Small
+ * databases cost more than this per byte (a few kB of fixed structure
+ * each), which the count bounds.
  */
-export const HEAP_PER_STORED_BYTE = 2;
+export const HEAP_PER_STORED_BYTE = 2.25;
 
 /** An open database, as the budget sees it. */
 export interface Candidate {
