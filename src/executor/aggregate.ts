@@ -3,15 +3,22 @@
  * over the rows (or join tuples), finds each row's group by its key values
  * and updates the group's aggregates in place, with no call per row.
  *
- * A group is one array: its key values, then one slot per aggregate (the
- * group row everything after the grouping reads: `r[i]` is key i, `r[k + j]`
- * aggregate j), then working slots some aggregates need — a count for avg,
- * a compensation term for a real sum, a Set for DISTINCT — dropped when the
- * aggregates are final. Groups live in nested Maps, one level per key (a
- * Map compares keys as `=` does: 1 and 1.0 are one group, NULLs one group,
- * text never equals a number), and come out in the order first met. With
- * no keys there is exactly one group, also over no rows: count 0, the
- * others NULL.
+ * Groups are numbered in the order first met, and their state is kept by
+ * column, not by group: one array per key and one per working value of an
+ * aggregate (a sum, its compensation term, a count of values, a minimum, a
+ * Set for DISTINCT), indexed by group number. A number written into an
+ * array of numbers is stored as a raw double; written into a group's own
+ * array (mixed keys and values) it would be a new heap object on every
+ * update — the hashing aside, that boxing was most of the cost of
+ * aggregating many groups. Groups live in nested Maps, one level per key
+ * (a Map compares keys as `=` does: 1 and 1.0 are one group, NULLs one
+ * group, text never equals a number), whose last level holds the group
+ * number. With no keys there is exactly one group, also over no rows: count
+ * 0, the others NULL.
+ *
+ * The group rows everything after the grouping reads (`r[i]` is key i,
+ * `r[k + j]` aggregate j) are built at the end, and HAVING, when there is
+ * one, is tested on each as it is built: a group it refuses is never kept.
  *
  * Semantics (CONTRACT §11): count counts non-NULL values (`count(*)` rows);
  * sum of integers is an integer, NULL over no values; a real sum uses
@@ -26,98 +33,38 @@ import type { AggregateCall, Grouping } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { Codegen, instantiate, type CompileContext, type RowMode } from "./codegen.js";
 
-/** The group rows of `items`: keys then aggregate values. */
-export type AggregateFn = (items: readonly unknown[], p: readonly Value[]) => Value[][];
+/** A HAVING test on a group row. */
+export type GroupTest = (row: Value[], p: readonly Value[]) => boolean;
+
+/** The group rows of `items` (keys then aggregate values) that pass `having`. */
+export type AggregateFn = (items: readonly unknown[], p: readonly Value[], having: GroupTest | undefined) => Value[][];
 
 function slot(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error("invalid slot");
   return String(n);
 }
 
+/** One aggregate's code: its state arrays (name → value for a new group), its update per row, its final value. */
+interface AggregateCode {
+  readonly state: (readonly [string, string])[];
+  readonly update: string;
+  readonly final: string;
+}
+
 export function compileAggregate(group: Grouping, mode: RowMode, context?: CompileContext): AggregateFn {
   const g = new Codegen(mode, context);
+  let arrays = 0;
+  const array = (): string => `a${slot(arrays++)}_`;
+  const codes = group.aggregates.map((call) => aggregateCode(call, call.arg === undefined ? undefined : g.value(call.arg), array));
   const k = group.keys.length;
-  const width = k + group.aggregates.length;
-  let extra = width;
-  const init: string[] = group.keys.map((_, i) => `k${slot(i)}`);
-  const extras: string[] = [];
-  const updates: string[] = [];
-  const finals: string[] = [];
-
-  group.aggregates.forEach((call: AggregateCall, j) => {
-    const s = `g_[${slot(k + j)}]`;
-    const arg = call.arg === undefined ? undefined : g.value(call.arg);
-    const real = call.arg !== undefined && typeOf(call.arg) !== "integer";
-    if (call.arg === undefined || arg === undefined) {
-      init.push("0");
-      updates.push(`${s}++;`);
-      return;
-    }
-    if (call.distinct && call.name !== "min" && call.name !== "max") {
-      const set = `g_[${slot(extra++)}]`;
-      extras.push("new Set()");
-      init.push("null");
-      updates.push(`if ((v_ = ${arg}) !== null) ${set}.add(v_);`);
-      switch (call.name) {
-        case "count":
-          finals.push(`${s} = ${set}.size;`);
-          break;
-        case "sum":
-          finals.push(`${s} = h.sum(${set}, ${real});`);
-          break;
-        case "avg":
-          finals.push(`${s} = ${set}.size === 0 ? null : h.sum(${set}, true) / ${set}.size;`);
-          break;
-        default:
-          return assertNever(call.name, "aggregate");
-      }
-      return;
-    }
-    switch (call.name) {
-      case "count":
-        init.push("0");
-        updates.push(`if (${arg} !== null) ${s}++;`);
-        return;
-      case "sum":
-      case "avg": {
-        init.push("null");
-        let add = `${s} = ${s} === null ? v_ : ${s} + v_;`;
-        if (real) {
-          const c = `g_[${slot(extra++)}]`;
-          extras.push("0");
-          add = `if (${s} === null) ${s} = v_; else { t_ = ${s} + v_; ${c} += Math.abs(${s}) >= Math.abs(v_) ? (${s} - t_) + v_ : (v_ - t_) + ${s}; ${s} = t_; }`;
-          finals.push(`if (${s} !== null) ${s} += ${c};`);
-        }
-        if (call.name === "avg") {
-          const n = `g_[${slot(extra++)}]`;
-          extras.push("0");
-          updates.push(`if ((v_ = ${arg}) !== null) { ${add} ${n}++; }`);
-          finals.push(`if (${s} !== null) ${s} = ${s} / ${n};`);
-        } else {
-          updates.push(`if ((v_ = ${arg}) !== null) { ${add} }`);
-        }
-        return;
-      }
-      case "min":
-      case "max": {
-        init.push("null");
-        const t = typeOf(call.arg);
-        const op = call.name === "min" ? "<" : ">";
-        const better = t === "text" ? `h.text(v_, ${s}) ${op} 0` : t === "unknown" ? `h.cmp(v_, ${s}) ${op} 0` : `v_ ${op} ${s}`;
-        updates.push(`if ((v_ = ${arg}) !== null && (${s} === null || ${better})) ${s} = v_;`);
-        return;
-      }
-      default:
-        return assertNever(call.name, "aggregate");
-    }
-  });
-
-  const fresh = `[${[...init, ...extras].join(", ")}]`;
-  const keyValues = group.keys.map((key, i) => `const k${slot(i)} = ${g.value(key)};`).join(" ");
+  const keys = group.keys.map((_, i) => `k${slot(i)}_`);
+  const state = codes.flatMap((c) => c.state);
+  const declare = [...keys, ...state.map(([name]) => name)].map((name) => `const ${name} = [];`).join(" ");
+  const open = [...keys.map((key, i) => `${key}.push(k${slot(i)});`), ...state.map(([name, init]) => `${name}.push(${init});`)].join(" ");
   let find: string;
   if (k === 0) find = "";
   else {
-    // One Map per key level; the last level holds the groups.
+    // One Map per key level; the last level holds the group numbers.
     const levels: string[] = [];
     let map = "root_";
     for (let i = 0; i < k - 1; i++) {
@@ -126,28 +73,108 @@ export function compileAggregate(group: Grouping, mode: RowMode, context?: Compi
       map = next;
     }
     const last = `k${slot(k - 1)}`;
-    levels.push(`g_ = ${map}.get(${last}); if (g_ === undefined) { g_ = ${fresh}; ${map}.set(${last}, g_); groups_.push(g_); }`);
+    levels.push(`g_ = ${map}.get(${last}); if (g_ === undefined) { g_ = n_++; ${map}.set(${last}, g_); ${open} }`);
     find = levels.join(" ");
   }
+  const keyValues = group.keys.map((key, i) => `const k${slot(i)} = ${g.value(key)};`).join(" ");
+  const row = `[${[...keys.map((key) => `${key}[g_]`), ...codes.map((c) => c.final)].join(", ")}]`;
   const source = `${g.constants()}
-return function aggregate(items, p) {
+return function aggregate(items, p, having) {
   ${g.declarations()}
-  const groups_ = [];
+  ${declare}
   const root_ = new Map();
-  let g_, v_, t_;
-  ${k === 0 ? `g_ = [${[...init, ...extras].join(", ")}]; groups_.push(g_);` : ""}
-  for (let i_ = 0, n_ = items.length; i_ < n_; i_++) {
+  let n_ = 0, g_ = 0, v_, s_, t_;
+  ${k === 0 ? `n_ = 1; ${state.map(([name, init]) => `${name}.push(${init});`).join(" ")}` : ""}
+  for (let i_ = 0, l_ = items.length; i_ < l_; i_++) {
     const r = items[i_];
     ${keyValues}
     ${find}
-    ${updates.join("\n    ")}
+    ${codes.map((c) => c.update).join("\n    ")}
   }
-  for (let i_ = 0; i_ < groups_.length; i_++) {
-    g_ = groups_[i_];
-    ${finals.join(" ")}
-    g_.length = ${slot(width)};
+  const groups_ = [];
+  for (g_ = 0; g_ < n_; g_++) {
+    const row_ = ${row};
+    if (having === undefined || having(row_, p)) groups_.push(row_);
   }
   return groups_;
 };`;
   return instantiate<AggregateFn>(source, g.consts);
+}
+
+/**
+ * The state, update and final value of one aggregate over the group `g_`;
+ * `arg` is its argument's code (undefined for `count(*)`). Number state
+ * starts at 0 in arrays that then hold only numbers; whether a sum or
+ * average saw any value is its count, and a numeric minimum or maximum
+ * starts as NaN (no stored value is NaN) and is NULL if still NaN.
+ */
+function aggregateCode(call: AggregateCall, arg: string | undefined, array: () => string): AggregateCode {
+  if (arg === undefined || call.arg === undefined) {
+    const n = array();
+    return { state: [[n, "0"]], update: `${n}[g_]++;`, final: `${n}[g_]` };
+  }
+  const type = typeOf(call.arg);
+  const real = type !== "integer";
+  if (call.distinct && call.name !== "min" && call.name !== "max") {
+    const set = array();
+    const state: [string, string][] = [[set, "new Set()"]];
+    const update = `if ((v_ = ${arg}) !== null) ${set}[g_].add(v_);`;
+    switch (call.name) {
+      case "count":
+        return { state, update, final: `${set}[g_].size` };
+      case "sum":
+        return { state, update, final: `h.sum(${set}[g_], ${real})` };
+      case "avg":
+        return { state, update, final: `((t_ = ${set}[g_]).size === 0 ? null : h.sum(t_, true) / t_.size)` };
+      default:
+        return assertNever(call.name, "aggregate");
+    }
+  }
+  switch (call.name) {
+    case "count": {
+      const n = array();
+      return { state: [[n, "0"]], update: `if (${arg} !== null) ${n}[g_]++;`, final: `${n}[g_]` };
+    }
+    case "sum":
+    case "avg": {
+      const [sum, n] = [array(), array()];
+      const state: [string, string][] = [
+        [sum, "0"],
+        [n, "0"],
+      ];
+      let add = `${sum}[g_] += v_;`;
+      let total = `${sum}[g_]`;
+      if (real) {
+        const c = array();
+        state.push([c, "0"]);
+        add = `s_ = ${sum}[g_]; t_ = s_ + v_; ${c}[g_] += Math.abs(s_) >= Math.abs(v_) ? (s_ - t_) + v_ : (v_ - t_) + s_; ${sum}[g_] = t_;`;
+        total = `(${sum}[g_] + ${c}[g_])`;
+      }
+      const update = `if ((v_ = ${arg}) !== null) { ${add} ${n}[g_]++; }`;
+      const final = call.name === "sum" ? `(${n}[g_] === 0 ? null : ${total})` : `(${n}[g_] === 0 ? null : ${total} / ${n}[g_])`;
+      return { state, update, final };
+    }
+    case "min":
+    case "max": {
+      const m = array();
+      const op = call.name === "min" ? "<" : ">";
+      if (type === "integer" || type === "real" || type === "number") {
+        // NaN until the first value: `!(m <= v)` holds for NaN, so it takes any value.
+        const keep = call.name === "min" ? "<=" : ">=";
+        return {
+          state: [[m, "NaN"]],
+          update: `if ((v_ = ${arg}) !== null && !(${m}[g_] ${keep} v_)) ${m}[g_] = v_;`,
+          final: `((t_ = ${m}[g_]) !== t_ ? null : t_)`,
+        };
+      }
+      const better = type === "text" ? `h.text(v_, t_) ${op} 0` : type === "unknown" ? `h.cmp(v_, t_) ${op} 0` : `v_ ${op} t_`;
+      return {
+        state: [[m, "null"]],
+        update: `if ((v_ = ${arg}) !== null && ((t_ = ${m}[g_]) === null || ${better})) ${m}[g_] = v_;`,
+        final: `${m}[g_]`,
+      };
+    }
+    default:
+      return assertNever(call.name, "aggregate");
+  }
 }

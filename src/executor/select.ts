@@ -38,7 +38,7 @@ import type { Value } from "../commands/types.js";
 import type { AccessPath, BoundExpr, Count, SelectPlan } from "../planner/plan.js";
 import { conjuncts, maxSource } from "../planner/passes.js";
 import { accessRows, impliedByAccess, rangeRows } from "./access.js";
-import { compileAggregate, type AggregateFn } from "./aggregate.js";
+import { compileAggregate, type AggregateFn, type GroupTest } from "./aggregate.js";
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
 import { compileFilter, type FilterFn } from "./filter.js";
 import { prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
@@ -205,9 +205,7 @@ function selectRows(prepared: PreparedSelect, stores: Stores, params: readonly V
 
   let items: readonly Item[] = sourced.items;
   if (prepared.aggregate !== undefined) {
-    items = prepared.aggregate(items, params);
-    const having = prepared.having as unknown as Fn<boolean> | undefined;
-    if (having !== undefined) items = items.filter((g) => having(g, params));
+    items = prepared.aggregate(items, params, prepared.having as unknown as GroupTest | undefined);
   }
   if (prepared.projectArrays !== undefined) return rowsResult(names, distinctRows(prepared, items, params, offset, keep));
 
