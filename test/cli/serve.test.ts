@@ -11,6 +11,7 @@ import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { tempDir } from "../server/support/server-process.js";
 import { cleanEnv, cliBundle, runCli } from "./support/cli-process.js";
+import { reapOnExit } from "../support/reap.js";
 
 const scratch: string[] = [];
 test.after(() => {
@@ -20,11 +21,11 @@ test.after(() => {
 test("serve listens, answers commands, and exits 0 on SIGTERM", async () => {
   const cwd = tempDir("cli-serve");
   scratch.push(cwd);
-  const child = spawn(process.execPath, [await cliBundle(), "serve", "--data", "mine"], {
+  const child = reapOnExit(spawn(process.execPath, [await cliBundle(), "serve", "--data", "mine"], {
     cwd,
     env: cleanEnv({ STORE_PORT: "0" }),
     stdio: ["ignore", "pipe", "pipe"],
-  });
+  }));
   let stdout = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));

@@ -16,6 +16,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serverBundle, serverEnv, tempDir } from "../server/support/server-process.js";
+import { reapOnExit } from "../support/reap.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DATABASES = 60;
@@ -52,10 +53,10 @@ test.before(async () => {
   const bundle = await serverBundle();
   const ports = await freePorts(4);
   // local.sh sets each instance's data path and port; STORE_* variables from here reach every instance.
-  script = spawn("bash", [path.join(root, "deploy/local.sh"), base], {
+  script = reapOnExit(spawn("bash", [path.join(root, "deploy/local.sh"), base], {
     env: { ...serverEnv(base, { STORE_LOG_LEVEL: "warn" }), PROXY_PORT: String(ports[0]), INSTANCE_PORTS: ports.slice(1).join(" "), STOREDB_CMD: `${process.execPath} ${bundle}` },
     stdio: ["ignore", "pipe", "pipe"],
-  });
+  }), "SIGTERM");
   let out = "";
   let err = "";
   script.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
@@ -180,10 +181,10 @@ test("SIGKILL one instance: only its databases fail (503), the others keep readi
   // No database moved: nothing was created anywhere while the victim was down.
   for (const name of names) assert.is(holders(name).length, 1, name);
 
-  const child = spawn(process.execPath, [await serverBundle()], {
+  const child = reapOnExit(spawn(process.execPath, [await serverBundle()], {
     env: serverEnv(victim.data, { STORE_PORT: String(victim.port), STORE_LOG_LEVEL: "warn" }),
     stdio: "ignore",
-  });
+  }));
   restarted.push(child);
   for (let attempt = 0; attempt < 100; attempt++) {
     if (await fetch(`${proxy}/instances/${victim.n}/health`).then((r) => r.ok, () => false)) break;

@@ -32,6 +32,7 @@ import { cleanEnv, cliBundle } from "../cli/support/cli-process.js";
 import { serverEnv, startServer, tempDir, type ServerProcess } from "../server/support/server-process.js";
 import { examples, type Example } from "./examples.js";
 import { assertResponse, parseRequest, parseResponse, send } from "./http-example.js";
+import { reapOnExit } from "../support/reap.js";
 
 const KEY = "docs-example-key-0123456789abcdef0123456789";
 const PLACEHOLDER = "http://127.0.0.1:3000";
@@ -47,7 +48,7 @@ interface Run {
 }
 
 function run(command: string, args: readonly string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = reapOnExit(spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] }));
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

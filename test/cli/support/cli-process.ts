@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import { buildCli, root } from "../../../scripts/bundle.mjs";
+import { reapOnExit } from "../../support/reap.js";
 
 let bundle: Promise<string> | undefined;
 
@@ -51,11 +52,11 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 
 /** Runs `storedb <args>` to its exit. */
 export async function runCli(args: readonly string[], options: RunOptions): Promise<RunResult> {
-  const child = spawn(process.execPath, [await cliBundle(), ...args], {
+  const child = reapOnExit(spawn(process.execPath, [await cliBundle(), ...args], {
     cwd: options.cwd,
     env: options.env ?? cleanEnv(),
     stdio: ["pipe", "pipe", "pipe"],
-  });
+  }));
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => out.push(chunk));

@@ -10,6 +10,7 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { cliBundle, cleanEnv } from "./cli-process.js";
+import { reapOnExit } from "../../support/reap.js";
 
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\r/g;
 
@@ -25,7 +26,7 @@ export class Terminal {
   /** Starts `storedb <args>` on a pty, in `cwd`, with `HOME` = `home` (where the history lives). */
   static async start(args: readonly string[], cwd: string, home: string): Promise<Terminal> {
     const quoted = [process.execPath, await cliBundle(), ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
-    const child = spawn("script", ["-qfec", quoted, "/dev/null"], { cwd, env: cleanEnv({ HOME: home, TERM: "xterm", COLUMNS: "120", LINES: "40" }) });
+    const child = reapOnExit(spawn("script", ["-qfec", quoted, "/dev/null"], { cwd, env: cleanEnv({ HOME: home, TERM: "xterm", COLUMNS: "120", LINES: "40" }) }));
     return new Terminal(child);
   }
 

@@ -13,6 +13,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../../../scripts/bundle.mjs";
 import { cleanEnv, cliBundle } from "../../cli/support/cli-process.js";
+import { reapOnExit } from "../../support/reap.js";
 
 export interface ReadmeServer {
   /** The key the README's command generated. */
@@ -49,11 +50,11 @@ export async function serveReadmeExample(cwd: string): Promise<ReadmeServer> {
   if (key.length < 32) throw new Error(`the README's key command made a key of ${key.length} characters; the server warns under 32`);
   const args = serveLine.replace(/#.*$/, "").trim().split(/\s+/).slice(1);
 
-  const child = spawn(process.execPath, [await cliBundle(), ...args], {
+  const child = reapOnExit(spawn(process.execPath, [await cliBundle(), ...args], {
     cwd,
     env: cleanEnv({ STORE_API_KEY: key, STORE_PORT: "0" }),
     stdio: ["ignore", "pipe", "pipe"],
-  });
+  }));
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

@@ -16,6 +16,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { reapOnExit } from "../../support/reap.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -99,7 +100,7 @@ export class ServerProcess {
   static async start(options: StartOptions = {}): Promise<ServerProcess> {
     const dataDir = options.dataDir ?? tempDir("data");
     const port = await freePort();
-    const child = spawn(process.execPath, entryArgs(), {
+    const child = reapOnExit(spawn(process.execPath, entryArgs(), {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? "",
@@ -113,7 +114,7 @@ export class ServerProcess {
         ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
-    });
+    }));
     const server = new ServerProcess(child, port, dataDir, options.dataDir === undefined);
     const deadline = Date.now() + (options.startTimeoutMs ?? 20_000);
     while (Date.now() < deadline) {

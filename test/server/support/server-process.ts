@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildServer, root } from "../../../scripts/bundle.mjs";
+import { reapOnExit } from "../../support/reap.js";
 
 let bundle: Promise<string> | undefined;
 
@@ -64,7 +65,7 @@ export function serverEnv(dataDir: string, extra: Record<string, string> = {}): 
 async function launch(env: Record<string, string>): Promise<{ child: ChildProcess; out: string[]; err: string[]; exited: Promise<Exit> }> {
   const out: string[] = [];
   const err: string[] = [];
-  const child = spawn(process.execPath, [await serverBundle()], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = reapOnExit(spawn(process.execPath, [await serverBundle()], { env, stdio: ["ignore", "pipe", "pipe"] }));
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => out.push(chunk));
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => err.push(chunk));
   const exited = new Promise<Exit>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
