@@ -39,31 +39,39 @@ export class PersistFailure extends StorageError {
 }
 
 /** A temp file beside its target, written and fsynced, ready to be renamed over it. */
-export interface WrittenTemp {
+export interface WrittenTemp<T = void> {
   readonly path: string;
   /** The file's identity, which it keeps through the rename. */
   readonly info: FileInfo;
+  /** What `fill` returned. */
+  readonly filled: T;
 }
 
 /**
- * The first half of a replacement: `chunks` in a new temp file beside
- * `target`, fsynced. `mode` (the old file's permission bits) is applied
- * exactly; without it the file gets 0666 minus the umask. On failure the
- * temp file is removed and the error (a `PersistFailure`) thrown.
+ * The first half of a replacement: a new temp file beside `target`, filled
+ * by `fill`, fsynced. `mode` (the old file's permission bits) is applied
+ * exactly; without it the file gets 0666 minus the umask. `durableWrites`
+ * opens it O_DSYNC (see `FileSystem.createExclusive`). On failure the temp
+ * file is removed and the error (a `PersistFailure`) thrown.
  */
-export async function writeTemp(fs: FileSystem, target: string, chunks: readonly Uint8Array[], mode?: number): Promise<WrittenTemp> {
+export async function writeTemp<T>(
+  fs: FileSystem,
+  target: string,
+  fill: (file: WritableFile) => Promise<T>,
+  options: { readonly mode?: number; readonly durableWrites?: boolean } = {},
+): Promise<WrittenTemp<T>> {
   const temp = tempPathFor(target);
   let file: WritableFile | undefined;
   try {
-    file = await fs.createExclusive(temp, 0o666);
-    if (mode !== undefined) await file.chmod(mode);
-    for (const chunk of chunks) await file.write(chunk);
+    file = await fs.createExclusive(temp, 0o666, { durableWrites: options.durableWrites });
+    if (options.mode !== undefined) await file.chmod(options.mode);
+    const filled = await fill(file);
     await file.fsync();
     const info = await file.stat();
     const closing = file;
     file = undefined;
     await closing.close();
-    return { path: temp, info };
+    return { path: temp, info, filled };
   } catch (error) {
     if (file) await file.close().catch(() => undefined);
     await fs.unlink(temp).catch(() => undefined);
@@ -72,7 +80,7 @@ export async function writeTemp(fs: FileSystem, target: string, chunks: readonly
 }
 
 /** The second half: renames `temp` over `target` and fsyncs the directory. */
-export async function putInPlace(fs: FileSystem, temp: WrittenTemp, target: string): Promise<void> {
+export async function putInPlace(fs: FileSystem, temp: WrittenTemp<unknown>, target: string): Promise<void> {
   try {
     await fs.rename(temp.path, target);
   } catch (error) {
@@ -88,7 +96,7 @@ export async function putInPlace(fs: FileSystem, temp: WrittenTemp, target: stri
 
 /** Replaces `target` with `bytes`; returns the new file's identity. */
 export async function writeAtomically(fs: FileSystem, target: string, bytes: Uint8Array, mode?: number): Promise<FileInfo> {
-  const temp = await writeTemp(fs, target, [bytes], mode);
+  const temp = await writeTemp(fs, target, (file) => file.write(bytes), { mode });
   await putInPlace(fs, temp, target);
   return temp.info;
 }

@@ -22,9 +22,10 @@ export interface FileInfo {
   readonly isSymbolicLink: boolean;
 }
 
-/** An open file, written front to back. */
+/** An open file, written front to back or at explicit offsets. */
 export interface WritableFile {
-  write(data: Uint8Array): Promise<void>;
+  /** Writes `data` after what was written last, or at `position`. */
+  write(data: Uint8Array, position?: number): Promise<void>;
   /** Applies `mode` exactly (not masked by the umask). */
   chmod(mode: number): Promise<void>;
   fsync(): Promise<void>;
@@ -47,8 +48,13 @@ export interface JournalFile {
 }
 
 export interface FileSystem {
-  /** Creates `path`, failing with EEXIST when it is already there. */
-  createExclusive(path: string, mode?: number): Promise<WritableFile>;
+  /**
+   * Creates `path`, failing with EEXIST when it is already there. With
+   * `durableWrites` it is opened O_DSYNC: each write is on disk (data and
+   * size) when it resolves, so a long file written in pieces never leaves a
+   * large flush pending for one final fsync.
+   */
+  createExclusive(path: string, mode?: number, options?: { readonly durableWrites?: boolean }): Promise<WritableFile>;
   /**
    * Opens `path` as a journal: with `create`, creates it (EEXIST when it is
    * there) with exactly `mode`; without, it must exist.
@@ -96,10 +102,11 @@ function isMissing(error: unknown): boolean {
 
 class NodeFile implements WritableFile {
   constructor(private readonly handle: FileHandle) {}
-  async write(data: Uint8Array): Promise<void> {
+  async write(data: Uint8Array, position?: number): Promise<void> {
     let offset = 0;
     while (offset < data.length) {
-      const { bytesWritten } = await this.handle.write(data, offset, data.length - offset);
+      const at = position === undefined ? null : position + offset;
+      const { bytesWritten } = await this.handle.write(data, offset, data.length - offset, at);
       offset += bytesWritten;
     }
   }
@@ -167,8 +174,9 @@ async function readWhole(path: string, offset = 0): Promise<Buffer> {
 const JOURNAL_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_DSYNC;
 
 export const nodeFs: FileSystem = {
-  async createExclusive(path, mode = 0o666) {
-    return new NodeFile(await fsp.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode));
+  async createExclusive(path, mode = 0o666, options) {
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (options?.durableWrites ? constants.O_DSYNC : 0);
+    return new NodeFile(await fsp.open(path, flags, mode));
   },
   async openJournal(path, { create, mode }) {
     const handle = await fsp.open(path, create ? JOURNAL_FLAGS | constants.O_CREAT | constants.O_EXCL : JOURNAL_FLAGS, mode ?? 0o666);

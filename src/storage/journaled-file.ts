@@ -535,11 +535,13 @@ export class JournaledFile implements Persistence {
     if (snapshot === undefined) return 0;
     const through = run.through!;
     try {
-      const document = await writeInSlices(this.writer, snapshot.tables, SLICE_MS);
-      this.check(epoch);
-      const temp = await writeTemp(this.fs, this.target, document.chunks, this.known?.mode).catch((error: unknown) => {
+      const temp = await writeTemp(this.fs, this.target, (file) => writeInSlices(this.writer, snapshot.tables, SLICE_MS, file), {
+        mode: this.known?.mode,
+        durableWrites: true,
+      }).catch((error: unknown) => {
         throw writeFailure(error, "The checkpoint", "the journal still holds every change");
       });
+      const document = temp.filled;
       let placed = false;
       try {
         this.check(epoch);

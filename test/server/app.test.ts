@@ -36,9 +36,9 @@ let fault: string | undefined;
 const injected = (file: string) => Object.assign(new Error(`${fault}: injected at ${file}`), { code: fault });
 const faultyFs: FileSystem = {
   ...nodeFs,
-  async createExclusive(file, mode) {
+  async createExclusive(file, mode, options) {
     if (fault !== undefined && file.includes(".tmp")) throw injected(file);
-    return nodeFs.createExclusive(file, mode);
+    return nodeFs.createExclusive(file, mode, options);
   },
   // A journal's appends fail too, so a write fails whether or not its database has a journal yet.
   async openJournal(file, options) {

@@ -8,7 +8,8 @@
  * - `hold(op)` makes the next matching call wait until released (a slow disk).
  * - Power loss: it keeps its own model of what is durable in the directory —
  *   a file's content once fsynced (a journal's once its append or truncate
- *   resolved: the real one is opened O_DSYNC), a directory's entries once
+ *   resolved, a file created with `durableWrites` once its write resolved:
+ *   the real ones are opened O_DSYNC), a directory's entries once
  *   the directory is fsynced — and `crash()` rewrites the real directory to exactly that,
  *   dropping everything not yet fsynced (SIGKILL cannot show this: the page
  *   cache survives a killed process). `cutPower(op, "after")` lets that
@@ -190,9 +191,9 @@ export class InstrumentedFs implements FileSystem {
     await this.adoptDisk();
   }
 
-  async createExclusive(target: string, mode?: number): Promise<WritableFile> {
+  async createExclusive(target: string, mode?: number, options?: { readonly durableWrites?: boolean }): Promise<WritableFile> {
     await this.call("create", target);
-    const real = await nodeFs.createExclusive(target, mode);
+    const real = await nodeFs.createExclusive(target, mode, options);
     const id = this.nextId++;
     if (this.inDir(target)) {
       this.volatile.set(path.basename(target), id);
@@ -201,10 +202,17 @@ export class InstrumentedFs implements FileSystem {
     const name = path.basename(target);
     const self = this;
     return {
-      async write(data) {
+      async write(data, position) {
         await self.call("write", name);
-        await real.write(data);
-        self.written.set(id, Buffer.concat([self.written.get(id) ?? Buffer.alloc(0), data]));
+        await real.write(data, position);
+        const before = self.written.get(id) ?? Buffer.alloc(0);
+        const at = position ?? before.length;
+        const after = Buffer.alloc(Math.max(before.length, at + data.length));
+        before.copy(after);
+        after.set(data, at);
+        self.written.set(id, after);
+        // Written O_DSYNC, it is on disk as soon as the write returns.
+        if (options?.durableWrites) self.synced.set(id, after);
       },
       async chmod(m) {
         await self.call("chmod", name);
