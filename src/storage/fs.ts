@@ -34,13 +34,17 @@ export interface WritableFile {
 }
 
 /**
- * A journal: a file appended to through one held descriptor, opened with
- * O_DSYNC so each append is durable (its data and the file's new size) when
- * it resolves — one thread-pool trip where write + fdatasync take two.
+ * A journal: a file written at the end of its entries through one held
+ * descriptor, opened with O_DSYNC so each write is durable (its data and,
+ * when it grows the file, the file's new size) when it resolves — one
+ * thread-pool trip where write + fdatasync take two. Space ahead of the
+ * entries may be preallocated with zeros (see `journal.ts`).
  */
 export interface JournalFile {
-  /** Appends `data` at the end; durable once resolved. */
-  append(data: Uint8Array): Promise<void>;
+  /** Writes `data` at byte `at` (the end of the entries: over preallocated zeros, or past the end of the file); durable once resolved. */
+  append(data: Uint8Array, at: number): Promise<void>;
+  /** Writes `length` zero bytes at `from` (space ahead of the entries); durable once resolved. */
+  preallocate(from: number, length: number): Promise<void>;
   /** Cuts the file to `length` bytes, durably. */
   truncate(length: number): Promise<void>;
   stat(): Promise<FileInfo>;
@@ -72,8 +76,8 @@ export interface FileSystem {
   lstat(path: string): Promise<FileInfo | null>;
   realpath(path: string): Promise<string>;
   readFile(path: string): Promise<Buffer>;
-  /** The bytes of `path` from `offset` to its end (empty when it ends before). */
-  readFrom(path: string, offset: number): Promise<Buffer>;
+  /** The bytes of `path` from `offset` to its end, or at most `length` of them (empty when it ends before). */
+  readFrom(path: string, offset: number, length?: number): Promise<Buffer>;
   readdir(dir: string): Promise<string[]>;
   mkdir(dir: string): Promise<void>;
   /**
@@ -124,14 +128,21 @@ class NodeFile implements WritableFile {
   }
 }
 
+/** Zeros to preallocate journal space from, shared (never written to). */
+let zeros = Buffer.alloc(0);
+
 class NodeJournal implements JournalFile {
   constructor(private readonly handle: FileHandle) {}
-  async append(data: Uint8Array): Promise<void> {
+  async append(data: Uint8Array, at: number): Promise<void> {
     let offset = 0;
     while (offset < data.length) {
-      const { bytesWritten } = await this.handle.write(data, offset, data.length - offset);
+      const { bytesWritten } = await this.handle.write(data, offset, data.length - offset, at + offset);
       offset += bytesWritten;
     }
+  }
+  async preallocate(from: number, length: number): Promise<void> {
+    if (zeros.length < Math.min(length, 1 << 20)) zeros = Buffer.alloc(Math.min(Math.max(length, 64 * 1024), 1 << 20));
+    for (let done = 0; done < length; ) done += (await this.handle.write(zeros, 0, Math.min(zeros.length, length - done), from + done)).bytesWritten;
   }
   async truncate(length: number): Promise<void> {
     await this.handle.truncate(length);
@@ -149,18 +160,21 @@ class NodeJournal implements JournalFile {
  * Reads a file from `offset` in as few reads as its size allows:
  * `fs.promises.readFile` reads in 512 KiB pieces, one thread-pool trip each,
  * which cost 2–4 ms of loading a 9 MB database. The size is a hint; a file
- * that grows meanwhile is read to its end. A read of a regular file that
+ * that grows meanwhile is read to its end (or to `limit` bytes). A read of a regular file that
  * returns less than asked for has reached the end, so a file that did not
  * grow takes one read, not a second one to see nothing more.
  */
-async function readWhole(path: string, offset = 0): Promise<Buffer> {
+async function readWhole(path: string, offset = 0, limit = Infinity): Promise<Buffer> {
   const handle = await fsp.open(path, constants.O_RDONLY);
   try {
     const { size } = await handle.stat();
-    let buffer = Buffer.allocUnsafe(Math.max(size - offset, 1) + 1);
+    let buffer = Buffer.allocUnsafe(Math.min(Math.max(size - offset, 1) + 1, limit));
     let length = 0;
     for (;;) {
-      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
+      if (length === buffer.length) {
+        if (length === limit) return buffer;
+        buffer = Buffer.concat([buffer, Buffer.allocUnsafe(Math.min(buffer.length, limit - length))]);
+      }
       const asked = buffer.length - length;
       const { bytesRead } = await handle.read(buffer, length, asked, offset + length);
       length += bytesRead;
@@ -171,7 +185,7 @@ async function readWhole(path: string, offset = 0): Promise<Buffer> {
   }
 }
 
-const JOURNAL_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_DSYNC;
+const JOURNAL_FLAGS = constants.O_WRONLY | constants.O_DSYNC;
 
 export const nodeFs: FileSystem = {
   async createExclusive(path, mode = 0o666, options) {
@@ -223,7 +237,7 @@ export const nodeFs: FileSystem = {
   },
   realpath: (path) => fsp.realpath(path),
   readFile: (path) => readWhole(path),
-  readFrom: (path, offset) => readWhole(path, offset),
+  readFrom: (path, offset, length) => readWhole(path, offset, length),
   readdir: (dir) => fsp.readdir(dir),
   async mkdir(dir) {
     await fsp.mkdir(dir, { recursive: true });

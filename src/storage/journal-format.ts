@@ -23,6 +23,12 @@
  * back as one insert per row: half the bytes and half the encoding time of
  * an object per row.
  *
+ * A writer may preallocate space ahead of the entries (see `journal.ts`):
+ * the lines are then followed by zero bytes up to the end of the file, which
+ * hold nothing — the entries end where the zeros begin. A zero inside a line
+ * is just a bad byte there (a flipped bit), so a middle record damaged that
+ * way is damage like any other, never the end of the journal.
+ *
  * Reading (`scanJournal`) never throws on bad content. A line whose CRC or
  * shape is wrong, or an unfinished last line, is bad. A bad line with only
  * bad lines after it is a torn tail — an append no answer ever covered — and
@@ -134,6 +140,8 @@ export interface JournalScan {
   readonly entries: readonly JournalEntry[];
   /** Bytes of the good lines: where a torn tail starts. */
   readonly end: number;
+  /** Where the bytes turn to zeros up to the end of the file (preallocated space): beyond `end` when a torn tail lies in between. */
+  readonly used: number;
   /** Why the journal is damaged (a bad line before a good one, a sequence out of step); undefined when it is not. */
   readonly damage: string | undefined;
 }
@@ -190,12 +198,28 @@ function parseLine(file: Text, start: number, end: number): Parsed | undefined {
   return undefined;
 }
 
+const ZEROS = Buffer.alloc(4096);
+
+/** The length of `bytes` without the zeros that end it. */
+function withoutZeros(bytes: Buffer): number {
+  let end = bytes.length;
+  while (end > 0) {
+    const start = Math.max(0, end - ZEROS.length);
+    if (bytes.compare(ZEROS, 0, end - start, start, end) !== 0) break;
+    end = start;
+  }
+  while (end > 0 && bytes[end - 1] === 0) end--;
+  return end;
+}
+
 /**
  * Reads a journal's lines; never throws on bad content. With `continues`,
  * `bytes` are the lines after the entry of that sequence number (a reader
  * following a growing journal), with no header.
  */
-export function scanJournal(bytes: Buffer, continues?: number): JournalScan {
+export function scanJournal(whole: Buffer, continues?: number): JournalScan {
+  const used = withoutZeros(whole);
+  const bytes = whole.subarray(0, used);
   const file: Text = { bytes, ascii: isAscii(bytes) ? bytes.toString("latin1") : undefined };
   const good: { readonly parsed: Parsed; readonly end: number }[] = [];
   let badAt = -1;
@@ -228,7 +252,7 @@ export function scanJournal(bytes: Buffer, continues?: number): JournalScan {
     seq = first.seq;
   } else {
     // No header: a file that is all bad (or empty) holds nothing; a good line without a header before it is damage.
-    return { header: undefined, entries: [], end: 0, damage: damage ?? (first !== undefined ? "the journal does not start with a header" : undefined) };
+    return { header: undefined, entries: [], end: 0, used, damage: damage ?? (first !== undefined ? "the journal does not start with a header" : undefined) };
   }
   const entries: JournalEntry[] = [];
   for (let i = header === undefined ? 0 : 1; i < good.length && damage === undefined; i++) {
@@ -240,7 +264,7 @@ export function scanJournal(bytes: Buffer, continues?: number): JournalScan {
       seq = parsed.seq;
     }
   }
-  return { header, entries, end: good.length === 0 ? 0 : good[good.length - 1]!.end, damage };
+  return { header, entries, end: good.length === 0 ? 0 : good[good.length - 1]!.end, used, damage };
 }
 
 /**

@@ -10,13 +10,25 @@
  * descriptor opened O_DSYNC: one thread-pool trip, where write + fdatasync
  * take two.
  *
+ * Space ahead of the entries is preallocated: zeros written (and made
+ * durable) beyond the last entry, so an append overwrites space the file
+ * already has instead of growing it. On this disk an O_DSYNC write that
+ * leaves the file's size alone costs ~12% (200 B) to ~28% (6 KB) less than
+ * one that grows it — what SQLite's WAL gets once it has wrapped. A journal
+ * keeps none while it is small (a quiet database's journal stays plain
+ * text); once it holds `PREALLOCATE_FROM` bytes, whenever less than half of
+ * what it holds is left ahead, it is extended to twice its entries' size,
+ * off the request path (an append that would reach past the space being
+ * added waits for it). A reset preallocates the new journal as much as the
+ * old one ended up holding. Readers stop at the zeros (`journal-format.ts`).
+ *
  * A journal is never created in place: a fresh one (the first append after
  * a database was created or its journal found stale, and a checkpoint's
  * reset) is written to a temp file, renamed over the journal's name and the
  * directory fsynced, so the name always holds a whole header. A failed
  * append may have left part of its line; the next operation first cuts the
  * file back to its last good byte, so a good record never follows a broken
- * one. If the directory fsync after a rename fails, the next append syncs
+ * one (and the space ahead is given up, to be preallocated again). If the directory fsync after a rename fails, the next append syncs
  * the directory before it writes, so nothing is acknowledged from a journal
  * a crash could take back.
  *
@@ -48,6 +60,8 @@ export interface JournalStart {
   readonly handle: JournalFile | undefined;
   /** Its length (good lines only). */
   readonly bytes: number;
+  /** The file's length: zeros from `bytes` on (preallocated space). */
+  readonly capacity: number;
   /** Its change records the document does not hold. */
   readonly records: number;
 }
@@ -59,12 +73,27 @@ interface TailLine {
 
 const concat = (lines: readonly TailLine[]) => Buffer.concat(lines.map((t) => t.line));
 
+/** A journal smaller than this keeps no space ahead. */
+const PREALLOCATE_FROM = 16 * 1024;
+/** Preallocated space comes in multiples of this, and at most `MAX_STEP` at a time. */
+const STEP = 64 * 1024;
+const MAX_STEP = 16 * 1024 * 1024;
+
+/** The file size to preallocate a journal of `bytes` to: twice that, in whole steps. */
+function capacityFor(bytes: number): number {
+  return Math.ceil(Math.min(2 * bytes, bytes + MAX_STEP) / STEP) * STEP;
+}
+
 export class Journal {
   private chain: Promise<unknown> = Promise.resolve();
   private handle: JournalFile | undefined;
   private document: string;
   private seq: number;
   private bytes: number;
+  /** The file's length: zeros from `bytes` on. */
+  private capacity: number;
+  /** Zeros being written at the end of the file, while they are. */
+  private extending: Promise<void> | undefined;
   private records: number;
   /** A failed append may have left part of a line after `bytes`: cut before the next. */
   private broken = false;
@@ -87,6 +116,7 @@ export class Journal {
     this.document = start.document;
     this.seq = start.seq;
     this.bytes = start.bytes;
+    this.capacity = start.capacity;
     this.records = start.records;
   }
 
@@ -150,16 +180,22 @@ export class Journal {
       tail.splice(0, skipped);
       const header = headerLine(document, seq);
       const copied = tail.length;
-      await file.append(Buffer.concat([header, concat(tail)]));
+      const start = Buffer.concat([header, concat(tail)]);
+      await file.append(start, 0);
+      // As much space ahead as the old journal came to hold (its size is what the next one will likely reach).
+      const capacity = this.bytes >= PREALLOCATE_FROM ? Math.max(capacityFor(start.length), Math.ceil(this.bytes / STEP) * STEP) : start.length;
+      if (capacity > start.length) await file.preallocate(start.length, capacity - start.length);
       await this.run(async () => {
         if (this.closed) throw new Error("the journal was closed");
-        if (tail.length > copied) await file.append(concat(tail.slice(copied)));
+        const meanwhile = concat(tail.slice(copied));
+        if (meanwhile.length > 0) await file.append(meanwhile, start.length);
         await this.fs.rename(temp, this.file);
         renamed = true;
         const old = this.handle;
         this.handle = file;
         this.document = document;
-        this.bytes = header.length + tail.reduce((sum, t) => sum + t.line.length, 0);
+        this.bytes = start.length + meanwhile.length;
+        this.capacity = Math.max(capacity, this.bytes);
         this.records = tail.filter((t) => t.changes).length;
         this.broken = false;
         await old?.close().catch(() => undefined);
@@ -190,6 +226,7 @@ export class Journal {
   async close(): Promise<void> {
     await this.run(async () => {
       this.closed = true;
+      await this.extending;
       const handle = this.handle;
       this.handle = undefined;
       await handle?.close();
@@ -207,19 +244,20 @@ export class Journal {
     if (this.closed) throw new Error("the journal was closed");
     try {
       if (this.handle === undefined) return await this.fresh(line);
-      if (this.broken) {
-        await this.handle.truncate(this.bytes);
-        this.broken = false;
-      }
+      if (this.broken) await this.cut(this.handle);
       if (this.dirUnsynced) {
         await this.fs.fsyncDir(path.dirname(this.file));
         this.dirUnsynced = false;
       }
+      // Zeros still being written where this line goes would land over it.
+      if (this.bytes + line.length > this.capacity) await this.extending;
       this.broken = true;
-      await this.handle.append(line);
+      await this.handle.append(line, this.bytes);
       if (this.renameSyncing !== undefined) await this.renameSyncing;
       this.broken = false;
       this.bytes += line.length;
+      this.capacity = Math.max(this.capacity, this.bytes);
+      this.extendIfLow();
     } catch (error) {
       await this.cutBack();
       throw writeFailure(error, "The journal", "the change was not saved");
@@ -230,11 +268,37 @@ export class Journal {
   private async cutBack(): Promise<void> {
     if (!this.broken || this.handle === undefined) return;
     try {
-      await this.handle.truncate(this.bytes);
-      this.broken = false;
+      await this.cut(this.handle);
     } catch {
       // Still broken: the next write tries again first, and fails while it cannot.
     }
+  }
+
+  /** Cuts the file back to its good lines, space ahead included (preallocated again later). */
+  private async cut(handle: JournalFile): Promise<void> {
+    await this.extending;
+    await handle.truncate(this.bytes);
+    this.capacity = this.bytes;
+    this.broken = false;
+  }
+
+  /** Preallocates more space ahead, off the request path, when what is left is less than half the entries. */
+  private extendIfLow(): void {
+    const handle = this.handle;
+    if (handle === undefined || this.extending !== undefined || this.bytes < PREALLOCATE_FROM || this.capacity - this.bytes >= this.bytes / 2) return;
+    const from = this.capacity;
+    const to = capacityFor(this.bytes);
+    // A failure leaves the space as it was: later appends grow the file, and the next one tries again.
+    const extending = handle.preallocate(from, to - from).then(
+      () => {
+        if (this.handle === handle && this.capacity === from) this.capacity = to;
+      },
+      () => undefined,
+    );
+    this.extending = extending;
+    void extending.finally(() => {
+      if (this.extending === extending) this.extending = undefined;
+    });
   }
 
   /** A new journal, `line` its first entry after the header, in place of whatever the name held. */
@@ -243,7 +307,7 @@ export class Journal {
     const file = await this.fs.openJournal(temp, { create: true, mode: this.mode() });
     const header = headerLine(this.document, this.seq);
     try {
-      await file.append(Buffer.concat([header, line]));
+      await file.append(Buffer.concat([header, line]), 0);
       await this.fs.rename(temp, this.file);
     } catch (error) {
       await file.close().catch(() => undefined);
@@ -253,6 +317,7 @@ export class Journal {
     this.handle = file;
     this.records = 0;
     this.bytes = header.length;
+    this.capacity = header.length + line.length;
     try {
       await this.fs.fsyncDir(path.dirname(this.file));
     } catch (error) {

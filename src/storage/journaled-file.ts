@@ -67,6 +67,9 @@ export interface JournaledFileOptions {
   readonly observer?: StorageObserver;
 }
 
+/** A follower reads a journal's new bytes this many at first (a window of zeros when nothing is new). */
+const FOLLOW_WINDOW = 8 * 1024;
+
 /** How long a checkpoint's serializing may hold the event loop before it yields, in ms. */
 const SLICE_MS = 0.25;
 
@@ -258,7 +261,7 @@ export class JournaledFile implements Persistence {
     if (this.options.readOnly) {
       this.following = { engine, ino: journal?.ino, offset: replayed.consumed, seq: replayed.start.seq, records: replayed.start.records };
     } else {
-      this.journal = new Journal(this.fs, this.journalFile, () => this.known?.mode, await this.openForAppend(replayed.start, journalBytes));
+      this.journal = new Journal(this.fs, this.journalFile, () => this.known?.mode, await this.openForAppend(replayed.start, replayed.torn ?? 0));
     }
     return loaded(engine, []);
   }
@@ -281,8 +284,8 @@ export class JournaledFile implements Persistence {
    * seen (a journal set aside counts as seen whole, so only a change to it
    * makes the follower look again).
    */
-  private replay(engine: EngineApi, document: string, bytes: Buffer | null): { start: JournalStart; consumed: number; problem?: ProblemEntry } {
-    const none: JournalStart = { document, seq: 0, handle: undefined, bytes: 0, records: 0 };
+  private replay(engine: EngineApi, document: string, bytes: Buffer | null): { start: JournalStart; consumed: number; torn?: number; problem?: ProblemEntry } {
+    const none: JournalStart = { document, seq: 0, handle: undefined, bytes: 0, capacity: 0, records: 0 };
     if (bytes === null || bytes.length === 0) return { start: none, consumed: 0 };
     const scan = scanJournal(bytes);
     if (scan.damage !== undefined) return { start: none, consumed: 0, problem: journalProblem(scan.damage) };
@@ -300,7 +303,7 @@ export class JournaledFile implements Persistence {
     if (problem !== undefined) return { start: none, consumed: 0, problem };
     const seq = scan.entries.length > 0 ? scan.entries[scan.entries.length - 1]!.seq : scan.header!.seq;
     const records = replay.filter((entry) => entry.kind === "changes").length;
-    return { start: { document, seq, handle: undefined, bytes: scan.end, records }, consumed: scan.end };
+    return { start: { document, seq, handle: undefined, bytes: scan.end, capacity: bytes.length, records }, consumed: scan.end, torn: scan.used - scan.end };
   }
 
   /** Redoes the change records among `entries`; a problem when one does not decode or fit. */
@@ -322,8 +325,8 @@ export class JournaledFile implements Persistence {
     return undefined;
   }
 
-  /** A writer's journal, opened for appending, its torn tail cut away first. */
-  private async openForAppend(start: JournalStart, bytes: Buffer | null): Promise<JournalStart> {
+  /** A writer's journal, opened for appending, its torn tail (`torn` bytes after its good lines) cut away first. */
+  private async openForAppend(start: JournalStart, torn: number): Promise<JournalStart> {
     if (start.bytes === 0) return start;
     let handle: JournalFile;
     try {
@@ -331,17 +334,15 @@ export class JournaledFile implements Persistence {
     } catch (error) {
       throw readFailure(error, "database's journal");
     }
-    const torn = (bytes?.length ?? 0) - start.bytes;
-    if (torn > 0) {
-      try {
-        await handle.truncate(start.bytes);
-      } catch (error) {
-        await handle.close().catch(() => undefined);
-        throw writeFailure(error, "The database's journal", "its torn last entry could not be cut away");
-      }
-      this.options.onEvent?.({ kind: "journal-cut", database: this.database, bytes: torn });
+    if (torn === 0) return { ...start, handle };
+    try {
+      await handle.truncate(start.bytes);
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw writeFailure(error, "The database's journal", "its torn last entry could not be cut away");
     }
-    return { ...start, handle };
+    this.options.onEvent?.({ kind: "journal-cut", database: this.database, bytes: torn });
+    return { ...start, handle, capacity: start.bytes };
   }
 
   changedElsewhere(): boolean | Promise<boolean> {
@@ -381,9 +382,14 @@ export class JournaledFile implements Persistence {
     if (info?.ino !== following.ino) return true;
     if (info === null || info.size === following.offset) return false;
     if (info.size < following.offset) return true;
+    // What follows: new lines, then zeros where the writer preallocated space. Read a window, a larger one
+    // while it is all lines.
     let bytes: Buffer;
     try {
-      bytes = await this.fs.readFrom(this.journalFile, following.offset);
+      for (let window = FOLLOW_WINDOW; ; window *= 4) {
+        bytes = await this.fs.readFrom(this.journalFile, following.offset, window);
+        if (bytes.length < window || bytes[bytes.length - 1] === 0) break;
+      }
     } catch (error) {
       throw readFailure(error, "database's journal");
     }
@@ -447,6 +453,7 @@ export class JournaledFile implements Persistence {
       seq: 0,
       handle: undefined,
       bytes: 0,
+      capacity: 0,
       records: 0,
     });
   }

@@ -45,7 +45,8 @@ const faultyFs: FileSystem = {
     if (fault !== undefined && file.includes(".tmp")) throw injected(file);
     const journal = await nodeFs.openJournal(file, options);
     return {
-      append: (data) => (fault !== undefined ? Promise.reject(injected(file)) : journal.append(data)),
+      append: (data, at) => (fault !== undefined ? Promise.reject(injected(file)) : journal.append(data, at)),
+      preallocate: (from, length) => (fault !== undefined ? Promise.reject(injected(file)) : journal.preallocate(from, length)),
       truncate: (length) => journal.truncate(length),
       stat: () => journal.stat(),
       close: () => journal.close(),

@@ -5,7 +5,8 @@
  * rename → fsync(dir) (its lock taken first), or, starting a journal, after the new journal's
  * append → rename → fsync(dir). And a power loss before, after or in the
  * middle of any step recovers the old or the new state, never a mix, never
- * losing an answered write.
+ * losing an answered write — also for an append written over a journal's
+ * preallocated zeros.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -60,6 +61,13 @@ const scenarios: readonly Scenario[] = [
   { label: "sql update", setup: [usersTable, threeUsers], run: (d) => [d.execute("shop", { kind: "sql", sql: "UPDATE users SET name = ? WHERE id <> ?", params: ["x", "1"] })], steps: APPEND },
   { label: "sql delete", setup: [usersTable, threeUsers], run: (d) => [d.execute("shop", { kind: "sql", sql: "DELETE FROM users" })], steps: APPEND },
   { label: "grouped inserts", setup: [usersTable, threeUsers], run: (d) => ["4", "5", "6", "7", "8"].map((id) => d.execute("shop", insertOne(id))), steps: APPEND },
+  {
+    // A journal that grew past 16 KiB keeps preallocated zeros ahead of its entries (its reset at close keeps them too): the append writes over them.
+    label: "an insert into a journal's preallocated space",
+    setup: [usersTable, threeUsers, { kind: "insert", table: "users", rows: Array.from({ length: 200 }, (_, i) => ({ id: `b${i}`, name: "x".repeat(100) })) }],
+    run: (d) => [d.execute("shop", insertOne("4"))],
+    steps: APPEND,
+  },
   {
     label: "the first write to a hand-written file",
     setup: [],

@@ -1,7 +1,8 @@
 /**
  * The journal's lines: written and scanned back; a torn tail is cut, damage
  * (a bad line before a good one, a sequence number out of step) is named,
- * every single-bit flip is caught, and the document a journal continues is
+ * every single-bit flip is caught, zeros of preallocated space after the
+ * last line hold nothing, and the document a journal continues is
  * found by its header or by the last checkpoint marker naming it.
  */
 import { test } from "uvu";
@@ -82,7 +83,7 @@ test("a torn tail — any cut inside the last line — is cut back to the last w
     assert.is(scan.end, lastStart, `cut at ${cut}`);
     assert.is(scan.entries.length, 4);
   }
-  assert.equal(scanJournal(Buffer.alloc(0)), { header: undefined, entries: [], end: 0, damage: undefined });
+  assert.equal(scanJournal(Buffer.alloc(0)), { header: undefined, entries: [], end: 0, used: 0, damage: undefined });
   assert.is(scanJournal(bytes.subarray(0, 20)).header, undefined, "a torn header: nothing usable");
 });
 
@@ -108,6 +109,27 @@ test("every single-bit flip is caught: damage before the last line, a cut in the
     }
   }
   assert.ok(damaged > 0);
+});
+
+test("preallocated space: the zeros after the last line hold nothing; a torn line before them is a tail to cut; a zero inside a middle line is damage", () => {
+  const { bytes, lines } = journal();
+  const zeros = Buffer.alloc(70_000);
+  const clean = scanJournal(Buffer.concat([bytes, zeros]));
+  assert.equal(clean, { ...scanJournal(bytes), used: bytes.length }, "the same entries, nothing torn");
+  const lastStart = bytes.length - lines[lines.length - 1]!.length;
+  // An append the crash cut short over preallocated zeros: only part of its bytes (any part) reached the disk.
+  for (const [from, to] of [[0, 30], [30, 60], [10, lines[lines.length - 1]!.length]] as const) {
+    const torn = Buffer.concat([bytes.subarray(0, lastStart), zeros]);
+    lines[lines.length - 1]!.copy(torn, lastStart + from, from, to);
+    const scan = scanJournal(torn);
+    assert.is(scan.damage, undefined, `bytes ${from}-${to}`);
+    assert.is(scan.end, lastStart, `bytes ${from}-${to}`);
+    assert.is(scan.used, lastStart + to, `bytes ${from}-${to}`);
+    assert.is(scan.entries.length, 4);
+  }
+  const flipped = Buffer.concat([bytes, zeros]);
+  flipped[lines[0]!.length + 8] = 0; // the space after the second line's CRC
+  assert.ok(scanJournal(flipped).damage, "a zero in a middle line does not end the journal");
 });
 
 test("a sequence number out of step — a line lost, repeated or moved — is damage", () => {

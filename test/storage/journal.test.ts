@@ -4,6 +4,8 @@
  * damage in the middle makes the database invalid (`journal`) and is never
  * replayed; a journal that does not continue the document is discarded
  * with an event naming the database. `validate` reports the journal's size.
+ * A busy journal keeps preallocated zeros ahead of its entries, which hold
+ * nothing.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -171,6 +173,72 @@ test("a journal cut at a line boundary is read as far as it goes", async () => {
   const db = await Database.open(file);
   assert.equal(await ids(db), ["1", "2", "3", "4", "5"]);
   await db.close();
+});
+
+/** The journal's entries (up to the zeros of preallocated space) and the whole file. */
+const journalFile = () => {
+  const bytes = readFileSync(journal);
+  const used = bytes.length - (bytes.toString("latin1").match(/\0*$/)?.[0].length ?? 0);
+  return { bytes, used };
+};
+/** A row of about 100 bytes, so a few hundred writes pass the size from which a journal keeps space ahead. */
+const wide = (id: string): Command => ({ kind: "insert", table: "users", rows: [{ id, name: `user ${id} `.padEnd(80, "x") }] });
+
+test("a busy journal keeps zeros ahead of its entries: writes overwrite them, an open replays exactly the entries, a checkpoint's new journal gets space too", async () => {
+  const db = await Database.open(file, { checkpoints: { idleMs: 60_000, journalBytes: 1 << 30 } });
+  await db.execute(usersTable);
+  await db.execute(wide("w"));
+  assert.is(journalFile().bytes.length, journalFile().used, "a small journal keeps none: it stays plain text");
+  const written: string[] = ["w"];
+  for (let i = 0; i < 300; i++) {
+    written.push(`w${i}`);
+    await db.execute(wide(`w${i}`));
+  }
+  const busy = journalFile();
+  assert.ok(busy.bytes.length > busy.used + 4096, `space ahead: ${busy.bytes.length} bytes for ${busy.used} of entries`);
+  const validation = await db.execute({ kind: "validate" });
+  assert.equal(validation.kind === "validation" ? validation.journal : undefined, { records: 301, bytes: busy.used }, "validate counts the entries, not the space");
+  // The files as a crash leaves them: the open replays the 300 records and nothing from the zeros.
+  copyFileSync(file, `${file}.kept`);
+  copyFileSync(journal, `${journal}.kept`);
+  assert.equal(await db.execute({ kind: "checkpoint" }), { kind: "checkpoint", journalRecords: 301 });
+  const reset = journalFile();
+  assert.ok(reset.bytes.length >= busy.used && reset.used < 1000, `the new journal: a header, then ${reset.bytes.length - reset.used} bytes of space`);
+  await db.execute(wide("after"));
+  await db.close();
+  renameSync(`${file}.kept`, file);
+  renameSync(`${journal}.kept`, journal);
+  const again = await Database.open(file);
+  assert.equal(await ids(again), written);
+  await again.execute(wide("next"));
+  assert.equal((await ids(again)).slice(-2), ["w299", "next"]);
+  await again.close();
+});
+
+test("a torn append over preallocated space is cut on open: the entries stay, the torn bytes go, and the next write follows the entries", async () => {
+  const db = await Database.open(file, { checkpoints: { idleMs: 60_000, journalBytes: 1 << 30 } });
+  await db.execute(usersTable);
+  for (let i = 0; i < 250; i++) await db.execute(wide(`w${i}`));
+  copyFileSync(file, `${file}.kept`);
+  copyFileSync(journal, `${journal}.kept`);
+  await db.close();
+  renameSync(`${file}.kept`, file);
+  renameSync(`${journal}.kept`, journal);
+  const { bytes, used } = journalFile();
+  assert.ok(bytes.length > used + 100);
+  // Part of an append reached the disk, in the zeros after the last entry.
+  Buffer.from('{"seq":251,"changes":[{"kind":"insert"').copy(bytes, used + 20);
+  writeFileSync(journal, bytes);
+  const events: StorageEvent[] = [];
+  const again = await Database.open(file, { onEvent: (event) => events.push(event) });
+  assert.is((await ids(again)).length, 250);
+  assert.equal(events, [{ kind: "journal-cut", database: "shop", bytes: 58 }]);
+  assert.is(statSync(journal).size, used, "cut back to the entries");
+  await again.execute(insert("after"));
+  await again.close();
+  const last = await Database.open(file);
+  assert.equal((await ids(last)).slice(-2), ["w249", "after"]);
+  await last.close();
 });
 
 test.run();

@@ -97,6 +97,29 @@ test("an append still under way (a torn end) is left for the next look; the read
   await held.close();
 });
 
+test("a reader follows a journal with preallocated space: only the entries before the zeros, however many came since it last looked", async () => {
+  const writer = await Database.open(file, { checkpoints: QUIET });
+  await writer.execute(usersTable);
+  const wide = (id: string): Command => ({ kind: "insert", table: "users", rows: [{ id, name: "x".repeat(100) }] });
+  for (let i = 0; i < 200; i++) await writer.execute(wide(`a${i}`));
+  const journal = `${file}-journal`;
+  const size = statSync(journal).size;
+  const reader = await Database.open(file, { readOnly: true });
+  assert.is((await ids(reader)).length, 200);
+  // More than one read window's worth (and more than the space ahead held) between two looks.
+  for (let i = 0; i < 400; i++) await writer.execute(wide(`b${i}`));
+  assert.ok(statSync(journal).size > size, "the space ahead was extended");
+  const seen = await ids(reader);
+  assert.is(seen.length, 600);
+  assert.equal(seen.slice(-2), ["b398", "b399"]);
+  await writer.execute(wide("c"));
+  assert.equal((await ids(reader)).slice(-1), ["c"]);
+  const validation = await reader.execute({ kind: "validate" });
+  assert.equal(validation.kind === "validation" ? validation.journal?.records : -1, 601);
+  await reader.close();
+  await writer.close();
+});
+
 test("a reader refuses every mutation with database_locked, on every surface, before checking it; it writes nothing", async () => {
   const writer = await Database.open(file);
   await writer.execute(usersTable);

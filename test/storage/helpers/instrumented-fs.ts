@@ -32,6 +32,7 @@ export type Op =
   | "close"
   | "openJournal"
   | "append"
+  | "preallocate"
   | "truncate"
   | "rename"
   | "fsyncDir"
@@ -57,6 +58,16 @@ function errno(code: string, op: string): NodeJS.ErrnoException {
   const error = new Error(`${code}: injected failure in ${op}`) as NodeJS.ErrnoException;
   error.code = code;
   return error;
+}
+
+/** A file's content after `data` was written at `position` (after its end when undefined). */
+function placed(before: Buffer | undefined, data: Uint8Array, position: number | undefined): Buffer {
+  const content = before ?? Buffer.alloc(0);
+  const at = position ?? content.length;
+  const after = Buffer.alloc(Math.max(content.length, at + data.length));
+  content.copy(after);
+  after.set(data, at);
+  return after;
 }
 
 export class InstrumentedFs implements FileSystem {
@@ -205,11 +216,7 @@ export class InstrumentedFs implements FileSystem {
       async write(data, position) {
         await self.call("write", name);
         await real.write(data, position);
-        const before = self.written.get(id) ?? Buffer.alloc(0);
-        const at = position ?? before.length;
-        const after = Buffer.alloc(Math.max(before.length, at + data.length));
-        before.copy(after);
-        after.set(data, at);
+        const after = placed(self.written.get(id), data, position);
         self.written.set(id, after);
         // Written O_DSYNC, it is on disk as soon as the write returns.
         if (options?.durableWrites) self.synced.set(id, after);
@@ -259,14 +266,21 @@ export class InstrumentedFs implements FileSystem {
     const file = id;
     const self = this;
     return {
-      async append(data) {
+      async append(data, at) {
         const torn = await self.call("append", name);
         const reached = torn === undefined ? data : data.subarray(0, data.length >> 1);
-        await real.append(reached);
-        const content = Buffer.concat([self.written.get(file) ?? Buffer.alloc(0), reached]);
+        await real.append(reached, at);
+        const content = placed(self.written.get(file), reached, at);
         self.written.set(file, content);
         self.synced.set(file, content);
         if (torn !== undefined) throw errno(torn.torn, "append");
+      },
+      async preallocate(from, length) {
+        await self.call("preallocate", name, String(length));
+        await real.preallocate(from, length);
+        const content = placed(self.written.get(file), Buffer.alloc(length), from);
+        self.written.set(file, content);
+        self.synced.set(file, content);
       },
       async truncate(length) {
         await self.call("truncate", name, String(length));
@@ -326,9 +340,9 @@ export class InstrumentedFs implements FileSystem {
     return nodeFs.readFile(target);
   }
 
-  async readFrom(target: string, offset: number): Promise<Buffer> {
+  async readFrom(target: string, offset: number, length?: number): Promise<Buffer> {
     await this.call("readFrom", target, String(offset));
-    return nodeFs.readFrom(target, offset);
+    return nodeFs.readFrom(target, offset, length);
   }
 
   async readdir(dir: string): Promise<string[]> {
