@@ -2,10 +2,15 @@
  * Storage benchmark: durable writes and open, against better-sqlite3 on a
  * file (journal_mode=WAL, synchronous=FULL), side by side in one run.
  *
- * For 1k, 10k and 100k rows of a 5-column table, in interleaved rounds (a
- * round's two runs see the same disk and machine load):
+ * For 1k, 10k and 100k rows of a 5-column table, after a warm-up of both
+ * (unmeasured: storedb's code optimized by the JIT, both files past their
+ * first growth steps), op by op in alternating order — one of storedb's,
+ * one of SQLite's, then the other way round — so each pair meets the same
+ * disk and machine load (this disk's sync latency drifts over minutes, and
+ * blocks of one peer's ops measured each under its own drift):
  * - one durable single-row insert (answered after its journal append is
- *   durable) against SQLite's single-row insert (its own transaction);
+ *   durable) against SQLite's single-row insert of the same row (its own
+ *   transaction);
  * - 64 concurrent inserts (storedb group-commits them into one append)
  *   against SQLite's 64 inserts in one transaction;
  * - open: `Database.open` to the first answer, fresh each time, with an empty
@@ -201,27 +206,38 @@ async function measure(n: number): Promise<Row> {
   const live = await Database.open(file, { checkpoints: QUIET });
   const sqlite = sqliteAt(path.join(dir, "items.sqlite"), n);
   const add = sqlite.prepare("INSERT INTO items VALUES (?, ?, ?, ?, ?)");
-  const sqliteOne = () => add.run(nextId++, "item", 1, 1.5, 1);
+  // The same row as storedb's `insert()`.
+  const sqliteOne = () => {
+    const id = nextId++;
+    add.run(id, `item number ${id}`, 1, 1.5, 1);
+  };
   const addMany = sqlite.transaction(() => {
     for (let i = 0; i < 64; i++) sqliteOne();
   });
+  const storedbOne = async () => void note(await live.execute(insert()));
+  const storedb64 = async () => void note((await Promise.all(Array.from({ length: 64 }, () => live.execute(insert())))).map((r: Result) => r.kind));
+  // Unmeasured, for both: storedb's code compiled and optimized, both files past their first growth steps.
+  for (let i = 0; i < 100; i++) {
+    await storedbOne();
+    sqliteOne();
+  }
+  for (let i = 0; i < 10; i++) {
+    await storedb64();
+    addMany();
+  }
   const singles: number[] = [];
   const sqliteSingles: number[] = [];
   const concurrent: number[] = [];
   const sqlite64: number[] = [];
+  /** One op of each, the order alternating: a pair sees the same disk and machine load. */
+  const pair = async (i: number, ours: () => Promise<void>, theirs: () => void, oursOut: number[], theirsOut: number[]) => {
+    if (i % 2 === 0) oursOut.push((await time(ours))[0]);
+    theirsOut.push((await time(theirs))[0]);
+    if (i % 2 === 1) oursOut.push((await time(ours))[0]);
+  };
   for (let round = 0; round < 7; round++) {
-    for (let i = 0; i < 30; i++) {
-      const [t, result] = await time(() => live.execute(insert()));
-      note(result);
-      singles.push(t);
-    }
-    for (let i = 0; i < 30; i++) sqliteSingles.push((await time(sqliteOne))[0]);
-    for (let i = 0; i < 3; i++) {
-      const [c, results] = await time(() => Promise.all(Array.from({ length: 64 }, () => live.execute(insert()))));
-      note(results.map((x: Result) => x.kind));
-      concurrent.push(c);
-      sqlite64.push((await time(addMany))[0]);
-    }
+    for (let i = 0; i < 30; i++) await pair(i, storedbOne, sqliteOne, singles, sqliteSingles);
+    for (let i = 0; i < 4; i++) await pair(i, storedb64, addMany, concurrent, sqlite64);
   }
   await live.close();
   sqlite.close();
@@ -313,7 +329,10 @@ async function measureStream(n: number): Promise<{ quiet: Stream; checkpointing:
   const sqlite = sqliteAt(path.join(dir, "items.sqlite"), n);
   const add = sqlite.prepare("INSERT INTO items VALUES (?, ?, ?, ?, ?)");
   const latencies: number[] = [];
-  for (const end = Date.now() + STREAM_MS; Date.now() < end; ) latencies.push((await time(() => add.run(nextId++, "item", 1, 1.5, 1)))[0]);
+  for (const end = Date.now() + STREAM_MS; Date.now() < end; ) {
+    const id = nextId++;
+    latencies.push((await time(() => add.run(id, `item number ${id}`, 1, 1.5, 1)))[0]);
+  }
   sqlite.close();
   rmSync(dir, { recursive: true, force: true });
   return { quiet, checkpointing, sqlite: { inserts: latencies.length, p50: median(latencies), p99: quantile(latencies, 0.99), max: Math.max(...latencies), checkpoints: 0 } };
