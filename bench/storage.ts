@@ -10,7 +10,10 @@
  * blocks of one peer's ops measured each under its own drift):
  * - one durable single-row insert (answered after its journal append is
  *   durable) against SQLite's single-row insert of the same row (its own
- *   transaction);
+ *   transaction); beside them a bare durable write of a record's size with
+ *   no engine, issued through libuv's thread pool as any engine that must
+ *   not block its event loop issues it (SQLite writes and syncs on the
+ *   calling thread, blocking it): the least an insert can cost here;
  * - 64 concurrent inserts (storedb group-commits them into one append)
  *   against SQLite's 64 inserts in one transaction;
  * - open: `Database.open` to the first answer, fresh each time, with an empty
@@ -23,7 +26,11 @@
  *   checkpoints run back to back (each folds the 100k-row document): the
  *   median and p99 insert latency, how many checkpoints ran, and the same
  *   client with no checkpoint running, for reference; SQLite's latencies
- *   over the same stretch (its WAL checkpoints run by themselves);
+ *   over the same stretch (its WAL checkpoints run by themselves); and the
+ *   disk's own, with no engine at all: bare durable writes of a record's
+ *   size, alone and beside a checkpoint's disk traffic back to back (the
+ *   document's size written in O_DSYNC pieces, renamed, a journal reset) —
+ *   the tail any design that rewrites the whole document meets here;
  * - the load floor of this engine (decode + JSON.parse + row arrays built
  *   and type-checked, nothing else) and the load bound of any engine (what
  *   CONTRACT §2 obliges every loader to do — read, checksum, decode, parse,
@@ -40,7 +47,7 @@
  */
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, copyFileSync, fsyncSync, mkdtempSync, openSync, promises as fsp, readFileSync, rmSync, statSync, write, writeSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { compileRowReader } from "../src/catalog/read-rows.js";
@@ -48,6 +55,7 @@ import type { TableSnapshot } from "../src/catalog/types.js";
 import type { Result } from "../src/commands/results.js";
 import { Database } from "../src/database.js";
 import { sumDocumentOffThread } from "../src/storage/checksum.js";
+import { CHUNK_BYTES } from "../src/storage/document-slices.js";
 import { StoreWriter } from "../src/storage/format.js";
 import { measureHeap, printHeap } from "./heap.js";
 
@@ -167,6 +175,69 @@ function sqliteAt(file: string, n: number): SqliteDatabase {
   return db;
 }
 
+/**
+ * Bare durable writes of a journal record's size, no engine: each one
+ * O_DSYNC write over space written and fsynced before (as a busy journal's
+ * appends are), issued through libuv's thread pool as any engine that must
+ * not block its event loop issues it. What a durable insert can cost at
+ * least on this disk, in this runtime.
+ */
+function bareWriter(dir: string): { write: () => Promise<void>; close: () => void } {
+  const file = path.join(dir, "bare.dat");
+  const space = 16 << 20;
+  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC);
+  writeSync(fd, Buffer.alloc(space));
+  fsyncSync(fd);
+  closeSync(fd);
+  const durable = openSync(file, constants.O_WRONLY | constants.O_DSYNC);
+  const record = Buffer.from(insertLine());
+  let at = 0;
+  return {
+    write: () =>
+      new Promise<void>((resolve, reject) => {
+        write(durable, record, 0, record.length, at, (error) => (error ? reject(error) : resolve()));
+        at = (at + record.length) % (space - record.length);
+      }),
+    close: () => closeSync(durable),
+  };
+}
+
+/** A journal line the size of a single insert's record. */
+const insertLine = () => `0123abcd {"seq":1234567,"changes":[{"kind":"insert","table":"items","position":123456,"rows":[[10000001,"item number 10000001",1,1.5,true]]}]}\n`;
+
+/**
+ * A checkpoint's disk traffic with no engine, back to back until `stop`: a
+ * document of `bytes` written in `CHUNK_BYTES` O_DSYNC pieces to a new temp
+ * file, fsynced, renamed over the document, the directory fsynced; then a
+ * journal reset (a new journal of 64 KB, renamed, the directory fsynced).
+ */
+async function checkpointTraffic(dir: string, bytes: number, stop: () => boolean): Promise<number> {
+  const chunk = Buffer.alloc(CHUNK_BYTES, 0x61);
+  const syncDir = async () => {
+    const handle = await fsp.open(dir, "r");
+    await handle.sync();
+    await handle.close();
+  };
+  let done = 0;
+  while (!stop()) {
+    const temp = path.join(dir, `.doc.tmp-${done}`);
+    const doc = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_DSYNC);
+    for (let at = 0; at < bytes; at += chunk.length) await doc.write(chunk, 0, Math.min(chunk.length, bytes - at), at);
+    await doc.sync();
+    await doc.close();
+    await fsp.rename(temp, path.join(dir, "doc"));
+    await syncDir();
+    const journalTemp = path.join(dir, `.journal.tmp-${done}`);
+    const journal = await fsp.open(journalTemp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_DSYNC);
+    await journal.write(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
+    await journal.close();
+    await fsp.rename(journalTemp, path.join(dir, "journal"));
+    await syncDir();
+    done += 1;
+  }
+  return done;
+}
+
 /** Opens `file` and answers a first query: the real path to a first answer. */
 async function openToFirstAnswer(file: string): Promise<void> {
   const db = await Database.open(file, { readOnly: true });
@@ -178,6 +249,7 @@ interface Row {
   size: number;
   insertMs: number;
   sqliteInsertMs: number;
+  bareWriteMs: number;
   concurrent64Ms: number;
   sqlite64Ms: number;
   openMs: number;
@@ -225,8 +297,10 @@ async function measure(n: number): Promise<Row> {
     await storedb64();
     addMany();
   }
+  const bare = bareWriter(dir);
   const singles: number[] = [];
   const sqliteSingles: number[] = [];
+  const bareWrites: number[] = [];
   const concurrent: number[] = [];
   const sqlite64: number[] = [];
   /** One op of each, the order alternating: a pair sees the same disk and machine load. */
@@ -236,9 +310,13 @@ async function measure(n: number): Promise<Row> {
     if (i % 2 === 1) oursOut.push((await time(ours))[0]);
   };
   for (let round = 0; round < 7; round++) {
-    for (let i = 0; i < 30; i++) await pair(i, storedbOne, sqliteOne, singles, sqliteSingles);
+    for (let i = 0; i < 30; i++) {
+      await pair(i, storedbOne, sqliteOne, singles, sqliteSingles);
+      bareWrites.push((await time(bare.write))[0]);
+    }
     for (let i = 0; i < 4; i++) await pair(i, storedb64, addMany, concurrent, sqlite64);
   }
+  bare.close();
   await live.close();
   sqlite.close();
   const sqliteOpens: number[] = [];
@@ -255,6 +333,7 @@ async function measure(n: number): Promise<Row> {
     size: n,
     insertMs: median(singles),
     sqliteInsertMs: median(sqliteSingles),
+    bareWriteMs: median(bareWrites),
     concurrent64Ms: median(concurrent),
     sqlite64Ms: median(sqlite64),
     openMs: median(opens),
@@ -301,8 +380,8 @@ interface Stream {
   readonly checkpoints: number;
 }
 
-/** One client inserting for `STREAM_MS`, with checkpoints back to back or none; SQLite's client over the same time. */
-async function measureStream(n: number): Promise<{ quiet: Stream; checkpointing: Stream; sqlite: Stream }> {
+/** One client inserting for `STREAM_MS`, with checkpoints back to back or none; SQLite's client over the same time; the disk's own. */
+async function measureStream(n: number): Promise<{ quiet: Stream; checkpointing: Stream; sqlite: Stream; bareQuiet: Stream; bareCheckpointing: Stream }> {
   const dir = mkdtempSync(path.join(root, "stream-"));
   const file = path.join(dir, "items.store");
   writeStore(file, n);
@@ -334,8 +413,28 @@ async function measureStream(n: number): Promise<{ quiet: Stream; checkpointing:
     latencies.push((await time(() => add.run(id, `item number ${id}`, 1, 1.5, 1)))[0]);
   }
   sqlite.close();
+  // The disk's own: bare record-size durable writes, alone and beside a checkpoint's traffic for this document's size.
+  const bareRun = async (checkpointing: boolean): Promise<Stream> => {
+    const bare = bareWriter(dir);
+    let stop = false;
+    const traffic = checkpointing ? checkpointTraffic(dir, statSync(file).size, () => stop) : Promise.resolve(0);
+    const times: number[] = [];
+    for (const end = Date.now() + STREAM_MS; Date.now() < end; ) times.push((await time(bare.write))[0]);
+    stop = true;
+    const checkpoints = await traffic;
+    bare.close();
+    return { inserts: times.length, p50: median(times), p99: quantile(times, 0.99), max: Math.max(...times), checkpoints };
+  };
+  const bareQuiet = await bareRun(false);
+  const bareCheckpointing = await bareRun(true);
   rmSync(dir, { recursive: true, force: true });
-  return { quiet, checkpointing, sqlite: { inserts: latencies.length, p50: median(latencies), p99: quantile(latencies, 0.99), max: Math.max(...latencies), checkpoints: 0 } };
+  return {
+    quiet,
+    checkpointing,
+    sqlite: { inserts: latencies.length, p50: median(latencies), p99: quantile(latencies, 0.99), max: Math.max(...latencies), checkpoints: 0 },
+    bareQuiet,
+    bareCheckpointing,
+  };
 }
 
 /**
@@ -384,6 +483,8 @@ console.table(
     "storedb insert": f(r.insertMs),
     "sqlite insert": f(r.sqliteInsertMs),
     "insert ratio": x(r.insertMs, r.sqliteInsertMs),
+    "bare async write": f(r.bareWriteMs),
+    "bare/sqlite": x(r.bareWriteMs, r.sqliteInsertMs),
     "storedb 64 concurrent": f(r.concurrent64Ms),
     "sqlite 64 in one txn": f(r.sqlite64Ms),
     "64 ratio": x(r.concurrent64Ms, r.sqlite64Ms),
@@ -402,6 +503,8 @@ console.table([
   { run: "storedb, checkpoints back to back", inserts: s.checkpointing.inserts, median: f(s.checkpointing.p50), p99: f(s.checkpointing.p99), max: f(s.checkpointing.max), "p99/median": x(s.checkpointing.p99, s.checkpointing.p50), checkpoints: s.checkpointing.checkpoints },
   { run: "storedb, no checkpoint", inserts: s.quiet.inserts, median: f(s.quiet.p50), p99: f(s.quiet.p99), max: f(s.quiet.max), "p99/median": x(s.quiet.p99, s.quiet.p50), checkpoints: 0 },
   { run: "SQLite (its own WAL checkpoints)", inserts: s.sqlite.inserts, median: f(s.sqlite.p50), p99: f(s.sqlite.p99), max: f(s.sqlite.max), "p99/median": x(s.sqlite.p99, s.sqlite.p50), checkpoints: "-" },
+  { run: "bare durable writes, no engine", inserts: s.bareQuiet.inserts, median: f(s.bareQuiet.p50), p99: f(s.bareQuiet.p99), max: f(s.bareQuiet.max), "p99/median": x(s.bareQuiet.p99, s.bareQuiet.p50), checkpoints: 0 },
+  { run: "bare, beside a checkpoint's disk traffic", inserts: s.bareCheckpointing.inserts, median: f(s.bareCheckpointing.p50), p99: f(s.bareCheckpointing.p99), max: f(s.bareCheckpointing.max), "p99/median": x(s.bareCheckpointing.p99, s.bareCheckpointing.p50), checkpoints: s.bareCheckpointing.checkpoints },
 ]);
 console.log(
   `Load floor at ${BIG} rows (ms, median of 9): decode + JSON.parse + row arrays built and type-checked, nothing else — the least this engine's loader does before it answers: ${f(limits.floorMs)} vs JSON.parse ${f(limits.parseMs)} (${x(limits.floorMs, limits.parseMs)})`,
@@ -411,9 +514,11 @@ console.log(
 );
 const big = rows[rows.length - 1]!;
 const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
-console.log(`target single insert within 1.5x SQLite's at every size: ${verdict(rows.every((r) => r.insertMs <= 1.5 * r.sqliteInsertMs))} (${rows.map((r) => x(r.insertMs, r.sqliteInsertMs)).join(", ")})`);
+console.log(`target single insert within 1.5x SQLite's at every size: ${verdict(rows.every((r) => r.insertMs <= 1.5 * r.sqliteInsertMs))} (${rows.map((r) => x(r.insertMs, r.sqliteInsertMs)).join(", ")}; a bare async durable write, no engine: ${rows.map((r) => x(r.bareWriteMs, r.sqliteInsertMs)).join(", ")})`);
 console.log(`target 64 concurrent inserts within 2x SQLite's 64 in one transaction: ${verdict(rows.every((r) => r.concurrent64Ms <= 2 * r.sqlite64Ms))} (${rows.map((r) => x(r.concurrent64Ms, r.sqlite64Ms)).join(", ")})`);
-console.log(`target p99 within 3x the median while checkpoints run: ${verdict(s.checkpointing.p99 <= 3 * s.checkpointing.p50)} (${x(s.checkpointing.p99, s.checkpointing.p50)}, ${s.checkpointing.checkpoints} checkpoints)`);
+console.log(
+  `target p99 within 3x the median while checkpoints run: ${verdict(s.checkpointing.p99 <= 3 * s.checkpointing.p50)} (${x(s.checkpointing.p99, s.checkpointing.p50)}, ${s.checkpointing.checkpoints} checkpoints; the disk's own, no engine: ${x(s.bareQuiet.p99, s.bareQuiet.p50)} alone, ${x(s.bareCheckpointing.p99, s.bareCheckpointing.p50)} beside a checkpoint's traffic)`,
+);
 console.log(`target open with a ${journalOpen.records}-record journal within 1.5x the open with an empty one: ${verdict(journalOpen.journalMs <= 1.5 * journalOpen.emptyMs)} (${x(journalOpen.journalMs, journalOpen.emptyMs)})`);
 console.log(`target open of ${BIG} rows within 2x JSON.parse: ${verdict(big.openMs <= 2 * big.parseMs)} (${x(big.openMs, big.parseMs)}; this engine's floor ${x(limits.floorMs, limits.parseMs)}; any engine's bound ${x(limits.boundMs, limits.parseMs)})`);
 console.log(`checksum ${digest.digest("hex").slice(0, 16)}`);

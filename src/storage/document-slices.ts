@@ -29,7 +29,7 @@ import type { StoreWriter } from "./format.js";
 /** Rows per piece the writer hands over: small enough to check the clock often. */
 const ROWS_PER_PIECE = 128;
 /** Bytes per chunk: each chunk is one hash update and one (durable) write. */
-const CHUNK_BYTES = 64 * 1024;
+export const CHUNK_BYTES = 64 * 1024;
 
 /** Where the document goes: a file written at explicit offsets. */
 export interface ChunkSink {
