@@ -156,6 +156,19 @@ export class Table implements TableInfo, TableStore {
     return () => [];
   }
 
+  lookupAny(key: string, values: ReadonlySet<Value>): readonly StoredRow[] {
+    const most = Math.max(SCAN_SHARE_MIN, this.rows.length / SCAN_SHARE);
+    if (values.size > most) return this.rows;
+    const find = this.lookupBy(key);
+    const found: MutableRow[] = [];
+    for (const value of values) {
+      const rows = find(value);
+      for (let i = 0; i < rows.length; i++) found.push(rows[i] as MutableRow);
+      if (found.length > most) return this.rows;
+    }
+    return this.inTableOrder(found);
+  }
+
   rangeRows(key: string, ranges: readonly KeyRange[], order: RangeOrder, max: number, test?: (row: StoredRow) => boolean): StoredRow[] {
     const ix = this.index(key);
     if (!(ix instanceof MultiIndex)) throw new StoreError("internal_error", `"${key}" is not an ordered index of "${this.name}"`);

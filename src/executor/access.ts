@@ -4,14 +4,22 @@
  * exactly the rows whose key columns `=` its values: same number, same text,
  * same boolean, never NULL), so the filter need not test them again. An
  * index range guarantees nothing: a LIKE range holds texts the pattern may
- * still refuse, and a range in table order may turn into a scan.
+ * still refuse, and a range in table order may turn into a scan; nor does
+ * a lookup of an IN subquery's values (it too may turn into a scan).
+ *
+ * A `key-in-subquery` path reads the subquery's values from the runner the
+ * WHERE's IN term compiled to (`keyInRunner`), so the subquery runs once
+ * for both.
  */
 
 import type { Value } from "../commands/types.js";
 import { PRIMARY_KEY_NAME } from "../planner/table-info.js";
 import { StoreError, assertNever } from "../errors.js";
 import type { AccessPath, BoundExpr, RangeBound } from "../planner/plan.js";
+import { conjuncts } from "../planner/walk.js";
+import type { CompileContext } from "./codegen.js";
 import { likePrefixes } from "./like.js";
+import type { SubqueryRunner } from "./subquery.js";
 import type { KeyBound, KeyRange, StoredRow, TableStore } from "./table-store.js";
 
 /** A lookup key part: a constant or a parameter's value. */
@@ -24,7 +32,19 @@ function keyValue(e: BoundExpr, params: readonly Value[]): Value {
 /** The one row of a select without a table: no columns, so the select list is evaluated once. */
 const SINGLE_ROW: readonly StoredRow[] = Object.freeze([Object.freeze([])]);
 
-export function accessRows(path: AccessPath, store: TableStore | undefined, params: readonly Value[]): readonly StoredRow[] {
+/**
+ * The runner of a `key-in-subquery` path's IN term (`where` is the plan's
+ * WHERE, `context` what its code is compiled with); undefined for another path.
+ */
+export function keyInRunner(path: AccessPath, where: BoundExpr | undefined, context: CompileContext): SubqueryRunner | undefined {
+  if (path.kind !== "key-in-subquery") return undefined;
+  const term = conjuncts(where)[path.term];
+  if (term?.kind !== "in-subquery") throw new StoreError("internal_error", "A key-in-subquery path needs its IN term");
+  return context.runner(term);
+}
+
+/** `keyIn`: the runner of a `key-in-subquery` path (`keyInRunner`), begun for this execution. */
+export function accessRows(path: AccessPath, store: TableStore | undefined, params: readonly Value[], keyIn?: SubqueryRunner): readonly StoredRow[] {
   if (path.kind === "single-row") return SINGLE_ROW;
   if (store === undefined) throw new StoreError("internal_error", "An access path needs a table");
   switch (path.kind) {
@@ -37,6 +57,9 @@ export function accessRows(path: AccessPath, store: TableStore | undefined, para
       return store.lookup(path.index, path.values.map((v) => keyValue(v, params)));
     case "index-range":
       return store.rangeRows(path.index, keyRanges(path, params), path.order, -1);
+    case "key-in-subquery":
+      if (keyIn === undefined) throw new StoreError("internal_error", "A key-in-subquery path needs its runner");
+      return store.lookupAny(path.index, keyIn.inValues(params));
     default:
       return assertNever(path, "access path");
   }
@@ -77,7 +100,8 @@ export function rangeRows(path: RangePath, store: TableStore, params: readonly V
 /** Whether `term` is one of the equalities the access path looks up (`positionOf` maps the first table's column names). */
 export function impliedByAccess(term: BoundExpr, path: AccessPath, positionOf: (column: string) => number): boolean {
   // A range may turn into a scan when it finds much of the table (`TableStore.rangeRows`): all its terms stay.
-  if (path.kind === "scan" || path.kind === "single-row" || path.kind === "index-range" || term.kind !== "compare" || term.op !== "=") return false;
+  if (path.kind === "scan" || path.kind === "single-row" || path.kind === "index-range" || path.kind === "key-in-subquery") return false;
+  if (term.kind !== "compare" || term.op !== "=") return false;
   const pairs = [
     [term.left, term.right],
     [term.right, term.left],

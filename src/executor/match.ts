@@ -8,13 +8,16 @@
 import type { Value } from "../commands/types.js";
 import type { AccessPath, BoundExpr } from "../planner/plan.js";
 import { conjuncts } from "../planner/passes.js";
-import { accessRows, impliedByAccess } from "./access.js";
+import { accessRows, impliedByAccess, keyInRunner } from "./access.js";
 import { compileFilter, type FilterFn } from "./filter.js";
 import type { SubqueryScope } from "./select.js";
+import type { SubqueryRunner } from "./subquery.js";
 import type { StoredRow, Stores, TableStore } from "./table-store.js";
 
 export interface PreparedMatch {
   readonly access: AccessPath;
+  /** A `key-in-subquery` path's runner (the WHERE's IN term's). */
+  readonly keyIn: SubqueryRunner | undefined;
   readonly filter: FilterFn;
   readonly subqueries: SubqueryScope;
   /** The tables the WHERE's subqueries read. */
@@ -25,14 +28,15 @@ export interface PreparedMatch {
 export function prepareMatch(access: AccessPath, where: BoundExpr, positionOf: (column: string) => number, subqueries: SubqueryScope, stores: Stores): PreparedMatch {
   const rest = conjuncts(where).filter((t) => !impliedByAccess(t, access, positionOf));
   const residual: BoundExpr = rest.length === 0 ? { kind: "const", value: true } : rest.length === 1 ? (rest[0] as BoundExpr) : { kind: "and", operands: rest };
-  return { access, filter: compileFilter(residual, subqueries.context), subqueries, stores };
+  const filter = compileFilter(residual, subqueries.context);
+  return { access, keyIn: keyInRunner(access, where, subqueries.context), filter, subqueries, stores };
 }
 
 export function matchRows(prepared: PreparedMatch, store: TableStore, params: readonly Value[]): StoredRow[] {
   const runners = prepared.subqueries.runners;
   for (const runner of runners) runner.begin(prepared.stores);
   try {
-    return prepared.filter(accessRows(prepared.access, store, params), params, -1);
+    return prepared.filter(accessRows(prepared.access, store, params, prepared.keyIn), params, -1);
   } finally {
     for (const runner of runners) runner.end();
   }

@@ -37,7 +37,7 @@ import type { RowsResult } from "../commands/results.js";
 import type { Value } from "../commands/types.js";
 import type { AccessPath, BoundExpr, Count, SelectPlan } from "../planner/plan.js";
 import { conjuncts, maxSource } from "../planner/passes.js";
-import { accessRows, impliedByAccess, rangeRows } from "./access.js";
+import { accessRows, impliedByAccess, keyInRunner, rangeRows } from "./access.js";
 import { compileAggregate, type AggregateFn, type GroupTest } from "./aggregate.js";
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
 import { compileFilter, type FilterFn } from "./filter.js";
@@ -51,6 +51,8 @@ export interface PreparedSelect {
   readonly plan: SelectPlan;
   /** The plan's access path, a subquery's outer values in it read as the parameters they are at run time. */
   readonly access: AccessPath;
+  /** A `key-in-subquery` path's runner: the IN term's, so the subquery runs once for both. */
+  readonly keyIn: SubqueryRunner | undefined;
   readonly firstFilter: FilterFn | undefined;
   /**
    * With an index range: the first table's filter as a test the walk
@@ -132,6 +134,7 @@ function prepareWith(
   return {
     plan,
     access: outerAsParams(plan.access, context.outerBase),
+    keyIn: keyInRunner(plan.access, plan.where, context),
     firstFilter: firstWhere === undefined || walked ? undefined : compileFilter(firstWhere, context),
     firstTest: firstWhere === undefined || !walked ? undefined : compilePredicate(firstWhere, "row", context),
     joins: plan.joins.map((j) => {
@@ -163,6 +166,7 @@ function outerAsParams(path: AccessPath, base: number): AccessPath {
   switch (path.kind) {
     case "scan":
     case "single-row":
+    case "key-in-subquery":
       return path;
     case "index-range":
       return { ...path, equal: path.equal.map(swap) };
@@ -286,7 +290,7 @@ function sourceItems(
     const test = prepared.firstTest as unknown as Fn<boolean> | undefined;
     firstRows = rangeRows(access, store, params, canStop ? stopAt : -1, test === undefined ? undefined : (row) => test(row, params));
   } else {
-    const base = accessRows(access, store, params);
+    const base = accessRows(access, store, params, prepared.keyIn);
     firstRows = prepared.firstFilter ? prepared.firstFilter(base, params, canStop ? stopAt : -1) : base;
   }
   if (plan.joins.length === 0) return { kind: "items", items: firstRows };

@@ -91,6 +91,12 @@ export class SubqueryRunner {
     return this.node.kind === "in-subquery" && this.node.not && result !== null ? !result : result;
   }
 
+  /** The non-NULL values of an uncorrelated IN subquery (NULL matches no key). */
+  inValues(params: readonly Value[]): ReadonlySet<Value> {
+    if (this.node.kind !== "in-subquery" || this.node.strategy.kind !== "once") throw new StoreError("internal_error", "Only an uncorrelated IN subquery has one set of values");
+    return (this.answer(params, []) as ValueSet).values;
+  }
+
   private answer(params: readonly Value[], outer: readonly Value[]): Answer {
     const strategy = this.node.strategy;
     switch (strategy.kind) {

@@ -46,6 +46,13 @@ export interface TableStore {
   /** `lookup` for a one-column key, resolved once: the function takes the value itself. */
   lookupBy(key: string): (value: Value) => readonly StoredRow[];
   /**
+   * Rows whose one-column key `key` equals one of `values` (none NULL), in
+   * table order; when they are much of the table, every row instead (a scan
+   * is then cheaper than sorting what was found): the caller filters them
+   * with the whole WHERE either way.
+   */
+  lookupAny(key: string, values: ReadonlySet<Value>): readonly StoredRow[];
+  /**
    * Rows of the ordered index `key` within `ranges` (ascending and
    * disjoint) that pass `test`, in `order`, at most `max` of them (-1: all).
    * In table order, a range that holds much of the table may give every

@@ -9,8 +9,11 @@
  *   a secondary index has equality on some leading columns, a bound
  *   (`<`, `<=`, `>`, `>=`, BETWEEN) or a LIKE with a literal start on the
  *   next one, or when its walk gives ORDER BY's order and a LIMIT cuts it
- *   short (see `index-range.ts`); otherwise scan. The WHERE stays whole:
- *   the path only narrows the rows it is evaluated on.
+ *   short (see `index-range.ts`); else, when a conjunct is `column IN
+ *   (SELECT …)` with an uncorrelated subquery and a key or index is on that
+ *   one column, a lookup of each of the subquery's values; otherwise scan.
+ *   The WHERE stays whole: the path only narrows the rows it is evaluated
+ *   on.
  * - `join-strategy`: an equi-join on a key or index of the joined table →
  *   index nested loop; other equi-joins → hash; else nested loop.
  * - `subquery-strategy` (`subquery-strategy.ts`): how each subquery runs.
@@ -77,7 +80,7 @@ export function chooseAccess(table: TableInfo | undefined, where: BoundExpr | un
   const terms = conjuncts(where);
   const eq = equalities(terms, 0, (e) => isSlotOrConst(e) || e.kind === "outer");
   const key = coveredKey(table, eq, ["primary", "unique", "index"]);
-  if (!key) return chooseRange(table, terms, eq, order) ?? { kind: "scan" };
+  if (!key) return chooseRange(table, terms, eq, order) ?? keyInSubquery(table, terms) ?? { kind: "scan" };
   const values = key.positions.map((p) => eq.get(p) as BoundExpr);
   switch (key.kind) {
     case "primary":
@@ -87,6 +90,17 @@ export function chooseAccess(table: TableInfo | undefined, where: BoundExpr | un
     case "index":
       return { kind: "index-lookup", index: key.name, columns: key.columns, values };
   }
+}
+
+/** A lookup of an uncorrelated `column IN (SELECT …)` conjunct's values in a key on that column, if one is there. */
+function keyInSubquery(table: TableInfo, terms: readonly BoundExpr[]): AccessPath | undefined {
+  for (const [term, t] of terms.entries()) {
+    if (t.kind !== "in-subquery" || t.not || t.outer.length > 0 || t.strategy.kind !== "once" || t.expr.kind !== "column" || t.expr.source !== 0) continue;
+    const column = t.expr.column;
+    const key = table.keys.find((k) => k.positions.length === 1 && k.positions[0] === column);
+    if (key) return { kind: "key-in-subquery", index: key.name, columns: key.columns, term };
+  }
+  return undefined;
 }
 
 const accessPath: Pass = {
@@ -137,7 +151,7 @@ const subqueryStrategy: Pass = {
   run(plan, catalog) {
     const indexed = (sub: SelectPlan): boolean => {
       const path = chooseAccess(catalog.table(sub.sources[0]?.table ?? ""), sub.where);
-      const values = path.kind === "scan" || path.kind === "single-row" ? [] : path.kind === "index-range" ? path.equal : path.values;
+      const values = path.kind === "scan" || path.kind === "single-row" || path.kind === "key-in-subquery" ? [] : path.kind === "index-range" ? path.equal : path.values;
       return values.some((v) => v.kind === "outer");
     };
     const s = plan.statement;

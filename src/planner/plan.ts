@@ -199,7 +199,16 @@ export type AccessPath =
       readonly upper?: RangeBound;
       readonly like?: { readonly pattern: BoundExpr; readonly escape?: BoundExpr };
       readonly order: "asc" | "desc" | "table";
-    };
+    }
+  /**
+   * The WHERE's conjunct number `term` is `column IN (SELECT …)` with an
+   * uncorrelated subquery, and `index` (the primary key, a unique key or a
+   * secondary index, by its plan name) is on that one column: the subquery
+   * runs once and each of its values is looked up, so only the rows holding
+   * them are read, in table order (when they are much of the table, every
+   * row is, as by a scan). The term stays in the WHERE.
+   */
+  | { readonly kind: "key-in-subquery"; readonly index: string; readonly columns: readonly string[]; readonly term: number };
 
 /**
  * How a joined source is matched against the rows so far. `outerKeys` are

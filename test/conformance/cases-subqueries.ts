@@ -15,7 +15,7 @@
 
 import { and, avg, col, count, eq, exists, gt, lt, max, min, notExists, subquery, sum, type Expr } from "../../src/api/expressions.js";
 import type { Expression, Value } from "../../src/commands/types.js";
-import { AND, AS, B, C, I, L, NOT, access, c, err, ids, misuse, mut, rows, sel, type Case, type Fluent } from "./dsl.js";
+import { AND, AS, B, C, I, L, NOT, access, c, err, ids, misuse, mut, ret, rows, sel, type Case, type Fluent } from "./dsl.js";
 
 const users = "users";
 const orders = "orders";
@@ -85,6 +85,35 @@ export const subqueryCases: readonly Case[] = [
   per("correlated NOT IN, an OR in the correlation", null,
     INQ("age", Q(orders, [AS(B("+", B("*", "id", 10), 7), "x")], { where: { type: "or", operands: [C("=", "status", I("users.note")), C("=", "id", 1)] } }), true),
     "age NOT IN (SELECT id * 10 + 7 AS x FROM orders WHERE status = users.note OR id = 1)", [true, false, null, true, true]),
+
+  // ---- IN (SELECT …) on a key or index: the subquery's values looked up, rows in table order
+  c("explain IN a subquery on an indexed column", null,
+    { kind: "explain", command: sel(orders, ["id"], { where: AND(C(">", "amount", 10), INQ("user_id", Q(users, ["id"], { where: C("=", "city", "Paris") }))) }) },
+    "EXPLAIN SELECT id FROM orders WHERE amount > 10 AND user_id IN (SELECT id FROM users WHERE city = 'Paris')", access("key-in-subquery")),
+  c("IN a subquery on an indexed column: rows in table order, whatever the subquery's order", null,
+    sel(orders, ["id"], { where: INQ("user_id", Q(users, ["id"], { orderBy: [{ column: "id", direction: "desc" }], limit: 3 })) }),
+    "SELECT id FROM orders WHERE user_id IN (SELECT id FROM users ORDER BY id DESC LIMIT 3)", rows(["id"], [4], [5], [6])),
+  c("IN a subquery on a key, the rest of WHERE still applies", null,
+    sel(orders, ["id"], { where: AND(C(">", "amount", 10), INQ("user_id", Q(users, ["id"], { where: C("=", "city", "Paris") }))) }),
+    "SELECT id FROM orders WHERE amount > 10 AND user_id IN (SELECT id FROM users WHERE city = 'Paris')", rows(["id"], [1], [2], [4])),
+  c("IN a subquery on a key, the subquery holding NULL: the keys it holds, a NULL key never", null,
+    sel(users, ["id"], { where: INQ("city", Q(users, ["city"], { where: C("<>", "id", "u1") })) }),
+    "SELECT id FROM users WHERE city IN (SELECT city FROM users WHERE id <> 'u1')", ids("u1", "u2", "u3", "u5")),
+  c("IN an empty subquery on a key", null, sel(users, ["id"], { where: INQ("id", Q(orders, ["user_id"], { where: C(">", "amount", 1000) })) }),
+    "SELECT id FROM users WHERE id IN (SELECT user_id FROM orders WHERE amount > 1000)", rows(["id"])),
+  c("explain NOT IN a subquery: a scan", (t) => t(users).select("id").where(col("id").notIn(t(orders).select("user_id"))).explain(),
+    { kind: "explain", command: sel(users, ["id"], { where: INQ("id", Q(orders, ["user_id"]), true) }) },
+    "EXPLAIN SELECT id FROM users WHERE id NOT IN (SELECT user_id FROM orders)", access("scan")),
+  c("explain a correlated IN on a key: a scan", null,
+    { kind: "explain", command: sel(users, ["name"], { as: "u", where: INQ("u.id", Q(orders, ["o.user_id"], { as: "o", where: C("<>", "o.status", I("u.note")) })) }) },
+    "EXPLAIN SELECT name FROM users u WHERE u.id IN (SELECT o.user_id FROM orders o WHERE o.status <> u.note)", access("scan")),
+  c("explain a delete whose WHERE is a key IN a subquery", null,
+    { kind: "explain", command: { kind: "delete", table: orders, where: INQ("id", Q(orders, ["id"], { where: C("=", "status", "new") })) } },
+    "EXPLAIN DELETE FROM orders WHERE id IN (SELECT id FROM orders WHERE status = 'new')", access("key-in-subquery")),
+  c("a delete whose WHERE is a key IN a subquery of its own table", null,
+    { kind: "delete", table: orders, where: INQ("id", Q(orders, ["id"], { where: C("=", "status", "new") })), returning: ["id"] },
+    "DELETE FROM orders WHERE id IN (SELECT id FROM orders WHERE status = 'new') RETURNING id", ret("delete", orders, 3, ["id"], [2], [5], [6]),
+    [sel(orders, ["id"]), rows(["id"], [1], [3], [4])]),
 
   // ---- EXISTS
   c("EXISTS, correlated", (t) => t(users).select("id").where(exists(t(orders).select("id").where(and(hasOrder, gt("amount", 50))))).orderBy("id"),
@@ -163,9 +192,9 @@ export const subqueryCases: readonly Case[] = [
   // ---- plans: every surface gives the same one
   c("explain a correlated EXISTS", null, { kind: "explain", command: sel(users, ["id"], { where: EXISTS(Q(orders, "*", { where: hasOrder })) }) },
     "EXPLAIN SELECT id FROM users WHERE EXISTS (SELECT * FROM orders WHERE orders.user_id = users.id)", access("scan")),
-  c("explain IN a subquery", (t) => t(users).select("id").where(col("id").in(t(orders).select("user_id"))).explain(),
+  c("explain IN a subquery on the primary key: its values looked up", (t) => t(users).select("id").where(col("id").in(t(orders).select("user_id"))).explain(),
     { kind: "explain", command: sel(users, ["id"], { where: INQ("id", Q(orders, ["user_id"])) }) },
-    "EXPLAIN SELECT id FROM users WHERE id IN (SELECT user_id FROM orders)", access("scan")),
+    "EXPLAIN SELECT id FROM users WHERE id IN (SELECT user_id FROM orders)", access("key-in-subquery")),
 
   // ---- misuse
   c("a scalar subquery of two rows", (t) => t(users).select(subquery(t(users).select("id")).as("v")), sel(users, [AS(SUB(Q(users, ["id"])), "v")]),

@@ -139,4 +139,24 @@ test("top-k agrees with a full sort on a larger table", () => {
   }
 });
 
+test("a key IN a subquery finds the rows a scan finds, in table order, however many the subquery holds", () => {
+  const e = Engine.empty();
+  e.execute({ kind: "sql", sql: "CREATE TABLE big (id INTEGER PRIMARY KEY, v INTEGER, w TEXT)" });
+  e.execute({ kind: "sql", sql: "CREATE INDEX by_v ON big (v)" });
+  // Ids out of order, so table order is not key order; v repeats, so an index lookup finds several rows per value.
+  const values = Array.from({ length: 2000 }, (_, i) => `(${(i * 7919) % 2000}, ${(i * 37) % 300}, ${i % 7 === 0 ? "NULL" : `'w${i % 13}'`})`);
+  e.execute({ kind: "sql", sql: `INSERT INTO big (id, v, w) VALUES ${values.join(", ")}` });
+  const plan = (sql: string): string => (e.execute({ kind: "sql", sql: `EXPLAIN ${sql}` }).result as { plan: { statement: { access: { kind: string } } } }).plan.statement.access.kind;
+  // Few values, then more values (or rows) than a lookup is worth: the path gives every row and the WHERE decides.
+  for (const below of [3, 40, 400, 1900]) {
+    for (const [column, sub] of [["id", "SELECT id FROM big WHERE v < ?"], ["v", "SELECT v FROM big WHERE id < ?"], ["id", "SELECT CASE WHEN v < ? THEN id END FROM big"]] as const) {
+      const sql = `SELECT id FROM big WHERE ${column} IN (${sub})`;
+      assert.is(plan(sql), "key-in-subquery");
+      const scan = `SELECT id FROM big WHERE ${column} + 0 IN (${sub})`;
+      assert.is(plan(scan), "scan");
+      assert.equal(ids(e, sql, [below]), ids(e, scan, [below]), `${sql} with ${below}`);
+    }
+  }
+});
+
 test.run();

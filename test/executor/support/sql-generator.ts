@@ -573,6 +573,15 @@ function unifyKinds(a: Kind | undefined, b: Kind | undefined): Kind {
   return a === b ? (a ?? "int") : "mixed";
 }
 
+/** `first.key [NOT] IN (SELECT …)`, the key the first source's primary key or one of its indexed columns, the subquery often correlated. */
+function keyInTerm(q: QueryBuilder, scope: readonly Source[]): string {
+  const first = scope[0]!;
+  const name = q.r.pick(["id", ...first.table.indexes.map(([, column]) => column)]);
+  const family = familyOf(first.table.columns.find((c) => c.name === name)!.type);
+  const sub = q.subquery(scope, (both) => q.expr(family, 1, both).sql);
+  return `${first.alias}.${name} ${q.r.chance(0.2) ? "NOT " : ""}IN ${sub}`;
+}
+
 // ---------------------------------------------------------------- statements
 
 /** One random select (see the header for what it may hold). */
@@ -653,7 +662,10 @@ export function generateQuery(seed: number, tables: readonly TableDef[]): Query 
   }
   const leaves = q.leaves;
   q.leaves = undefined;
-  const where = r.chance(0.75) ? ` WHERE ${q.expr("bool", depth, scope).sql}` : "";
+  const terms = r.chance(0.75) ? [q.expr("bool", depth, scope).sql] : [];
+  // A leading `key IN (SELECT …)` on the first table's primary key or an indexed column: the shape of a lookup of the subquery's values.
+  if (q.subqueries() && r.chance(0.6)) terms.unshift(keyInTerm(q, scope));
+  const where = terms.length > 0 ? ` WHERE ${terms.join(" AND ")}` : "";
   q.leaves = leaves;
   let tail = "";
   let ordered = false;
