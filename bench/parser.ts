@@ -15,9 +15,10 @@
  *
  * Dialect adjustments, applied only to that peer's copy of the text:
  * pgsql-ast-parser numbers its placeholders (`$1`) and does not parse
- * EXPLAIN; node-sql-parser (MySQL dialect, its default) rejects the two
- * CREATE TABLE statements. A statement a peer rejects is left out of its
- * column, and the run says so. SQLite prepares every statement against an
+ * EXPLAIN; node-sql-parser parses as MySQL (its default), or as PostgreSQL
+ * where MySQL's grammar lacks the statement (ON CONFLICT, RETURNING), and
+ * still rejects a few (the two CREATE TABLE statements among them). A
+ * statement a peer rejects is left out of its column, and the run says so. SQLite prepares every statement against an
  * in-memory database holding the referenced tables; preparing compiles
  * without executing, so DDL prepares repeatedly (the CREATE targets a table
  * that does not exist yet, the DROP one that does).
@@ -64,12 +65,33 @@ const corpus: readonly (readonly [label: string, sql: string])[] = [
   ["drop table", "DROP TABLE IF EXISTS orders"],
   ["explain select", "EXPLAIN SELECT id FROM users WHERE id = ?"],
   ["~2 KB select", longSelect],
+  // Issue 15 and 16's statement forms: aggregates and grouping, subqueries, expressions, writes that answer rows, schema changes.
+  [
+    "group by having",
+    "SELECT country, count(*) AS n, avg(age) AS mean, count(DISTINCT email) AS emails FROM users WHERE age >= ? GROUP BY country HAVING count(*) > 10 AND sum(age) > 100 ORDER BY n DESC LIMIT 5",
+  ],
+  [
+    "subqueries",
+    "SELECT u.id, (SELECT max(o.amount) FROM orders o WHERE o.user_id = u.id) AS top FROM users u WHERE u.id IN (SELECT user_id FROM orders WHERE amount > ?) AND NOT EXISTS (SELECT 1 FROM orders n WHERE n.user_id = u.id AND n.note IS NULL)",
+  ],
+  [
+    "case cast functions",
+    "SELECT id, CASE WHEN age < 18 THEN 'minor' WHEN age >= 65 THEN 'senior' ELSE 'adult' END AS band, CAST(age AS REAL) / 2 AS half, lower(trim(name)) || '@' || country AS tag, coalesce(email, 'none') AS mail FROM users WHERE name LIKE 'A%' AND age BETWEEN 18 AND 65 AND country IN ('NL', 'DE', 'FR')",
+  ],
+  ["select distinct", "SELECT DISTINCT country, age / 10 * 10 AS decade FROM users ORDER BY 1, 2 DESC"],
+  ["upsert returning", "INSERT INTO counters (id, n) VALUES (?, ?), (?, ?) ON CONFLICT (id) DO UPDATE SET n = n + excluded.n RETURNING id, n"],
+  ["update returning", "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING id, balance"],
+  ["delete returning", "DELETE FROM orders WHERE amount < ? RETURNING *"],
+  ["create index", "CREATE UNIQUE INDEX IF NOT EXISTS by_email ON users (email)"],
+  ["alter table", "ALTER TABLE users ADD COLUMN tier TEXT NOT NULL DEFAULT 'basic'"],
 ];
 
 const setup = [
   "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, email TEXT, age INTEGER, country TEXT, vip BOOLEAN)",
   "CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id INTEGER, amount REAL, note TEXT)",
   `CREATE TABLE wide (${Array.from({ length: 41 }, (_, i) => `column_number_${i}`).join(", ")})`,
+  "CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)",
+  "CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER NOT NULL)",
 ];
 
 /** The part of better-sqlite3 used here (the package ships no types). */
@@ -90,9 +112,34 @@ function pgDialect(sql: string): string | undefined {
   return sql.replace(/\?/g, () => `$${++n}`);
 }
 
+/**
+ * node-sql-parser's dialect per text: MySQL (its default), or PostgreSQL
+ * (numbered placeholders) for a statement MySQL's grammar lacks (ON
+ * CONFLICT, RETURNING), so the new statement forms count against it where
+ * it parses them at all.
+ */
+const nspDialect = new Map<string, { database: string }>();
+function nspAdapt(sql: string): string {
+  const postgres = pgDialect(sql);
+  if (postgres !== undefined && !accepts(sql, "MySQL") && accepts(postgres, "PostgresQL")) {
+    nspDialect.set(postgres, { database: "PostgresQL" });
+    return postgres;
+  }
+  return sql;
+}
+
+function accepts(sql: string, database: string): boolean {
+  try {
+    nsp.astify(sql, { database });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const parsers: readonly (readonly [name: string, run: Run, adapt: (sql: string) => string | undefined])[] = [
   ["parseSql", parseSql, (s) => s],
-  ["node-sql-parser", (s) => nsp.astify(s), (s) => s],
+  ["node-sql-parser", (s) => nsp.astify(s, nspDialect.get(s)), nspAdapt],
   ["pgsql-ast-parser", (s) => pgParse(s), pgDialect],
   ["sqlite prepare", (s) => db.prepare(s), (s) => s],
 ];
