@@ -20,13 +20,20 @@
  * sqlite3's. The checksums: each database's count(*), sum(id) and
  * sum(score) after the last round (all four must agree), and the SHA-256 of
  * storedb's export of the table, which must equal the input's.
+ *
+ * Beside them, each round, the floor (`bench/import-floor.ts`, bundled):
+ * the least work in this runtime from the CSV bytes to the rows in memory
+ * (`floor: rows`), and to a durable document of them written the way
+ * storedb's design writes (`floor: durable`: a journal line per batch,
+ * then the document), each as a fraction of sqlite3's CPU.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { buildCli, root } from "../scripts/bundle.mjs";
+import { build } from "esbuild";
+import { buildCli, bundleOptions, root } from "../scripts/bundle.mjs";
 import { writeFixture } from "../test/cli/support/csv-fixture.js";
 
 const ROWS = 1_000_000;
@@ -75,6 +82,8 @@ async function main(): Promise<void> {
     rmSync(bundleDir, { recursive: true, force: true });
   });
   const cli = await buildCli(bundleDir);
+  const floor = path.join(bundleDir, "import-floor.js");
+  await build({ ...bundleOptions, entryPoints: [path.join(root, "bench", "import-floor.ts")], outfile: floor, logLevel: "error" });
   const csv = path.join(work, "rows.csv");
   await writeFixture(csv, ROWS);
   const storedb = (args: string) => `${quote(process.execPath)} ${quote(cli)} ${args}`;
@@ -100,6 +109,10 @@ async function main(): Promise<void> {
     dir = fresh("sqlite-typed");
     spawnSync("sqlite3", ["t.db", TYPED], { cwd: dir });
     record("sqlite3, existing table", timed(`sqlite3 t.db ${quote(`.import --csv --skip 1 ${csv} t`)}`, dir));
+    for (const stage of ["rows", "durable"]) {
+      dir = fresh(`floor-${stage}`);
+      record(`floor: ${stage}`, timed(`${quote(process.execPath)} ${quote(floor)} ${stage} ${quote(csv)} .`, dir));
+    }
     console.log(`round ${round + 1}: ${[...runs].map(([name, list]) => `${name} ${((list[round] as Run).wallMs / 1000).toFixed(2)} s`).join(", ")}`);
   }
 
@@ -107,8 +120,8 @@ async function main(): Promise<void> {
   for (const [name, list] of runs) {
     const wall = median(list.map((r) => r.wallMs));
     const cpu = median(list.map((r) => r.cpuMs));
-    const peer = runs.get(name.replace("storedb", "sqlite3"));
-    const ratio = name.startsWith("storedb") && peer ? `${(median(peer.map((r) => r.wallMs)) / wall).toFixed(2)}x; ${(median(peer.map((r) => r.cpuMs)) / cpu).toFixed(2)}x` : "";
+    const peer = runs.get(name.startsWith("floor") ? "sqlite3, new table" : name.replace("storedb", "sqlite3"));
+    const ratio = (name.startsWith("storedb") || name.startsWith("floor")) && peer ? `${(median(peer.map((r) => r.wallMs)) / wall).toFixed(2)}x; ${(median(peer.map((r) => r.cpuMs)) / cpu).toFixed(2)}x` : "";
     console.log(name.padEnd(27) + (wall / 1000).toFixed(2).padStart(9) + Math.round(ROWS / (wall / 1000)).toLocaleString("en-US").padStart(12) + (cpu / 1000).toFixed(2).padStart(9) + "   " + ratio);
   }
 
@@ -126,6 +139,7 @@ async function main(): Promise<void> {
   console.log(`\nchecksum count|sum(id)|sum(score): ${sums.join(", ")}${new Set(sums).size === 1 ? " (all equal)" : " (DIFFER)"}`);
   console.log(`checksum: storedb export sha256 ${ours.slice(0, 16)} ${ours === input ? "= input" : `!= input ${input.slice(0, 16)}`}`);
   console.log("sqlite3 .import: one transaction for the whole file; storedb: one durable commit per 50,000-row batch, one checkpoint at the end");
+  console.log("floor: rows = the CSV read into row arrays, nothing else; durable = that, a journal line per batch and the document (floors against sqlite3's new table)");
   if (ours !== input || new Set(sums).size !== 1) process.exitCode = 1;
 }
 

@@ -1,13 +1,14 @@
 /**
- * The CSV dialect of the tool, in one place (papaparse reads and writes it).
+ * The CSV dialect of the tool, in one place (papaparse writes it; import
+ * reads it with `transfer/csv-reader.ts`).
  *
  * RFC 4180: comma-separated, `"` quotes a field holding a comma, a quote, a
  * line break or an edge space, `""` escapes a quote inside one, lines end in
  * `\n` (`\r\n` is read too), the first line is the header. NULL is an empty
  * field. On export an empty string is written `""`, so a tool that tells the
- * two apart (PostgreSQL's COPY) reads it back as an empty string; on import
- * papaparse cannot tell `""` from an empty field, so both are NULL (as
- * DuckDB's reader does by default). JSON Lines keeps every value exactly.
+ * two apart (PostgreSQL's COPY) reads it back as an empty string; import
+ * reads both as NULL (as DuckDB's reader does by default). JSON Lines keeps
+ * every value exactly.
  */
 
 import Papa from "papaparse";

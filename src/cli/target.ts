@@ -12,6 +12,8 @@
 
 import path from "node:path";
 import type { Queryable } from "../api/queryable.js";
+import type { Result } from "../commands/results.js";
+import type { Command } from "../commands/types.js";
 import { assertDatabaseName } from "../commands/names.js";
 import type { CheckpointPolicy } from "../storage/checkpoint-schedule.js";
 import { UsageError } from "./failure.js";
@@ -31,6 +33,14 @@ export interface Target {
   readonly where: string;
   /** True for a server: the command cannot read the data directory. */
   readonly remote: boolean;
+  /**
+   * Runs a command this tool built itself, well-formed by construction (its
+   * names checked, its values scalars): in this process without the JSON
+   * Schema check `db.execute` does for commands from outside — the engine
+   * still checks every value's type and every constraint — as the service
+   * does once it has validated a request. A server validates it as always.
+   */
+  run(command: Command): Promise<Result>;
   /** Waits for queued writes and releases the database (a no-op for a server). */
   close(): Promise<void>;
 }
@@ -47,10 +57,12 @@ export async function openTarget(name: string, options: TargetOptions, checkpoin
     } catch (error) {
       throw new UsageError(`--url ${options.url}: ${error instanceof Error ? error.message.replace(/^createClient: /, "") : String(error)}`);
     }
-    return { db: client.database(name), where: options.url, remote: true, close: async () => {} };
+    const db = client.database(name);
+    return { db, where: options.url, remote: true, run: (command) => db.execute(command), close: async () => {} };
   }
   const file = path.join(options.data ?? process.env.STORE_DATA_PATH ?? "./data", `${assertDatabaseName(name)}.store`);
   const { Database } = await import("../database.js");
+  const checked = await import("../checked.js");
   const db = await Database.open(file, checkpoints === undefined ? {} : { checkpoints });
-  return { db, where: file, remote: false, close: () => db.close() };
+  return { db, where: file, remote: false, run: (command) => db[checked.runChecked](command), close: () => db.close() };
 }

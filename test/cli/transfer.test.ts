@@ -105,6 +105,18 @@ for (const kind of MODES) {
     assert.equal(problem.errors.map((e: { row: number; column: string; code: string }) => [e.row, e.column, e.code]), [[2, "price", "type"]]);
     assert.equal((await json(mode, "SELECT id FROM items WHERE id >= 10 ORDER BY id")).rows, [{ id: 10 }, { id: 11 }]);
 
+    // A batch is sent as several prepared statements: a refused row in a later one is still named by its record.
+    const long = path.join(cwd, "long.csv");
+    const records = Array.from({ length: 12_000 }, (_, i) => `${1000 + i},l${i},${i === 9_876 ? "oops" : i}`);
+    writeFileSync(long, "id,label,price\n" + records.join("\n") + "\n");
+    const late = await mode.run(["import", "shop", "items", long, "--json"]);
+    assert.is(late.code, 1);
+    const lateProblem = JSON.parse(late.stderr);
+    assert.match(lateProblem.detail, /^The batch of records 1–12000 was refused \(0 rows before it were imported\): Insert into "items"/);
+    assert.is(lateProblem.step, undefined, "the statements are not the user's steps");
+    assert.equal(lateProblem.errors.map((e: { row: number; column: string; code: string }) => [e.row, e.column, e.code]), [[9_876, "price", "type"]]);
+    assert.equal((await json(mode, "SELECT count(*) AS n FROM items WHERE id >= 1000")).rows, [{ n: 0 }]);
+
     const unknown = path.join(cwd, "unknown.csv");
     writeFileSync(unknown, "id,label,colour\n20,a,red\n");
     const wrongColumn = await mode.run(["import", "shop", "items", unknown]);
@@ -199,10 +211,11 @@ test("url: 30,000 rows through a server, in batches under its body limit, export
   const exported = await mode.run(["export", "shop", "mid"]);
   assert.is(exported.code, 0, exported.stderr);
   assert.is(exported.stdout, readFileSync(input, "utf8"));
-  // The server's request log (written within 50 ms): one line per batch.
-  const inserts = (mode.server?.logs() ?? []).filter((line) => line.command === "insert");
-  assert.ok(inserts.length > 3, `several batches (${inserts.length})`);
-  assert.ok(inserts.every((line) => line.status === 200));
+  // The server's request log (written within 50 ms): one line per batch, each a transaction of prepared inserts (the last may be one).
+  const batches = (mode.server?.logs() ?? []).filter((line) => line.command === "transaction" || line.command === "sql");
+  // ~2 MB of JSON under the client's ~768 kB batches.
+  assert.ok(batches.length >= 3, `several batches (${batches.length})`);
+  assert.ok(batches.every((line) => line.status === 200));
 });
 
 test("on a terminal the import shows a progress bar with rows/s", async () => {

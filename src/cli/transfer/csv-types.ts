@@ -5,7 +5,7 @@
  * pass reads the whole file once more; done as a parse it cost as much as
  * the import's own parse.
  *
- * Fields are found as the reader (papaparse, `read-records.ts`) finds them
+ * Fields are found as the reader (`csv-reader.ts`) finds them
  * in the files `csv.ts` describes: `,` between fields, `"` around a field
  * holding a comma, a quote or a line break, `""` for a quote inside one,
  * and the line ending the file's first line ends with (`\n`, `\r\n` or
