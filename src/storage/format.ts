@@ -36,10 +36,13 @@ export function serializeSchema(schema: TableSchema): string {
 
 /**
  * Writes whole `.store` documents. One writer per database, kept across
- * persists, so each table's unchanged rows reuse their lines.
+ * persists, so each table's unchanged rows reuse their lines — except for a
+ * write known to be the last (`remember` false), which keeps no line.
  */
 export class StoreWriter {
   private writers = new Map<string, RowLines>();
+
+  constructor(private readonly remember = true) {}
 
   /** The whole document, checksum sealed. */
   write(tables: readonly TableSnapshot[]): Buffer {
@@ -60,7 +63,7 @@ export class StoreWriter {
     for (let t = 0; t < tables.length; t++) {
       const table = tables[t]!;
       const key = table.schema.name + "\0" + table.columns.join("\0");
-      const writer = this.writers.get(key) ?? new RowLines(table.columns);
+      const writer = this.writers.get(key) ?? new RowLines(table.columns, this.remember);
       next.set(key, writer);
       const head = (t === 0 ? "\n" : ",\n") + JSON.stringify(table.schema.name) + ':{"schema":' + serializeSchema(table.schema) + ',\n"rows":[';
       let first = true;
@@ -71,7 +74,7 @@ export class StoreWriter {
       yield (first ? head : "") + "\n]}";
     }
     yield "}}\n";
-    this.writers = next;
+    if (this.remember) this.writers = next;
   }
 }
 

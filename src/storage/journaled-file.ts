@@ -145,6 +145,8 @@ export class JournaledFile implements Persistence {
   private epoch = 0;
   private running: Run | undefined;
   private closed = false;
+  /** `close` has begun: its checkpoint is the last write, which remembers no row's line (`StoreWriter`). */
+  private closing = false;
   /** The database's lock, once a writer took it; `locking` while it is being taken. */
   private lock: FileLock | undefined;
   private locking: Promise<void> | undefined;
@@ -542,7 +544,7 @@ export class JournaledFile implements Persistence {
     if (snapshot === undefined) return 0;
     const through = run.through!;
     try {
-      const temp = await writeTemp(this.fs, this.target, (file) => writeInSlices(this.writer, snapshot.tables, SLICE_MS, file), {
+      const temp = await writeTemp(this.fs, this.target, (file) => writeInSlices(this.closing ? new StoreWriter(false) : this.writer, snapshot.tables, SLICE_MS, file), {
         mode: this.known?.mode,
         durableWrites: true,
       }).catch((error: unknown) => {
@@ -597,6 +599,7 @@ export class JournaledFile implements Persistence {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.closing = true;
     this.schedule.stop();
     if (this.journal !== undefined && this.journal.size.records > 0 && !this.options.readOnly) {
       try {

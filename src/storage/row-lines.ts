@@ -17,6 +17,11 @@
  * boundary is such a match and each replacement adds one character, so the
  * split is exact when the text grew by rows - 1 characters (else the rows go
  * one call each). A line never holds a raw newline, so ",\n" splits lines.
+ *
+ * A writer's last write (the checkpoint that closes a database) remembers
+ * nothing: no write follows that could reuse a line, so each piece's text is
+ * that one call's output as it is, never split into lines, and no line is
+ * kept. At a million fresh rows, keeping them cost more than serializing.
  */
 
 import type { Row } from "../catalog/types.js";
@@ -31,7 +36,11 @@ export class RowLines {
   private rows: Row[] = [];
   private lines: string[] = [];
 
-  constructor(columns: readonly string[]) {
+  /** `remember`: false for a writer whose write is its last (see the header). */
+  constructor(
+    columns: readonly string[],
+    private readonly remember = true,
+  ) {
     // Column names are JSON-quoted into the source, so no name can inject code.
     const members = columns.map((column, i) => `${JSON.stringify(column)}: r[${i}] ?? null`).join(", ");
     this.toObject = new Function("r", `return { ${members} };`) as (row: Row) => object;
@@ -48,6 +57,10 @@ export class RowLines {
    * rows once the last piece is taken.
    */
   *pieces(rows: readonly Row[], size: number): Generator<string> {
+    if (!this.remember) {
+      yield* this.afresh(rows, size);
+      return;
+    }
     const before = this.rows;
     const lines = new Array<string>(rows.length);
     // Walk the remembered rows alongside: rows deleted in between are skipped
@@ -76,6 +89,19 @@ export class RowLines {
     }
     this.rows = rows.slice();
     this.lines = lines;
+  }
+
+  /** Every row serialized, `size` rows a piece, nothing remembered. */
+  private *afresh(rows: readonly Row[], size: number): Generator<string> {
+    const step = Math.max(1, size);
+    for (let start = 0; start < rows.length; start += step) {
+      const end = Math.min(start + step, rows.length);
+      const objects = new Array<object>(end - start);
+      for (let i = start; i < end; i++) objects[i - start] = this.toObject(rows[i]!);
+      const inner = JSON.stringify(objects).slice(1, -1);
+      const split = inner.replaceAll("},{", "},\n{");
+      yield split.length === inner.length + objects.length - 1 ? split : objects.map((o) => JSON.stringify(o)).join(",\n");
+    }
   }
 
   /** The remembered position, from `from` up to LOOK_AHEAD further, of `row` itself; -1 if none. */

@@ -3,7 +3,8 @@ import { createHash } from "node:crypto";
 import * as assert from "uvu/assert";
 import type { TableSnapshot } from "../../src/catalog/types.js";
 import { readStore, StoreWriter } from "../../src/storage/format.js";
-import { sumDocument, sumDocumentOffThread } from "../../src/storage/checksum.js";
+import { identityOfSealed, sumDocument, sumDocumentOffThread } from "../../src/storage/checksum.js";
+import { writeInSlices } from "../../src/storage/document-slices.js";
 
 const users: TableSnapshot = {
   schema: { name: "users", columns: { id: "text", name: "text" }, required: ["id"], primary_key: { columns: ["id"] } },
@@ -135,6 +136,30 @@ test("written in pieces of a few rows, the document is the same text", () => {
     const bytes = Buffer.from(text);
     bytes.write(whole.toString("latin1", 20, 84), 20, "latin1");
     assert.ok(bytes.equals(whole), `pieces of ${size}`);
+  }
+});
+
+test("written in slices (remembering lines or not), the document is the same bytes, across chunks and with a piece larger than one", async () => {
+  const text = (i: number): string => (i === 700 ? "漢字 😀 ".repeat(80_000) : i % 5 === 0 ? `é ${i}` : `n${i}`);
+  const many: TableSnapshot = { ...users, rows: Array.from({ length: 30_000 }, (_, i) => [String(i), i % 3 === 0 ? null : text(i)]) };
+  const tables = [many, orders].sort((a, b) => a.schema.name.localeCompare(b.schema.name));
+  const whole = new StoreWriter().write(tables);
+  assert.ok(whole.length > 1 << 20, "many chunks");
+  for (const remember of [true, false]) {
+    // A file written at offsets, as the checkpoint's temp file is (chunk 0 last).
+    const bytes = Buffer.alloc(whole.length);
+    let written = 0;
+    const sink = {
+      write: async (data: Uint8Array, position: number) => {
+        bytes.set(data, position);
+        written += data.length;
+      },
+    };
+    const document = await writeInSlices(new StoreWriter(remember), tables, 1, sink);
+    assert.is(document.bytes, whole.length);
+    assert.is(written, whole.length, "every byte written once");
+    assert.ok(bytes.equals(whole), `remember ${remember}`);
+    assert.is(document.identity, identityOfSealed(whole));
   }
 });
 

@@ -72,4 +72,25 @@ test("empty tables and a first write with a row separator inside a value", () =>
   assert.is(writer.text([]), "");
 });
 
+test("a last write remembers nothing and gives the same text, in pieces of any size, a row separator inside a value included", () => {
+  const random = seeded(11);
+  const rows = Array.from({ length: 700 }, (_, i) => randomRow(random, i));
+  rows[300] = [300, "a},{b", null, true];
+  for (const size of [1, 7, 128, 1000, Infinity]) {
+    const writer = new RowLines(columns, false);
+    assert.is([...writer.pieces(rows, size)].join(",\n"), expected(rows), `pieces of ${size}`);
+    // Nothing was remembered: the next write serializes every row again.
+    const spy = JSON.stringify;
+    let calls = 0;
+    JSON.stringify = ((...args: Parameters<typeof spy>) => (calls++, spy(...args))) as typeof spy;
+    try {
+      assert.is(writer.text(rows), expected(rows));
+    } finally {
+      JSON.stringify = spy;
+    }
+    assert.ok(calls >= 1, `serialized again (${calls} calls)`);
+  }
+  assert.is(new RowLines(columns, false).text([]), "");
+});
+
 test.run();
