@@ -18,7 +18,16 @@ interface Entry {
   readonly journal?: string;
   readonly document?: string;
   readonly seq: number;
-  readonly changes?: { kind: string; table?: string; position?: number; row?: Values; rows?: Values[]; after?: Values; schema?: { name: string; columns: Record<string, string> } }[];
+  readonly changes?: {
+    kind: string;
+    table?: string;
+    position?: number;
+    row?: Values;
+    // An insert's run of rows, or an alter-table's reshape of every row.
+    rows?: Values[] | { kind: "add"; value: unknown } | { kind: "drop"; position: number };
+    after?: Values;
+    schema?: { name: string; columns: Record<string, string> };
+  }[];
   readonly checkpoint?: string;
   readonly through?: number;
 }
@@ -79,10 +88,18 @@ export function databaseOnDisk(dataDir: string, database: string): Map<string, R
     for (const change of entry.changes) {
       if (change.kind === "create-table") tables.set(change.schema!.name, { columns: Object.keys(change.schema!.columns), rows: [] });
       else if (change.kind === "drop-table") tables.delete(change.table!);
-      else {
+      else if (change.kind === "alter-table") {
+        const reshape = change.rows as { kind: "add"; value: unknown } | { kind: "drop"; position: number } | undefined;
+        const rows = tables.get(change.table!)!.rows.map((row) =>
+          reshape === undefined ? row : reshape.kind === "add" ? [...row, reshape.value] : row.filter((_, i) => i !== reshape.position),
+        );
+        tables.delete(change.table!);
+        tables.set(change.schema!.name, { columns: Object.keys(change.schema!.columns), rows });
+      } else {
         const rows = tables.get(change.table!)!.rows;
+        const run = change.rows as Values[] | undefined;
         // A run of inserts at consecutive positions carries `rows`; a single insert, `row`.
-        if (change.kind === "insert") rows.splice(change.position!, 0, ...(change.rows ?? [change.row!]));
+        if (change.kind === "insert") rows.splice(change.position!, 0, ...(run ?? [change.row!]));
         else if (change.kind === "delete") rows.splice(change.position!, 1);
         else if (change.kind === "update") rows[change.position!] = change.after!;
       }
