@@ -82,6 +82,8 @@ export class InstrumentedFs implements FileSystem {
   private durable = new Map<string, number>();
   private written = new Map<number, Buffer>();
   private synced = new Map<number, Buffer>();
+  /** Real files opened and not closed yet: a crash closes them, as the end of a process does. */
+  private open = new Set<Pick<WritableFile, "close">>();
 
   private constructor(readonly dir: string) {}
 
@@ -197,6 +199,9 @@ export class InstrumentedFs implements FileSystem {
     for (const [name, id] of this.durable) {
       await fsp.writeFile(path.join(this.dir, name), this.synced.get(id) ?? Buffer.alloc(0));
     }
+    // The crashed process's descriptors go with it (the database that held them is never closed).
+    for (const real of this.open) await real.close().catch(() => undefined);
+    this.open.clear();
     this.log.push("CRASH");
     this.dead = false;
     await this.adoptDisk();
@@ -236,6 +241,7 @@ export class InstrumentedFs implements FileSystem {
 
   /** `stat` and `close` of an open file, logged. */
   private statAndClose(name: string, real: Pick<WritableFile, "stat" | "close">): Pick<WritableFile, "stat" | "close"> {
+    this.open.add(real);
     return {
       stat: async () => {
         await this.call("fstat", name);
@@ -247,6 +253,7 @@ export class InstrumentedFs implements FileSystem {
         try {
           await this.call("close", name);
         } finally {
+          this.open.delete(real);
           await real.close();
         }
       },
