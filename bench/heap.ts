@@ -10,9 +10,11 @@
  * heap: a small database of the same shape is opened first (the code every
  * database shares — the SQL parser, compiled readers and plans — is
  * loaded and optimized before the measurement starts), then the heap is
- * measured after full collections before and after the big open. The
- * difference over the file size is the figure `HEAP_PER_STORED_BYTE`
- * (`src/storage/open-budget.ts`) estimates.
+ * measured after full collections before and after the big open: V8's
+ * heap and the array buffers beside it (typed arrays keep their elements
+ * outside the heap, and a table keeps its number columns and index links in
+ * them). Their growth over the file size is the figure
+ * `HEAP_PER_STORED_BYTE` (`src/storage/open-budget.ts`) estimates.
  *
  * `bench/storage.ts` prints it last; `npm run bench -- heap` runs it alone.
  */
@@ -32,8 +34,10 @@ const MB = 1024 * 1024;
 
 export interface HeapFigures {
   readonly fileBytes: number;
-  /** Heap used after the open less heap used before it, after full collections. */
+  /** Heap used after the open less heap used before it, after full collections: V8's heap and array buffers. */
   readonly heapBytes: number;
+  /** The array buffers' part of it. */
+  readonly bufferBytes: number;
   /** Resident set growth over the open, once collected (what the process keeps from the system). */
   readonly rssBytes: number;
   /** The resident set's peak during the open over its size before (the text, the parsed document and the rows at once). */
@@ -134,7 +138,8 @@ async function measureHere(small: string, big: string): Promise<HeapFigures> {
   const after = await settle();
   const figures: HeapFigures = {
     fileBytes: statSync(big).size,
-    heapBytes: after.heapUsed - before.heapUsed,
+    heapBytes: after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers),
+    bufferBytes: after.arrayBuffers - before.arrayBuffers,
     rssBytes: after.rss - before.rss,
     peakRssBytes: process.resourceUsage().maxRSS * 1024 - before.rss,
     openCpuMs: (used.user + used.system) / 1000,
@@ -167,6 +172,7 @@ export function printHeap(h: HeapFigures): void {
     {
       ".store MB": mb(h.fileBytes),
       "heap MB": mb(h.heapBytes),
+      "of it array buffers": mb(h.bufferBytes),
       "heap/file": `${ratio.toFixed(2)}x`,
       "RSS MB": mb(h.rssBytes),
       "RSS/file": `${(h.rssBytes / h.fileBytes).toFixed(2)}x`,

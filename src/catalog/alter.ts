@@ -7,30 +7,33 @@
  * Every new table is built in full (its rows reshaped, every index built by
  * `Table.holding`, so a new index is whatever kind the schema declares)
  * before any takes an old one's place: a unique key the rows break refuses
- * the whole change, and nothing changed. Rows are values, so a reshape
- * makes new arrays and the old ones go into the change record for undo.
+ * the whole change, and nothing changed. Rows are values: a reshape
+ * copies the rows into a new heap, column by column, and the old rows go
+ * into the change record for undo; a change that keeps the columns keeps
+ * the heap.
  */
 
-import type { Value } from "../commands/types.js";
+import type { TableSchema, Value } from "../commands/types.js";
 import { ConstraintError, StoreError, type ProblemEntry } from "../errors.js";
 import type { RowReshape, TableChange } from "../planner/plan.js";
-import type { MutableRow } from "./key-index.js";
 import { Table } from "./table.js";
-import type { Change, Row } from "./types.js";
+import type { Change } from "./types.js";
 
-/** The rows reshaped: new arrays, or the same ones when nothing reshapes them. */
-export function reshapeRows(rows: readonly Row[], reshape: RowReshape | undefined): MutableRow[] {
-  if (reshape === undefined) return rows.slice() as MutableRow[];
-  if (reshape.kind === "add") {
-    const value = reshape.value;
-    return rows.map((row) => {
-      const next = row.slice();
-      next.push(value);
-      return next;
-    });
-  }
-  const at = reshape.position;
-  return rows.map((row) => row.filter((_, i) => i !== at) as Value[]);
+/**
+ * `old`'s rows as a table of `schema`, reshaped: the same heap when nothing
+ * reshapes them, else a new one (a column appended with a value, or one
+ * removed). The new schema's columns must fit (a replay checks the width).
+ */
+export function reshapeTable(old: Table, schema: TableSchema, reshape: RowReshape | undefined): ReturnType<typeof Table.holding> {
+  const shaped = new Table(schema);
+  const from: (number | { readonly value: Value })[] = old.columns.map((_, c) => c);
+  if (reshape?.kind === "add") from.push({ value: reshape.value });
+  else if (reshape?.kind === "drop") from.splice(reshape.position, 1);
+  // A schema that does not fit the rows (only a damaged journal has one): no rows, and the caller refuses it by its width.
+  if (from.length !== shaped.width) return { table: shaped, duplicates: [] };
+  const same = reshape === undefined && shaped.types.every((type, c) => type === old.types[c]);
+  if (same) return Table.holding(schema, old.heap, old.rows);
+  return Table.holding(schema, old.heap.gather(old.rows, shaped.types, from), old.rows.map((_, i) => i + 1));
 }
 
 /**
@@ -46,7 +49,7 @@ export function buildTables(
   for (const change of changes) {
     const old = tables.get(change.table);
     if (old === undefined) throw new StoreError("table_not_found", `Table "${change.table}" does not exist`);
-    const { table, duplicates } = Table.holding(change.schema, reshapeRows(old.rows, change.rows));
+    const { table, duplicates } = reshapeTable(old, change.schema, change.rows);
     table.uniqueKeys().forEach((ix, k) => {
       const column = ix.positions.map((p) => table.columns[p]).join(",");
       for (const row of duplicates[k] ?? []) {
@@ -68,6 +71,6 @@ export function applyTableChanges(tables: Map<string, Table>, changes: readonly 
   for (const { table } of built) tables.set(table.name, table);
   return built.map(({ old, change }): Change => {
     const base = { kind: "alter-table" as const, table: change.table, schema: change.schema, before: old.schema };
-    return change.rows === undefined ? base : { ...base, rows: change.rows, beforeRows: old.rows };
+    return change.rows === undefined ? base : { ...base, rows: change.rows, beforeRows: { heap: old.heap, rows: old.rows } };
   });
 }

@@ -11,7 +11,6 @@
 
 import type { ProblemEntry } from "../errors.js";
 import { linksFrom } from "./foreign-keys.js";
-import { keyOfRow } from "./key-index.js";
 import type { Table } from "./table.js";
 
 export interface LoadFacts {
@@ -25,8 +24,8 @@ export function checkTables(tables: ReadonlyMap<string, Table>, facts?: Readonly
   const problems: ProblemEntry[] = [];
   for (const table of [...tables.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const known = facts?.get(table);
-    if (!known?.valuesChecked) table.rows.forEach((row, i) => table.rowProblems(row, i, problems));
-    else if (table.hasChecks) table.rows.forEach((row, i) => table.checkProblems(row, i, problems));
+    if (!known?.valuesChecked) table.rows.forEach((row, i) => table.rowProblems(table.values(row), i, problems));
+    else if (table.hasChecks) table.rows.forEach((row, i) => table.checkProblems(table.values(row), i, problems));
     table.uniqueKeys().forEach((ix, k) => {
       const code = ix === table.pk ? "duplicate_key" : "unique";
       const column = ix.positions.map((p) => table.columns[p]).join(",");
@@ -34,7 +33,7 @@ export function checkTables(tables: ReadonlyMap<string, Table>, facts?: Readonly
       const duplicates =
         known?.duplicates[k] ??
         table.rows.flatMap((row, i) => {
-          const key = keyOfRow(row, ix.positions);
+          const key = table.keyOf(row, ix.positions);
           return key !== undefined && ix.get(key) !== row ? [i] : [];
         });
       for (const i of duplicates) {
@@ -44,7 +43,7 @@ export function checkTables(tables: ReadonlyMap<string, Table>, facts?: Readonly
     for (const l of linksFrom(table, tables)) {
       const column = l.childPositions.map((p) => table.columns[p]).join(",");
       table.rows.forEach((row, i) => {
-        const k = keyOfRow(row, l.childPositions);
+        const k = table.keyOf(row, l.childPositions);
         if (k !== undefined && l.parentKey.get(k) === undefined) {
           problems.push({ table: table.name, row: i, column, code: "foreign_key", message: `No row in "${l.parent.name}" has this key (${column})` });
         }

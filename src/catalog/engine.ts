@@ -44,7 +44,6 @@ import { linksTo } from "./foreign-keys.js";
 import { loadTables } from "./load.js";
 import { applyDelete, applyInsert, applyUpdate, insertValues, type Written } from "./mutate.js";
 import { applyUpsert } from "./upsert.js";
-import type { MutableRow } from "./key-index.js";
 import { Table } from "./table.js";
 import { redoChanges } from "./redo.js";
 import { undoChanges } from "./undo.js";
@@ -292,12 +291,12 @@ export class Engine implements EngineApi {
       case "update":
       case "delete": {
         const match = prepareMatch(s.access, s.where, (column) => this.tables.get(s.table)?.position.get(column) ?? -1, subqueryScope(positionOf, plan.params.length), this.stores);
-        const assign = s.kind === "update" ? { assign: compileAssignments(s.set) } : {};
+        const assign = s.kind === "update" ? { assign: compileAssignments(s.set, "row", this.tables.get(s.table)?.types ?? []) } : {};
         return { plan, match, ...assign, ...returningOf(s.returning) };
       }
       case "insert": {
         const conflict = s.onConflict;
-        const assign = conflict?.action === "update" ? { assign: compileAssignments(conflict.set, "tuple") } : {};
+        const assign = conflict?.action === "update" ? { assign: compileAssignments(conflict.set, "values-tuple") } : {};
         return { plan, ...assign, ...returningOf(s.returning) };
       }
       case "create-table":
@@ -325,15 +324,18 @@ export class Engine implements EngineApi {
           return { result: writeResult("insert", s.table, written, prepared.returning, params), changes: written.changes };
         }
         const upserted = applyUpsert(this.tables, table, s, insertValues(table, s, params), prepared.assign, params);
+        this.compact(upserted.changes);
         const { inserted, updated, ignored } = upserted;
         return { result: writeResult("insert", s.table, upserted, prepared.returning, params, { inserted, updated, ignored }), changes: upserted.changes };
       }
       case "update": {
         const written = applyUpdate(this.tables, this.table(s.table), s, prepared.match as PreparedMatch, prepared.assign as AssignFn, params);
+        this.compact(written.changes);
         return { result: writeResult("update", s.table, written, prepared.returning, params), changes: written.changes };
       }
       case "delete": {
         const written = applyDelete(this.tables, this.table(s.table), prepared.match as PreparedMatch, params);
+        this.compact(written.changes);
         return { result: writeResult("delete", s.table, written, prepared.returning, params), changes: written.changes };
       }
       case "create-table": {
@@ -362,7 +364,7 @@ export class Engine implements EngineApi {
         }
         this.tables.delete(t.name);
         this.plans.clear();
-        const change: Change = { kind: "drop-table", table: t.name, schema: t.schema, rows: t.rows };
+        const change: Change = { kind: "drop-table", table: t.name, schema: t.schema, rows: { heap: t.heap, rows: t.rows } };
         return { result: mutation("drop-table", t.name, 0), changes: [change] };
       }
       case "create-index":
@@ -386,6 +388,16 @@ export class Engine implements EngineApi {
     return applied;
   }
 
+  /** After a command that replaced or removed rows: tables whose heaps hold many dead rows copy their live ones (`Table.compact`). */
+  private compact(changes: readonly Change[]): void {
+    let last: string | undefined;
+    for (const c of changes) {
+      if (c.kind !== "update" && c.kind !== "delete") continue;
+      if (c.table !== last) this.tables.get(c.table)?.compact();
+      last = c.table;
+    }
+  }
+
   private table(name: string): Table {
     const t = this.tables.get(name);
     if (!t) throw new StoreError("table_not_found", `Table "${name}" does not exist`);
@@ -402,15 +414,16 @@ export class Engine implements EngineApi {
 
   redo(changes: readonly Redo[]): void {
     if (redoChanges(this.tables, changes)) this.plans.clear();
+    for (const t of this.tables.values()) t.compact();
   }
 
   /**
-   * Each table's row array, copied: rows are values the engine never writes
-   * again (see `Table`), so the snapshot stays exactly this state however
-   * long it is held, and costs one array copy per table.
+   * Each table's row ids, copied, and its heap: rows are values the engine
+   * never writes again (see `Table`), so the snapshot stays exactly this
+   * state however long it is held, and costs one array copy per table.
    */
   snapshot(): readonly TableSnapshot[] {
-    return this.sorted().map((t) => ({ schema: t.schema, columns: t.columns, rows: t.rows.slice() }));
+    return this.sorted().map((t) => ({ schema: t.schema, columns: t.columns, heap: t.heap, rows: t.rows.slice() }));
   }
 }
 
@@ -427,9 +440,9 @@ interface Returning {
   readonly project: ProjectFn;
 }
 
-/** RETURNING compiled to a projection over one stored row. */
+/** RETURNING compiled to a projection over one written row (its values). */
 function returningOf(columns: readonly OutputColumn[] | undefined): { returning?: Returning } {
-  return columns === undefined ? {} : { returning: { columns: columns.map((c) => c.name), project: compileProjection(columns, "objects", "row") } };
+  return columns === undefined ? {} : { returning: { columns: columns.map((c) => c.name), project: compileProjection(columns, "objects", "values") } };
 }
 
 /**

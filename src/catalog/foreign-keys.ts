@@ -10,7 +10,7 @@
  */
 
 import type { ForeignKey, Value } from "../commands/types.js";
-import { keyOfRow, type MultiIndex, type MutableRow, type UniqueIndex } from "./key-index.js";
+import type { MultiIndex, UniqueIndex } from "./key-index.js";
 import type { Table } from "./table.js";
 
 export interface ForeignKeyLink {
@@ -57,28 +57,42 @@ export function linksTo(parent: Table, tables: ReadonlyMap<string, Table>): Fore
 }
 
 /**
- * Makes a child row hold the parent's own key values (equal values, the
- * parent's string objects): key strings are then shared, not duplicated per
- * child, and an index lookup of a parent key in the child's index compares
- * strings by pointer instead of by content.
+ * Makes a child row of values hold the parent row's own key values (equal
+ * values, the parent's string objects): key strings are then shared, not
+ * duplicated per child, and an index lookup of a parent key in the child's
+ * index compares strings by pointer instead of by content.
  */
-export function shareParentKey(l: ForeignKeyLink, child: Value[], parent: readonly Value[]): void {
+export function shareParentKey(l: ForeignKeyLink, child: Value[], parent: number): void {
   const positions = l.parentKey.positions;
-  for (let i = 0; i < positions.length; i++) child[l.childPositions[i] as number] = parent[positions[i] as number] as Value;
+  for (let i = 0; i < positions.length; i++) child[l.childPositions[i] as number] = l.parent.heap.value(parent, positions[i] as number);
+}
+
+/**
+ * The same for a stored child row, while a table loads (before anything has
+ * read it: the one write to a stored row, and of an equal value): a text
+ * key column takes the parent's string.
+ */
+export function shareStoredKey(l: ForeignKeyLink, child: number, parent: number): void {
+  const positions = l.parentKey.positions;
+  const columns = l.child.heap.columns;
+  for (let i = 0; i < positions.length; i++) {
+    const column = columns[l.childPositions[i] as number];
+    if (Array.isArray(column)) column[child] = l.parent.heap.columns[positions[i] as number]![parent] as string;
+  }
 }
 
 export class ChildFinder {
-  private readonly maps = new Map<ForeignKeyLink, Map<unknown, MutableRow[]>>();
+  private readonly maps = new Map<ForeignKeyLink, Map<unknown, number[]>>();
 
   /** Child rows whose foreign key equals `key` (an encoded parent key), in table order. */
-  rows(l: ForeignKeyLink, key: unknown): readonly MutableRow[] {
+  rows(l: ForeignKeyLink, key: unknown): readonly number[] {
     if (key === undefined) return [];
     const same = (ix: UniqueIndex | MultiIndex): boolean =>
       ix.positions.length === l.childPositions.length && ix.positions.every((p, i) => p === l.childPositions[i]);
     const unique = l.child.uniqueKeys().find(same);
     if (unique) {
       const row = unique.get(key);
-      return row ? [row] : [];
+      return row === undefined ? [] : [row];
     }
     const multi = l.child.secondary.find(same);
     if (multi) return multi.get(key);
@@ -86,7 +100,7 @@ export class ChildFinder {
     if (!map) {
       map = new Map();
       for (const row of l.child.rows) {
-        const k = keyOfRow(row, l.childPositions);
+        const k = l.child.keyOf(row, l.childPositions);
         if (k === undefined) continue;
         const bucket = map.get(k);
         if (bucket) bucket.push(row);

@@ -1,17 +1,18 @@
 /**
- * In-memory keys over a table's rows: `UniqueIndex` (primary and unique
- * keys: one row per key) and `MultiIndex` (secondary indexes: rows per key,
- * kept in insertion order so an index lookup returns rows in table order,
- * and ordered by key for ranges and ordered walks).
+ * In-memory keys over a table's rows (row ids of its `ColumnHeap`):
+ * `UniqueIndex` (primary and unique keys: one row per key) and
+ * `MultiIndex` (secondary indexes: rows per key, in table order, and
+ * ordered by key for ranges and ordered walks).
  *
  * A one-column key is the value itself (integer and real 1 are the same
  * number, text "1" differs from 1); a composite key is the JSON of its
- * values. Rows with a NULL in the key are not indexed: NULL never
- * equals anything, so unique keys allow several and lookups skip them.
+ * values. Rows with a NULL in the key are not found by equality: NULL
+ * never equals anything, so unique keys allow several and lookups skip
+ * them.
  *
- * A MultiIndex asks the table for each row's order (`orderOf`, increasing
- * in table order) to place a row whose key changed at its table-order
- * position in the new bucket.
+ * An index reads its rows' keys from the table (`IndexedTable`): the heap,
+ * and each row's place in table order (`orderOf`, increasing along the
+ * table), which places a row whose key changed in its new bucket.
  *
  * `build` fills an index anew from all rows in table order (load, rebuild):
  * one tight loop, no per-row order lookups.
@@ -19,13 +20,19 @@
 
 import type { Value } from "../commands/types.js";
 import { compareValues } from "../executor/index.js";
-import type { KeyRange } from "../executor/table-store.js";
 import { BTree } from "./btree.js";
 import { compareKeys, keyWalk } from "./key-range.js";
+import { columnValue, type KeyRange } from "../executor/table-store.js";
+import type { ColumnHeap } from "./row-heap.js";
 
-export type MutableRow = Value[];
+/** What an index reads of its table. */
+export interface IndexedTable {
+  readonly heap: ColumnHeap;
+  /** Increases along the table. */
+  orderOf(id: number): number;
+}
 
-const EMPTY: readonly MutableRow[] = Object.freeze([]) as readonly MutableRow[];
+const EMPTY: readonly number[] = Object.freeze([]) as readonly number[];
 
 /** The key of `values` (undefined when one is NULL). */
 export function keyOfValues(values: readonly Value[]): unknown {
@@ -34,7 +41,7 @@ export function keyOfValues(values: readonly Value[]): unknown {
   return JSON.stringify(values);
 }
 
-/** The key of a row's columns at `positions` (undefined when one is NULL). */
+/** The key of a row of values at `positions` (undefined when one is NULL). */
 export function keyOfRow(row: readonly Value[], positions: readonly number[]): unknown {
   if (positions.length === 1) {
     const v = row[positions[0] as number] as Value;
@@ -49,71 +56,116 @@ export function keyOfRow(row: readonly Value[], positions: readonly number[]): u
   return JSON.stringify(values);
 }
 
-/** Slots a UniqueIndex starts with, and keeps beyond twice its row count when rebuilt. */
+/** The key of stored row `id` at `positions` (undefined when one is NULL). */
+export function keyOfStored(heap: ColumnHeap, id: number, positions: readonly number[]): unknown {
+  if (positions.length === 1) {
+    const v = columnValue(heap.columns[positions[0] as number]!, id);
+    return v === null ? undefined : v;
+  }
+  const values: Value[] = [];
+  for (const p of positions) {
+    const v = columnValue(heap.columns[p]!, id);
+    if (v === null) return undefined;
+    values.push(v);
+  }
+  return JSON.stringify(values);
+}
+
+/** Slots a UniqueIndex keeps beyond twice its row count when built. */
 const SPARE_SLOTS = 1024;
 
 export class UniqueIndex {
   /**
    * Rows by key. Integer keys from 0 below `limit` (most primary keys) sit
-   * in array slots, filled about four times as fast as Map entries when a
-   * large table loads; every other key is in `map`. `limit` only changes when
-   * the index is emptied (room for twice the rows then, so a dense key range
+   * in typed-array slots (the row's id; 0, the heap's row of NULLs, is
+   * "none"), filled about four times as fast as Map entries when a large
+   * table loads; every other key is in `map`. `limit` only changes when the
+   * index is emptied (room for twice the rows then, so a dense key range
    * fits and far-apart keys never make a huge or sparse array), so which
    * store holds a key depends on the key alone and each operation looks in
    * one place. The slots are allocated when the first such key arrives, so
    * a key of text costs no slots at all.
    */
-  private slots: (MutableRow | undefined)[] = [];
+  private slots: Int32Array | undefined;
   private limit = 0;
-  private readonly map = new Map<unknown, MutableRow>();
+  private readonly map = new Map<unknown, number>();
 
   constructor(
     readonly name: string,
     readonly positions: readonly number[],
+    private readonly table: IndexedTable,
   ) {
     this.reset(0);
   }
 
-  get(key: unknown): MutableRow | undefined {
-    if (this.isSlot(key)) return this.slots[key];
+  /** The row holding `key` (already encoded), if any. */
+  get(key: unknown): number | undefined {
+    if (this.isSlot(key)) {
+      const id = this.slots === undefined ? 0 : (this.slots[key] as number);
+      return id === 0 ? undefined : id;
+    }
     return key === undefined ? undefined : this.map.get(key);
   }
 
-  lookup(values: readonly Value[]): readonly MutableRow[] {
-    const row = this.get(keyOfValues(values));
-    return row === undefined ? EMPTY : [row];
+  lookup(values: readonly Value[]): readonly number[] {
+    const id = this.get(keyOfValues(values));
+    return id === undefined ? EMPTY : [id];
+  }
+
+  keyOf(id: number): unknown {
+    return keyOfStored(this.table.heap, id, this.positions);
   }
 
   /** Adds a row; returns false (and changes nothing) when its key is taken. */
-  add(row: MutableRow): boolean {
-    return this.put(keyOfRow(row, this.positions), row);
+  add(id: number): boolean {
+    return this.put(this.keyOf(id), id);
   }
 
-  remove(row: MutableRow): void {
-    const key = keyOfRow(row, this.positions);
+  remove(id: number): void {
+    const key = this.keyOf(id);
     if (this.isSlot(key)) {
-      if (this.slots[key] === row) this.slots[key] = undefined;
-    } else if (key !== undefined && this.map.get(key) === row) {
+      if (this.slots !== undefined && this.slots[key] === id) this.slots[key] = 0;
+    } else if (key !== undefined && this.map.get(key) === id) {
       this.map.delete(key);
     }
   }
 
-  /** Empties the index and indexes `rows` (table order); returns the positions of rows whose key an earlier row holds. */
-  build(rows: readonly MutableRow[]): number[] {
-    this.reset(rows.length);
+  /** Whether two stored rows have one key here. */
+  sameKey(a: number, b: number): boolean {
+    return this.keyOf(a) === this.keyOf(b);
+  }
+
+  /** Row `next` takes the key `old` holds (their keys are equal). */
+  replace(old: number, next: number): void {
+    const key = this.keyOf(old);
+    if (this.isSlot(key)) {
+      if (this.slots !== undefined && this.slots[key] === old) this.slots[key] = next;
+    } else if (key !== undefined && this.map.get(key) === old) {
+      this.map.set(key, next);
+    }
+  }
+
+  /** Empties the index and indexes `ids` (table order); returns the positions of rows whose key an earlier row holds. */
+  build(ids: readonly number[]): number[] {
+    this.reset(ids.length);
     const taken: number[] = [];
-    const single = this.positions.length === 1 ? (this.positions[0] as number) : -1;
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as MutableRow;
-      const key = single >= 0 ? (row[single] === null ? undefined : row[single]) : keyOfRow(row, this.positions);
-      if (!this.put(key, row)) taken.push(i);
+    const heap = this.table.heap;
+    const single = this.positions.length === 1 ? heap.columns[this.positions[0] as number]! : undefined;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      let key: unknown;
+      if (single !== undefined) {
+        key = single[id];
+        if (key === null || key !== key) key = undefined;
+      } else key = keyOfStored(heap, id, this.positions);
+      if (!this.put(key, id)) taken.push(i);
     }
     return taken;
   }
 
   private reset(rows: number): void {
     this.limit = 2 * rows + SPARE_SLOTS;
-    this.slots = [];
+    this.slots = undefined;
     this.map.clear();
   }
 
@@ -121,99 +173,205 @@ export class UniqueIndex {
     return typeof key === "number" && (key | 0) === key && key >= 0 && key < this.limit;
   }
 
-  /** Files `row` under `key` unless the key is taken (false); a NULL key (undefined) is not indexed. */
-  private put(key: unknown, row: MutableRow): boolean {
+  /** Files row `id` under `key` unless the key is taken (false); a NULL key (undefined) is not indexed. */
+  private put(key: unknown, id: number): boolean {
     if (this.isSlot(key)) {
-      if (this.slots.length === 0) this.slots = new Array<MutableRow | undefined>(this.limit);
-      if (this.slots[key] !== undefined) return false;
-      this.slots[key] = row;
+      const slots = (this.slots ??= new Int32Array(this.limit));
+      if (slots[key] !== 0) return false;
+      slots[key] = id;
       return true;
     }
     if (key === undefined) return true;
     if (this.map.has(key)) return false;
-    this.map.set(key, row);
+    this.map.set(key, id);
     return true;
   }
 }
 
+/** The bucket of rows whose one key column is NULL (never found by equality: no lookup asks for it). */
+const NULL_BUCKET = Symbol("NULL");
+
 /**
  * A secondary index: rows by key, each key's rows (its bucket) in table
- * order. Equality goes through a Map; ranges, prefixes and ordered walks
- * through a B+tree over the same buckets, keyed by the column value (an
- * array of them for several columns) and holding NULL keys too (ORDER BY
- * walks every row). The tree is built on first ordered use and kept in
- * step from then on, so loading a table and equality-only workloads pay
- * nothing for it; `build` drops it.
+ * order. A bucket is a circular doubly linked list threaded through two
+ * typed arrays indexed by row id (`next`, `prev`: 8 bytes a row, against
+ * an array per bucket that cost ~70 bytes a key before its rows), and the
+ * Map holds each bucket's first row (its last is that row's `prev`), so
+ * appending, removing, and a new row taking an old one's place are O(1),
+ * and a row placed by its table order walks back from the bucket's end.
+ *
+ * Every row is in a bucket, NULL keys too (ORDER BY walks every row): a
+ * one-column NULL under `NULL_BUCKET`, a composite key with a NULL under
+ * its JSON, which no equality lookup builds (`keyOfValues` stops at a
+ * NULL). Equality goes through the Map; ranges, prefixes and ordered walks
+ * through a B+tree from each key (the column value, or an array of them)
+ * to its bucket's first row, as the Map has it. The tree is built on first
+ * ordered use and kept in step from then on, so loading a table and
+ * equality-only workloads pay nothing for it; `build` drops it.
  */
 export class MultiIndex {
-  private readonly map = new Map<unknown, MutableRow[]>();
-  private tree: BTree<unknown, MutableRow[]> | undefined;
+  private readonly map = new Map<unknown, number>();
+  private next = new Int32Array(0);
+  private prev = new Int32Array(0);
+  private tree: BTree<unknown, number> | undefined;
 
   constructor(
     readonly name: string,
     readonly positions: readonly number[],
-    private readonly orderOf: (row: MutableRow) => number,
-    private readonly rowsOf: () => readonly MutableRow[],
+    private readonly table: IndexedTable,
   ) {}
 
-  lookup(values: readonly Value[]): readonly MutableRow[] {
-    const key = keyOfValues(values);
-    return (key === undefined ? undefined : this.map.get(key)) ?? EMPTY;
+  lookup(values: readonly Value[]): readonly number[] {
+    return this.get(keyOfValues(values));
   }
 
-  /** Rows whose key equals `key` (already encoded). */
-  get(key: unknown): readonly MutableRow[] {
-    return (key === undefined ? undefined : this.map.get(key)) ?? EMPTY;
+  /** Rows whose key equals `key` (already encoded), in table order: a new array. */
+  get(key: unknown): readonly number[] {
+    const head = key === undefined ? undefined : this.map.get(key);
+    return head === undefined ? EMPTY : this.bucket(head);
   }
 
-  add(row: MutableRow): void {
-    const key = keyOfRow(row, this.positions);
-    if (key === undefined) {
-      if (this.tree === undefined) return;
-      const treeKey = this.treeKey(row);
-      const bucket = this.tree.get(treeKey);
-      if (bucket) this.place(bucket, row);
-      else this.tree.set(treeKey, [row]);
+  private bucket(head: number): number[] {
+    const out = [head];
+    const next = this.next;
+    for (let id = next[head] as number; id !== head; id = next[id] as number) out.push(id);
+    return out;
+  }
+
+  /** The Map key of a row's bucket. */
+  private bucketKey(id: number): unknown {
+    const heap = this.table.heap;
+    if (this.positions.length === 1) return columnValue(heap.columns[this.positions[0] as number]!, id) ?? NULL_BUCKET;
+    return JSON.stringify(this.positions.map((p) => columnValue(heap.columns[p]!, id)));
+  }
+
+  /** The tree key of a row: its one key column's value, or an array of them. */
+  private treeKey(id: number): unknown {
+    const heap = this.table.heap;
+    if (this.positions.length === 1) return columnValue(heap.columns[this.positions[0] as number]!, id);
+    return this.positions.map((p) => columnValue(heap.columns[p]!, id));
+  }
+
+  /** Room in `next` and `prev` for ids below the heap's count. */
+  private fit(): void {
+    const count = this.table.heap.count;
+    if (count <= this.next.length) return;
+    const size = Math.max(count, this.next.length + (this.next.length >> 1) + 64);
+    const next = new Int32Array(size);
+    next.set(this.next);
+    const prev = new Int32Array(size);
+    prev.set(this.prev);
+    this.next = next;
+    this.prev = prev;
+  }
+
+  add(id: number): void {
+    this.fit();
+    const key = this.bucketKey(id);
+    const head = this.map.get(key);
+    const { next, prev } = this;
+    if (head === undefined) {
+      next[id] = id;
+      prev[id] = id;
+      this.map.set(key, id);
+      this.tree?.set(this.treeKey(id), id);
       return;
     }
-    const bucket = this.map.get(key);
-    if (bucket) return this.place(bucket, row);
-    const fresh = [row];
-    this.map.set(key, fresh);
-    this.tree?.set(this.treeKey(row), fresh);
+    // Before the first row of the bucket that comes after it in table order (usually: at the end).
+    const order = this.table.orderOf(id);
+    let after = head;
+    if (this.table.orderOf(prev[head] as number) > order) {
+      after = prev[head] as number;
+      while (after !== head && this.table.orderOf(prev[after] as number) > order) after = prev[after] as number;
+    }
+    const before = prev[after] as number;
+    next[before] = id;
+    prev[id] = before;
+    next[id] = after;
+    prev[after] = id;
+    if (after === head && this.table.orderOf(head) > order) this.setHead(key, id);
   }
 
-  remove(row: MutableRow): void {
-    const key = keyOfRow(row, this.positions);
-    const bucket = key === undefined ? this.tree?.get(this.treeKey(row)) : this.map.get(key);
-    if (!bucket) return;
-    const at = bucket.indexOf(row);
-    if (at < 0) return;
-    if (bucket.length > 1) {
-      bucket.splice(at, 1);
+  /** A bucket's first row is now `id`. */
+  private setHead(key: unknown, id: number): void {
+    this.map.set(key, id);
+    this.tree?.set(this.treeKey(id), id);
+  }
+
+  remove(id: number): void {
+    if (id >= this.next.length) return;
+    const key = this.bucketKey(id);
+    const head = this.map.get(key);
+    if (head === undefined) return;
+    const { next, prev } = this;
+    if (next[id] === id) {
+      if (head !== id) return;
+      this.map.delete(key);
+      this.tree?.delete(this.treeKey(id));
       return;
     }
-    if (key !== undefined) this.map.delete(key);
-    this.tree?.delete(this.treeKey(row));
+    const before = prev[id] as number;
+    const after = next[id] as number;
+    next[before] = after;
+    prev[after] = before;
+    if (head === id) this.setHead(key, after);
   }
 
-  /**
-   * Empties the index and indexes `rows` (table order). Buckets grown by
-   * push keep V8's spare capacity (a bucket of 3 rows holds room for 19),
-   * so each is then copied to its exact size: at three rows a key that
-   * halved the index's memory.
-   */
-  build(rows: readonly MutableRow[]): void {
+  /** Whether two stored rows are in one bucket. */
+  sameKey(a: number, b: number): boolean {
+    return this.bucketKey(a) === this.bucketKey(b);
+  }
+
+  /** Row `fresh` takes the place of `old`, whose key and table order it has. */
+  replace(old: number, fresh: number): void {
+    this.fit();
+    const key = this.bucketKey(old);
+    const head = this.map.get(key);
+    if (head === undefined) return;
+    const { next, prev } = this;
+    if (next[old] === old) {
+      next[fresh] = fresh;
+      prev[fresh] = fresh;
+    } else {
+      const before = prev[old] as number;
+      const after = next[old] as number;
+      next[before] = fresh;
+      prev[fresh] = before;
+      next[fresh] = after;
+      prev[after] = fresh;
+    }
+    if (head === old) this.setHead(key, fresh);
+  }
+
+  /** Empties the index and indexes `ids` (table order). */
+  build(ids: readonly number[]): void {
     this.map.clear();
     this.tree = undefined;
-    for (const row of rows) {
-      const key = keyOfRow(row, this.positions);
-      if (key === undefined) continue;
-      const bucket = this.map.get(key);
-      if (bucket) bucket.push(row);
-      else this.map.set(key, [row]);
+    this.next = new Int32Array(this.table.heap.count);
+    this.prev = new Int32Array(this.table.heap.count);
+    const { next, prev, map } = this;
+    const heap = this.table.heap;
+    const single = this.positions.length === 1 ? heap.columns[this.positions[0] as number]! : undefined;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      let key: unknown;
+      if (single !== undefined) {
+        key = single[id];
+        if (key === null || key !== key) key = NULL_BUCKET;
+      } else key = this.bucketKey(id);
+      const head = map.get(key);
+      if (head === undefined) {
+        next[id] = id;
+        prev[id] = id;
+        map.set(key, id);
+      } else {
+        const last = prev[head] as number;
+        next[last] = id;
+        prev[id] = last;
+        next[id] = head;
+        prev[head] = id;
+      }
     }
-    for (const [key, bucket] of this.map) if (bucket.length > 1) this.map.set(key, bucket.slice());
   }
 
   /**
@@ -221,72 +379,40 @@ export class MultiIndex {
    * descending walks keys down, a key's rows stay in table order — until
    * `visit` returns false.
    */
-  walk(ranges: readonly KeyRange[], descending: boolean, visit: (row: MutableRow) => boolean): void {
+  walk(ranges: readonly KeyRange[], descending: boolean, visit: (id: number) => boolean): void {
     const tree = this.ordered();
     const width = this.positions.length;
+    const next = this.next;
     let going = true;
-    const each = (_key: unknown, bucket: MutableRow[]): boolean => {
-      for (let i = 0; i < bucket.length; i++) if (!visit(bucket[i] as MutableRow)) return (going = false);
+    const each = (_key: unknown, head: number): boolean => {
+      let id = head;
+      do {
+        if (!visit(id)) return (going = false);
+        id = next[id] as number;
+      } while (id !== head);
       return true;
     };
     for (let r = 0; r < ranges.length && going; r++) {
       const { before, after } = keyWalk(ranges[descending ? ranges.length - 1 - r : r] as KeyRange, width);
-      if (descending) tree.walkDown(after, (key, bucket) => !before(key) && each(key, bucket));
-      else tree.walkUp(before, (key, bucket) => !after(key) && each(key, bucket));
+      if (descending) tree.walkDown(after, (key, head) => !before(key) && each(key, head));
+      else tree.walkUp(before, (key, head) => !after(key) && each(key, head));
     }
   }
 
-  /** The tree key of a row: its one key column's value, or an array of them. */
-  private treeKey(row: readonly Value[]): unknown {
-    const positions = this.positions;
-    if (positions.length === 1) return row[positions[0] as number] as Value;
-    return positions.map((p) => row[p] as Value);
-  }
-
-  /** The ordered tree, built now from the Map's buckets and the rows with a NULL key if it is not yet. */
-  private ordered(): BTree<unknown, MutableRow[]> {
+  /** The ordered tree, built now from the Map's buckets if it is not yet. */
+  private ordered(): BTree<unknown, number> {
     if (this.tree !== undefined) return this.tree;
     const single = this.positions.length === 1;
-    const entries: [unknown, MutableRow[]][] = [];
-    for (const bucket of this.map.values()) entries.push([this.treeKey(bucket[0] as MutableRow), bucket]);
-    const nulls = new Map<unknown, MutableRow[]>();
-    for (const row of this.rowsOf()) {
-      if (keyOfRow(row, this.positions) !== undefined) continue;
-      const treeKey = this.treeKey(row);
-      const group = single ? null : JSON.stringify(treeKey);
-      const bucket = nulls.get(group);
-      if (bucket) bucket.push(row);
-      else {
-        const fresh = [row];
-        nulls.set(group, fresh);
-        entries.push([treeKey, fresh]);
-      }
-    }
+    const entries: [unknown, number][] = [];
+    for (const head of this.map.values()) entries.push([this.treeKey(head), head]);
     const compare = single ? (compareValues as (a: unknown, b: unknown) => number) : (compareKeys as (a: unknown, b: unknown) => number);
     entries.sort((a, b) => compare(a[0], b[0]));
-    const tree = new BTree<unknown, MutableRow[]>(compare);
+    const tree = new BTree<unknown, number>(compare);
     tree.build(
       entries.map((e) => e[0]),
       entries.map((e) => e[1]),
     );
     this.tree = tree;
     return tree;
-  }
-
-  /** Puts `row` into a non-empty bucket at its table-order place. */
-  private place(bucket: MutableRow[], row: MutableRow): void {
-    const seq = this.orderOf(row);
-    if (this.orderOf(bucket[bucket.length - 1] as MutableRow) < seq) {
-      bucket.push(row);
-      return;
-    }
-    let lo = 0;
-    let hi = bucket.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.orderOf(bucket[mid] as MutableRow) < seq) lo = mid + 1;
-      else hi = mid;
-    }
-    bucket.splice(lo, 0, row);
   }
 }

@@ -16,8 +16,7 @@ import type { TableSchema, Value } from "../commands/types.js";
 import { StoreError, type ProblemEntry } from "../errors.js";
 import { checkSchema } from "../planner/bind-create.js";
 import { checkTables, type LoadFacts } from "./check-state.js";
-import { linksFrom, shareParentKey } from "./foreign-keys.js";
-import { keyOfRow } from "./key-index.js";
+import { linksFrom, shareStoredKey } from "./foreign-keys.js";
 import { rowReader } from "./read-rows.js";
 import { schemaShapeProblem } from "./schema-shape.js";
 import { Table } from "./table.js";
@@ -55,10 +54,17 @@ export function loadTables(loaded: readonly LoadedTable[]): { tables: Map<string
     }
     const read = rowReader(table.columns, table.types, table.required);
     let valuesChecked = facts.get(table)?.valuesChecked ?? true; // false once any part of a table listed twice was not clean
-    for (let i = read(lt.rows, 0, table.rows); i < lt.rows.length; i = read(lt.rows, i + 1, table.rows)) {
+    const heap = table.heap;
+    const first = heap.count;
+    heap.reserve(lt.rows.length);
+    for (let i = read(lt.rows, 0, heap); i < lt.rows.length; i = read(lt.rows, i + 1, heap)) {
       valuesChecked = false;
       readRow(table, lt.rows[i], i, problems);
     }
+    // The rows read are the ids from `first` on, in the file's order: one array of exactly that many.
+    const ids = new Array<number>(heap.count - first);
+    for (let k = 0; k < ids.length; k++) ids[k] = first + k;
+    table.rows = table.rows.length === 0 ? ids : table.rows.concat(ids);
     facts.set(table, { valuesChecked, duplicates: [] });
   }
   indexTables(tables, facts);
@@ -70,7 +76,7 @@ export function loadTables(loaded: readonly LoadedTable[]): { tables: Map<string
 /**
  * Builds the indexes of every table whose rows were read, parents before
  * children, each once: a child's rows first take their parents' key strings
- * (`shareParentKey`), so rows and indexes share those strings instead of
+ * (`shareStoredKey`), so rows and indexes share those strings instead of
  * holding copies. Tables left in a cycle of references (a self-reference
  * included), and their children, are built once so every parent has keys,
  * then share and are built again.
@@ -85,9 +91,9 @@ function indexTables(tables: ReadonlyMap<string, Table>, facts: Map<Table, LoadF
   };
   const share = (table: Table): void => {
     for (const l of links.get(table) ?? []) {
-      for (const row of table.rows) {
-        const parent = l.parentKey.get(keyOfRow(row, l.childPositions));
-        if (parent !== undefined) shareParentKey(l, row, parent);
+      for (const id of table.rows) {
+        const parent = l.parentKey.get(table.keyOf(id, l.childPositions));
+        if (parent !== undefined) shareStoredKey(l, id, parent);
       }
     }
   };
@@ -110,7 +116,7 @@ function indexTables(tables: ReadonlyMap<string, Table>, facts: Map<Table, LoadF
   }
 }
 
-/** The slow path for one row the reader stopped at: its load problems, and the row itself if it is an object. */
+/** The slow path for one row the reader stopped at: its load problems, and the row itself (stored next) if it is an object. */
 function readRow(table: Table, raw: unknown, row: number, problems: ProblemEntry[]): void {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     problems.push({ table: table.name, row, code: "format", message: "A row must be an object" });
@@ -126,5 +132,5 @@ function readRow(table: Table, raw: unknown, row: number, problems: ProblemEntry
     problems.push({ table: table.name, row, column, code: "type", message: `"${column}" must be a JSON scalar` });
     return null;
   });
-  table.rows.push(table.stored(values));
+  table.heap.append(values);
 }

@@ -16,7 +16,7 @@ import { matchRows, type AssignFn, type PreparedMatch } from "../executor/index.
 import type { InsertPlan, UpdatePlan } from "../planner/plan.js";
 import type { Change } from "./types.js";
 import { ChildFinder, linksFrom, linksTo, shareParentKey } from "./foreign-keys.js";
-import { keyOfRow, type MutableRow } from "./key-index.js";
+import { keyOfRow } from "./key-index.js";
 import type { Table } from "./table.js";
 
 type Tables = ReadonlyMap<string, Table>;
@@ -79,9 +79,8 @@ export function applyInsert(tables: Tables, table: Table, plan: InsertPlan, para
   }
   throwConstraints(table, "Insert into", problems);
 
-  const stored = rows.map((v) => table.stored(v));
-  const changes: Change[] = stored.map((row) => ({ kind: "insert", table: table.name, row, position: table.append(row) }));
-  return { changes, rows: stored };
+  const changes: Change[] = rows.map((row) => ({ kind: "insert", table: table.name, row, position: table.append(row) }));
+  return { changes, rows };
 }
 
 export function applyUpdate(
@@ -100,9 +99,10 @@ export function applyUpdate(
   }
   throwRowProblems(table, "Update of", setProblems);
 
-  const matched = matchRows(match, table, params) as MutableRow[];
+  const matched = matchRows(match, table, params);
   // Every assignment reads the row as it was before the update.
-  const afters = matched.map((row) => assign(row, params));
+  const columns = table.heap.columns;
+  const afters = matched.map((row) => assign(row, params, columns));
   const rowProblems: ProblemEntry[] = [];
   afters.forEach((v, i) => table.rowProblems(v, i, rowProblems));
   throwRowProblems(table, "Update of", rowProblems);
@@ -144,7 +144,7 @@ export function applyUpdate(
   for (const l of linksTo(table, tables)) {
     if (!touches(l.parentKey.positions)) continue;
     matched.forEach((row, i) => {
-      const before = keyOfRow(row, l.parentKey.positions);
+      const before = table.keyOf(row, l.parentKey.positions);
       if (before === undefined || before === keyOfRow(afters[i] as Value[], l.parentKey.positions)) return;
       if (finder.rows(l, before).length === 0) return;
       problems.push({
@@ -158,12 +158,13 @@ export function applyUpdate(
   }
   throwConstraints(table, "Update of", problems);
 
-  // Rows are values: each matched row is replaced by its new array, never written into.
-  const positions = table.replaceRows(matched.map((row, i) => [row, afters[i] as MutableRow] as const));
-  const changes: Change[] = matched.map((row, i) => ({
+  // Rows are values: each matched row is replaced by a new one, never written into.
+  const befores = matched.map((row) => table.values(row));
+  const positions = table.replaceRows(matched.map((row, i) => [row, afters[i] as Value[]] as const));
+  const changes: Change[] = matched.map((_, i) => ({
     kind: "update",
     table: table.name,
-    before: row,
+    before: befores[i] as Value[],
     after: afters[i] as Value[],
     position: positions[i] as number,
   }));
@@ -171,22 +172,22 @@ export function applyUpdate(
 }
 
 export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, params: readonly Value[]): Written {
-  const matched = matchRows(match, table, params) as MutableRow[];
-  const doomed = new Map<Table, Set<MutableRow>>([[table, new Set(matched)]]);
+  const matched = matchRows(match, table, params);
+  const doomed = new Map<Table, Set<number>>([[table, new Set(matched)]]);
   const finder = new ChildFinder();
 
   // Cascade: follow `on_delete: cascade` links until no new rows join.
-  let frontier: [Table, MutableRow[]][] = [[table, matched]];
+  let frontier: [Table, readonly number[]][] = [[table, matched]];
   while (frontier.length > 0) {
-    const next: [Table, MutableRow[]][] = [];
+    const next: [Table, number[]][] = [];
     for (const [parent, rows] of frontier) {
       for (const l of linksTo(parent, tables)) {
         if (l.onDelete !== "cascade") continue;
         let set = doomed.get(l.child);
         if (!set) doomed.set(l.child, (set = new Set()));
-        const added: MutableRow[] = [];
+        const added: number[] = [];
         for (const row of rows) {
-          for (const child of finder.rows(l, keyOfRow(row, l.parentKey.positions))) {
+          for (const child of finder.rows(l, parent.keyOf(row, l.parentKey.positions))) {
             if (!set.has(child)) {
               set.add(child);
               added.push(child);
@@ -207,7 +208,7 @@ export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, 
       const childDoomed = doomed.get(l.child);
       let i = 0;
       for (const row of rows) {
-        const referencing = finder.rows(l, keyOfRow(row, l.parentKey.positions));
+        const referencing = finder.rows(l, parent.keyOf(row, l.parentKey.positions));
         if (referencing.some((c) => !childDoomed?.has(c))) {
           problems.push({
             table: l.child.name,
@@ -223,13 +224,15 @@ export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, 
   }
   throwConstraints(table, "Delete from", problems);
 
+  const deleted = matched.map((row) => table.values(row));
   const changes: Change[] = [];
   for (const [t, set] of doomed) {
     if (set.size === 0) continue;
     const ordered = [...set].sort((a, b) => t.orderOf(a) - t.orderOf(b));
+    const values = ordered.map((row) => t.values(row));
     const positions = t.removeRows(set);
     // Positions as if rows were deleted one after another, in table order (so undo in reverse restores them).
-    ordered.forEach((row, j) => changes.push({ kind: "delete", table: t.name, row, position: (positions[j] as number) - j }));
+    values.forEach((row, j) => changes.push({ kind: "delete", table: t.name, row, position: (positions[j] as number) - j }));
   }
-  return { changes, rows: matched };
+  return { changes, rows: deleted };
 }

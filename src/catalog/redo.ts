@@ -16,8 +16,8 @@
 
 import type { Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import { reshapeRows } from "./alter.js";
-import { keyOfRow, type MutableRow } from "./key-index.js";
+import { reshapeTable } from "./alter.js";
+import { keyOfRow } from "./key-index.js";
 import { Table } from "./table.js";
 import type { Redo, Row } from "./types.js";
 
@@ -31,9 +31,9 @@ function tableOf(tables: ReadonlyMap<string, Table>, name: string): Table {
   return table;
 }
 
-function rowFor(table: Table, row: Row): MutableRow {
+function rowFor(table: Table, row: Row): readonly Value[] {
   if (!Array.isArray(row) || row.length !== table.width) throw misfit(`a row of "${table.name}" that is not ${table.width} values wide`);
-  return row as Value[];
+  return row;
 }
 
 function positionIn(table: Table, position: number, end: number): number {
@@ -42,7 +42,7 @@ function positionIn(table: Table, position: number, end: number): number {
 }
 
 /** Throws when a unique key of `row` is held by a row other than `old`. */
-function keysFree(table: Table, row: MutableRow, old: MutableRow | undefined): void {
+function keysFree(table: Table, row: readonly Value[], old: number | undefined): void {
   for (const ix of table.uniqueKeys()) {
     const holder = ix.get(keyOfRow(row, ix.positions));
     if (holder !== undefined && holder !== old) throw misfit(`a key of "${table.name}" that is taken`);
@@ -106,7 +106,7 @@ export function redoChanges(tables: Map<string, Table>, changes: readonly Redo[]
           throw misfit(`no column ${reshape.position} in "${old.name}"`);
         }
         if (change.schema.name !== change.table && tables.has(change.schema.name)) throw misfit(`table "${change.schema.name}" exists already`);
-        const { table, duplicates } = Table.holding(change.schema, reshapeRows(old.rows, reshape));
+        const { table, duplicates } = reshapeTable(old, change.schema, reshape);
         if (table.width !== old.width + (reshape === undefined ? 0 : reshape.kind === "add" ? 1 : -1)) throw misfit(`a schema of "${old.name}" that does not fit its rows`);
         if (duplicates.some((rows) => rows.length > 0)) throw misfit(`a key of "${table.name}" that is taken`);
         tables.delete(change.table);

@@ -1,19 +1,24 @@
 /**
- * One in-memory table: its normalized schema, its rows (arrays in
- * declaration order, insertion order kept) and its keys — the primary key,
- * the unique keys and the schema's secondary indexes — kept exact on every
+ * One in-memory table: its normalized schema, its rows (ids of its
+ * `ColumnHeap`, in insertion order) and its keys — the primary key, the
+ * unique keys and the schema's secondary indexes — kept exact on every
  * change. It implements the planner's `TableInfo` and the executor's
  * `TableStore`, so bind and execution read it directly.
  *
- * Rows are values: once stored, a row array is never written again. An
- * update stores a new array in the old one's place (`replaceRows`, which
- * moves its key entries and sequence number), and undo puts the old array
- * back. So a copy of `rows` is a consistent snapshot for as long as anyone
+ * Rows are values: once stored, a row's values are never written again
+ * (the heap is append-only). An update stores the new values under a new
+ * id in the old one's place (`replaceRows`, which moves its key entries and
+ * its place in table order), and undo puts the old values back. So a copy
+ * of `rows` with the heap is a consistent snapshot for as long as anyone
  * holds it — a checkpoint serializes one while commands go on — and the
- * same array in two snapshots is the same row.
+ * same id in two snapshots of one heap is the same row. Ids no row uses
+ * any more are dropped by `compact`, which copies the live rows into a
+ * new heap (after a command, never under one: what holds ids then holds
+ * the old heap too).
  *
- * Rule checks that look at one row (types, required, checks) live here;
- * rules across rows and tables live in `mutate.ts` and `check-state.ts`.
+ * Rule checks that look at one row (types, required, checks) live here and
+ * read rows of values (a row is checked before it is stored); rules across
+ * rows and tables live in `mutate.ts` and `check-state.ts`.
  */
 
 import type { ColumnType, Expression, TableSchema, Value } from "../commands/types.js";
@@ -24,7 +29,8 @@ import type { KeyInfo, TableInfo } from "../planner/table-info.js";
 import { PRIMARY_KEY_NAME, tableInfoOf } from "../planner/table-info.js";
 import { describeValue, fitsType } from "../planner/value-types.js";
 import type { KeyRange, RangeOrder, StoredRow, TableStore } from "../executor/table-store.js";
-import { MultiIndex, UniqueIndex, type MutableRow } from "./key-index.js";
+import { keyOfStored, MultiIndex, UniqueIndex } from "./key-index.js";
+import { ColumnHeap } from "./row-heap.js";
 
 /** A range in table order that finds more than 1/SCAN_SHARE of the rows (and more than SCAN_SHARE_MIN) gives up for a scan. */
 const SCAN_SHARE = 16;
@@ -33,15 +39,18 @@ const SCAN_SHARE_MIN = 64;
 /** Up to this many rows, `removeAt` splices each out; more are removed in one pass over the table. */
 const SPLICE_AT_MOST = 16;
 
+/** `compact` copies the live rows into a new heap once the heap holds more than twice them, and this many more. */
+const DEAD_ROWS_KEPT = 1024;
+
 interface CompiledCheck {
   readonly label: string;
   readonly eval: (r: readonly Value[], p: readonly Value[]) => Value;
 }
 
 /** The rows that pass `test`, in order, at most `max` (-1: all). */
-function scan(rows: readonly MutableRow[], test: (row: StoredRow) => boolean, max: number): MutableRow[] {
-  const out: MutableRow[] = [];
-  for (let i = 0; i < rows.length && out.length !== max; i++) if (test(rows[i] as MutableRow)) out.push(rows[i] as MutableRow);
+function scan(rows: readonly number[], test: (row: StoredRow) => boolean, max: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < rows.length && out.length !== max; i++) if (test(rows[i] as number)) out.push(rows[i] as number);
   return out;
 }
 
@@ -59,22 +68,24 @@ export class Table implements TableInfo, TableStore {
   readonly pk: UniqueIndex | undefined;
   readonly uniques: readonly UniqueIndex[];
   readonly secondary: readonly MultiIndex[];
-  /** Rows in insertion order, each exactly the declared columns wide. */
-  rows: MutableRow[] = [];
+  /** The rows' values. */
+  heap: ColumnHeap;
+  /** Row ids in insertion order. */
+  rows: number[] = [];
   /**
-   * Each row's sequence number, increasing in table order: kept beside the
-   * rows (not in them) so a row is exactly its values and snapshots need no
-   * copies. Used to find a row's position and its place in an index bucket.
-   * Numbered on first use (see `sequence`): loading and rebuilding do not need it.
+   * Each row's sequence number by id, increasing in table order; undefined
+   * while a row's id is its sequence number (ids increase along the table
+   * until an update puts a new id in an old place). Used to find a row's
+   * position and its place in an index bucket. An appended row's number is
+   * its id, above every number given before (none exceeds the heap's count).
    */
-  private seq: Map<MutableRow, number> | undefined;
+  private seq: Int32Array | undefined;
   private readonly allUnique: readonly UniqueIndex[];
   private readonly checks: readonly CompiledCheck[];
   private readonly byName = new Map<string, UniqueIndex | MultiIndex>();
-  private nextSeq = 0;
 
   /** `schema` must be normalized and checked (see planner `checkSchema`). */
-  constructor(schema: TableSchema) {
+  constructor(schema: TableSchema, heap?: ColumnHeap) {
     const info = tableInfoOf(schema);
     this.name = info.name;
     this.schema = schema;
@@ -84,6 +95,7 @@ export class Table implements TableInfo, TableStore {
     this.computed = info.computed;
     this.keys = info.keys;
     this.width = info.columns.length;
+    this.heap = heap ?? new ColumnHeap(this.types);
     const required = new Set(schema.required ?? []);
     this.required = this.columns.map((c) => required.has(c));
     this.defaults = this.columns.map((c) => (schema.defaults && Object.hasOwn(schema.defaults, c) ? (schema.defaults[c] as Value) : null));
@@ -92,16 +104,11 @@ export class Table implements TableInfo, TableStore {
     let pk: UniqueIndex | undefined;
     for (const k of info.keys) {
       if (k.kind === "index") {
-        const ix = new MultiIndex(
-          k.name,
-          k.positions,
-          (row) => this.orderOf(row),
-          () => this.rows,
-        );
+        const ix = new MultiIndex(k.name, k.positions, this);
         secondary.push(ix);
         this.byName.set(k.name, ix);
       } else {
-        const ix = new UniqueIndex(k.name, k.positions);
+        const ix = new UniqueIndex(k.name, k.positions, this);
         if (k.kind === "primary") pk = ix;
         else uniques.push(ix);
         this.byName.set(k.name, ix);
@@ -113,19 +120,27 @@ export class Table implements TableInfo, TableStore {
     this.secondary = secondary;
     this.checks = (schema.checks ?? []).map((c, i) => ({
       label: c.name ?? `check ${i}`,
-      eval: compileValue(bindTableExpr(info, c.expr, true), "row") as unknown as CompiledCheck["eval"],
+      eval: compileValue(bindTableExpr(info, c.expr, true), "values") as unknown as CompiledCheck["eval"],
     }));
   }
 
   /**
-   * A table of `schema` holding `rows` (which must fit its columns), every
-   * key built — so whatever kinds of index the schema declares, the new
-   * table has them. `duplicates` lists, per unique key in `uniqueKeys()`
-   * order, the positions of rows whose key an earlier row holds.
+   * A table of `schema` holding the rows `ids` of `heap` (whose columns fit
+   * the schema's), every key built — so whatever kinds of index the schema
+   * declares, the new table has them. `duplicates` lists, per unique key in
+   * `uniqueKeys()` order, the positions of rows whose key an earlier row holds.
    */
-  static holding(schema: TableSchema, rows: MutableRow[]): { readonly table: Table; readonly duplicates: readonly (readonly number[])[] } {
+  static holding(schema: TableSchema, heap: ColumnHeap, ids: readonly number[]): { readonly table: Table; readonly duplicates: readonly (readonly number[])[] } {
+    const table = new Table(schema, heap);
+    table.rows = ids.slice();
+    return { table, duplicates: table.rebuild() };
+  }
+
+  /** A table of `schema` holding rows of `values` (which must fit its columns), keys built. */
+  static ofRows(schema: TableSchema, rows: readonly (readonly Value[])[]): { readonly table: Table; readonly duplicates: readonly (readonly number[])[] } {
     const table = new Table(schema);
-    table.rows = rows;
+    table.heap.reserve(rows.length);
+    table.rows = rows.map((values) => table.heap.append(values));
     return { table, duplicates: table.rebuild() };
   }
 
@@ -142,16 +157,16 @@ export class Table implements TableInfo, TableStore {
     return key === PRIMARY_KEY_NAME ? this.pk : this.byName.get(key);
   }
 
-  lookup(key: string, values: readonly Value[]): readonly MutableRow[] {
+  lookup(key: string, values: readonly Value[]): readonly number[] {
     return this.index(key)?.lookup(values) ?? [];
   }
 
-  lookupBy(key: string): (value: Value) => readonly MutableRow[] {
+  lookupBy(key: string): (value: Value) => readonly number[] {
     const ix = this.index(key);
     if (ix instanceof MultiIndex) return (value) => ix.get(value === null ? undefined : value);
     if (ix) return (value) => {
-      const row = ix.get(value === null ? undefined : value);
-      return row === undefined ? [] : [row];
+      const id = ix.get(value === null ? undefined : value);
+      return id === undefined ? [] : [id];
     };
     return () => [];
   }
@@ -160,10 +175,10 @@ export class Table implements TableInfo, TableStore {
     const most = Math.max(SCAN_SHARE_MIN, this.rows.length / SCAN_SHARE);
     if (values.size > most) return this.rows;
     const find = this.lookupBy(key);
-    const found: MutableRow[] = [];
+    const found: number[] = [];
     for (const value of values) {
       const rows = find(value);
-      for (let i = 0; i < rows.length; i++) found.push(rows[i] as MutableRow);
+      for (let i = 0; i < rows.length; i++) found.push(rows[i] as number);
       if (found.length > most) return this.rows;
     }
     return this.inTableOrder(found);
@@ -172,7 +187,7 @@ export class Table implements TableInfo, TableStore {
   rangeRows(key: string, ranges: readonly KeyRange[], order: RangeOrder, max: number, test?: (row: StoredRow) => boolean): StoredRow[] {
     const ix = this.index(key);
     if (!(ix instanceof MultiIndex)) throw new StoreError("internal_error", `"${key}" is not an ordered index of "${this.name}"`);
-    const out: MutableRow[] = [];
+    const out: number[] = [];
     if (order !== "table") {
       ix.walk(ranges, order === "desc", (row) => (test !== undefined && !test(row)) || out.push(row) !== max);
       return out;
@@ -190,143 +205,185 @@ export class Table implements TableInfo, TableStore {
    * `rows` (stored rows of this table) sorted into table order: each row's
    * sequence number and its index packed into one float (seq · 2^k + i, k
    * bits for the index) and sorted natively, with no comparator calls.
-   * Sequence numbers only count appends; past 2^31 they are renumbered
-   * (by position, which keeps their order), so the packing stays exact.
+   * Sequence numbers stay below the heap's count (< 2^31), so the packing
+   * is exact.
    */
-  private inTableOrder(rows: readonly MutableRow[]): MutableRow[] {
-    if (this.nextSeq >= 2 ** 31) this.seq = undefined;
-    const seq = this.sequence();
+  private inTableOrder(rows: readonly number[]): number[] {
     const n = rows.length;
     const scale = 2 ** Math.ceil(Math.log2(n + 1));
     const keys = new Float64Array(n);
-    for (let i = 0; i < n; i++) keys[i] = (seq.get(rows[i] as MutableRow) as number) * scale + i;
+    for (let i = 0; i < n; i++) keys[i] = this.orderOf(rows[i] as number) * scale + i;
     keys.sort();
-    const out = new Array<MutableRow>(n);
-    for (let i = 0; i < n; i++) out[i] = rows[(keys[i] as number) % scale] as MutableRow;
+    const out = new Array<number>(n);
+    for (let i = 0; i < n; i++) out[i] = rows[(keys[i] as number) % scale] as number;
     return out;
   }
 
-  /** A stored row of `values` (declared width): a copy the table owns, never written again. */
-  stored(values: readonly Value[]): MutableRow {
-    return values.slice(0, this.width);
+  /** A new array of a stored row's values. */
+  values(id: number): Value[] {
+    return this.heap.values(id);
   }
 
-  /** A copy of a stored row's values, to build a changed row from. */
-  values(row: readonly Value[]): Value[] {
-    return row.slice();
+  /** A stored row's key at `positions` (undefined when one is NULL). */
+  keyOf(id: number, positions: readonly number[]): unknown {
+    return keyOfStored(this.heap, id, positions);
   }
 
-  /** Appends a stored row and indexes it (keys must have been checked). */
-  append(row: MutableRow): number {
-    this.rows.push(row);
-    this.seq?.set(row, this.nextSeq++);
-    this.indexRow(row);
+  /** Stores a row of `values` (declared width, checked), appends and indexes it (keys must have been checked); returns its position. */
+  append(values: readonly Value[]): number {
+    const id = this.heap.append(values);
+    this.rows.push(id);
+    if (this.seq !== undefined) this.seqFor(id)[id] = id;
+    this.indexRow(id);
     return this.rows.length - 1;
   }
 
-  /** Sequence numbers increase in table order. */
-  orderOf(row: MutableRow): number {
-    return this.sequence().get(row) as number;
+  /** Stores a row of `values` at `position` without indexing it (undo; keys are rebuilt after). */
+  insertAt(position: number, values: readonly Value[]): void {
+    this.rows.splice(position, 0, this.heap.append(values));
   }
 
-  private sequence(): Map<MutableRow, number> {
-    if (this.seq === undefined) {
-      const seq = new Map<MutableRow, number>();
-      for (const row of this.rows) seq.set(row, seq.size);
-      this.seq = seq;
-      this.nextSeq = seq.size;
+  /** Sequence numbers increase in table order. */
+  orderOf(id: number): number {
+    return this.seq === undefined ? id : (this.seq[id] as number);
+  }
+
+  /** The sequence numbers, made explicit (with room for `id`). */
+  private seqFor(id: number): Int32Array {
+    let seq = this.seq;
+    if (seq === undefined) {
+      seq = new Int32Array(Math.max(this.heap.count, id + 1));
+      for (let i = 0; i < seq.length; i++) seq[i] = i;
+    } else if (id >= seq.length) {
+      const grown = new Int32Array(Math.max(id + 1, seq.length + (seq.length >> 1) + 64));
+      grown.set(seq);
+      seq = grown;
     }
-    return this.seq;
+    this.seq = seq;
+    return seq;
   }
 
   /** The row's index in `rows`, by binary search on its sequence number. */
-  positionOf(row: MutableRow): number {
-    const seq = this.orderOf(row);
+  positionOf(id: number): number {
+    const seq = this.orderOf(id);
     let lo = 0;
     let hi = this.rows.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.orderOf(this.rows[mid] as MutableRow) < seq) lo = mid + 1;
+      if (this.orderOf(this.rows[mid] as number) < seq) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
   /**
-   * Puts each pair's new row in its old row's place: same position, same
-   * sequence number, and the keys moved to the new row. Old rows are
-   * unindexed all first, so keys swapped between rows never collide midway
-   * (keys must have been checked). Returns the positions, in pair order.
+   * Puts each pair's new values in its old row's place: a new id at the
+   * same position, with the same sequence number, and the keys moved to it.
+   * Keys that change are unindexed all first, so keys swapped between rows
+   * never collide midway (keys must have been checked). Returns the
+   * positions, in pair order.
    */
-  replaceRows(pairs: readonly (readonly [old: MutableRow, next: MutableRow])[]): number[] {
-    const seq = this.sequence();
+  replaceRows(pairs: readonly (readonly [old: number, next: readonly Value[]])[]): number[] {
     const positions = pairs.map(([old]) => this.positionOf(old));
-    for (const [old] of pairs) this.unindexRow(old);
-    pairs.forEach(([old, next], i) => {
-      this.rows[positions[i] as number] = next;
-      seq.set(next, seq.get(old) as number);
-      seq.delete(old);
+    const fresh = pairs.map(([, values]) => this.heap.append(values));
+    const indexes = [...this.uniqueKeys(), ...this.secondary];
+    // Per index and pair: whether the key stays (the new row takes the old one's entry) or moves.
+    const stays = indexes.map((ix) => pairs.map(([old], i) => ix.sameKey(old, fresh[i] as number)));
+    indexes.forEach((ix, k) => pairs.forEach(([old], i) => stays[k]![i] || ix.remove(old)));
+    pairs.forEach(([old], i) => {
+      const id = fresh[i] as number;
+      this.seqFor(id)[id] = this.orderOf(old);
+      this.rows[positions[i] as number] = id;
     });
-    for (const [, next] of pairs) this.indexRow(next);
+    indexes.forEach((ix, k) =>
+      pairs.forEach(([old], i) => {
+        const id = fresh[i] as number;
+        if (stays[k]![i]) ix.replace(old, id);
+        else ix.add(id);
+      }),
+    );
     return positions;
   }
 
-  indexRow(row: MutableRow): void {
-    for (const ix of this.uniqueKeys()) ix.add(row);
-    for (const ix of this.secondary) ix.add(row);
+  indexRow(id: number): void {
+    for (const ix of this.uniqueKeys()) ix.add(id);
+    for (const ix of this.secondary) ix.add(id);
   }
 
-  unindexRow(row: MutableRow): void {
-    for (const ix of this.uniqueKeys()) ix.remove(row);
-    for (const ix of this.secondary) ix.remove(row);
+  unindexRow(id: number): void {
+    for (const ix of this.uniqueKeys()) ix.remove(id);
+    for (const ix of this.secondary) ix.remove(id);
   }
 
   /** Removes the rows at `positions` (ascending, counted before removal): a few by splicing, many in one pass. */
   removeAt(positions: readonly number[]): void {
     if (positions.length > SPLICE_AT_MOST) {
-      this.removeRows(new Set(positions.map((p) => this.rows[p] as MutableRow)));
+      this.removeRows(new Set(positions.map((p) => this.rows[p] as number)));
       return;
     }
     for (let k = positions.length - 1; k >= 0; k--) {
       const at = positions[k] as number;
-      const row = this.rows[at] as MutableRow;
-      this.unindexRow(row);
-      this.seq?.delete(row);
+      this.unindexRow(this.rows[at] as number);
       this.rows.splice(at, 1);
     }
   }
 
   /** Removes the rows in `doomed` in one pass; returns their positions before removal, ascending. */
-  removeRows(doomed: ReadonlySet<MutableRow>): number[] {
+  removeRows(doomed: ReadonlySet<number>): number[] {
     const positions: number[] = [];
-    const kept: MutableRow[] = [];
-    this.rows.forEach((row, i) => {
-      if (doomed.has(row)) positions.push(i);
-      else kept.push(row);
+    const kept: number[] = [];
+    this.rows.forEach((id, i) => {
+      if (doomed.has(id)) positions.push(i);
+      else kept.push(id);
     });
     if (doomed.size * 4 > this.rows.length) {
       this.rows = kept;
       this.rebuild();
     } else {
-      for (const row of doomed) {
-        this.unindexRow(row);
-        this.seq?.delete(row);
-      }
+      for (const id of doomed) this.unindexRow(id);
       this.rows = kept;
     }
     return positions;
   }
 
   /**
-   * Rebuilds every key from scratch and drops the row numbering (after a
-   * load, an undo, or a large delete). A row whose unique key an earlier row
-   * holds stays out of that index; returns their positions per unique key,
-   * in `uniqueKeys()` order (never any after a mutation, which checks keys).
+   * Rebuilds every key from scratch and numbers the rows by position (after
+   * a load, an undo, or a large delete). A row whose unique key an earlier
+   * row holds stays out of that index; returns their positions per unique
+   * key, in `uniqueKeys()` order (never any after a mutation, which checks
+   * keys).
    */
   rebuild(): number[][] {
-    this.seq = undefined;
+    this.renumber();
     for (const ix of this.secondary) ix.build(this.rows);
     return this.uniqueKeys().map((ix) => ix.build(this.rows));
+  }
+
+  /** Sequence numbers anew: the ids themselves when they increase along the table, else positions. */
+  private renumber(): void {
+    const rows = this.rows;
+    let increasing = true;
+    for (let i = 1; i < rows.length && increasing; i++) increasing = (rows[i - 1] as number) < (rows[i] as number);
+    if (increasing) {
+      this.seq = undefined;
+      return;
+    }
+    const seq = new Int32Array(this.heap.count);
+    rows.forEach((id, i) => (seq[id] = i));
+    this.seq = seq;
+  }
+
+  /**
+   * Copies the live rows into a new heap (ids 1, 2, … in table order) and
+   * rebuilds the keys, once the heap holds many more rows than the table.
+   * Only between commands: whatever holds ids of the old heap (a snapshot,
+   * a streamed answer) holds that heap too, and it stays as it was.
+   */
+  compact(): void {
+    if (this.heap.count <= 2 * this.rows.length + DEAD_ROWS_KEPT) return;
+    this.heap = this.heap.gather(this.rows, this.types, this.columns.map((_, c) => c));
+    this.rows = this.rows.map((_, i) => i + 1);
+    this.rebuild();
   }
 
   /** Problems of one value in the column at `position` — type, required — added to `problems`; `row` is omitted when undefined. */

@@ -14,11 +14,22 @@ import type { Command, TableSchema, Value } from "../commands/types.js";
 import type { Result } from "../commands/results.js";
 import type { ProblemEntry } from "../errors.js";
 import type { RowReshape } from "../planner/plan.js";
+import type { ColumnHeap } from "./row-heap.js";
 
 export type { RowReshape } from "../planner/plan.js";
 
-/** A stored row: the declared columns' values in declaration order (computed fields are not stored). */
+/** A row's values: the declared columns' in declaration order (computed fields are not stored). */
 export type Row = readonly Value[];
+
+/**
+ * A table's stored rows at one moment: their ids, in table order, in a heap
+ * that never changes a row it holds (`row-heap.ts`), so they stay exactly
+ * these rows however long they are kept.
+ */
+export interface StoredRows {
+  readonly heap: ColumnHeap;
+  readonly rows: readonly number[];
+}
 
 export type Change =
   /** `position` is the row's index in the table after the insert (rows keep insertion order). */
@@ -28,13 +39,13 @@ export type Change =
   | { readonly kind: "update"; readonly table: string; readonly before: Row; readonly after: Row; readonly position: number }
   | { readonly kind: "create-table"; readonly schema: TableSchema }
   /** Carries the dropped table whole, so the drop can be undone. */
-  | { readonly kind: "drop-table"; readonly table: string; readonly schema: TableSchema; readonly rows: readonly Row[] }
+  | { readonly kind: "drop-table"; readonly table: string; readonly schema: TableSchema; readonly rows: StoredRows }
   /**
    * A table (named `table` before) takes `schema` — an index created or
    * dropped, a column added, dropped or renamed, the table renamed, or
    * another table's foreign key following a rename — and its rows are
    * reshaped by `rows`. Carries what was there for undo: the schema, and the
-   * row arrays when they were reshaped.
+   * stored rows when they were reshaped.
    */
   | {
       readonly kind: "alter-table";
@@ -42,7 +53,7 @@ export type Change =
       readonly schema: TableSchema;
       readonly rows?: RowReshape;
       readonly before: TableSchema;
-      readonly beforeRows?: readonly Row[];
+      readonly beforeRows?: StoredRows;
     };
 
 /**
@@ -65,10 +76,9 @@ export interface LoadedTable {
 }
 
 /** A table as the writer sees it: the normalized schema, column order, and stored rows in insertion order. */
-export interface TableSnapshot {
+export interface TableSnapshot extends StoredRows {
   readonly schema: TableSchema;
   readonly columns: readonly string[];
-  readonly rows: readonly Row[];
 }
 
 export interface Outcome {

@@ -3,14 +3,14 @@
  * append that failed (storage rolls memory back to the last durable state),
  * a transaction step that failed, an upsert that stopped halfway.
  *
- * Rows are values, so every change holds the very arrays it replaced or
- * removed, and undo puts those back: the tables end exactly as they were,
- * row arrays included. Rows moved by position, so the keys of each table
- * touched are rebuilt once at the end.
+ * Every change holds the values it replaced or removed (a dropped or
+ * reshaped table: its stored rows), and undo puts those back: the tables
+ * end with exactly the rows they had (a row put back is stored anew, under
+ * a new id). Rows moved by position, so the keys of each table touched are
+ * rebuilt once at the end.
  */
 
 import { StoreError, assertNever } from "../errors.js";
-import type { MutableRow } from "./key-index.js";
 import { Table } from "./table.js";
 import type { Change } from "./types.js";
 
@@ -35,14 +35,14 @@ export function undoChanges(tables: Map<string, Table>, changes: readonly Change
       }
       case "delete": {
         const t = tableOf(tables, c.table);
-        t.rows.splice(c.position, 0, c.row as MutableRow);
+        t.insertAt(c.position, c.row);
         touched.add(t);
         break;
       }
       case "update": {
         const t = tableOf(tables, c.table);
         if (!t.rows[c.position]) throw new StoreError("internal_error", `Undo: no row ${c.position} in "${c.table}"`);
-        t.rows[c.position] = c.before as MutableRow;
+        t.rows[c.position] = t.heap.append(c.before);
         touched.add(t);
         break;
       }
@@ -51,18 +51,19 @@ export function undoChanges(tables: Map<string, Table>, changes: readonly Change
         schemaChanged = true;
         break;
       case "drop-table": {
-        const t = new Table(c.schema);
-        t.rows = c.rows.slice() as MutableRow[];
+        const t = new Table(c.schema, c.rows.heap);
+        t.rows = c.rows.rows.slice();
         tables.set(c.table, t);
         touched.add(t);
         schemaChanged = true;
         break;
       }
       case "alter-table": {
-        // The table as it was: its schema, under its old name, with its old row arrays (the same ones, when not reshaped).
+        // The table as it was: its schema, under its old name, with its old rows (the same ones, when not reshaped).
         const current = tableOf(tables, c.schema.name);
-        const t = new Table(c.before);
-        t.rows = (c.beforeRows ?? current.rows).slice() as MutableRow[];
+        const before = c.beforeRows ?? current;
+        const t = new Table(c.before, before.heap);
+        t.rows = before.rows.slice();
         tables.delete(c.schema.name);
         tables.set(c.table, t);
         touched.add(t);

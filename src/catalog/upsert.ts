@@ -21,7 +21,7 @@ import { ConstraintError, ValidationError, type ProblemEntry } from "../errors.j
 import type { AssignFn } from "../executor/index.js";
 import type { Assignment, InsertPlan } from "../planner/plan.js";
 import { ChildFinder, linksFrom, linksTo, shareParentKey, type ForeignKeyLink } from "./foreign-keys.js";
-import { keyOfRow, type MutableRow, type UniqueIndex } from "./key-index.js";
+import { keyOfRow, type UniqueIndex } from "./key-index.js";
 import type { Written } from "./mutate.js";
 import type { Table } from "./table.js";
 import type { Change } from "./types.js";
@@ -61,7 +61,7 @@ export function applyUpsert(
     for (let i = 0; i < rows.length; i++) {
       const values = rows[i] as Value[];
       rowRules(table, values, i);
-      let holder: MutableRow | undefined;
+      let holder: number | undefined;
       for (const ix of keys) {
         const k = keyOfRow(values, ix.positions);
         holder = k === undefined ? undefined : ix.get(k);
@@ -70,20 +70,20 @@ export function applyUpsert(
       if (holder === undefined) {
         keyRules(table, values, undefined, i);
         childRules(table, asChild, values, undefined, i);
-        const row = table.stored(values);
-        changes.push({ kind: "insert", table: table.name, row, position: table.append(row) });
-        written.push(row);
+        changes.push({ kind: "insert", table: table.name, row: values, position: table.append(values) });
+        written.push(values);
         inserted++;
       } else if (assign === undefined) {
         ignored++;
       } else {
-        const after = assign([holder, values], params);
+        const before = table.values(holder);
+        const after = assign([before, values], params);
         rowRules(table, after, i);
         keyRules(table, after, holder, i);
         childRules(table, asChild, after, holder, i);
         parentRules(table, asParent, holder, after, i, others);
         const [position] = table.replaceRows([[holder, after]]);
-        changes.push({ kind: "update", table: table.name, before: holder, after, position: position as number });
+        changes.push({ kind: "update", table: table.name, before, after, position: position as number });
         written.push(after);
         updated++;
       }
@@ -116,7 +116,7 @@ function refuse(table: Table, problem: ProblemEntry): never {
 }
 
 /** Every unique key of `values` is free, or held by `self` (the row being updated). */
-function keyRules(table: Table, values: readonly Value[], self: MutableRow | undefined, row: number): void {
+function keyRules(table: Table, values: readonly Value[], self: number | undefined, row: number): void {
   for (const ix of table.uniqueKeys()) {
     const k = keyOfRow(values, ix.positions);
     if (k === undefined) continue;
@@ -133,13 +133,13 @@ function keyRules(table: Table, values: readonly Value[], self: MutableRow | und
  * parent table, or (a self-reference) the row itself. `before` is the row
  * an update replaces, which is no parent any more.
  */
-function childRules(table: Table, links: readonly ForeignKeyLink[], values: Value[], before: MutableRow | undefined, row: number): void {
+function childRules(table: Table, links: readonly ForeignKeyLink[], values: Value[], before: number | undefined, row: number): void {
   for (const l of links) {
     const k = keyOfRow(values, l.childPositions);
     if (k === undefined) continue;
     if (l.parent === table && keyOfRow(values, l.parentKey.positions) === k) continue;
     const parent = l.parentKey.get(k);
-    if (parent !== undefined && parent !== before) {
+    if (parent !== undefined && !(l.parent === table && parent === before)) {
       shareParentKey(l, values, parent);
       continue;
     }
@@ -149,12 +149,12 @@ function childRules(table: Table, links: readonly ForeignKeyLink[], values: Valu
 }
 
 /** A key rows of other tables (or this one) reference may not change. */
-function parentRules(table: Table, links: readonly ForeignKeyLink[], before: MutableRow, after: readonly Value[], row: number, others: ChildFinder): void {
+function parentRules(table: Table, links: readonly ForeignKeyLink[], before: number, after: readonly Value[], row: number, others: ChildFinder): void {
   for (const l of links) {
-    const old = keyOfRow(before, l.parentKey.positions);
+    const old = table.keyOf(before, l.parentKey.positions);
     if (old === undefined || old === keyOfRow(after, l.parentKey.positions)) continue;
     const finder = l.child === table ? new ChildFinder() : others;
-    if (finder.rows(l, old).every((child) => child === before)) continue;
+    if (finder.rows(l, old).every((child) => l.child === table && child === before)) continue;
     refuse(table, { table: table.name, row, column: columnsOf(table, l.parentKey.positions), code: "foreign_key", message: `Rows in "${l.child.name}" reference this key` });
   }
 }

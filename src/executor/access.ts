@@ -20,7 +20,7 @@ import { conjuncts } from "../planner/walk.js";
 import type { CompileContext } from "./codegen.js";
 import { likePrefixes } from "./like.js";
 import type { SubqueryRunner } from "./subquery.js";
-import type { KeyBound, KeyRange, StoredRow, TableStore } from "./table-store.js";
+import { NULL_ROW, type KeyBound, type KeyRange, type StoredRow, type TableStore } from "./table-store.js";
 
 /** A lookup key part: a constant or a parameter's value. */
 function keyValue(e: BoundExpr, params: readonly Value[]): Value {
@@ -29,8 +29,8 @@ function keyValue(e: BoundExpr, params: readonly Value[]): Value {
   throw new StoreError("internal_error", "A lookup key must be a constant or a parameter");
 }
 
-/** The one row of a select without a table: no columns, so the select list is evaluated once. */
-const SINGLE_ROW: readonly StoredRow[] = Object.freeze([Object.freeze([])]);
+/** The one row of a select without a table: it reads no column, so the select list is evaluated once. */
+const SINGLE_ROW: readonly StoredRow[] = Object.freeze([NULL_ROW]);
 
 /**
  * The runner of a `key-in-subquery` path's IN term (`where` is the plan's

@@ -36,8 +36,8 @@ import { Codegen, instantiate, type CompileContext, type RowMode } from "./codeg
 /** A HAVING test on a group row. */
 export type GroupTest = (row: Value[], p: readonly Value[]) => boolean;
 
-/** The group rows of `items` (keys then aggregate values) that pass `having`. */
-export type AggregateFn = (items: readonly unknown[], p: readonly Value[], having: GroupTest | undefined) => Value[][];
+/** The group rows of `items` (stored rows or join tuples; `t`: their heaps' columns) — keys then aggregate values — that pass `having`. */
+export type AggregateFn = (items: readonly unknown[], p: readonly Value[], having: GroupTest | undefined, t?: unknown) => Value[][];
 
 function slot(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error("invalid slot");
@@ -55,7 +55,13 @@ export function compileAggregate(group: Grouping, mode: RowMode, context?: Compi
   const g = new Codegen(mode, context);
   let arrays = 0;
   const array = (): string => `a${slot(arrays++)}_`;
-  const codes = group.aggregates.map((call) => aggregateCode(call, call.arg === undefined ? undefined : g.value(call.arg), array));
+  const codes = group.aggregates.map((call) => {
+    if (call.arg === undefined) return aggregateCode(call, undefined, "", array);
+    // A number column is read as stored, its NULL a NaN: no conversion per row, and `v_ === v_` skips it.
+    const raw = g.rawNumber(call.arg);
+    const arg = raw ?? g.value(call.arg);
+    return aggregateCode(call, arg, raw === undefined ? `(v_ = ${arg}) !== null` : `(v_ = ${arg}) === v_`, array);
+  });
   const k = group.keys.length;
   const keys = group.keys.map((_, i) => `k${slot(i)}_`);
   const state = codes.flatMap((c) => c.state);
@@ -79,7 +85,7 @@ export function compileAggregate(group: Grouping, mode: RowMode, context?: Compi
   const keyValues = group.keys.map((key, i) => `const k${slot(i)} = ${g.value(key)};`).join(" ");
   const row = `[${[...keys.map((key) => `${key}[g_]`), ...codes.map((c) => c.final)].join(", ")}]`;
   const source = `${g.constants()}
-return function aggregate(items, p, having) {
+return function aggregate(items, p, having, t) {
   ${g.declarations()}
   ${declare}
   const root_ = new Map();
@@ -107,8 +113,10 @@ return function aggregate(items, p, having) {
  * starts at 0 in arrays that then hold only numbers; whether a sum or
  * average saw any value is its count, and a numeric minimum or maximum
  * starts as NaN (no stored value is NaN) and is NULL if still NaN.
+ * `present` sets `v_` to the argument's value and says whether it is not
+ * NULL.
  */
-function aggregateCode(call: AggregateCall, arg: string | undefined, array: () => string): AggregateCode {
+function aggregateCode(call: AggregateCall, arg: string | undefined, present: string, array: () => string): AggregateCode {
   if (arg === undefined || call.arg === undefined) {
     const n = array();
     return { state: [[n, "0"]], update: `${n}[g_]++;`, final: `${n}[g_]` };
@@ -118,7 +126,7 @@ function aggregateCode(call: AggregateCall, arg: string | undefined, array: () =
   if (call.distinct && call.name !== "min" && call.name !== "max") {
     const set = array();
     const state: [string, string][] = [[set, "new Set()"]];
-    const update = `if ((v_ = ${arg}) !== null) ${set}[g_].add(v_);`;
+    const update = `if (${present}) ${set}[g_].add(v_);`;
     switch (call.name) {
       case "count":
         return { state, update, final: `${set}[g_].size` };
@@ -133,7 +141,7 @@ function aggregateCode(call: AggregateCall, arg: string | undefined, array: () =
   switch (call.name) {
     case "count": {
       const n = array();
-      return { state: [[n, "0"]], update: `if (${arg} !== null) ${n}[g_]++;`, final: `${n}[g_]` };
+      return { state: [[n, "0"]], update: `if (${present}) ${n}[g_]++;`, final: `${n}[g_]` };
     }
     case "sum":
     case "avg": {
@@ -150,7 +158,7 @@ function aggregateCode(call: AggregateCall, arg: string | undefined, array: () =
         add = `s_ = ${sum}[g_]; t_ = s_ + v_; ${c}[g_] += Math.abs(s_) >= Math.abs(v_) ? (s_ - t_) + v_ : (v_ - t_) + s_; ${sum}[g_] = t_;`;
         total = `(${sum}[g_] + ${c}[g_])`;
       }
-      const update = `if ((v_ = ${arg}) !== null) { ${add} ${n}[g_]++; }`;
+      const update = `if (${present}) { ${add} ${n}[g_]++; }`;
       const final = call.name === "sum" ? `(${n}[g_] === 0 ? null : ${total})` : `(${n}[g_] === 0 ? null : ${total} / ${n}[g_])`;
       return { state, update, final };
     }
@@ -163,14 +171,14 @@ function aggregateCode(call: AggregateCall, arg: string | undefined, array: () =
         const keep = call.name === "min" ? "<=" : ">=";
         return {
           state: [[m, "NaN"]],
-          update: `if ((v_ = ${arg}) !== null && !(${m}[g_] ${keep} v_)) ${m}[g_] = v_;`,
+          update: `if (${present} && !(${m}[g_] ${keep} v_)) ${m}[g_] = v_;`,
           final: `((t_ = ${m}[g_]) !== t_ ? null : t_)`,
         };
       }
       const better = type === "text" ? `h.text(v_, t_) ${op} 0` : type === "unknown" ? `h.cmp(v_, t_) ${op} 0` : `v_ ${op} t_`;
       return {
         state: [[m, "null"]],
-        update: `if ((v_ = ${arg}) !== null && ((t_ = ${m}[g_]) === null || ${better})) ${m}[g_] = v_;`,
+        update: `if (${present} && ((t_ = ${m}[g_]) === null || ${better})) ${m}[g_] = v_;`,
         final: `${m}[g_]`,
       };
     }

@@ -1,27 +1,30 @@
 /**
  * An update's assignments, compiled into one function per plan: it copies
- * the old row and writes each assigned column, every expression reading the
- * old row, so `SET a = b, b = a` swaps, as in SQL. Rows are values: the
- * old array is never written, the copy is the new row. An upsert's update
- * runs in tuple mode: `r` is [the row already there, the proposed row], and
- * the copy is of the first.
+ * the old row's values and writes each assigned column, every expression
+ * reading the old row, so `SET a = b, b = a` swaps, as in SQL. Rows are
+ * values: the stored row is never written, the copy is the new row. An
+ * update runs in row mode (`r` the stored row, `t` its heap's columns); an
+ * upsert's update in values-tuple mode: `r` is [the values of the row
+ * already there, the proposed row], and the copy is of the first.
  */
 
-import type { Value } from "../commands/types.js";
+import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import type { Assignment } from "../planner/plan.js";
-import { Codegen, instantiate, type RowMode } from "./codegen.js";
+import { Codegen, instantiate } from "./codegen.js";
 import type { StoredRow } from "./table-store.js";
 
-/** `(old row, params) → new row`; in tuple mode `(old row, proposed row)` come as one tuple. */
-export type AssignFn = (row: StoredRow | readonly StoredRow[], params: readonly Value[]) => Value[];
+/** `(old row, params, columns) → new row`; in values-tuple mode `(old values, proposed values)` come as one tuple. */
+export type AssignFn = (row: StoredRow | readonly (readonly Value[])[], params: readonly Value[], t?: unknown) => Value[];
 
-export function compileAssignments(set: readonly Assignment[], mode: RowMode = "row"): AssignFn {
+/** `types`: the table's column types, for row mode (the old row's values are read from its columns). */
+export function compileAssignments(set: readonly Assignment[], mode: "row" | "values-tuple", types: readonly ColumnType[] = []): AssignFn {
   const g = new Codegen(mode);
   const writes = set.map((a) => {
     if (!Number.isSafeInteger(a.position) || a.position < 0) throw new StoreError("internal_error", "Invalid column position in generated code");
     return `v[${a.position}] = ${g.value(a.value)};`;
   });
-  const old = mode === "row" ? "r" : "r[0]";
-  return instantiate(`${g.constants()} return function assign(r, p) { ${g.declarations()} const v = ${old}.slice(); ${writes.join(" ")} return v; };`, g.consts);
+  // Row mode: every column of the stored row, read as the values they are.
+  const old = mode === "values-tuple" ? "r[0].slice()" : `[${types.map((type, column) => g.value({ kind: "column", source: 0, column, name: "", type })).join(", ")}]`;
+  return instantiate(`${g.constants()} return function assign(r, p, t) { ${g.declarations()} const v = ${old}; ${writes.join(" ")} return v; };`, g.consts);
 }

@@ -5,11 +5,20 @@
  * Safety rule: generated source never holds user text. Constants (and the
  * result keys of a projection) live in a `c` array passed as an argument and
  * are read by index into locals `cN`; parameters are read from `p` into
- * locals `pN`; columns are
- * `r[column]` (one source) or `r[source][column]` (a join tuple). Every
- * index is checked to be a safe integer before it is written, and operators
- * come from a fixed table. Because the source depends only on the plan's
- * shape, two queries differing in literal values share one compiled factory.
+ * locals `pN`. A stored row is an id (`r`, or `r[source]` in a join tuple)
+ * and its columns are arrays of its table's heap, passed in as `t` (one
+ * source's columns, or per source in a join) and read once per call into
+ * locals `colN` (`colS_N` per source): a column is `colN[r]`. A row of values
+ * (a row to be written: checks, RETURNING) is `r[column]`. Every index is
+ * checked to be a safe integer before it is written, and operators come
+ * from a fixed table. Because the source depends only on the plan's shape
+ * (and which columns hold numbers), two queries differing in literal
+ * values share one compiled factory.
+ *
+ * A number column holds NaN for NULL: read as a value it becomes null
+ * (`(x = colN[r]) === x ? x : null`), but a comparison that only needs to
+ * know whether it IS TRUE reads it raw, since no `=`, `<`, `<=`, `>`, `>=`
+ * with NaN is true — as with a NULL.
  *
  * Three-valued logic: `value()` yields true/false/null; `truth()` yields a
  * plain JS boolean meaning "is TRUE", which is what WHERE and ON need and is
@@ -31,6 +40,7 @@ import { typeOf } from "../planner/static-types.js";
 import { STRICT_FUNCTIONS, replace, type StrictFunction } from "./functions.js";
 import { compileLike, type LikeMatcher } from "./like.js";
 import type { SubqueryNode, SubqueryRunner } from "./subquery.js";
+import { isNumericType } from "./table-store.js";
 import { compareText, compareValues } from "./value-order.js";
 
 /**
@@ -112,14 +122,17 @@ const HELPERS = Object.freeze({
   fn: FUNCTION_ORDER.map((name) => STRICT_FUNCTIONS[name]),
   replace,
   sum: sumOf,
+  num: (v: number): number | null => (v === v ? v : null),
 });
 
 /**
- * `row`: expressions over one stored row `r`; `tuple`: over a join tuple `r`
- * of rows; `{ groupKeys: n }`: over a group row `r` — its n key values, then
- * its aggregates' values.
+ * `row`: expressions over one stored row `r` (an id; its heap's columns
+ * `t`); `tuple`: over a join tuple `r` of stored rows (their heaps'
+ * columns `t[source]`); `values`: over a row of values `r` (not stored);
+ * `values-tuple`: over a tuple `r` of such rows; `{ groupKeys: n }`: over
+ * a group row `r` — its n key values, then its aggregates' values.
  */
-export type RowMode = "row" | "tuple" | { readonly groupKeys: number };
+export type RowMode = "row" | "tuple" | "values" | "values-tuple" | { readonly groupKeys: number };
 
 function int(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new StoreError("internal_error", "Invalid index in generated code");
@@ -146,6 +159,8 @@ export class Codegen {
   private readonly params = new Set<number>();
   /** Parameters also read as `qN`: NULL replaced by NaN, which no `=`, `<`, `<=`, `>`, `>=` is true for. */
   private readonly nanParams = new Set<number>();
+  /** Heap columns read, as `[local, source, column]`. */
+  private readonly heapColumns = new Map<string, readonly [number, number]>();
 
   constructor(
     readonly mode: RowMode,
@@ -161,6 +176,7 @@ export class Codegen {
     if (this.temps > 0) parts.push(`let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(", ")};`);
     for (const i of this.params) parts.push(`const p${int(i)} = p[${int(i)}];`);
     for (const i of this.nanParams) parts.push(`const q${int(i)} = p${int(i)} === null ? NaN : p${int(i)};`);
+    for (const [local, [source, column]] of this.heapColumns) parts.push(`const ${local} = ${this.mode === "tuple" ? `t[${int(source)}]` : "t"}[${int(column)}];`);
     return parts.join(" ");
   }
 
@@ -178,13 +194,33 @@ export class Codegen {
     return `t${int(this.temps++)}`;
   }
 
-  private column(source: number, column: number): string {
-    if (typeof this.mode === "object") throw new StoreError("internal_error", "Group-mode code cannot read a source column");
-    if (this.mode === "row") {
-      if (source !== 0) throw new StoreError("internal_error", "Row-mode code cannot read a joined source");
-      return `r[${int(column)}]`;
-    }
-    return `r[${int(source)}][${int(column)}]`;
+  /** A column read as stored: for a number column of a heap, NaN for NULL. */
+  private rawColumn(e: Extract<BoundExpr, { kind: "column" }>): string {
+    const { source, column } = e;
+    const mode = this.mode;
+    if (typeof mode === "object") throw new StoreError("internal_error", "Group-mode code cannot read a source column");
+    if ((mode === "row" || mode === "values") && source !== 0) throw new StoreError("internal_error", "Row-mode code cannot read a joined source");
+    if (mode === "values") return `r[${int(column)}]`;
+    if (mode === "values-tuple") return `r[${int(source)}][${int(column)}]`;
+    const local = mode === "row" ? `col${int(column)}` : `col${int(source)}_${int(column)}`;
+    this.heapColumns.set(local, [source, column]);
+    return mode === "row" ? `${local}[r]` : `${local}[r[${int(source)}]]`;
+  }
+
+  /** Whether a column is read from a heap's number array (NaN for NULL). */
+  private numericColumn(e: BoundExpr): e is Extract<BoundExpr, { kind: "column" }> {
+    return e.kind === "column" && (this.mode === "row" || this.mode === "tuple") && isNumericType(e.type);
+  }
+
+  /** For a stored number column, its read as stored (NaN for NULL: test it with `x === x`); undefined for any other expression. */
+  rawNumber(e: BoundExpr): string | undefined {
+    return this.numericColumn(e) ? this.rawColumn(e) : undefined;
+  }
+
+  private column(e: Extract<BoundExpr, { kind: "column" }>): string {
+    const raw = this.rawColumn(e);
+    if (!this.numericColumn(e)) return raw;
+    return `h.num(${raw})`;
   }
 
   private nanParam(index: number): string {
@@ -216,7 +252,7 @@ export class Codegen {
         this.params.add(e.index);
         return `p${int(e.index)}`;
       case "column":
-        return this.column(e.source, e.column);
+        return this.column(e);
       case "compare": {
         const a = this.temp();
         const b = this.temp();
@@ -412,8 +448,8 @@ export class Codegen {
           const untyped = typeOf(e.left) === "unknown" && typeOf(e.right) === "unknown";
           const numeric = !untyped && (e.op === "=" || (typeOf(e.left) !== "text" && typeOf(e.right) !== "text"));
           if (e.op !== "<>" && numeric) {
-            // A parameter as NaN when NULL: no comparison with NaN is true, so its NULL test leaves the loop.
-            const nan = (x: BoundExpr): string | undefined => (x.kind === "param" ? this.nanParam(x.index) : undefined);
+            // A parameter as NaN when NULL, a number column as stored: no comparison with NaN is true, so no NULL test is needed.
+            const nan = (x: BoundExpr): string | undefined => (x.kind === "param" ? this.nanParam(x.index) : this.numericColumn(x) ? this.rawColumn(x) : undefined);
             const qa = nan(e.left);
             const qb = nan(e.right);
             if (qa !== undefined || qb !== undefined) {
@@ -488,19 +524,19 @@ export function instantiate<F>(source: string, consts: readonly unknown[]): F {
   return factory(consts, HELPERS) as F;
 }
 
-/** `(r, p) → Value`. */
-export type ValueFn = (r: never, p: readonly Value[]) => Value;
-/** `(r, p) → boolean`: the expression IS TRUE. */
-export type PredicateFn = (r: never, p: readonly Value[]) => boolean;
+/** `(r, p, t) → Value`; `t`: the heap columns of `r` (see `RowMode`). */
+export type ValueFn = (r: never, p: readonly Value[], t?: unknown) => Value;
+/** `(r, p, t) → boolean`: the expression IS TRUE. */
+export type PredicateFn = (r: never, p: readonly Value[], t?: unknown) => boolean;
 
 export function compileValue(e: BoundExpr, mode: RowMode, context?: CompileContext): ValueFn {
   const g = new Codegen(mode, context);
   const body = g.value(e);
-  return instantiate(`${g.constants()} return function value(r, p) { ${g.declarations()} return ${body}; };`, g.consts);
+  return instantiate(`${g.constants()} return function value(r, p, t) { ${g.declarations()} return ${body}; };`, g.consts);
 }
 
 export function compilePredicate(e: BoundExpr, mode: RowMode, context?: CompileContext): PredicateFn {
   const g = new Codegen(mode, context);
   const body = g.truth(e);
-  return instantiate(`${g.constants()} return function predicate(r, p) { ${g.declarations()} return ${body}; };`, g.consts);
+  return instantiate(`${g.constants()} return function predicate(r, p, t) { ${g.declarations()} return ${body}; };`, g.consts);
 }

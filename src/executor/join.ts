@@ -1,8 +1,9 @@
 /**
- * Join operators over tuples (one stored row per source so far). Inner and
- * left joins; output order is the outer tuples' order, each with its matches
- * in the joined table's order. An unmatched tuple of a left join gets a row
- * of NULLs for the joined source.
+ * Join operators over tuples (one stored row per source so far, each an id
+ * in its table's heap; compiled code reads them through the sources' heap
+ * columns, `t`). Inner and left joins; output order is the outer tuples'
+ * order, each with its matches in the joined table's order. An unmatched
+ * tuple of a left join gets the heap's row of NULLs for the joined source.
  *
  * - index nested loop: looks each outer key up in the joined table's key or
  *   index;
@@ -19,7 +20,7 @@ import { StoreError, assertNever } from "../errors.js";
 import { conjuncts } from "../planner/passes.js";
 import type { BoundExpr, JoinStep } from "../planner/plan.js";
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type ValueFn } from "./codegen.js";
-import type { StoredRow, TableStore } from "./table-store.js";
+import { columnValue, NULL_ROW, type Column, type StoredRow, type TableStore } from "./table-store.js";
 
 export type Tuple = StoredRow[];
 
@@ -74,15 +75,15 @@ export function runJoin<T = Tuple>(
   tuples: readonly Tuple[],
   store: TableStore,
   params: readonly Value[],
+  heaps: readonly (readonly Column[])[],
   emit: (t: Tuple) => T = (t) => t.slice() as T,
-  where?: (t: Tuple, p: readonly Value[]) => boolean,
+  where?: (t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean,
 ): T[] {
   if (where && join.step.type === "left") throw new StoreError("internal_error", "A WHERE term cannot run inside a left join");
   const out: T[] = [];
   const left = join.step.type === "left";
-  const nullRow: StoredRow = new Array<Value>(store.width).fill(null);
-  const on = join.on as unknown as ((t: Tuple, p: readonly Value[]) => boolean) | undefined;
-  const keys = join.outerKeys as unknown as ((t: Tuple, p: readonly Value[]) => Value)[];
+  const on = join.on as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
+  const keys = join.outerKeys as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => Value)[];
   let candidates: (t: Tuple) => readonly StoredRow[];
   const s = join.step.strategy;
   switch (s.kind) {
@@ -90,16 +91,17 @@ export function runJoin<T = Tuple>(
       const key = keys[0];
       if (keys.length === 1 && key) {
         const find = store.lookupBy(s.index);
-        candidates = (t) => find(key(t, params));
+        candidates = (t) => find(key(t, params, heaps));
       } else {
-        candidates = (t) => store.lookup(s.index, keys.map((k) => k(t, params)));
+        candidates = (t) => store.lookup(s.index, keys.map((k) => k(t, params, heaps)));
       }
       break;
     }
     case "hash": {
       const table = new Map<unknown, StoredRow[]>();
+      const columns = join.innerPositions.map((p) => store.heap.columns[p] as Column);
       for (const row of store.rows) {
-        const values = join.innerPositions.map((p) => row[p] as Value);
+        const values = columns.map((column) => columnValue(column, row));
         if (values.includes(null)) continue;
         const k = hashKey(values);
         const bucket = table.get(k);
@@ -107,7 +109,7 @@ export function runJoin<T = Tuple>(
         else table.set(k, [row]);
       }
       candidates = (t) => {
-        const values = keys.map((k) => k(t, params));
+        const values = keys.map((k) => k(t, params, heaps));
         return values.includes(null) ? [] : (table.get(hashKey(values)) ?? []);
       };
       break;
@@ -124,13 +126,13 @@ export function runJoin<T = Tuple>(
     const scratch = t.slice();
     for (const row of candidates(t)) {
       scratch[at] = row;
-      if ((on === undefined || on(scratch, params)) && (where === undefined || where(scratch, params))) {
+      if ((on === undefined || on(scratch, params, heaps)) && (where === undefined || where(scratch, params, heaps))) {
         out.push(emit(scratch));
         matched = true;
       }
     }
     if (left && !matched) {
-      scratch[at] = nullRow;
+      scratch[at] = NULL_ROW;
       out.push(emit(scratch));
     }
   }

@@ -36,7 +36,7 @@ export function matchRows(prepared: PreparedMatch, store: TableStore, params: re
   const runners = prepared.subqueries.runners;
   for (const runner of runners) runner.begin(prepared.stores);
   try {
-    return prepared.filter(accessRows(prepared.access, store, params, prepared.keyIn), params, -1);
+    return prepared.filter(accessRows(prepared.access, store, params, prepared.keyIn), params, -1, store.heap.columns);
   } finally {
     for (const runner of runners) runner.end();
   }

@@ -20,8 +20,8 @@
  * access, and `rowSlices` hands out its rows a slice at a time, so the
  * server can stream a million rows without holding them projected (or as
  * JSON text). It keeps a copy of the selected items (stored rows, join
- * tuples or groups), and since stored rows are values (`catalog/table.ts`),
- * a later write changes nothing in it. Only such projections are deferred
+ * tuples or groups) and the heaps they are in, and since stored rows are
+ * values (`catalog/table.ts`), a later write changes nothing in it. Only such projections are deferred
  * because they cannot fail: an error still comes from the select, not from
  * a later read. Shorter answers are plain objects, as before, so a point
  * select pays nothing for this.
@@ -45,7 +45,7 @@ import { prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
 import { orderItems } from "./order.js";
 import { compileProjection, type ProjectFn } from "./project.js";
 import { SubqueryRunner, type SubqueryNode } from "./subquery.js";
-import type { Stores, StoredRow } from "./table-store.js";
+import type { Column, Stores, StoredRow, TableStore } from "./table-store.js";
 
 export interface PreparedSelect {
   readonly plan: SelectPlan;
@@ -182,7 +182,11 @@ function count(c: Count, params: readonly Value[]): number {
 
 type Item = StoredRow | Tuple | Value[];
 type Row = Record<string, Value> | Value[];
-type Fn<T> = (r: unknown, p: readonly Value[]) => T;
+/** `t`: the heap columns of the first source (one source) or of each (a join); group rows ignore it. */
+type Fn<T> = (r: unknown, p: readonly Value[], t: Heaps) => T;
+type Heaps = readonly Column[] | readonly (readonly Column[])[];
+/** The columns of no table (a select without FROM reads none). */
+const NO_COLUMNS: readonly Column[] = Object.freeze([]);
 
 /** Runs a statement's prepared select: its subqueries start afresh. */
 export function runSelect(prepared: PreparedSelect, stores: Stores, params: readonly Value[]): RowsResult {
@@ -204,27 +208,32 @@ function selectRows(prepared: PreparedSelect, stores: Stores, params: readonly V
   // Nothing between the sources and the result (no grouping, DISTINCT or sort to do): a scan can stop early, a join project as it goes.
   const sorted = plan.orderBy.length > 0 && !orderServed(plan);
   const streaming = plan.group === undefined && !plan.distinct && !sorted;
-  const sourced = sourceItems(prepared, stores, params, streaming ? keep : undefined, streaming && keep === undefined && offset === 0 ? project : undefined);
+  const first = plan.sources[0];
+  const store = first === undefined ? undefined : stores.store(first.table);
+  const columns = store === undefined ? NO_COLUMNS : store.heap.columns;
+  const heaps = plan.joins.length === 0 ? undefined : plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
+  const t: Heaps = heaps ?? columns;
+  const sourced = sourceItems(prepared, stores, store, params, columns, heaps, streaming ? keep : undefined, streaming && keep === undefined && offset === 0 ? project : undefined);
   if (sourced.kind === "rows") return rowsResult(names, sourced.rows);
 
   let items: readonly Item[] = sourced.items;
   if (prepared.aggregate !== undefined) {
-    items = prepared.aggregate(items, params, prepared.having as unknown as GroupTest | undefined);
+    items = prepared.aggregate(items, params, prepared.having as unknown as GroupTest | undefined, t);
   }
-  if (prepared.projectArrays !== undefined) return rowsResult(names, distinctRows(prepared, items, params, offset, keep));
+  if (prepared.projectArrays !== undefined) return rowsResult(names, distinctRows(prepared, items, params, t, offset, keep));
 
   if (sorted) {
     const specs = prepared.sortKeys.map((key, i) => ({
-      key: (item: Item) => (key as unknown as Fn<Value>)(item, params),
+      key: (item: Item) => (key as unknown as Fn<Value>)(item, params, t),
       descending: plan.orderBy[i]?.direction === "desc",
     }));
     items = orderItems(items, specs, keep);
   }
   if (offset > 0 || (keep !== undefined && keep < items.length)) items = items.slice(offset, keep);
   // The items may be the table's own array (a scan), which later writes change: a late projection keeps a copy.
-  if (items.length >= LATE_PROJECTION_AT && prepared.lateProjection) return lateRowsResult(names, items.slice(), project, params);
+  if (items.length >= LATE_PROJECTION_AT && prepared.lateProjection) return lateRowsResult(names, items.slice(), project, params, t);
   const rows = new Array<Row>(items.length);
-  for (let i = 0; i < items.length; i++) rows[i] = project(items[i], params);
+  for (let i = 0; i < items.length; i++) rows[i] = project(items[i], params, t);
   return rowsResult(names, rows);
 }
 
@@ -245,12 +254,12 @@ export function rowSlices(result: RowsResult): RowSlices | undefined {
   return lateAnswers.get(result);
 }
 
-/** A result of `items` projected on first access, registered for `rowSlices`. */
-function lateRowsResult(columns: readonly string[], items: readonly Item[], project: Fn<Row>, params: readonly Value[]): RowsResult {
+/** A result of `items` (in the heaps `t`) projected on first access, registered for `rowSlices`. */
+function lateRowsResult(columns: readonly string[], items: readonly Item[], project: Fn<Row>, params: readonly Value[], t: Heaps): RowsResult {
   const rowCount = items.length;
   const slice: RowSlices = (from, to) => {
     const rows = new Array<Row>(to - from);
-    for (let i = from; i < to; i++) rows[i - from] = project(items[i], params);
+    for (let i = from; i < to; i++) rows[i - from] = project(items[i], params, t);
     return rows;
   };
   let rows: Row[] | undefined;
@@ -276,36 +285,37 @@ function lateRowsResult(columns: readonly string[], items: readonly Item[], proj
 function sourceItems(
   prepared: PreparedSelect,
   stores: Stores,
+  store: TableStore | undefined,
   params: readonly Value[],
+  columns: readonly Column[],
+  heaps: readonly (readonly Column[])[] | undefined,
   stopAt: number | undefined,
   emit: Fn<Row> | undefined,
 ): { readonly kind: "items"; readonly items: readonly Item[] } | { readonly kind: "rows"; readonly rows: Row[] } {
   const plan = prepared.plan;
-  const first = plan.sources[0];
-  const store = first === undefined ? undefined : stores.store(first.table);
   const canStop = plan.joins.length === 0 && stopAt !== undefined;
   const access = prepared.access;
   let firstRows: readonly StoredRow[];
   if (access.kind === "index-range" && store !== undefined) {
     const test = prepared.firstTest as unknown as Fn<boolean> | undefined;
-    firstRows = rangeRows(access, store, params, canStop ? stopAt : -1, test === undefined ? undefined : (row) => test(row, params));
+    firstRows = rangeRows(access, store, params, canStop ? stopAt : -1, test === undefined ? undefined : (row) => test(row, params, columns));
   } else {
     const base = accessRows(access, store, params, prepared.keyIn);
-    firstRows = prepared.firstFilter ? prepared.firstFilter(base, params, canStop ? stopAt : -1) : base;
+    firstRows = prepared.firstFilter ? prepared.firstFilter(base, params, canStop ? stopAt : -1, columns) : base;
   }
-  if (plan.joins.length === 0) return { kind: "items", items: firstRows };
+  if (heaps === undefined) return { kind: "items", items: firstRows };
   let tuples: Tuple[] = firstRows.map((r) => [r]);
   const last = prepared.joins.length - 1;
   for (const [i, join] of prepared.joins.entries()) {
     // A WHERE term is decided once its last source is joined (later joins only add sources):
     // an inner join tests it with ON; after a left join it filters the joined tuples.
-    const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[]) => boolean) | undefined;
+    const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
     const inner = join.step.type === "inner";
     if (emit !== undefined && i === last && (filter === undefined || inner)) {
-      return { kind: "rows", rows: runJoin(join, tuples, stores.store(join.table), params, (t) => emit(t, params), filter) };
+      return { kind: "rows", rows: runJoin(join, tuples, stores.store(join.table), params, heaps, (t) => emit(t, params, heaps), filter) };
     }
-    tuples = runJoin(join, tuples, stores.store(join.table), params, undefined, inner ? filter : undefined);
-    if (filter && !inner) tuples = tuples.filter((t) => filter(t, params));
+    tuples = runJoin(join, tuples, stores.store(join.table), params, heaps, undefined, inner ? filter : undefined);
+    if (filter && !inner) tuples = tuples.filter((t) => filter(t, params, heaps));
   }
   return { kind: "items", items: tuples };
 }
@@ -315,14 +325,14 @@ function sourceItems(
  * 1 and 1.0 are one value, NULLs are equal here — then ordered by the result
  * columns the sort keys are, and cut to OFFSET and LIMIT.
  */
-function distinctRows(prepared: PreparedSelect, items: readonly Item[], params: readonly Value[], offset: number, keep: number | undefined): Row[] {
+function distinctRows(prepared: PreparedSelect, items: readonly Item[], params: readonly Value[], t: Heaps, offset: number, keep: number | undefined): Row[] {
   const plan = prepared.plan;
   const toArray = prepared.projectArrays as unknown as Fn<Value[]>;
   const seen = new Set<unknown>();
   let rows: Value[][] = [];
   const single = plan.columns.length === 1;
   for (const item of items) {
-    const row = toArray(item, params);
+    const row = toArray(item, params, t);
     const key = single ? row[0] : JSON.stringify(row);
     if (seen.has(key)) continue;
     seen.add(key);

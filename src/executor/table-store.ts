@@ -1,12 +1,50 @@
 /**
  * What the executor reads from a table. The catalog's tables implement it;
  * the executor never changes rows (mutations apply in the catalog).
+ *
+ * Rows are stored by column (`RowHeap`): a stored row is a number, its id,
+ * and the value of column c is `heap.columns[c][id]`. Compiled code reads
+ * the columns it needs straight from those arrays.
  */
 
 import type { Value } from "../commands/types.js";
 
-/** A stored row: declared columns' values by position. Stores may keep extra trailing slots; code reads by position only. */
-export type StoredRow = readonly Value[];
+/** A stored row: its id in its table's heap. */
+export type StoredRow = number;
+
+/**
+ * One column of a heap, indexed by row id: integer and real columns are
+ * Float64Arrays holding NaN for NULL (no stored number is NaN: CONTRACT
+ * §3 keeps reals finite), text and boolean columns plain arrays.
+ */
+export type Column = Float64Array | (string | boolean | null)[];
+
+/** Whether a column of this declared type is stored as numbers (NaN for NULL). */
+export function isNumericType(type: string): boolean {
+  return type === "integer" || type === "real";
+}
+
+/**
+ * The stored rows of one table, by column. A row id's values are never
+ * written again once stored (an update stores a new row under a new id), so
+ * whoever holds a heap and some ids holds those rows' values for good: a
+ * snapshot is the list of ids. The array at `columns[c]` may be replaced by
+ * a longer copy as the heap grows, so code reads it afresh from `columns`
+ * at every call rather than keeping it. Id 0 is a row of NULLs (a left
+ * join's missing row), never one of the table's rows.
+ */
+export interface RowHeap {
+  readonly columns: readonly Column[];
+}
+
+/** The row of NULLs every heap holds. */
+export const NULL_ROW = 0;
+
+/** A column's value at `id`, NULL as null. */
+export function columnValue(column: Column, id: number): Value {
+  const v = column[id] as Value;
+  return v !== v ? null : v; // NaN: a NULL number
+}
 
 /** One end of a key range: the bound value, and whether a key equal to it is inside. */
 export interface KeyBound {
@@ -35,6 +73,8 @@ export type RangeOrder = "asc" | "desc" | "table";
 export interface TableStore {
   /** All rows, in insertion order. */
   readonly rows: readonly StoredRow[];
+  /** Their values. */
+  readonly heap: RowHeap;
   /** Width of a stored row (declared columns). */
   readonly width: number;
   /**

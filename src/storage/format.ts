@@ -67,7 +67,7 @@ export class StoreWriter {
       next.set(key, writer);
       const head = (t === 0 ? "\n" : ",\n") + JSON.stringify(table.schema.name) + ':{"schema":' + serializeSchema(table.schema) + ',\n"rows":[';
       let first = true;
-      for (const lines of writer.pieces(table.rows, size)) {
+      for (const lines of writer.pieces(table, size)) {
         yield (first ? head + "\n" : ",\n") + lines;
         first = false;
       }

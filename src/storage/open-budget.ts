@@ -25,12 +25,15 @@ export interface OpenBudget {
 
 /**
  * Heap bytes a loaded database takes per byte of its `.store` document: an
- * opened 100k-user + 300k-order database measured 2.23x its file (issue 18,
- * `npm run bench -- heap`; row arrays, key indexes, the strings). Small
- * databases cost more than this per byte (a few kB of fixed structure
- * each), which the count bounds.
+ * opened 100k-user + 300k-order database measured 1.30x its file (issue 18,
+ * `npm run bench -- heap`: V8's heap and the array buffers its number
+ * columns and index links live in; the strings, key indexes and column
+ * arrays). A table whose rows were much updated holds more until it is
+ * compacted (`Table.compact`: at most twice its rows, and 1,024, in its
+ * heap). Small databases cost more than this per byte (a few kB of fixed
+ * structure each), which the count bounds.
  */
-export const HEAP_PER_STORED_BYTE = 2.25;
+export const HEAP_PER_STORED_BYTE = 1.35;
 
 /** An open database, as the budget sees it. */
 export interface Candidate {

@@ -11,6 +11,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { snapshotValues } from "../../src/catalog/snapshot.js";
 import { Engine } from "../../src/catalog/engine.js";
 import type { Change } from "../../src/catalog/types.js";
 import type { PlanResult, RowsResult } from "../../src/commands/results.js";
@@ -51,7 +52,7 @@ function hitMatchesMiss(fresh: () => Engine, warm: Command, probe: Command): str
   const miss = run(clean, probe);
   const what = JSON.stringify({ warm, probe });
   assert.is(hit.outcome, miss.outcome, what);
-  assert.is(JSON.stringify(cached.snapshot()), JSON.stringify(clean.snapshot()), `same rows after: ${what}`);
+  assert.equal(cached.snapshot().map(snapshotValues), clean.snapshot().map(snapshotValues), `same rows after: ${what}`);
   return miss.outcome;
 }
 

@@ -15,7 +15,7 @@ import type { SelectPlan } from "../../src/planner/plan.js";
 
 function table(schema: TableSchema, rows: Value[][]): Table {
   const t = new Table(checkSchema(schema, () => undefined));
-  for (const r of rows) t.append(t.stored(r));
+  for (const r of rows) t.append(r);
   return t;
 }
 

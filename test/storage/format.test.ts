@@ -1,31 +1,29 @@
 import { test } from "uvu";
 import { createHash } from "node:crypto";
 import * as assert from "uvu/assert";
+import { tableSnapshot } from "../../src/catalog/snapshot.js";
 import type { TableSnapshot } from "../../src/catalog/types.js";
+import type { TableSchema } from "../../src/commands/types.js";
 import { readStore, StoreWriter } from "../../src/storage/format.js";
 import { identityOfSealed, sumDocument, sumDocumentOffThread } from "../../src/storage/checksum.js";
 import { writeInSlices } from "../../src/storage/document-slices.js";
 
-const users: TableSnapshot = {
-  schema: { name: "users", columns: { id: "text", name: "text" }, required: ["id"], primary_key: { columns: ["id"] } },
-  columns: ["id", "name"],
-  rows: [
-    ["1", "Ada"],
-    ["2", null],
-  ],
-};
+const userSchema: TableSchema = { name: "users", columns: { id: "text", name: "text" }, required: ["id"], primary_key: { columns: ["id"] } };
+const users: TableSnapshot = tableSnapshot(userSchema, [
+  ["1", "Ada"],
+  ["2", null],
+]);
 
-const orders: TableSnapshot = {
-  schema: {
+const orders: TableSnapshot = tableSnapshot(
+  {
     name: "orders",
     // Declaration order, not alphabetical: the writer must keep it.
     columns: { zeta: "integer", alpha: "text" },
     computed: { z: { type: "literal", value: 1 }, a: { type: "literal", value: 2 } },
     comment: "c",
   },
-  columns: ["zeta", "alpha"],
-  rows: [[1, 'quote " and \\ and \n newline']],
-};
+  [[1, 'quote " and \\ and \n newline']],
+);
 
 function body(bytes: Buffer): string {
   return bytes.toString("utf8").replace(/sha256:[0-9a-f]{64}/, "sha256:<digits>");
@@ -51,7 +49,7 @@ test("sorts schema members at the top level only, keeps columns and computed in 
 });
 
 test("tables in the given (name) order, empty tables and an empty database", () => {
-  const empty: TableSnapshot = { ...users, rows: [] };
+  const empty: TableSnapshot = tableSnapshot(userSchema, []);
   const text = body(new StoreWriter().write([orders, empty]));
   assert.ok(text.indexOf('"orders":') < text.indexOf('"users":'));
   assert.ok(text.endsWith('"rows":[\n]}}}\n'), text);
@@ -67,7 +65,7 @@ test("writing is deterministic", () => {
 });
 
 test("a text value holding the row separator `},{` still gives one row per line", async () => {
-  const tricky: TableSnapshot = { ...users, rows: [["1", "a},{b"], ["2", '"},{"'], ["3", null]] };
+  const tricky: TableSnapshot = tableSnapshot(userSchema, [["1", "a},{b"], ["2", '"},{"'], ["3", null]]);
   const text = new StoreWriter().write([tricky]).toString("utf8");
   assert.ok(text.includes('{"id":"1","name":"a},{b"},\n{"id":"2","name":"\\"},{\\""},\n{"id":"3","name":null}\n'), text);
   assert.equal((await readStore(Buffer.from(text))).tables?.[0]?.rows, [
@@ -127,7 +125,7 @@ test("a document's identity: its checksum when it has one, else the SHA-256 of i
 });
 
 test("written in pieces of a few rows, the document is the same text", () => {
-  const many: TableSnapshot = { ...users, rows: Array.from({ length: 1000 }, (_, i) => [String(i), i % 3 === 0 ? null : `n${i}`]) };
+  const many: TableSnapshot = tableSnapshot(userSchema, Array.from({ length: 1000 }, (_, i) => [String(i), i % 3 === 0 ? null : `n${i}`]));
   const tables = [many, orders].sort((a, b) => a.schema.name.localeCompare(b.schema.name));
   const whole = new StoreWriter().write(tables);
   for (const size of [1, 7, 256, 5000]) {
@@ -141,7 +139,7 @@ test("written in pieces of a few rows, the document is the same text", () => {
 
 test("written in slices (remembering lines or not), the document is the same bytes, across chunks and with a piece larger than one", async () => {
   const text = (i: number): string => (i === 700 ? "漢字 😀 ".repeat(80_000) : i % 5 === 0 ? `é ${i}` : `n${i}`);
-  const many: TableSnapshot = { ...users, rows: Array.from({ length: 30_000 }, (_, i) => [String(i), i % 3 === 0 ? null : text(i)]) };
+  const many: TableSnapshot = tableSnapshot(userSchema, Array.from({ length: 30_000 }, (_, i) => [String(i), i % 3 === 0 ? null : text(i)]));
   const tables = [many, orders].sort((a, b) => a.schema.name.localeCompare(b.schema.name));
   const whole = new StoreWriter().write(tables);
   assert.ok(whole.length > 1 << 20, "many chunks");
@@ -164,7 +162,7 @@ test("written in slices (remembering lines or not), the document is the same byt
 });
 
 test("a large file, hashed on the thread pool while it parses: sound, then one byte damaged", async () => {
-  const big: TableSnapshot = { ...users, rows: Array.from({ length: 20_000 }, (_, i) => [String(i), "x".repeat(60)]) };
+  const big: TableSnapshot = tableSnapshot(userSchema, Array.from({ length: 20_000 }, (_, i) => [String(i), "x".repeat(60)]));
   const bytes = new StoreWriter().write([big]);
   assert.ok(bytes.length > 1 << 20, "big enough to leave the main thread");
   assert.equal((await readStore(bytes)).problems, []);
@@ -173,7 +171,7 @@ test("a large file, hashed on the thread pool while it parses: sound, then one b
 });
 
 test("non-ASCII text and a leading BOM read back exactly", async () => {
-  const text: TableSnapshot = { ...users, rows: [["1", "Zoë ✓ 😀"]] };
+  const text: TableSnapshot = tableSnapshot(userSchema, [["1", "Zoë ✓ 😀"]]);
   const read = await readStore(new StoreWriter().write([text]));
   assert.equal(read.problems, []);
   assert.equal(read.tables?.[0]?.rows, [{ id: "1", name: "Zoë ✓ 😀" }]);

@@ -7,6 +7,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { tableSnapshot } from "../../src/catalog/snapshot.js";
 import type { Change } from "../../src/catalog/types.js";
 import { baseFor, decodeChanges, headerLine, markerLine, recordLine, scanJournal } from "../../src/storage/journal-format.js";
 
@@ -17,7 +18,7 @@ const changes: readonly Change[][] = [
   [insert(1, 0), insert(2, 1)],
   [{ kind: "update", table: "t", before: [1, "x"], after: [1, "y"], position: 0 }],
   [{ kind: "delete", table: "t", row: [2, "z"], position: 1 }],
-  [{ kind: "create-table", schema: { name: "u", columns: { a: "text" } } }, { kind: "drop-table", table: "u", schema: { name: "u", columns: { a: "text" } }, rows: [["gone"]] }],
+  [{ kind: "create-table", schema: { name: "u", columns: { a: "text" } } }, { kind: "drop-table", table: "u", schema: { name: "u", columns: { a: "text" } }, rows: tableSnapshot({ name: "u", columns: { a: "text" } }, [["gone"]]) }],
 ];
 
 /** A journal continuing D0 from sequence number 7: four records, a marker naming D1 through 9, one more record. */
