@@ -41,6 +41,7 @@ import { createRequire } from "node:module";
 import { Engine } from "../src/catalog/engine.js";
 import type { RowsResult } from "../src/commands/results.js";
 import type { Value } from "../src/commands/types.js";
+import { CITIES, DATASET_SCHEMAS, generateDataset, type Order, ORDERS, STATUSES, type User, USERS } from "./dataset.js";
 
 /** The slice of better-sqlite3 used here (the package ships no types). */
 interface Statement {
@@ -55,81 +56,11 @@ interface SqliteDatabase {
 }
 const Database = createRequire(import.meta.url)("better-sqlite3") as new (file: string) => SqliteDatabase;
 
-const USERS = 100_000;
-const ORDERS = 300_000;
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface User {
-  id: string;
-  name: string;
-  email: string;
-  age: number;
-  city: string;
-  created: string;
-  score: number;
-  note: string | null;
-}
-interface Order {
-  id: number;
-  user_id: string;
-  amount: number;
-  status: string;
-}
-
-const random = rng(20261122);
-const cities = Array.from({ length: 50 }, (_, i) => `city_${String(i).padStart(2, "0")}`);
-const statuses = ["new", "paid", "shipped", "cancelled"];
-const users: User[] = Array.from({ length: USERS }, (_, i) => ({
-  id: `u${i}`,
-  name: `user ${i}`,
-  email: `user${i}@example.com`,
-  age: 18 + Math.floor(random() * 63),
-  city: cities[Math.floor(random() * cities.length)] as string,
-  created: new Date(1_600_000_000_000 + Math.floor(random() * 1e11)).toISOString(),
-  score: Math.round(random() * 10000) / 100,
-  note: random() < 0.2 ? null : `note ${Math.floor(random() * 1000)}`,
-}));
-const orders: Order[] = Array.from({ length: ORDERS }, (_, i) => ({
-  id: i,
-  user_id: `u${Math.floor(random() * USERS)}`,
-  amount: Math.round(random() * 100000) / 100,
-  status: statuses[Math.floor(random() * statuses.length)] as string,
-}));
+const { users, orders } = generateDataset();
 
 // ---------------------------------------------------------------- storedb
 const engine = Engine.empty();
-engine.execute({
-  kind: "create-table",
-  schema: {
-    name: "users",
-    columns: { id: "text", name: "text", email: "text", age: "integer", city: "text", created: "text", score: "real", note: "text" },
-    primary_key: { columns: ["id"] },
-    indexes: [
-      { name: "by_city", columns: ["city"] },
-      { name: "by_score", columns: ["score"] },
-    ],
-  },
-});
-engine.execute({
-  kind: "create-table",
-  schema: {
-    name: "orders",
-    columns: { id: "integer", user_id: "text", amount: "real", status: "text" },
-    primary_key: { columns: ["id"] },
-    foreign_keys: [{ columns: ["user_id"], references: { table: "users", columns: ["id"] } }],
-    indexes: [{ name: "by_user", columns: ["user_id"] }],
-  },
-});
+for (const command of DATASET_SCHEMAS) engine.execute(command);
 const loadStart = performance.now();
 engine.execute({ kind: "insert", table: "users", rows: users as unknown as Record<string, Value>[] });
 engine.execute({ kind: "insert", table: "orders", rows: orders as unknown as Record<string, Value>[] });
@@ -199,8 +130,8 @@ const q3 = "SELECT * FROM users WHERE note IS NOT NULL AND city = ? ORDER BY sco
 const q4 = "SELECT users.name, orders.amount FROM users JOIN orders ON orders.user_id = users.id WHERE users.city = ?";
 const q5 = "SELECT id FROM users WHERE age >= ? AND score < ?";
 const p1 = (i: number): Value[] => [`u${(i * 7919) % USERS}`];
-const p2 = (i: number): Value[] => [cities[i % 50] as string, 30 + (i % 40)];
-const p3 = (i: number): Value[] => [cities[i % 50] as string];
+const p2 = (i: number): Value[] => [CITIES[i % 50] as string, 30 + (i % 40)];
+const p3 = (i: number): Value[] => [CITIES[i % 50] as string];
 const p5 = (i: number): Value[] => [60 + (i % 20), 1 + (i % 5)];
 
 /** Pages of 20 in insertion order, the offset walking 0..19,980 (more pages than the plan cache holds): every page a JSON command of one shape. */
@@ -221,11 +152,11 @@ const q9 = "SELECT city, count(*) AS n, avg(score) AS a FROM users GROUP BY city
 const q10 = "SELECT user_id, sum(amount) AS total FROM orders GROUP BY user_id HAVING sum(amount) > ?";
 const p10 = (i: number): Value[] => [3000 + (i % 5) * 100];
 const q11 = "SELECT count(DISTINCT user_id) AS n FROM orders WHERE status = ?";
-const p11 = (i: number): Value[] => [statuses[i % 4] as string];
+const p11 = (i: number): Value[] => [STATUSES[i % 4] as string];
 const q12 = "SELECT id FROM users WHERE id IN (SELECT user_id FROM orders WHERE amount > ?)";
 const p12 = (i: number): Value[] => [990 + (i % 5)];
 const q13 = "SELECT id FROM users WHERE city = ? AND EXISTS (SELECT * FROM orders WHERE orders.user_id = users.id AND amount > ?)";
-const p13 = (i: number): Value[] => [cities[i % 50] as string, 900 + (i % 5) * 10];
+const p13 = (i: number): Value[] => [CITIES[i % 50] as string, 900 + (i % 5) * 10];
 
 const pointSqlite = ((s) => (i: number) => (s.get(...p1(i)) === undefined ? 0 : 1))(db.prepare(q0));
 const pointLoop = (i: number): number => (usersById.get(p1(i)[0] as string) === undefined ? 0 : 1);
@@ -255,12 +186,12 @@ const queries: Query[] = [
     },
     columnLoop: (i) => {
       const [city, age] = p2(i) as [string, number];
-      const cities = userColumns[4] as string[];
+      const cityColumn = userColumns[4] as string[];
       const ages = userColumns[3] as Float64Array;
       const out: number[] = [];
       for (let k = 0; k < userRows.length; k++) {
         const r = userRows[k] as number;
-        if (cities[r] === city && (ages[r] as number) >= age) out.push(r);
+        if (cityColumn[r] === city && (ages[r] as number) >= age) out.push(r);
       }
       return out.length;
     },

@@ -23,12 +23,11 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Command } from "../src/commands/types.js";
+import type { Command, Value } from "../src/commands/types.js";
 import { Database } from "../src/database.js";
 import { HEAP_PER_STORED_BYTE } from "../src/storage/open-budget.js";
+import { DATASET_SCHEMAS, generateDataset, ORDERS, USERS } from "./dataset.js";
 
-const USERS = 100_000;
-const ORDERS = 300_000;
 const TARGET = 1.5;
 const MB = 1024 * 1024;
 
@@ -47,70 +46,15 @@ export interface HeapFigures {
   readonly rows: number;
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const schemas: Command[] = [
-  {
-    kind: "create-table",
-    schema: {
-      name: "users",
-      columns: { id: "text", name: "text", email: "text", age: "integer", city: "text", created: "text", score: "real", note: "text" },
-      primary_key: { columns: ["id"] },
-      indexes: [
-        { name: "by_city", columns: ["city"] },
-        { name: "by_score", columns: ["score"] },
-      ],
-    },
-  },
-  {
-    kind: "create-table",
-    schema: {
-      name: "orders",
-      columns: { id: "integer", user_id: "text", amount: "real", status: "text" },
-      primary_key: { columns: ["id"] },
-      indexes: [{ name: "by_user", columns: ["user_id"] }],
-    },
-  },
-];
-
 /** Writes the dataset (the executor benchmark's generator and seed) with `users` and `orders` rows into `file`. */
 async function writeDataset(file: string, users: number, orders: number): Promise<void> {
-  const random = rng(20261122);
-  const cities = Array.from({ length: 50 }, (_, i) => `city_${String(i).padStart(2, "0")}`);
-  const statuses = ["new", "paid", "shipped", "cancelled"];
+  const dataset = generateDataset(users, orders);
   const db = await Database.open(file);
-  for (const command of schemas) await db.execute(command);
-  for (let from = 0; from < users; from += 1000) {
-    const rows = [];
-    for (let i = from; i < Math.min(users, from + 1000); i++) {
-      rows.push({
-        id: `u${i}`,
-        name: `user ${i}`,
-        email: `user${i}@example.com`,
-        age: 18 + Math.floor(random() * 63),
-        city: cities[Math.floor(random() * cities.length)] as string,
-        created: new Date(1_600_000_000_000 + Math.floor(random() * 1e11)).toISOString(),
-        score: Math.round(random() * 10000) / 100,
-        note: random() < 0.2 ? null : `note ${Math.floor(random() * 1000)}`,
-      });
+  for (const command of DATASET_SCHEMAS) await db.execute(command);
+  for (const [table, rows] of [["users", dataset.users], ["orders", dataset.orders]] as const) {
+    for (let from = 0; from < rows.length; from += 1000) {
+      await db.execute({ kind: "insert", table, rows: rows.slice(from, from + 1000) as unknown as Record<string, Value>[] });
     }
-    await db.execute({ kind: "insert", table: "users", rows });
-  }
-  for (let from = 0; from < orders; from += 1000) {
-    const rows = [];
-    for (let i = from; i < Math.min(orders, from + 1000); i++) {
-      rows.push({ id: i, user_id: `u${Math.floor(random() * users)}`, amount: Math.round(random() * 100000) / 100, status: statuses[Math.floor(random() * statuses.length)] as string });
-    }
-    await db.execute({ kind: "insert", table: "orders", rows });
   }
   await db.close(); // folds the journal into the document
 }
