@@ -18,6 +18,7 @@
  *
  * Both end by comparing the engines' final rows (a checksum is printed);
  * the HTTP part also checks one answer of each server first.
+ * `BENCH_WRITES=transaction` or `=upsert` runs one part alone.
  */
 
 import { spawn } from "node:child_process";
@@ -37,6 +38,7 @@ const UPSERT_ROWS = 1_000;
 const CONNECTIONS = 64;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const PART = process.env.BENCH_WRITES;
 /** The upsert is short: many more rounds of it than of the HTTP runs. */
 const UPSERT_ROUNDS = ROUNDS * 8;
 const here = fileURLToPath(import.meta.url);
@@ -264,8 +266,8 @@ async function upserts(hash: ReturnType<typeof createHash>): Promise<void> {
 async function main(): Promise<void> {
   console.log("figures from a shared machine are provisional");
   const hash = createHash("sha256");
-  await httpTransactions(hash);
-  await upserts(hash);
+  if (PART !== "upsert") await httpTransactions(hash);
+  if (PART !== "transaction") await upserts(hash);
   console.log(`checksum ${hash.digest("hex").slice(0, 16)}`);
 }
 

@@ -21,7 +21,16 @@
  * into one table at consecutive positions — a bulk insert — are written as
  * one run, `{"kind":"insert","table":t,"position":p,"rows":[…]}`, and read
  * back as one insert per row: half the bytes and half the encoding time of
- * an object per row.
+ * an object per row. Inserts and updates of one table that follow each
+ * other with updates among them — a multi-row update, an upsert, whose
+ * inserts and updates alternate — are one write run,
+ * `{"kind":"write","table":t,"from":p,"positions":[…],"rows":[…]}`: each
+ * row goes to its position, as an insert when that position is the row
+ * count (which is `from` at the run's first insert and grows by one per
+ * insert; no `from`, no inserts), else as an update of the row there, in
+ * order. An update is ~16 bytes of a record that way instead of ~70 as an
+ * object; a 1,000-row upsert's record went from 72 to ~16 KB. (A storedb
+ * from before write runs reads such a journal as damaged, never wrongly.)
  *
  * A writer may preallocate space ahead of the entries (see `journal.ts`):
  * the lines are then followed by zero bytes up to the end of the file, which
@@ -90,23 +99,62 @@ interface InsertRun {
   readonly rows: Row[];
 }
 
-/** The journal elements of `changes`: each change's `Redo`, runs of inserts joined. */
-function elementsOf(changes: readonly Change[]): (Redo | InsertRun)[] {
-  const elements: (Redo | InsertRun)[] = [];
-  let run: InsertRun | undefined;
-  for (const change of changes) {
-    if (change.kind === "insert") {
-      if (run !== undefined && run.table === change.table && run.position + run.rows.length === change.position) {
-        run.rows.push(change.row);
-        continue;
-      }
-      run = { kind: "insert", table: change.table, position: change.position, rows: [change.row] };
-      elements.push(run);
-    } else {
-      run = undefined;
-      elements.push(redoOf(change));
-    }
+/** Consecutive inserts and updates of one table (see the header), as one journal element. */
+interface WriteRun {
+  readonly kind: "write";
+  readonly table: string;
+  /** The first insert's position (the row count then); absent when the run has no insert. */
+  from?: number;
+  readonly positions: number[];
+  readonly rows: Row[];
+}
+
+type Element = Redo | InsertRun | WriteRun;
+
+/** A run of inserts and updates being gathered: its changes, and where its next insert must go. */
+interface Gathering {
+  readonly table: string;
+  readonly changes: (Change & { kind: "insert" | "update" })[];
+  inserts: number;
+  from: number;
+}
+
+/** The element of a gathered run: an insert run when it holds inserts only, an update alone as itself, else a write run. */
+function runElement(run: Gathering): Element {
+  const { changes } = run;
+  if (run.inserts === changes.length) return { kind: "insert", table: run.table, position: run.from, rows: changes.map((c) => (c as { row: Row }).row) };
+  if (changes.length === 1) return redoOf(changes[0]!);
+  const element: WriteRun = { kind: "write", table: run.table, positions: new Array<number>(changes.length), rows: new Array<Row>(changes.length) };
+  if (run.inserts > 0) element.from = run.from;
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i]!;
+    element.positions[i] = c.position;
+    element.rows[i] = c.kind === "insert" ? c.row : c.after;
   }
+  return element;
+}
+
+/** The journal elements of `changes`: each change's `Redo`, runs of inserts and updates joined. */
+function elementsOf(changes: readonly Change[]): Element[] {
+  const elements: Element[] = [];
+  let run: Gathering | undefined;
+  for (const change of changes) {
+    if (change.kind === "insert" || change.kind === "update") {
+      // Inserts are appends: the run's next one goes right after its last (updates leave the row count alone).
+      const fits = run !== undefined && run.table === change.table && (change.kind === "update" || run.inserts === 0 || change.position === run.from + run.inserts);
+      if (!fits) {
+        if (run !== undefined) elements.push(runElement(run));
+        run = { table: change.table, changes: [], inserts: 0, from: 0 };
+      }
+      if (change.kind === "insert" && run!.inserts++ === 0) run!.from = change.position;
+      run!.changes.push(change);
+      continue;
+    }
+    if (run !== undefined) elements.push(runElement(run));
+    run = undefined;
+    elements.push(redoOf(change));
+  }
+  if (run !== undefined) elements.push(runElement(run));
   return elements;
 }
 
@@ -114,14 +162,28 @@ export function recordLine(seq: number, changes: readonly Change[]): Buffer {
   return line(`{"seq":${seq},"changes":${JSON.stringify(elementsOf(changes))}}`);
 }
 
-/** One decoded record's changes, runs of inserts expanded into one `Redo` per row. */
+/** One decoded record's changes, runs of inserts and write runs expanded into one `Redo` per row. */
 function redosOf(elements: readonly unknown[]): Redo[] {
   const redos: Redo[] = [];
   for (const element of elements) {
-    const run = element as Partial<InsertRun>;
+    const run = element as Partial<InsertRun> | Partial<WriteRun>;
     if (run.kind === "insert" && Array.isArray(run.rows)) {
       const { table, position, rows } = run as InsertRun;
       for (let i = 0; i < rows.length; i++) redos.push({ kind: "insert", table, row: rows[i]!, position: position + i });
+    } else if (run.kind === "write") {
+      const { table, from, positions, rows } = run as Partial<WriteRun>;
+      if (!Array.isArray(positions) || !Array.isArray(rows) || positions.length !== rows.length) throw new Error("a write run whose positions and rows differ");
+      // The row count as this run goes: an entry at it is an insert (no `from`: the run has none).
+      let count = from ?? -1;
+      for (let i = 0; i < rows.length; i++) {
+        const position = positions[i]!;
+        if (position === count) {
+          redos.push({ kind: "insert", table: table!, row: rows[i]!, position });
+          count++;
+        } else {
+          redos.push({ kind: "update", table: table!, after: rows[i]!, position });
+        }
+      }
     } else {
       redos.push(element as Redo);
     }

@@ -36,6 +36,7 @@ test("every journal entry kind, read by the audit's reader, gives the rows store
       await db.sql(`INSERT INTO t (id, name) VALUES ${values}`);
     }
     await db.sql("UPDATE t SET name = 'changed' WHERE id % 7 = 0");
+    await db.sql("INSERT INTO t (id, name) VALUES (3, 'up'), (5000, 'new'), (4, 'up'), (5000, 'again') ON CONFLICT (id) DO UPDATE SET name = excluded.name");
     await db.sql("DELETE FROM t WHERE id % 5 = 1");
     await db.sql("ALTER TABLE t ADD COLUMN n INTEGER NOT NULL DEFAULT 7");
     await db.sql("CREATE INDEX by_name ON t (name)");
@@ -47,6 +48,7 @@ test("every journal entry kind, read by the audit's reader, gives the rows store
     await db.sql("INSERT INTO u (id, m) VALUES (100000, 1)");
     const journal = readFileSync(path.join(dir, "a.store-journal"));
     assert.ok(journal.length > 16 * 1024 && journal[journal.length - 1] === 0, "a journal with zeros ahead of its entries");
+    assert.ok(journal.includes('{"kind":"write","table":"t","positions":') && journal.includes('"from":'), "write runs, with inserts and without");
     assert.equal([...databaseOnDisk(dir, "a")], [...(await rowsInMemory(db))]);
   } finally {
     await db.close();

@@ -7,6 +7,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { crc32 } from "node:zlib";
 import { tableSnapshot } from "../../src/catalog/snapshot.js";
 import type { Change } from "../../src/catalog/types.js";
 import { baseFor, decodeChanges, headerLine, markerLine, recordLine, scanJournal } from "../../src/storage/journal-format.js";
@@ -66,6 +67,77 @@ test("inserts at consecutive positions of one table are written as one run and r
       { kind: "insert", table: "u", row: ["a"], position: 10 },
     ],
   ]);
+});
+
+const update = (id: number, position: number, n: number): Change => ({ kind: "update", table: "t", before: [id, "old"], after: [id, `v${n}`], position });
+
+test("inserts and updates of one table in a row are one write run, read back in order: an entry at the row count an insert, the rest updates", () => {
+  // An upsert's shape: updates and appends alternating, an update of a row the run inserted, then another table and a lone update.
+  const group: Change[] = [
+    update(1, 0, 1),
+    insert(10, 4),
+    update(2, 1, 2),
+    insert(11, 5),
+    update(10, 4, 3),
+    { kind: "insert", table: "u", row: ["a"], position: 0 },
+    update(3, 2, 4),
+  ];
+  const line = recordLine(1, group);
+  const json = JSON.parse(line.toString("utf8").slice(9)) as { changes: Record<string, unknown>[] };
+  assert.equal(json.changes, [
+    { kind: "write", table: "t", positions: [0, 4, 1, 5, 4], rows: [[1, "v1"], [10, "name 10 é 😀"], [2, "v2"], [11, "name 11 é 😀"], [10, "v3"]], from: 4 },
+    { kind: "insert", table: "u", position: 0, rows: [["a"]] },
+    { kind: "update", table: "t", position: 2, after: [3, "v4"] },
+  ]);
+  assert.equal(decodeChanges(scanJournal(Buffer.concat([headerLine(D0, 0), line])).entries), [
+    [
+      { kind: "update", table: "t", after: [1, "v1"], position: 0 },
+      { kind: "insert", table: "t", row: [10, "name 10 é 😀"], position: 4 },
+      { kind: "update", table: "t", after: [2, "v2"], position: 1 },
+      { kind: "insert", table: "t", row: [11, "name 11 é 😀"], position: 5 },
+      { kind: "update", table: "t", after: [10, "v3"], position: 4 },
+      { kind: "insert", table: "u", row: ["a"], position: 0 },
+      { kind: "update", table: "t", position: 2, after: [3, "v4"] },
+    ],
+  ]);
+});
+
+test("a write run of updates alone has no from; an insert away from the run's end starts a new run", () => {
+  const line = recordLine(1, [update(1, 0, 1), update(2, 1, 2), insert(7, 9), insert(8, 11), update(3, 2, 3)]);
+  const json = JSON.parse(line.toString("utf8").slice(9)) as { changes: Record<string, unknown>[] };
+  assert.equal(json.changes, [
+    { kind: "write", table: "t", positions: [0, 1, 9], rows: [[1, "v1"], [2, "v2"], [7, "name 7 é 😀"]], from: 9 },
+    { kind: "write", table: "t", positions: [11, 2], rows: [[8, "name 8 é 😀"], [3, "v3"]], from: 11 },
+  ]);
+  assert.equal(
+    decodeChanges(scanJournal(Buffer.concat([headerLine(D0, 0), recordLine(1, [update(1, 0, 1), update(2, 1, 2)])])).entries),
+    [[{ kind: "update", table: "t", after: [1, "v1"], position: 0 }, { kind: "update", table: "t", after: [2, "v2"], position: 1 }]],
+  );
+});
+
+test("a journal written before write runs (an update object per row, inserts one run each between them) reads the same", () => {
+  const old = (seq: number, changes: unknown[]): Buffer => {
+    const json = JSON.stringify({ seq, changes });
+    const bytes = Buffer.from(` ${json}\n`);
+    return Buffer.concat([Buffer.from(crc32(bytes.subarray(1, bytes.length - 1)).toString(16).padStart(8, "0")), bytes]);
+  };
+  const line = old(1, [
+    { kind: "update", table: "t", position: 0, after: [1, "v1"] },
+    { kind: "insert", table: "t", position: 4, rows: [[10, "x"]] },
+    { kind: "update", table: "t", position: 4, after: [10, "y"] },
+  ]);
+  assert.equal(decodeChanges(scanJournal(Buffer.concat([headerLine(D0, 0), line])).entries), [
+    [
+      { kind: "update", table: "t", position: 0, after: [1, "v1"] },
+      { kind: "insert", table: "t", row: [10, "x"], position: 4 },
+      { kind: "update", table: "t", position: 4, after: [10, "y"] },
+    ],
+  ]);
+});
+
+test("a write run whose positions and rows differ in length does not decode", () => {
+  const json = JSON.stringify({ seq: 1, changes: [{ kind: "write", table: "t", positions: [0, 1], rows: [[1, "a"]] }] });
+  assert.throws(() => decodeChanges([{ kind: "changes", seq: 1, json }]), /positions and rows/);
 });
 
 test("the document a journal continues: its header's, or the last marker naming it; records after that point replay", () => {

@@ -23,8 +23,11 @@ interface Entry {
     table?: string;
     position?: number;
     row?: Values;
-    // An insert's run of rows, or an alter-table's reshape of every row.
+    // An insert's or a write's run of rows, or an alter-table's reshape of every row.
     rows?: Values[] | { kind: "add"; value: unknown } | { kind: "drop"; position: number };
+    // A write run: each row's position, and the first insert's (the row count then).
+    positions?: number[];
+    from?: number;
     after?: Values;
     schema?: { name: string; columns: Record<string, string> };
   }[];
@@ -102,6 +105,16 @@ export function databaseOnDisk(dataDir: string, database: string): Map<string, R
         if (change.kind === "insert") rows.splice(change.position!, 0, ...(run ?? [change.row!]));
         else if (change.kind === "delete") rows.splice(change.position!, 1);
         else if (change.kind === "update") rows[change.position!] = change.after!;
+        else if (change.kind === "write") {
+          // Each row to its position: appended at the row count (from `from`, one more per insert), else replacing the row there.
+          let count = change.from ?? -1;
+          change.positions!.forEach((position, i) => {
+            if (position === count) {
+              rows.push(run![i]!);
+              count++;
+            } else rows[position] = run![i]!;
+          });
+        }
       }
     }
   }
