@@ -79,15 +79,21 @@ export class UniqueIndex {
    * Rows by key. Integer keys from 0 below `limit` (most primary keys) sit
    * in typed-array slots (the row's id; 0, the heap's row of NULLs, is
    * "none"), filled about four times as fast as Map entries when a large
-   * table loads; every other key is in `map`. `limit` only changes when the
-   * index is emptied (room for twice the rows then, so a dense key range
-   * fits and far-apart keys never make a huge or sparse array), so which
-   * store holds a key depends on the key alone and each operation looks in
-   * one place. The slots are allocated when the first such key arrives, so
-   * a key of text costs no slots at all.
+   * table loads, and looked up faster; every other key is in `map`.
+   * Emptying the index sets `limit` to room for twice the rows; an integer
+   * key at or past `limit` that is still below twice the keys held (plus
+   * the spare) at least doubles it, moving the Map's keys now below it into
+   * slots — so a table filled by inserts of growing ids gets slots too, and
+   * the array never outgrows ~4x the keys (far-apart keys never make a huge
+   * or sparse array). Which store holds a key depends on the key and
+   * `limit` alone, so each operation looks in one place. The slots are
+   * allocated when the first such key arrives, so a key of text costs no
+   * slots at all.
    */
   private slots: Int32Array | undefined;
   private limit = 0;
+  /** Keys held in `slots`. */
+  private filled = 0;
   private readonly map = new Map<unknown, number>();
 
   constructor(
@@ -124,7 +130,10 @@ export class UniqueIndex {
   remove(id: number): void {
     const key = this.keyOf(id);
     if (this.isSlot(key)) {
-      if (this.slots !== undefined && this.slots[key] === id) this.slots[key] = 0;
+      if (this.slots !== undefined && this.slots[key] === id) {
+        this.slots[key] = 0;
+        this.filled--;
+      }
     } else if (key !== undefined && this.map.get(key) === id) {
       this.map.delete(key);
     }
@@ -166,7 +175,24 @@ export class UniqueIndex {
   private reset(rows: number): void {
     this.limit = 2 * rows + SPARE_SLOTS;
     this.slots = undefined;
+    this.filled = 0;
     this.map.clear();
+  }
+
+  /** Raises `limit` past `key` (see `slots`), moving the Map's keys below the new limit into slots. */
+  private grow(key: number): void {
+    const limit = Math.max(2 * this.limit, key + 1);
+    if (this.slots !== undefined) {
+      const grown = new Int32Array(limit);
+      grown.set(this.slots);
+      this.slots = grown;
+    }
+    this.limit = limit;
+    for (const [k, id] of this.map) {
+      if (!this.isSlot(k)) continue;
+      this.map.delete(k);
+      this.put(k, id);
+    }
   }
 
   private isSlot(key: unknown): key is number {
@@ -175,10 +201,12 @@ export class UniqueIndex {
 
   /** Files row `id` under `key` unless the key is taken (false); a NULL key (undefined) is not indexed. */
   private put(key: unknown, id: number): boolean {
+    if (typeof key === "number" && key >= this.limit && (key | 0) === key && key < 2 * (this.filled + this.map.size + 1) + SPARE_SLOTS) this.grow(key);
     if (this.isSlot(key)) {
       const slots = (this.slots ??= new Int32Array(this.limit));
       if (slots[key] !== 0) return false;
       slots[key] = id;
+      this.filled++;
       return true;
     }
     if (key === undefined) return true;

@@ -90,6 +90,33 @@ test("UniqueIndex: number keys from a number column, composite keys and far-apar
   assert.is(sparse.get(5), fresh, "a row takes another's key");
 });
 
+test("UniqueIndex: an index built empty and filled by inserts of growing ids answers like a Map while its slots grow, removals and replacements among them", () => {
+  const t = table(["integer", "integer"]);
+  const ix = new UniqueIndex("pk", [0], t);
+  ix.build([]);
+  const reference = new Map<number, number>();
+  // Ids mostly growing (past the first slots many times over), some far apart, some removed and replaced.
+  for (let i = 0; i < 20_000; i++) {
+    const key = i % 97 === 0 ? 2 ** 30 + i : i % 13 === 0 ? 3 * i : i;
+    const id = t.heap.append([key, i]);
+    assert.is(ix.add(id), !reference.has(key), `add ${key}`);
+    if (!reference.has(key)) reference.set(key, id);
+    const gone = i % 7 === 0 ? reference.get(i >> 1) : undefined;
+    if (gone !== undefined) {
+      ix.remove(gone);
+      reference.delete(i >> 1);
+    }
+    const old = i % 5 === 0 ? reference.get(i >> 2) : undefined;
+    if (old !== undefined) {
+      const next = t.heap.append([i >> 2, -i]);
+      ix.replace(old, next);
+      reference.set(i >> 2, next);
+    }
+  }
+  for (let key = 0; key < 70_000; key++) assert.is(ix.get(key), reference.get(key), `key ${key}`);
+  for (const [key, id] of reference) assert.is(ix.get(key), id, `key ${key}`);
+});
+
 type MultiOp = { kind: "add" | "remove" | "replace"; key: number; at: number };
 
 test("property: MultiIndex lists each key's rows in table order through adds, removes and replacements", () => {
