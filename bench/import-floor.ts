@@ -20,9 +20,9 @@
 import { createHash } from "node:crypto";
 import { closeSync, constants, fsyncSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
-import { crc32 } from "node:zlib";
 import { readCsv } from "../src/cli/transfer/csv-reader.js";
 import type { ColumnType, Value } from "../src/commands/types.js";
+import { journalLine } from "../src/storage/journal-format.js";
 
 const BATCH = 50_000;
 const TYPES: ColumnType[] = ["integer", "text", "integer", "real", "boolean", "text"];
@@ -38,13 +38,7 @@ const journal = durable ? openSync(path.join(out, "floor.journal"), constants.O_
 function appendBatch(): void {
   if (journal === -1 || rows.length === batchStart) return;
   const json = `{"seq":1,"changes":[{"kind":"insert","table":"t","position":${batchStart},"rows":${JSON.stringify(rows.slice(batchStart))}}]}`;
-  const length = Buffer.byteLength(json);
-  const line = Buffer.allocUnsafe(length + 10);
-  line.write(json, 9, "utf8");
-  line.write(crc32(line.subarray(9, 9 + length)).toString(16).padStart(8, "0"), 0, "latin1");
-  line[8] = 0x20;
-  line[9 + length] = 0x0a;
-  writeSync(journal, line);
+  writeSync(journal, journalLine(json));
   batchStart = rows.length;
 }
 

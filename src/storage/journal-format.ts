@@ -54,7 +54,7 @@ import type { Change, Redo, Row } from "../catalog/types.js";
 export const JOURNAL_FORMAT = "storedb-journal/1";
 
 /** The bytes of one line: CRC, space, `json`, newline. */
-function line(json: string): Buffer {
+export function journalLine(json: string): Buffer {
   const length = Buffer.byteLength(json);
   const bytes = Buffer.allocUnsafe(length + 10);
   bytes.write(json, 9, "utf8");
@@ -65,11 +65,11 @@ function line(json: string): Buffer {
 }
 
 export function headerLine(document: string, seq: number): Buffer {
-  return line(`{"journal":"${JOURNAL_FORMAT}","document":${JSON.stringify(document)},"seq":${seq}}`);
+  return journalLine(`{"journal":"${JOURNAL_FORMAT}","document":${JSON.stringify(document)},"seq":${seq}}`);
 }
 
 export function markerLine(seq: number, document: string, through: number): Buffer {
-  return line(`{"seq":${seq},"checkpoint":${JSON.stringify(document)},"through":${through}}`);
+  return journalLine(`{"seq":${seq},"checkpoint":${JSON.stringify(document)},"through":${through}}`);
 }
 
 /** What redoing `change` needs (no before-images); an insert and a create-table are that already. */
@@ -159,7 +159,7 @@ function elementsOf(changes: readonly Change[]): Element[] {
 }
 
 export function recordLine(seq: number, changes: readonly Change[]): Buffer {
-  return line(`{"seq":${seq},"changes":${JSON.stringify(elementsOf(changes))}}`);
+  return journalLine(`{"seq":${seq},"changes":${JSON.stringify(elementsOf(changes))}}`);
 }
 
 /** One decoded record's changes, runs of inserts and write runs expanded into one `Redo` per row. */
