@@ -7,8 +7,8 @@
  * in column order. It never sorts a row, and re-serializes only rows that
  * changed since the last write (see `RowLines`).
  *
- * Reader: verifies the checksum (on the thread pool, while the main thread
- * decodes and parses), checks the document's shape and hands raw tables to
+ * Reader: verifies the checksum (see `checksum.ts` for why on the main
+ * thread), checks the document's shape and hands raw tables to
  * `Engine.load`, which checks schemas and rows. Every problem becomes a
  * `ProblemEntry` (JSON syntax errors with line and column); the reader never
  * throws on bad content.
@@ -20,7 +20,7 @@ import type { LoadedTable, TableSnapshot } from "../catalog/types.js";
 import type { TableSchema } from "../commands/types.js";
 import type { ProblemEntry } from "../errors.js";
 import { findSyntaxError } from "./json-syntax.js";
-import { CHECKSUM_PLACEHOLDER, sealChecksum, sumDocument, sumDocumentOffThread } from "./checksum.js";
+import { CHECKSUM_PLACEHOLDER, sealChecksum, sumDocument } from "./checksum.js";
 import { RowLines } from "./row-lines.js";
 
 export const FORMAT = "storedb/1";
@@ -89,12 +89,9 @@ export interface ReadOutcome {
 
 const TOP_LEVEL = new Set(["checksum", "format", "tables"]);
 
-/** Smaller files hash in well under a millisecond: cheaper at once than a trip to the thread pool. */
-const HASH_OFF_THREAD_FROM = 1 << 20;
-
 /** Reads a `.store` document. Never throws on bad content. */
-export async function readStore(bytes: Buffer): Promise<ReadOutcome> {
-  const checking = bytes.length < HASH_OFF_THREAD_FROM ? Promise.resolve(sumDocument(bytes)) : sumDocumentOffThread(bytes);
+export function readStore(bytes: Buffer): ReadOutcome {
+  const { verdict, identity } = sumDocument(bytes);
   const text = decode(bytes);
   let document: unknown;
   let syntaxError = false;
@@ -103,7 +100,6 @@ export async function readStore(bytes: Buffer): Promise<ReadOutcome> {
   } catch {
     syntaxError = true;
   }
-  const { verdict, identity } = await checking;
   const problems: ProblemEntry[] = [];
   if (verdict === "mismatch") problems.push({ code: "checksum", message: "The file's checksum does not match its content: it was damaged or edited without updating it (remove the checksum member after a hand edit)." });
   else if (verdict === "malformed") problems.push({ code: "checksum", message: 'The checksum member is malformed: it must be the first member, "sha256:" followed by 64 lower-case hex digits.' });

@@ -43,8 +43,8 @@
  * bad lines after it is a torn tail — an append no answer ever covered — and
  * is cut away; a bad line followed by a good one, or a sequence number out
  * of step, is damage. So is a bad line that ends in a good one: a flipped
- * newline joined two lines, and the good one must not be cut with it. Records are decoded only when they are replayed, all
- * in one `JSON.parse`.
+ * newline joined two lines, and the good one must not be cut with it. A record is decoded only when it is replayed, just
+ * before (`decodeRecord`), so its objects die young.
  */
 
 import { isAscii } from "node:buffer";
@@ -343,14 +343,9 @@ export function baseFor(scan: JournalScan, document: string): number | undefined
   return scan.header?.document === document ? scan.header.seq : undefined;
 }
 
-/** The change groups of `entries`, decoded; throws when one does not decode (the caller reports damage). */
-export function decodeChanges(entries: readonly JournalEntry[]): Redo[][] {
-  const texts: string[] = [];
-  for (const entry of entries) if (entry.kind === "changes") texts.push(entry.json);
-  if (texts.length === 0) return [];
-  const records = JSON.parse("[" + texts.join(",") + "]") as { changes?: unknown }[];
-  return records.map((record) => {
-    if (!Array.isArray(record.changes)) throw new Error("a record without changes");
-    return redosOf(record.changes);
-  });
+/** One record's changes, decoded; throws when it does not decode (the caller reports damage). */
+export function decodeRecord(entry: JournalEntry & { readonly kind: "changes" }): Redo[] {
+  const record = JSON.parse(entry.json) as { changes?: unknown };
+  if (!Array.isArray(record.changes)) throw new Error("a record without changes");
+  return redosOf(record.changes);
 }

@@ -37,7 +37,7 @@
  */
 
 import path from "node:path";
-import type { Change, EngineApi } from "../catalog/types.js";
+import type { Change, EngineApi, Redo } from "../catalog/types.js";
 import { StorageError, StoreError, type ProblemEntry } from "../errors.js";
 import { PersistFailure, putInPlace, removeDurably, writeAtomically, writeFailure, writeTemp } from "./atomic-write.js";
 import type { ChangeWatch } from "./change-watch.js";
@@ -48,7 +48,7 @@ import { readStore, StoreWriter } from "./format.js";
 import type { FileInfo, FileSystem, JournalFile } from "./fs.js";
 import { Journal, type JournalStart } from "./journal.js";
 import { DatabaseLock, type FileLock } from "./lock.js";
-import { baseFor, decodeChanges, scanJournal, type JournalEntry } from "./journal-format.js";
+import { baseFor, decodeRecord, scanJournal, type JournalEntry } from "./journal-format.js";
 import { secondsSince, type StorageObserver } from "./observer.js";
 import { realEngines } from "./persistence.js";
 import type { EngineFactory, JournalSize, LoadState, Persistence, PersistenceHost, StorageEvents } from "./persistence.js";
@@ -252,7 +252,7 @@ export class JournaledFile implements Persistence {
       this.options.observer?.loaded(readBytes, secondsSince(started));
       return { kind: "loaded", engine, problems };
     };
-    const read = await readStore(bytes);
+    const read = readStore(bytes);
     if (read.tables === undefined) return loaded(this.engines.empty(), read.problems);
     const engine = this.engines.load(read.tables);
     const problems = [...read.problems, ...engine.problems];
@@ -308,20 +308,25 @@ export class JournaledFile implements Persistence {
     return { start: { document, seq, handle: undefined, bytes: scan.end, capacity: bytes.length, records }, consumed: scan.end, torn: scan.used - scan.end };
   }
 
-  /** Redoes the change records among `entries`; a problem when one does not decode or fit. */
+  /**
+   * Redoes the change records among `entries`; a problem when one does not
+   * decode or fit. Each is decoded just before it is redone: ten thousand
+   * records decoded at once would all live through a scavenge and be copied
+   * to the old generation, where one at a time they die young.
+   */
   private redo(engine: EngineApi, entries: readonly JournalEntry[]): ProblemEntry | undefined {
-    let groups: ReturnType<typeof decodeChanges>;
-    try {
-      groups = decodeChanges(entries);
-    } catch (error) {
-      return journalProblem(`a journal record does not decode: ${(error as Error).message}`);
-    }
-    const seqs = entries.filter((entry) => entry.kind === "changes").map((entry) => entry.seq);
-    for (let i = 0; i < groups.length; i++) {
+    for (const entry of entries) {
+      if (entry.kind !== "changes") continue;
+      let changes: Redo[];
       try {
-        engine.redo(groups[i]!);
+        changes = decodeRecord(entry);
       } catch (error) {
-        return journalProblem(`journal record ${seqs[i]} does not fit the document: ${(error as Error).message}`);
+        return journalProblem(`journal record ${entry.seq} does not decode: ${(error as Error).message}`);
+      }
+      try {
+        engine.redo(changes);
+      } catch (error) {
+        return journalProblem(`journal record ${entry.seq} does not fit the document: ${(error as Error).message}`);
       }
     }
     return undefined;

@@ -10,7 +10,10 @@ import * as assert from "uvu/assert";
 import { crc32 } from "node:zlib";
 import { tableSnapshot } from "../../src/catalog/snapshot.js";
 import type { Change } from "../../src/catalog/types.js";
-import { baseFor, decodeChanges, headerLine, markerLine, recordLine, scanJournal } from "../../src/storage/journal-format.js";
+import { baseFor, decodeRecord, headerLine, markerLine, recordLine, scanJournal, type JournalEntry } from "../../src/storage/journal-format.js";
+
+/** Every change record among `entries`, decoded, in order. */
+const decodeAll = (entries: readonly JournalEntry[]) => entries.flatMap((e) => (e.kind === "changes" ? [decodeRecord(e)] : []));
 
 const D0 = "sha256:" + "0".repeat(63) + "1";
 const D1 = "sha256:" + "a".repeat(64);
@@ -36,7 +39,7 @@ test("written and read back: header, records with what redo needs, a marker, the
   assert.is(scan.end, bytes.length);
   assert.equal(scan.entries.map((e) => [e.kind, e.seq]), [["changes", 8], ["changes", 9], ["checkpoint", 10], ["changes", 11], ["changes", 12]]);
   // Before-images and dropped rows are not journaled: redo does not need them.
-  assert.equal(decodeChanges(scan.entries), [
+  assert.equal(decodeAll(scan.entries), [
     [
       { kind: "insert", table: "t", row: [1, "name 1 é 😀"], position: 0 },
       { kind: "insert", table: "t", row: [2, "name 2 é 😀"], position: 1 },
@@ -56,7 +59,7 @@ test("inserts at consecutive positions of one table are written as one run and r
   const json = JSON.parse(line.toString("utf8").slice(9)) as { changes: { rows?: unknown[] }[] };
   assert.equal(json.changes.map((c) => c.rows?.length), [3, undefined, 1, 1, 1], "a run breaks at another change, a gap in positions and another table");
   const scan = scanJournal(Buffer.concat([headerLine(D0, 0), line]));
-  assert.equal(decodeChanges(scan.entries), [
+  assert.equal(decodeAll(scan.entries), [
     [
       { kind: "insert", table: "t", row: [1, "name 1 é 😀"], position: 5 },
       { kind: "insert", table: "t", row: [2, "name 2 é 😀"], position: 6 },
@@ -89,7 +92,7 @@ test("inserts and updates of one table in a row are one write run, read back in 
     { kind: "insert", table: "u", position: 0, rows: [["a"]] },
     { kind: "update", table: "t", position: 2, after: [3, "v4"] },
   ]);
-  assert.equal(decodeChanges(scanJournal(Buffer.concat([headerLine(D0, 0), line])).entries), [
+  assert.equal(decodeAll(scanJournal(Buffer.concat([headerLine(D0, 0), line])).entries), [
     [
       { kind: "update", table: "t", after: [1, "v1"], position: 0 },
       { kind: "insert", table: "t", row: [10, "name 10 é 😀"], position: 4 },
@@ -110,7 +113,7 @@ test("a write run of updates alone has no from; an insert away from the run's en
     { kind: "write", table: "t", positions: [11, 2], rows: [[8, "name 8 é 😀"], [3, "v3"]], from: 11 },
   ]);
   assert.equal(
-    decodeChanges(scanJournal(Buffer.concat([headerLine(D0, 0), recordLine(1, [update(1, 0, 1), update(2, 1, 2)])])).entries),
+    decodeAll(scanJournal(Buffer.concat([headerLine(D0, 0), recordLine(1, [update(1, 0, 1), update(2, 1, 2)])])).entries),
     [[{ kind: "update", table: "t", after: [1, "v1"], position: 0 }, { kind: "update", table: "t", after: [2, "v2"], position: 1 }]],
   );
 });
@@ -126,7 +129,7 @@ test("a journal written before write runs (an update object per row, inserts one
     { kind: "insert", table: "t", position: 4, rows: [[10, "x"]] },
     { kind: "update", table: "t", position: 4, after: [10, "y"] },
   ]);
-  assert.equal(decodeChanges(scanJournal(Buffer.concat([headerLine(D0, 0), line])).entries), [
+  assert.equal(decodeAll(scanJournal(Buffer.concat([headerLine(D0, 0), line])).entries), [
     [
       { kind: "update", table: "t", position: 0, after: [1, "v1"] },
       { kind: "insert", table: "t", row: [10, "x"], position: 4 },
@@ -137,7 +140,7 @@ test("a journal written before write runs (an update object per row, inserts one
 
 test("a write run whose positions and rows differ in length does not decode", () => {
   const json = JSON.stringify({ seq: 1, changes: [{ kind: "write", table: "t", positions: [0, 1], rows: [[1, "a"]] }] });
-  assert.throws(() => decodeChanges([{ kind: "changes", seq: 1, json }]), /positions and rows/);
+  assert.throws(() => decodeRecord({ kind: "changes", seq: 1, json }), /positions and rows/);
 });
 
 test("the document a journal continues: its header's, or the last marker naming it; records after that point replay", () => {
