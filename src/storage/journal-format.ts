@@ -43,8 +43,8 @@
  * bad lines after it is a torn tail — an append no answer ever covered — and
  * is cut away; a bad line followed by a good one, or a sequence number out
  * of step, is damage. So is a bad line that ends in a good one: a flipped
- * newline joined two lines, and the good one must not be cut with it. A record is decoded only when it is replayed, just
- * before (`decodeRecord`), so its objects die young.
+ * newline joined two lines, and the good one must not be cut with it. Records are decoded (`decodeRecord`) only when they
+ * are replayed.
  */
 
 import { isAscii } from "node:buffer";
@@ -249,8 +249,10 @@ function hexAt(bytes: Buffer, start: number): number {
 /** The entry on bytes [start, end) (newline excluded), or undefined when the line is bad. */
 function parseLine(file: Text, start: number, end: number): Parsed | undefined {
   const { bytes } = file;
-  if (end - start < 11 || bytes[start + 8] !== 0x20 || hexAt(bytes, start) !== crc32(bytes.subarray(start + 9, end))) return undefined;
+  if (end - start < 11 || bytes[start + 8] !== 0x20) return undefined;
+  // ASCII text's CRC is taken of the slice kept anyway (its UTF-8 is the same bytes): no Buffer view per line.
   const json = file.ascii !== undefined ? file.ascii.slice(start + 9, end) : bytes.toString("utf8", start + 9, end);
+  if (hexAt(bytes, start) !== crc32(file.ascii !== undefined ? json : bytes.subarray(start + 9, end))) return undefined;
   let match = CHANGES.exec(json);
   if (match !== null) return json.endsWith("]}") ? { kind: "changes", seq: Number(match[1]), json } : undefined;
   match = MARKER.exec(json);
