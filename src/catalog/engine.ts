@@ -45,7 +45,7 @@ import { loadTables } from "./load.js";
 import { applyDelete, applyInsert, applyUpdate, insertValues, type Written } from "./mutate.js";
 import { applyUpsert } from "./upsert.js";
 import { Table } from "./table.js";
-import { redoChanges, reserveForRedo } from "./redo.js";
+import { redoChanges } from "./redo.js";
 import { undoChanges } from "./undo.js";
 import type { Change, EngineApi, LoadedTable, Outcome, Redo, TableSnapshot } from "./types.js";
 
@@ -415,10 +415,6 @@ export class Engine implements EngineApi {
   redo(changes: readonly Redo[]): void {
     if (redoChanges(this.tables, changes)) this.plans.clear();
     for (const t of this.tables.values()) t.compact();
-  }
-
-  reserveForRedo(groups: readonly (readonly Redo[])[]): void {
-    reserveForRedo(this.tables, groups);
   }
 
   /**

@@ -49,21 +49,6 @@ function keysFree(table: Table, row: readonly Value[], old: number | undefined):
   }
 }
 
-/**
- * Gives each table's heap room for the rows `groups` store (an insert or an
- * update appends one), at once: appended one by one after a load that sized
- * the columns exactly, a 100k-row table's columns were copied into fresh,
- * larger arrays as they filled (a third of a 10k-insert replay's redo time).
- * Tables not there yet (created by the journal) are skipped.
- */
-export function reserveForRedo(tables: ReadonlyMap<string, Table>, groups: readonly (readonly Redo[])[]): void {
-  const rows = new Map<string, number>();
-  for (const group of groups) {
-    for (const change of group) if (change.kind === "insert" || change.kind === "update") rows.set(change.table, (rows.get(change.table) ?? 0) + 1);
-  }
-  for (const [name, count] of rows) tables.get(name)?.heap.reserve(count);
-}
-
 /** Redoes `changes` on `tables`; returns true when a table was created, dropped or changed its schema. */
 export function redoChanges(tables: Map<string, Table>, changes: readonly Redo[]): boolean {
   let schemaChanged = false;

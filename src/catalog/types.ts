@@ -110,12 +110,6 @@ export interface EngineApi {
    * which means the journal does not belong to these tables.
    */
   redo(changes: readonly Redo[]): void;
-  /**
-   * Makes room at once for the rows `groups` will store when redone (an
-   * insert or an update each), so a long replay does not grow the tables
-   * step by step. Only room: it changes nothing a query sees.
-   */
-  reserveForRedo(groups: readonly (readonly Redo[])[]): void;
   /** The tables, sorted by name, for the writer. */
   snapshot(): readonly TableSnapshot[];
 }

@@ -43,8 +43,8 @@
  * bad lines after it is a torn tail — an append no answer ever covered — and
  * is cut away; a bad line followed by a good one, or a sequence number out
  * of step, is damage. So is a bad line that ends in a good one: a flipped
- * newline joined two lines, and the good one must not be cut with it. Records are decoded (`decodeRecord`) only when they
- * are replayed.
+ * newline joined two lines, and the good one must not be cut with it. A record is decoded only when it is replayed, just
+ * before (`decodeRecord`), so its objects die young.
  */
 
 import { isAscii } from "node:buffer";

@@ -310,28 +310,23 @@ export class JournaledFile implements Persistence {
 
   /**
    * Redoes the change records among `entries`; a problem when one does not
-   * decode or fit. All are decoded first, so the tables make room for every
-   * row the replay stores at once (`reserveForRedo`) rather than growing as
-   * they fill.
+   * decode or fit. Each is decoded just before it is redone: ten thousand
+   * records decoded at once would all live through a scavenge and be copied
+   * to the old generation, where one at a time they die young.
    */
   private redo(engine: EngineApi, entries: readonly JournalEntry[]): ProblemEntry | undefined {
-    const seqs: number[] = [];
-    const groups: Redo[][] = [];
     for (const entry of entries) {
       if (entry.kind !== "changes") continue;
+      let changes: Redo[];
       try {
-        groups.push(decodeRecord(entry));
+        changes = decodeRecord(entry);
       } catch (error) {
         return journalProblem(`journal record ${entry.seq} does not decode: ${(error as Error).message}`);
       }
-      seqs.push(entry.seq);
-    }
-    engine.reserveForRedo(groups);
-    for (let i = 0; i < groups.length; i++) {
       try {
-        engine.redo(groups[i]!);
+        engine.redo(changes);
       } catch (error) {
-        return journalProblem(`journal record ${seqs[i]} does not fit the document: ${(error as Error).message}`);
+        return journalProblem(`journal record ${entry.seq} does not fit the document: ${(error as Error).message}`);
       }
     }
     return undefined;
