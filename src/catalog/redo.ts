@@ -69,7 +69,7 @@ export function redoChanges(tables: Map<string, Table>, changes: readonly Redo[]
         const after = rowFor(table, change.after);
         const old = table.rows[positionIn(table, change.position, table.rows.length)]!;
         keysFree(table, after, old);
-        table.replaceRows([[old, after]]);
+        table.replaceRow(old, after);
         i++;
         break;
       }

@@ -81,6 +81,8 @@ export class Table implements TableInfo, TableStore {
    */
   private seq: Int32Array | undefined;
   private readonly allUnique: readonly UniqueIndex[];
+  /** Unique keys, then secondary indexes: every index a row is in. */
+  private readonly indexes: readonly (UniqueIndex | MultiIndex)[];
   private readonly checks: readonly CompiledCheck[];
   private readonly byName = new Map<string, UniqueIndex | MultiIndex>();
 
@@ -118,6 +120,7 @@ export class Table implements TableInfo, TableStore {
     this.uniques = uniques;
     this.allUnique = pk ? [pk, ...uniques] : uniques;
     this.secondary = secondary;
+    this.indexes = [...this.allUnique, ...secondary];
     this.checks = (schema.checks ?? []).map((c, i) => ({
       label: c.name ?? `check ${i}`,
       eval: compileValue(bindTableExpr(info, c.expr, true), "values") as unknown as CompiledCheck["eval"],
@@ -277,6 +280,26 @@ export class Table implements TableInfo, TableStore {
   }
 
   /**
+   * `replaceRows` of one row, with none of its per-call arrays: an upsert
+   * and a replayed update replace rows one at a time. Returns the position.
+   */
+  replaceRow(old: number, next: readonly Value[]): number {
+    const position = this.positionOf(old);
+    const id = this.heap.append(next);
+    const indexes = this.indexes;
+    // As in replaceRows: a key that changes leaves its index before the row takes its place.
+    const stays = indexes.map((ix) => ix.sameKey(old, id));
+    for (let k = 0; k < indexes.length; k++) if (!stays[k]) indexes[k]!.remove(old);
+    this.seqFor(id)[id] = this.orderOf(old);
+    this.rows[position] = id;
+    for (let k = 0; k < indexes.length; k++) {
+      if (stays[k]) indexes[k]!.replace(old, id);
+      else indexes[k]!.add(id);
+    }
+    return position;
+  }
+
+  /**
    * Puts each pair's new values in its old row's place: a new id at the
    * same position, with the same sequence number, and the keys moved to it.
    * Keys that change are unindexed all first, so keys swapped between rows
@@ -284,9 +307,10 @@ export class Table implements TableInfo, TableStore {
    * positions, in pair order.
    */
   replaceRows(pairs: readonly (readonly [old: number, next: readonly Value[]])[]): number[] {
+    if (pairs.length === 1) return [this.replaceRow(pairs[0]![0], pairs[0]![1])];
     const positions = pairs.map(([old]) => this.positionOf(old));
     const fresh = pairs.map(([, values]) => this.heap.append(values));
-    const indexes = [...this.uniqueKeys(), ...this.secondary];
+    const indexes = this.indexes;
     // Per index and pair: whether the key stays (the new row takes the old one's entry) or moves.
     const stays = indexes.map((ix) => pairs.map(([old], i) => ix.sameKey(old, fresh[i] as number)));
     indexes.forEach((ix, k) => pairs.forEach(([old], i) => stays[k]![i] || ix.remove(old)));

@@ -82,7 +82,7 @@ export function applyUpsert(
         keyRules(table, after, holder, i);
         childRules(table, asChild, after, holder, i);
         parentRules(table, asParent, holder, after, i, others);
-        const [position] = table.replaceRows([[holder, after]]);
+        const position = table.replaceRow(holder, after);
         changes.push({ kind: "update", table: table.name, before, after, position: position as number });
         written.push(after);
         updated++;
