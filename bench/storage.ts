@@ -292,11 +292,12 @@ async function measure(n: number): Promise<Row> {
   const storedbOne = async () => void note(await live.execute(insert()));
   const storedb64 = async () => void note((await Promise.all(Array.from({ length: 64 }, () => live.execute(insert())))).map((r: Result) => r.kind));
   // Unmeasured, for both: storedb's code compiled and optimized, both files past their first growth steps.
-  for (let i = 0; i < 100; i++) {
+  // (10 groups of 64 left the first size's groups ~1.8x slower than warm ones: V8 had not optimized them yet.)
+  for (let i = 0; i < 300; i++) {
     await storedbOne();
     sqliteOne();
   }
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < 50; i++) {
     await storedb64();
     addMany();
   }
