@@ -83,18 +83,17 @@ export function batchedLines(out: LineOutput = descriptorOutput(1)): LineSink {
       return bytes.length;
     }
   };
-  /** Offers `bytes` until all are taken or `deadline` passes; returns whether all were. */
-  const drain = (bytes: Uint8Array, deadline: number): boolean => {
+  /** Offers `bytes` until all are taken or `deadline` passes. */
+  const drain = (bytes: Uint8Array, deadline: number): void => {
     let at = 0;
     while (at < bytes.length) {
       const taken = offer(at === 0 ? bytes : bytes.subarray(at));
       at += taken;
       if (taken === 0) {
-        if (Date.now() >= deadline) return false;
+        if (Date.now() >= deadline) return;
         sleep(1);
       }
     }
-    return true;
   };
   /** Writes what the output takes now; keeps the rest at the buffer's start for a retry. */
   const flush = (): void => {
@@ -110,7 +109,7 @@ export function batchedLines(out: LineOutput = descriptorOutput(1)): LineSink {
   const makeRoom = (bytes: number): void => {
     flush();
     if (used + bytes <= FLUSH_BYTES) return;
-    if (!drain(buffer.subarray(0, used), Infinity)) return;
+    drain(buffer.subarray(0, used), Infinity);
     used = 0;
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
