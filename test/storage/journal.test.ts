@@ -32,6 +32,18 @@ const ids = async (db: Database): Promise<string[]> => {
   const rows = await db.execute({ kind: "select", table: "users", columns: ["id"], output: "arrays" });
   return rows.kind === "rows" ? rows.rows.map((r) => (r as string[])[0]!) : [];
 };
+/**
+ * Closes `db` but leaves its files as they were before the close, as a crash leaves them: a close
+ * would fold the journal away.
+ */
+async function closeAsCrashed(db: Database): Promise<void> {
+  copyFileSync(file, `${file}.kept`);
+  copyFileSync(journal, `${journal}.kept`);
+  await db.close();
+  renameSync(`${file}.kept`, file);
+  renameSync(`${journal}.kept`, journal);
+}
+
 /** A database with three users in its document and `extra` inserts in its journal, left as a crash would leave it. */
 async function withJournal(extra: readonly string[]): Promise<void> {
   const db = await Database.open(file, { checkpoints: { idleMs: 60_000 } });
@@ -39,12 +51,7 @@ async function withJournal(extra: readonly string[]): Promise<void> {
   await db.execute(threeUsers);
   await db.execute({ kind: "checkpoint" });
   for (const id of extra) await db.execute(insert(id));
-  // No close: that would fold the journal away. Copy the files as they are, as a crash leaves them.
-  copyFileSync(file, `${file}.kept`);
-  copyFileSync(journal, `${journal}.kept`);
-  await db.close();
-  renameSync(`${file}.kept`, file);
-  renameSync(`${journal}.kept`, journal);
+  await closeAsCrashed(db);
 }
 
 test("writes go to the journal, the document is untouched until a checkpoint, and an open replays them", async () => {
@@ -74,11 +81,7 @@ test("upserts and multi-row updates are journaled as write runs and replay to th
   const expected = await db.sql("SELECT id, n, tag FROM counters");
   const kinds = scanJournal(readFileSync(journal)).entries.flatMap((e) => (e.kind === "changes" ? (JSON.parse(e.json) as { changes: { kind: string }[] }).changes.map((c) => c.kind) : []));
   assert.equal(kinds, ["write", "write", "write", "delete", "write"]);
-  copyFileSync(file, `${file}.kept`);
-  copyFileSync(journal, `${journal}.kept`);
-  await db.close();
-  renameSync(`${file}.kept`, file);
-  renameSync(`${journal}.kept`, journal);
+  await closeAsCrashed(db);
   const reopened = await Database.open(file);
   assert.equal(await reopened.sql("SELECT id, n, tag FROM counters"), expected);
   assert.equal(await reopened.execute({ kind: "validate" }), { kind: "validation", valid: true, errors: [], journal: { records: 4, bytes: statSync(journal).size } });
@@ -100,11 +103,7 @@ test("a replay that grows tables past their loaded size, into a table the journa
   await db.sql("INSERT INTO memos (id, body) VALUES (1000, 'after the rename')");
   await db.sql("DELETE FROM users WHERE id LIKE 'u2%'");
   const expected = [await db.sql("SELECT * FROM users ORDER BY id"), await db.sql("SELECT * FROM memos ORDER BY id")];
-  copyFileSync(file, `${file}.kept`);
-  copyFileSync(journal, `${journal}.kept`);
-  await db.close();
-  renameSync(`${file}.kept`, file);
-  renameSync(`${journal}.kept`, journal);
+  await closeAsCrashed(db);
   const reopened = await Database.open(file);
   assert.equal([await reopened.sql("SELECT * FROM users ORDER BY id"), await reopened.sql("SELECT * FROM memos ORDER BY id")], expected);
   const validation = await reopened.execute({ kind: "validate" });
@@ -274,11 +273,7 @@ test("a torn append over preallocated space is cut on open: the entries stay, th
   const db = await Database.open(file, { checkpoints: { idleMs: 60_000, journalBytes: 1 << 30 } });
   await db.execute(usersTable);
   for (let i = 0; i < 250; i++) await db.execute(wide(`w${i}`));
-  copyFileSync(file, `${file}.kept`);
-  copyFileSync(journal, `${journal}.kept`);
-  await db.close();
-  renameSync(`${file}.kept`, file);
-  renameSync(`${journal}.kept`, journal);
+  await closeAsCrashed(db);
   const { bytes, used } = journalFile();
   assert.ok(bytes.length > used + 100);
   // Part of an append reached the disk, in the zeros after the last entry.
