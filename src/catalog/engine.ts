@@ -47,7 +47,7 @@ import { applyUpsert } from "./upsert.js";
 import { Table } from "./table.js";
 import { redoChanges } from "./redo.js";
 import { undoChanges } from "./undo.js";
-import type { Change, EngineApi, LoadedTable, Outcome, Redo, TableSnapshot } from "./types.js";
+import type { Change, EngineApi, LoadedTable, LoadOptions, Outcome, Redo, TableSnapshot } from "./types.js";
 
 /** A plan with its compiled code, ready to run with parameter values. */
 interface Prepared {
@@ -120,8 +120,8 @@ export class Engine implements EngineApi {
   }
 
   /** Builds an engine from a file's tables; bad data becomes `problems`, never an exception. */
-  static load(tables: readonly LoadedTable[]): Engine {
-    const { tables: built, problems } = loadTables(tables);
+  static load(tables: readonly LoadedTable[], options?: LoadOptions): Engine {
+    const { tables: built, problems } = loadTables(tables, options);
     return new Engine(built, problems);
   }
 

@@ -75,6 +75,12 @@ export interface LoadedTable {
   readonly rows: readonly unknown[];
 }
 
+/** How loaded tables will be used. */
+export interface LoadOptions {
+  /** Rows are added right away (a journal's replay follows): keep room for them (see `load.ts`). */
+  readonly growing?: boolean;
+}
+
 /** A table as the writer sees it: the normalized schema, column order, and stored rows in insertion order. */
 export interface TableSnapshot extends StoredRows {
   readonly schema: TableSchema;

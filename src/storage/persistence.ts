@@ -9,13 +9,13 @@
  */
 
 import { Engine } from "../catalog/engine.js";
-import type { Change, EngineApi, LoadedTable } from "../catalog/types.js";
+import type { Change, EngineApi, LoadedTable, LoadOptions } from "../catalog/types.js";
 import type { ProblemEntry } from "../errors.js";
 
 /** How engines are made; the real `Engine` unless a test says otherwise. */
 export interface EngineFactory {
   empty(): EngineApi;
-  load(tables: readonly LoadedTable[]): EngineApi;
+  load(tables: readonly LoadedTable[], options?: LoadOptions): EngineApi;
 }
 
 export const realEngines: EngineFactory = Engine;
