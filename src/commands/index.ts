@@ -4,7 +4,6 @@ export type * from "./results.js";
 export { commandBodySchema, commandSchema, databaseNameSchema, databaseParamsSchema, envelopeSchema, expressionSchema, tableSchemaSchema, definitions } from "./schema.js";
 export { assertDatabaseName, isValidIdentifier } from "./names.js";
 export {
-  compileValidators,
   MAX_EXPRESSION_DEPTH,
   expressionProblem,
   parseCommand,

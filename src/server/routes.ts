@@ -19,7 +19,7 @@
  */
 
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest, FastifySchemaCompiler } from "fastify";
-import { assertDatabaseName, compileValidators, parseCommandBody, parseEnvelope } from "../commands/index.js";
+import { assertDatabaseName, parseCommandBody, parseEnvelope } from "../commands/index.js";
 import { commandBodySchema, databaseParamsSchema, envelopeSchema } from "../commands/schema.js";
 import type { Command, CommandBody, Envelope } from "../commands/types.js";
 import type { Result } from "../commands/results.js";
@@ -98,7 +98,6 @@ function answer(reply: FastifyReply, work: Promise<unknown>): void {
 }
 
 export const routes: FastifyPluginCallback<RouteOptions> = (app, { store, metrics }, done) => {
-  compileValidators();
   /**
    * Runs a validated command on `database`. A long rows answer streams
    * (`rows-stream.ts`), holding its database open until it ends; the hold is
