@@ -4,6 +4,7 @@
  * service the same way, so the tests and the benchmark run what ships.
  */
 import { build } from "esbuild";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
@@ -13,14 +14,25 @@ export const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 /** The service's entry point. */
 export const SERVER_ENTRY = "src/server/main.ts";
 
-/** ESM for Node 20; dependencies stay external (the container installs production dependencies beside the bundle). */
+const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+
+/**
+ * The packages left to `node_modules` (the container installs production
+ * dependencies beside the bundle): all but chevrotain, which is bundled.
+ * Loaded as a package, chevrotain's ESM build pulls in lodash-es file by
+ * file — 640 modules, ~390 ms of every command-line run and server start
+ * resolving and reading them; bundled, only the parts it uses, parsed once.
+ */
+const EXTERNAL = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => name !== "chevrotain");
+
+/** ESM for Node 20; dependencies but chevrotain stay external. */
 export const bundleOptions = {
   absWorkingDir: root,
   bundle: true,
   platform: "node",
   format: "esm",
   target: "node20",
-  packages: "external",
+  external: EXTERNAL,
   sourcemap: true,
 };
 
