@@ -5,20 +5,11 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { validatorArtefacts } from "../../scripts/validator-artefacts.js";
 import { parseCommand } from "../../src/commands/index.js";
+import { artefactsUpToDate } from "../support/artefacts.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-
-for (const artefact of validatorArtefacts()) {
-  test(`${artefact.path} is up to date (run \`npm run validators\` if not)`, () => {
-    const onDisk = readFileSync(path.join(root, artefact.path), "utf8");
-    assert.ok(onDisk === artefact.content, `${artefact.path} is stale: run \`npm run validators\` and commit the result`);
-  });
-}
+artefactsUpToDate(validatorArtefacts(), "npm run validators");
 
 test("the generated validators judge commands: a good one passes, a bad one is refused with its field named", () => {
   assert.equal(parseCommand({ kind: "select", table: "t", columns: ["a"] }).kind, "select");
