@@ -57,7 +57,7 @@ import type { TableSnapshot } from "../src/catalog/types.js";
 import type { Result } from "../src/commands/results.js";
 import { Database } from "../src/database.js";
 import { sumDocument } from "../src/storage/checksum.js";
-import { CHUNK_BYTES } from "../src/storage/document-slices.js";
+import { LIVE } from "../src/storage/document-slices.js";
 import { StoreWriter } from "../src/storage/format.js";
 import { measureHeap, printHeap } from "./heap.js";
 
@@ -224,12 +224,12 @@ const insertLine = () => `0123abcd {"seq":1234567,"changes":[{"kind":"insert","t
 
 /**
  * A checkpoint's disk traffic with no engine, back to back until `stop`: a
- * document of `bytes` written in `CHUNK_BYTES` O_DSYNC pieces to a new temp
+ * document of `bytes` written in a live checkpoint's O_DSYNC chunks to a new temp
  * file, fsynced, renamed over the document, the directory fsynced; then a
  * journal reset (a new journal of 64 KB, renamed, the directory fsynced).
  */
 async function checkpointTraffic(dir: string, bytes: number, stop: () => boolean): Promise<number> {
-  const chunk = Buffer.alloc(CHUNK_BYTES, 0x61);
+  const chunk = Buffer.alloc(LIVE.chunkBytes, 0x61);
   const syncDir = async () => {
     const handle = await fsp.open(dir, "r");
     await handle.sync();

@@ -43,7 +43,7 @@ import { PersistFailure, putInPlace, removeDurably, writeAtomically, writeFailur
 import type { ChangeWatch } from "./change-watch.js";
 import { CheckpointSchedule, type CheckpointPolicy } from "./checkpoint-schedule.js";
 import { identityOfSealed } from "./checksum.js";
-import { writeInSlices } from "./document-slices.js";
+import { CLOSING, LIVE, writeInSlices } from "./document-slices.js";
 import { readStore, StoreWriter } from "./format.js";
 import type { FileInfo, FileSystem, JournalFile } from "./fs.js";
 import { Journal, type JournalStart } from "./journal.js";
@@ -69,9 +69,6 @@ export interface JournaledFileOptions {
 
 /** A follower reads a journal's new bytes this many at first (a window of zeros when nothing is new). */
 const FOLLOW_WINDOW = 8 * 1024;
-
-/** How long a checkpoint's serializing may hold the event loop before it yields, in ms. */
-const SLICE_MS = 0.25;
 
 type Identity = Pick<FileInfo, "ino" | "dev" | "size" | "mtimeNs" | "mode">;
 
@@ -560,7 +557,7 @@ export class JournaledFile implements Persistence {
     if (snapshot === undefined) return 0;
     const through = run.through!;
     try {
-      const temp = await writeTemp(this.fs, this.target, (file) => writeInSlices(this.closing ? new StoreWriter(false) : this.writer, snapshot.tables, SLICE_MS, file), {
+      const temp = await writeTemp(this.fs, this.target, (file) => writeInSlices(this.closing ? new StoreWriter(false) : this.writer, snapshot.tables, this.closing ? CLOSING : LIVE, file), {
         mode: this.known?.mode,
         durableWrites: true,
       }).catch((error: unknown) => {
@@ -595,7 +592,7 @@ export class JournaledFile implements Persistence {
         if (!placed) await this.fs.unlink(temp.path).catch(() => undefined);
       }
       this.check(epoch);
-      await journal.reset(document.identity, through).catch((error: unknown) => {
+      await journal.reset(document.identity, through, { spaceAhead: !this.closing }).catch((error: unknown) => {
         throw writeFailure(error, "The checkpoint's new journal", "the journal still holds every change");
       });
       return snapshot.records;

@@ -24,6 +24,8 @@ interface Scenario {
   readonly setup: readonly Command[];
   /** The database file is written by hand first (no journal yet): the first commit starts one. */
   readonly handWritten?: boolean;
+  /** Commands run on the opened database before the steps are watched. */
+  readonly before?: readonly Command[];
   readonly run: (data: DataDirectory) => Promise<Result>[];
   /** The durable steps before the answers, as "op name" with temp names as "tmp". */
   readonly steps: readonly string[];
@@ -62,9 +64,10 @@ const scenarios: readonly Scenario[] = [
   { label: "sql delete", setup: [usersTable, threeUsers], run: (d) => [d.execute("shop", { kind: "sql", sql: "DELETE FROM users" })], steps: APPEND },
   { label: "grouped inserts", setup: [usersTable, threeUsers], run: (d) => ["4", "5", "6", "7", "8"].map((id) => d.execute("shop", insertOne(id))), steps: APPEND },
   {
-    // A journal that grew past 16 KiB keeps preallocated zeros ahead of its entries (its reset at close keeps them too): the append writes over them.
+    // A journal that grew past 16 KiB keeps preallocated zeros ahead of its entries: the append writes over them.
     label: "an insert into a journal's preallocated space",
-    setup: [usersTable, threeUsers, { kind: "insert", table: "users", rows: Array.from({ length: 200 }, (_, i) => ({ id: `b${i}`, name: "x".repeat(100) })) }],
+    setup: [usersTable, threeUsers],
+    before: [{ kind: "insert", table: "users", rows: Array.from({ length: 200 }, (_, i) => ({ id: `b${i}`, name: "x".repeat(100) })) }],
     run: (d) => [d.execute("shop", insertOne("4"))],
     steps: APPEND,
   },
@@ -93,19 +96,31 @@ function step(entry: string): string {
 
 const DURABLE = /^(write|fsync|append|truncate|rename|fsyncDir|answer)\b/;
 
+/** The data directory over `dir` (through `fs` when given), its database loaded and the scenario's `before` commands run. */
+async function openScenario(dir: string, scenario: Scenario, fs?: InstrumentedFs): Promise<DataDirectory> {
+  const data = await DataDirectory.open(dir, fs === undefined ? {} : { fs });
+  await data.execute("shop", { kind: "describe" }).catch(() => undefined); // load first
+  for (const command of scenario.before ?? []) await data.execute("shop", command);
+  return data;
+}
+
 for (const scenario of scenarios) {
   test(`${scenario.label}: ${scenario.steps.join(" → ")} → answer`, async () => {
     const dir = scratchDir("order");
     try {
       await prepare(dir, scenario);
       const fs = await InstrumentedFs.over(dir);
-      const data = await DataDirectory.open(dir, { fs });
-      await data.execute("shop", { kind: "describe" }).catch(() => undefined); // load first
-      fs.log.length = 0;
+      const data = await openScenario(dir, scenario, fs);
+      const warming = fs.log.splice(0);
       const answers = scenario.run(data).map((p) => p.then(() => void fs.log.push("answer")));
       await Promise.all(answers);
       const steps = fs.log.filter((entry) => DURABLE.test(entry)).map(step);
       assert.equal(steps, [...scenario.steps, ...Array<string>(answers.length).fill("answer")], fs.log.join("\n"));
+      if (scenario.before !== undefined) {
+        const whole = [...warming, ...fs.log];
+        const zeros = whole.findIndex((entry) => entry.startsWith("preallocate shop.store-journal"));
+        assert.ok(zeros !== -1 && zeros < whole.lastIndexOf("append shop.store-journal"), `space preallocated before the append:\n${whole.join("\n")}`);
+      }
       await data.close();
     } finally {
       removeDir(dir);
@@ -138,8 +153,8 @@ for (const scenario of scenarios) {
     const file = (dir: string) => path.join(dir, "shop.store");
     try {
       await prepare(reference, scenario);
+      const data = await openScenario(reference, scenario);
       const before = await fingerprint(file(reference));
-      const data = await DataDirectory.open(reference);
       await Promise.all(scenario.run(data));
       await data.close();
       const after = await fingerprint(file(reference));
@@ -151,8 +166,7 @@ for (const scenario of scenarios) {
         try {
           await prepare(dir, scenario);
           const fs = await InstrumentedFs.over(dir);
-          const data = await DataDirectory.open(dir, { fs });
-          await data.execute("shop", { kind: "describe" }).catch(() => undefined);
+          const data = await openScenario(dir, scenario, fs);
           fs.cutPower(op, when);
           const results = await Promise.all(scenario.run(data).map(outcome));
           const cut = fs.powerCut;

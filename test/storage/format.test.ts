@@ -148,7 +148,7 @@ test("written in slices (remembering lines or not), the document is the same byt
         written += data.length;
       },
     };
-    const document = await writeInSlices(new StoreWriter(remember), tables, 1, sink);
+    const document = await writeInSlices(new StoreWriter(remember), tables, { budgetMs: 1, chunkBytes: 64 * 1024 }, sink);
     assert.is(document.bytes, whole.length);
     assert.is(written, whole.length, "every byte written once");
     assert.ok(bytes.equals(whole), `remember ${remember}`);

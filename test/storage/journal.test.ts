@@ -238,7 +238,7 @@ const journalFile = () => {
 /** A row of about 100 bytes, so a few hundred writes pass the size from which a journal keeps space ahead. */
 const wide = (id: string): Command => ({ kind: "insert", table: "users", rows: [{ id, name: `user ${id} `.padEnd(80, "x") }] });
 
-test("a busy journal keeps zeros ahead of its entries: writes overwrite them, an open replays exactly the entries, a checkpoint's new journal gets space too", async () => {
+test("a busy journal keeps zeros ahead of its entries: writes overwrite them, an open replays exactly the entries, a checkpoint's new journal gets space too (not the one a close leaves)", async () => {
   const db = await Database.open(file, { checkpoints: { idleMs: 60_000, journalBytes: 1 << 30 } });
   await db.execute(usersTable);
   await db.execute(wide("w"));
@@ -258,8 +258,11 @@ test("a busy journal keeps zeros ahead of its entries: writes overwrite them, an
   assert.equal(await db.execute({ kind: "checkpoint" }), { kind: "checkpoint", journalRecords: 301 });
   const reset = journalFile();
   assert.ok(reset.bytes.length >= busy.used && reset.used < 1000, `the new journal: a header, then ${reset.bytes.length - reset.used} bytes of space`);
-  await db.execute(wide("after"));
+  for (let i = 0; i < 300; i++) await db.execute(wide(`after${i}`));
+  assert.ok(journalFile().bytes.length > journalFile().used + 4096, "busy again: space ahead");
   await db.close();
+  const closed = journalFile();
+  assert.is(closed.bytes.length, closed.used, "the journal a closing checkpoint leaves holds its header alone, no space");
   renameSync(`${file}.kept`, file);
   renameSync(`${journal}.kept`, journal);
   const again = await Database.open(file);
