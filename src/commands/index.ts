@@ -9,5 +9,4 @@ export {
   parseCommand,
   parseCommandBody,
   parseEnvelope,
-  validators,
 } from "./validate.js";

@@ -25,13 +25,6 @@ import * as generated from "./validators.generated.js";
 /** Expressions may nest this deep (CONTRACT §5); one more level is `invalid_request`. */
 export const MAX_EXPRESSION_DEPTH = 256;
 
-/** The Ajv validators, for callers that want the raw Ajv interface. */
-export const validators: { readonly command: ValidateFunction; readonly envelope: ValidateFunction; readonly commandBody: ValidateFunction } = {
-  command: generated.command,
-  envelope: generated.envelope,
-  commandBody: generated.commandBody,
-};
-
 /** Validates a request body `{database, command}` (CONTRACT §4). Throws `invalid_request` / `invalid_name`. */
 export function parseEnvelope(body: unknown): Envelope {
   return parseBody<Envelope>(generated.envelope, body);
