@@ -16,6 +16,9 @@
  *   calling thread, blocking it): the least an insert can cost here;
  * - 64 concurrent inserts (storedb group-commits them into one append)
  *   against SQLite's 64 inserts in one transaction;
+ * - both again in the same rounds on a second database opened with
+ *   `blockingWrites`: each append written on the calling thread, SQLite's
+ *   own I/O model, where the default hands it to the thread pool;
  * - open: `Database.open` to the first answer, fresh each time, with an empty
  *   journal, against JSON.parse of the same file's text, and SQLite's open
  *   + first query.
@@ -24,8 +27,9 @@
  *   against the open with an empty journal, in turns;
  * - inserts from one client, one at a time, for a few seconds while
  *   checkpoints run back to back (each folds the 100k-row document): the
- *   median and p99 insert latency, how many checkpoints ran, and the same
- *   client with no checkpoint running, for reference; SQLite's latencies
+ *   median and p99 insert latency, how many checkpoints ran (also with
+ *   `blockingWrites`), and the same client with no checkpoint running, for
+ *   reference; SQLite's latencies
  *   over the same stretch (its WAL checkpoints run by themselves); and the
  *   disk's own, with no engine at all: bare durable writes of a record's
  *   size, alone and beside a checkpoint's disk traffic back to back (the
@@ -265,9 +269,11 @@ async function openToFirstAnswer(file: string): Promise<void> {
 interface Row {
   size: number;
   insertMs: number;
+  blockingInsertMs: number;
   sqliteInsertMs: number;
   bareWriteMs: number;
   concurrent64Ms: number;
+  blocking64Ms: number;
   sqlite64Ms: number;
   openMs: number;
   parseMs: number;
@@ -291,6 +297,10 @@ async function measure(n: number): Promise<Row> {
   }
 
   const live = await Database.open(file, { checkpoints: QUIET });
+  // The library's other I/O model, on a copy: each append written on this thread, as SQLite writes.
+  const blockingFile = path.join(dir, "blocking.store");
+  copyFileSync(file, blockingFile);
+  const blocking = await Database.open(blockingFile, { checkpoints: QUIET, blockingWrites: true });
   const sqlite = sqliteAt(path.join(dir, "items.sqlite"), n);
   const add = sqlite.prepare("INSERT INTO items VALUES (?, ?, ?, ?, ?)");
   // The same row as storedb's `insert()`.
@@ -303,14 +313,18 @@ async function measure(n: number): Promise<Row> {
   });
   const storedbOne = async () => void note(await live.execute(insert()));
   const storedb64 = async () => void note((await Promise.all(Array.from({ length: 64 }, () => live.execute(insert())))).map((r: Result) => r.kind));
+  const blockingOne = async () => void note(await blocking.execute(insert()));
+  const blocking64 = async () => void note((await Promise.all(Array.from({ length: 64 }, () => blocking.execute(insert())))).map((r: Result) => r.kind));
   // Unmeasured, for both: storedb's code compiled and optimized, both files past their first growth steps.
   // (10 groups of 64 left the first size's groups ~1.8x slower than warm ones: V8 had not optimized them yet.)
   for (let i = 0; i < 300; i++) {
     await storedbOne();
+    await blockingOne();
     sqliteOne();
   }
   for (let i = 0; i < 50; i++) {
     await storedb64();
+    await blocking64();
     addMany();
   }
   const bare = bareWriter(dir);
@@ -319,21 +333,32 @@ async function measure(n: number): Promise<Row> {
   const bareWrites: number[] = [];
   const concurrent: number[] = [];
   const sqlite64: number[] = [];
-  /** One op of each, the order alternating: a pair sees the same disk and machine load. */
-  const pair = async (i: number, ours: () => Promise<void>, theirs: () => void, oursOut: number[], theirsOut: number[]) => {
-    if (i % 2 === 0) oursOut.push((await time(ours))[0]);
-    theirsOut.push((await time(theirs))[0]);
-    if (i % 2 === 1) oursOut.push((await time(ours))[0]);
+  const blockingSingles: number[] = [];
+  const blockingConcurrent: number[] = [];
+  /** One op of each, the order reversed every other time: a set sees the same disk and machine load. */
+  const inTurns = async (i: number, ops: readonly [() => Promise<void> | void, number[]][]) => {
+    for (const [op, out] of i % 2 === 0 ? ops : [...ops].reverse()) out.push((await time(op))[0]);
   };
   for (let round = 0; round < 7; round++) {
     for (let i = 0; i < 30; i++) {
-      await pair(i, storedbOne, sqliteOne, singles, sqliteSingles);
+      await inTurns(i, [
+        [storedbOne, singles],
+        [blockingOne, blockingSingles],
+        [sqliteOne, sqliteSingles],
+      ]);
       bareWrites.push((await time(bare.write))[0]);
     }
-    for (let i = 0; i < 4; i++) await pair(i, storedb64, addMany, concurrent, sqlite64);
+    for (let i = 0; i < 4; i++) {
+      await inTurns(i, [
+        [storedb64, concurrent],
+        [blocking64, blockingConcurrent],
+        [addMany, sqlite64],
+      ]);
+    }
   }
   bare.close();
   await live.close();
+  await blocking.close();
   sqlite.close();
   const sqliteOpens: number[] = [];
   for (let r = 0; r < 5; r++) {
@@ -348,9 +373,11 @@ async function measure(n: number): Promise<Row> {
   return {
     size: n,
     insertMs: median(singles),
+    blockingInsertMs: median(blockingSingles),
     sqliteInsertMs: median(sqliteSingles),
     bareWriteMs: median(bareWrites),
     concurrent64Ms: median(concurrent),
+    blocking64Ms: median(blockingConcurrent),
     sqlite64Ms: median(sqlite64),
     openMs: median(opens),
     parseMs: median(parses),
@@ -397,12 +424,12 @@ interface Stream {
 }
 
 /** One client inserting for `STREAM_MS`, with checkpoints back to back or none; SQLite's client over the same time; the disk's own. */
-async function measureStream(n: number): Promise<{ quiet: Stream; checkpointing: Stream; sqlite: Stream; bareQuiet: Stream; bareCheckpointing: Stream }> {
+async function measureStream(n: number): Promise<{ quiet: Stream; checkpointing: Stream; blockingCheckpointing: Stream; sqlite: Stream; bareQuiet: Stream; bareCheckpointing: Stream }> {
   const dir = mkdtempSync(path.join(root, "stream-"));
   const file = path.join(dir, "items.store");
   writeStore(file, n);
-  const run = async (checkpointing: boolean): Promise<Stream> => {
-    const db = await Database.open(file, { checkpoints: QUIET });
+  const run = async (checkpointing: boolean, blockingWrites = false): Promise<Stream> => {
+    const db = await Database.open(file, { checkpoints: QUIET, blockingWrites });
     await db.execute({ kind: "checkpoint" }); // the writer's memo warm, as in a long-running server
     let stop = false;
     let checkpoints = 0;
@@ -421,6 +448,7 @@ async function measureStream(n: number): Promise<{ quiet: Stream; checkpointing:
   };
   const quiet = await run(false);
   const checkpointing = await run(true);
+  const blockingCheckpointing = await run(true, true);
   const sqlite = sqliteAt(path.join(dir, "items.sqlite"), n);
   const add = sqlite.prepare("INSERT INTO items VALUES (?, ?, ?, ?, ?)");
   const latencies: number[] = [];
@@ -447,6 +475,7 @@ async function measureStream(n: number): Promise<{ quiet: Stream; checkpointing:
   return {
     quiet,
     checkpointing,
+    blockingCheckpointing,
     sqlite: { inserts: latencies.length, p50: median(latencies), p99: quantile(latencies, 0.99), max: Math.max(...latencies), checkpoints: 0 },
     bareQuiet,
     bareCheckpointing,
@@ -504,6 +533,18 @@ console.table(
     "64 ratio": x(r.concurrent64Ms, r.sqlite64Ms),
   })),
 );
+console.log("The same rounds, storedb with blockingWrites (each append written on the calling thread, as SQLite writes; no thread-pool trip):");
+console.table(
+  rows.map((r) => ({
+    rows: r.size,
+    "blocking insert": f(r.blockingInsertMs),
+    "sqlite insert": f(r.sqliteInsertMs),
+    "insert ratio": x(r.blockingInsertMs, r.sqliteInsertMs),
+    "blocking 64 concurrent": f(r.blocking64Ms),
+    "sqlite 64 in one txn": f(r.sqlite64Ms),
+    "64 ratio": x(r.blocking64Ms, r.sqlite64Ms),
+  })),
+);
 console.log("Open (ms, median): storedb Database.open to the first answer (empty journal), vs JSON.parse of the same text; and SQLite");
 console.table(
   rows.map((r) => ({ rows: r.size, "storedb open": f(r.openMs), "JSON.parse": f(r.parseMs), "open/parse": x(r.openMs, r.parseMs), "sqlite open": f(r.sqliteOpenMs) })),
@@ -515,6 +556,7 @@ const s = stream;
 console.log(`Inserts into ${BIG} rows from one client for ${STREAM_MS / 1000} s (ms):`);
 console.table([
   { run: "storedb, checkpoints back to back", inserts: s.checkpointing.inserts, median: f(s.checkpointing.p50), p99: f(s.checkpointing.p99), max: f(s.checkpointing.max), "p99/median": x(s.checkpointing.p99, s.checkpointing.p50), checkpoints: s.checkpointing.checkpoints },
+  { run: "storedb blockingWrites, checkpoints back to back", inserts: s.blockingCheckpointing.inserts, median: f(s.blockingCheckpointing.p50), p99: f(s.blockingCheckpointing.p99), max: f(s.blockingCheckpointing.max), "p99/median": x(s.blockingCheckpointing.p99, s.blockingCheckpointing.p50), checkpoints: s.blockingCheckpointing.checkpoints },
   { run: "storedb, no checkpoint", inserts: s.quiet.inserts, median: f(s.quiet.p50), p99: f(s.quiet.p99), max: f(s.quiet.max), "p99/median": x(s.quiet.p99, s.quiet.p50), checkpoints: 0 },
   { run: "SQLite (its own WAL checkpoints)", inserts: s.sqlite.inserts, median: f(s.sqlite.p50), p99: f(s.sqlite.p99), max: f(s.sqlite.max), "p99/median": x(s.sqlite.p99, s.sqlite.p50), checkpoints: "-" },
   { run: "bare durable writes, no engine", inserts: s.bareQuiet.inserts, median: f(s.bareQuiet.p50), p99: f(s.bareQuiet.p99), max: f(s.bareQuiet.max), "p99/median": x(s.bareQuiet.p99, s.bareQuiet.p50), checkpoints: 0 },
@@ -529,10 +571,13 @@ console.log(
 const big = rows[rows.length - 1]!;
 const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
 console.log(`target single insert within 1.5x SQLite's at every size: ${verdict(rows.every((r) => r.insertMs <= 1.5 * r.sqliteInsertMs))} (${rows.map((r) => x(r.insertMs, r.sqliteInsertMs)).join(", ")}; a bare async durable write, no engine: ${rows.map((r) => x(r.bareWriteMs, r.sqliteInsertMs)).join(", ")})`);
+console.log(`  with blockingWrites: ${verdict(rows.every((r) => r.blockingInsertMs <= 1.5 * r.sqliteInsertMs))} (${rows.map((r) => x(r.blockingInsertMs, r.sqliteInsertMs)).join(", ")})`);
 console.log(`target 64 concurrent inserts within 2x SQLite's 64 in one transaction: ${verdict(rows.every((r) => r.concurrent64Ms <= 2 * r.sqlite64Ms))} (${rows.map((r) => x(r.concurrent64Ms, r.sqlite64Ms)).join(", ")})`);
+console.log(`  with blockingWrites: ${verdict(rows.every((r) => r.blocking64Ms <= 2 * r.sqlite64Ms))} (${rows.map((r) => x(r.blocking64Ms, r.sqlite64Ms)).join(", ")})`);
 console.log(
   `target p99 within 3x the median while checkpoints run: ${verdict(s.checkpointing.p99 <= 3 * s.checkpointing.p50)} (${x(s.checkpointing.p99, s.checkpointing.p50)}, ${s.checkpointing.checkpoints} checkpoints; the disk's own, no engine: ${x(s.bareQuiet.p99, s.bareQuiet.p50)} alone, ${x(s.bareCheckpointing.p99, s.bareCheckpointing.p50)} beside a checkpoint's traffic)`,
 );
+console.log(`  with blockingWrites: ${verdict(s.blockingCheckpointing.p99 <= 3 * s.blockingCheckpointing.p50)} (${x(s.blockingCheckpointing.p99, s.blockingCheckpointing.p50)}, ${s.blockingCheckpointing.checkpoints} checkpoints)`);
 console.log(`target open with a ${journalOpen.records}-record journal within 1.5x the open with an empty one: ${verdict(journalOpen.journalMs <= 1.5 * journalOpen.emptyMs)} (${x(journalOpen.journalMs, journalOpen.emptyMs)})`);
 console.log(`target open of ${BIG} rows within 2x JSON.parse: ${verdict(big.openMs <= 2 * big.parseMs)} (${x(big.openMs, big.parseMs)}; this engine's floor ${x(limits.floorMs, limits.parseMs)}; any engine's bound ${x(limits.boundMs, limits.parseMs)})`);
 console.log(`checksum ${digest.digest("hex").slice(0, 16)}`);

@@ -1,6 +1,7 @@
 /**
  * Crash soak: the crash test's SIGKILL cycles, many more of them, in turns
- * among journal appends, while checkpoints run, and between a checkpoint's
+ * among journal appends (through the thread pool, and the library's
+ * blocking ones), while checkpoints run, and between a checkpoint's
  * rename and its journal reset; then the transaction crash test's cycles
  * (transaction commands and library callbacks in turns).
  * `npx tsx scripts/soak-crash.ts [cycles=500] [transaction cycles=200]`.
@@ -13,7 +14,7 @@ import path from "node:path";
 import { bundleChild, crashCycle, type CrashMode } from "../test/storage/helpers/crash-cycles.js";
 import { transactionCrashCycle } from "../test/storage/helpers/transaction-cycles.js";
 
-const MODES: readonly CrashMode[] = ["appends", "checkpoints", "rename"];
+const MODES: readonly CrashMode[] = ["appends", "checkpoints", "rename", "blocking"];
 const cycles = Number(process.argv[2] ?? 500);
 const bundle = await bundleChild();
 const dir = mkdtempSync(path.join(os.tmpdir(), "storedb-soak-"));
@@ -32,7 +33,7 @@ for (let cycle = 0; cycle < cycles; cycle++) {
   if ((cycle + 1) % 25 === 0) console.log(`${cycle + 1}/${cycles} cycles, ${acked} acknowledged writes, 0 lost, 0 doubled, ${renamed} killed between rename and reset, ${report.stored} rows stored`);
 }
 console.log(
-  `done: ${cycles} cycles in ${((Date.now() - started) / 1000).toFixed(0)} s (appends, checkpoints, rename → reset in turns), ${acked} acknowledged writes, 0 lost, 0 doubled, 0 unreadable databases; ${renamed} children killed between a checkpoint's rename and its journal reset`,
+  `done: ${cycles} cycles in ${((Date.now() - started) / 1000).toFixed(0)} s (appends, checkpoints, rename → reset, blocking appends in turns), ${acked} acknowledged writes, 0 lost, 0 doubled, 0 unreadable databases; ${renamed} children killed between a checkpoint's rename and its journal reset`,
 );
 rmSync(dir, { recursive: true, force: true });
 rmSync(path.dirname(bundle), { recursive: true, force: true });

@@ -8,7 +8,7 @@
  * imports `node:fs` for data access except this module (watching included).
  */
 
-import { constants, lstatSync, promises as fsp, statSync, watch } from "node:fs";
+import { constants, lstatSync, promises as fsp, statSync, watch, writeSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 
 /** What storage needs to know about a file: identity for change detection, mode to keep on rewrite. */
@@ -37,8 +37,9 @@ export interface WritableFile {
  * A journal: a file written at the end of its entries through one held
  * descriptor, opened with O_DSYNC so each write is durable (its data and,
  * when it grows the file, the file's new size) when it resolves — one
- * thread-pool trip where write + fdatasync take two. Space ahead of the
- * entries may be preallocated with zeros (see `journal.ts`).
+ * thread-pool trip where write + fdatasync take two, or none when it is
+ * opened `blocking` (see `openJournal`). Space ahead of the entries may be
+ * preallocated with zeros (see `journal.ts`).
  */
 export interface JournalFile {
   /** Writes `data` at byte `at` (the end of the entries: over preallocated zeros, or past the end of the file); durable once resolved. */
@@ -61,9 +62,11 @@ export interface FileSystem {
   createExclusive(path: string, mode?: number, options?: { readonly durableWrites?: boolean }): Promise<WritableFile>;
   /**
    * Opens `path` as a journal: with `create`, creates it (EEXIST when it is
-   * there) with exactly `mode`; without, it must exist.
+   * there) with exactly `mode`; without, it must exist. A `blocking` journal
+   * appends on the calling thread: the event loop waits for the disk, and
+   * each append saves a trip through the thread pool (see `JournalOptions`).
    */
-  openJournal(path: string, options: { readonly create: boolean; readonly mode?: number }): Promise<JournalFile>;
+  openJournal(path: string, options: { readonly create: boolean; readonly mode?: number; readonly blocking?: boolean }): Promise<JournalFile>;
   rename(from: string, to: string): Promise<void>;
   /** Flushes a directory's entries (a rename is durable only after this). */
   fsyncDir(dir: string): Promise<void>;
@@ -132,9 +135,16 @@ class NodeFile implements WritableFile {
 let zeros = Buffer.alloc(0);
 
 class NodeJournal implements JournalFile {
-  constructor(private readonly handle: FileHandle) {}
+  constructor(
+    private readonly handle: FileHandle,
+    private readonly blocking: boolean,
+  ) {}
   async append(data: Uint8Array, at: number): Promise<void> {
     let offset = 0;
+    if (this.blocking) {
+      while (offset < data.length) offset += writeSync(this.handle.fd, data, offset, data.length - offset, at + offset);
+      return;
+    }
     while (offset < data.length) {
       const { bytesWritten } = await this.handle.write(data, offset, data.length - offset, at + offset);
       offset += bytesWritten;
@@ -192,7 +202,7 @@ export const nodeFs: FileSystem = {
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (options?.durableWrites ? constants.O_DSYNC : 0);
     return new NodeFile(await fsp.open(path, flags, mode));
   },
-  async openJournal(path, { create, mode }) {
+  async openJournal(path, { create, mode, blocking = false }) {
     const handle = await fsp.open(path, create ? JOURNAL_FLAGS | constants.O_CREAT | constants.O_EXCL : JOURNAL_FLAGS, mode ?? 0o666);
     if (create && mode !== undefined) {
       try {
@@ -202,7 +212,7 @@ export const nodeFs: FileSystem = {
         throw error;
       }
     }
-    return new NodeJournal(handle);
+    return new NodeJournal(handle, blocking);
   },
   rename: (from, to) => fsp.rename(from, to),
   async fsyncDir(dir) {

@@ -115,6 +115,8 @@ export class Journal {
     /** The permission bits a new journal gets: the document's. */
     private readonly mode: () => number | undefined,
     start: JournalStart,
+    /** Appends on the calling thread (`FileSystem.openJournal`); `start.handle` was opened so already. */
+    private readonly blocking = false,
   ) {
     this.handle = start.handle;
     this.document = start.document;
@@ -175,7 +177,7 @@ export class Journal {
     const tail = this.tail;
     if (tail === undefined) throw new Error("reset without a kept tail");
     const temp = tempPathFor(this.file);
-    const file = await this.fs.openJournal(temp, { create: true, mode: this.mode() });
+    const file = await this.fs.openJournal(temp, { create: true, mode: this.mode(), blocking: this.blocking });
     let renamed = false;
     try {
       // Markers at the front of the tail say nothing the new header does not: the header takes their place.
@@ -309,7 +311,7 @@ export class Journal {
   /** A new journal, `line` its first entry after the header, in place of whatever the name held. */
   private async fresh(line: Buffer): Promise<void> {
     const temp = tempPathFor(this.file);
-    const file = await this.fs.openJournal(temp, { create: true, mode: this.mode() });
+    const file = await this.fs.openJournal(temp, { create: true, mode: this.mode(), blocking: this.blocking });
     const header = headerLine(this.document, this.seq);
     try {
       await file.append(Buffer.concat([header, line]), 0);

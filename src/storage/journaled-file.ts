@@ -61,6 +61,8 @@ export interface JournaledFileOptions {
   readonly watch?: ChangeWatch;
   /** Follow a writer instead of writing: no lock, no cut, every mutation refused (by the database). */
   readonly readOnly?: boolean;
+  /** Journal appends block the event loop until durable instead of going through the thread pool (`DatabaseOptions.blockingWrites`). */
+  readonly blockingWrites?: boolean;
   readonly checkpoints?: CheckpointPolicy;
   readonly onEvent?: StorageEvents;
   /** Measurements (loads, commits, checkpoints), for metrics. */
@@ -257,7 +259,7 @@ export class JournaledFile implements Persistence {
     if (this.options.readOnly) {
       this.following = { engine, ino: journal?.ino, offset: replayed.consumed, seq: replayed.start.seq, records: replayed.start.records };
     } else {
-      this.journal = new Journal(this.fs, this.journalFile, () => this.known?.mode, await this.openForAppend(replayed.start, replayed.torn ?? 0));
+      this.journal = new Journal(this.fs, this.journalFile, () => this.known?.mode, await this.openForAppend(replayed.start, replayed.torn ?? 0), this.options.blockingWrites);
     }
     return loaded(engine, []);
   }
@@ -345,7 +347,7 @@ export class JournaledFile implements Persistence {
     if (start.bytes === 0) return start;
     let handle: JournalFile;
     try {
-      handle = await this.fs.openJournal(this.journalFile, { create: false });
+      handle = await this.fs.openJournal(this.journalFile, { create: false, blocking: this.options.blockingWrites });
     } catch (error) {
       throw readFailure(error, "database's journal");
     }
@@ -463,14 +465,20 @@ export class JournaledFile implements Persistence {
       throw error;
     }
     this.documentBytes = bytes.length;
-    this.journal = new Journal(this.fs, this.journalFile, () => this.known?.mode, {
-      document: identityOfSealed(bytes),
-      seq: 0,
-      handle: undefined,
-      bytes: 0,
-      capacity: 0,
-      records: 0,
-    });
+    this.journal = new Journal(
+      this.fs,
+      this.journalFile,
+      () => this.known?.mode,
+      {
+        document: identityOfSealed(bytes),
+        seq: 0,
+        handle: undefined,
+        bytes: 0,
+        capacity: 0,
+        records: 0,
+      },
+      this.options.blockingWrites,
+    );
   }
 
   busy(): boolean {

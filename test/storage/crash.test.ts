@@ -1,7 +1,8 @@
 /**
- * SIGKILL of a real process at random moments — among journal appends,
- * while checkpoints run, and (the process killing itself) between a
- * checkpoint's rename and its journal reset — never loses an acknowledged
+ * SIGKILL of a real process at random moments — among journal appends
+ * (through the thread pool, and the library's blocking ones), while
+ * checkpoints run, and (the process killing itself) between a checkpoint's
+ * rename and its journal reset — never loses an acknowledged
  * write, never applies one twice, never leaves an unreadable database.
  */
 import { test } from "uvu";
@@ -46,6 +47,7 @@ const MODES: readonly [CrashMode, string][] = [
   ["appends", "during journal appends"],
   ["checkpoints", "while checkpoints run"],
   ["rename", "between a checkpoint's rename and its journal reset"],
+  ["blocking", "during the library's blocking journal appends"],
 ];
 
 for (const [mode, when] of MODES) {

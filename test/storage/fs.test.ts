@@ -1,4 +1,4 @@
-/** The real fs layer's whole-file read: every size, and a file longer than its stat said. */
+/** The real fs layer: its whole-file read (every size, and a file longer than its stat said), and its journals' appends. */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { randomBytes } from "node:crypto";
@@ -28,6 +28,28 @@ test("readFile reads to the end of a file that holds more than its stat said", a
   const expected = readFileSync(file);
   assert.ok(expected.length > 2);
   assert.ok((await nodeFs.readFile(file)).equals(expected));
+});
+
+test("a blocking journal's append is written before the call returns; both kinds write the same bytes at the same places", async () => {
+  const dir = scratchDir("fs");
+  try {
+    const line = Buffer.from("0123abcd {}\n");
+    for (const blocking of [true, false]) {
+      const file = path.join(dir, `journal-${blocking}`);
+      const journal = await nodeFs.openJournal(file, { create: true, mode: 0o600, blocking });
+      await journal.append(line, 0);
+      const second = journal.append(line, line.length);
+      // A blocking append wrote on this thread: the bytes are in the file before anything is awaited.
+      if (blocking) assert.ok(readFileSync(file).equals(Buffer.concat([line, line])), "written before the call returned");
+      await second;
+      await journal.preallocate(2 * line.length, 100);
+      await journal.append(line, 2 * line.length);
+      await journal.close();
+      assert.ok(readFileSync(file).equals(Buffer.concat([line, line, line, Buffer.alloc(100 - line.length)])), `blocking ${blocking}`);
+    }
+  } finally {
+    removeDir(dir);
+  }
 });
 
 test.run();

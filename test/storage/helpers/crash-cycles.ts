@@ -4,8 +4,8 @@
  * The child (fixtures/crash-child.ts) is bundled once with esbuild, so each
  * start costs a plain `node` start rather than a TypeScript compile. Each
  * cycle starts it on the same data directory in one of its modes (appends
- * only, checkpoints running, or dying between a checkpoint's rename and its
- * journal reset), lets it write for a random time, kills it with SIGKILL
+ * only, checkpoints running, dying between a checkpoint's rename and its
+ * journal reset, or appends through the library with blocking writes), lets it write for a random time, kills it with SIGKILL
  * (unless it killed itself), then opens the database in this process and
  * checks that it is valid and holds every acknowledged row exactly once.
  * The next child meets the dead one's locks and temp files, so every cycle
@@ -39,7 +39,7 @@ export async function bundleChild(fixture = "crash-child"): Promise<string> {
   return out;
 }
 
-export type CrashMode = "appends" | "checkpoints" | "rename";
+export type CrashMode = "appends" | "checkpoints" | "rename" | "blocking";
 
 export interface CycleReport {
   readonly acked: number;

@@ -260,7 +260,7 @@ export class InstrumentedFs implements FileSystem {
     };
   }
 
-  async openJournal(target: string, options: { readonly create: boolean; readonly mode?: number }): Promise<JournalFile> {
+  async openJournal(target: string, options: { readonly create: boolean; readonly mode?: number; readonly blocking?: boolean }): Promise<JournalFile> {
     await this.call("openJournal", target, options.create ? "create" : "");
     const real = await nodeFs.openJournal(target, options);
     const name = path.basename(target);
