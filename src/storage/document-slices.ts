@@ -29,6 +29,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { TableSnapshot } from "../catalog/types.js";
 import { writeDigits } from "./checksum.js";
 import type { StoreWriter } from "./format.js";
@@ -56,8 +57,6 @@ export interface SlicedDocument {
   /** The checksum: the document's identity. */
   readonly identity: string;
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Writes `tables` as a document into `sink` at `pace`. */
 export async function writeInSlices(writer: StoreWriter, tables: readonly TableSnapshot[], pace: Pace, sink: ChunkSink): Promise<SlicedDocument> {

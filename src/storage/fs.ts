@@ -64,7 +64,7 @@ export interface FileSystem {
    * Opens `path` as a journal: with `create`, creates it (EEXIST when it is
    * there) with exactly `mode`; without, it must exist. A `blocking` journal
    * appends on the calling thread: the event loop waits for the disk, and
-   * each append saves a trip through the thread pool (see `JournalOptions`).
+   * each append saves a trip through the thread pool (`DatabaseOptions.blockingWrites`).
    */
   openJournal(path: string, options: { readonly create: boolean; readonly mode?: number; readonly blocking?: boolean }): Promise<JournalFile>;
   rename(from: string, to: string): Promise<void>;

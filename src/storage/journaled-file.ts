@@ -37,6 +37,7 @@
  */
 
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Change, EngineApi, Redo } from "../catalog/types.js";
 import { StorageError, StoreError, type ProblemEntry } from "../errors.js";
 import { PersistFailure, putInPlace, removeDurably, writeAtomically, writeFailure, writeTemp } from "./atomic-write.js";
@@ -440,7 +441,7 @@ export class JournaledFile implements Persistence {
     // commit after commit would hold off everything else the process has to do: a running checkpoint's
     // slices and its writes' callbacks (4 s of back-to-back inserts let one checkpoint finish, not 18),
     // timers, other I/O.
-    if (this.options.blockingWrites) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.options.blockingWrites) await nextTurn();
   }
 
   /** The first commit of a database writes its document whole, and starts a journal that continues it. */
