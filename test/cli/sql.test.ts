@@ -54,6 +54,22 @@ for (const kind of MODES) {
     assert.equal(JSON.parse(run.stdout), { kind: "rows", columns: ["name"], rows: [{ name: "Ada" }], rowCount: 1 });
   });
 
+  test(`${kind}: a mutation with RETURNING prints its rows above its sentence (the shell's csv mode: the rows alone); an upsert counts each outcome`, async () => {
+    const mode = await seeded(kind);
+    const insert = await mode.run(["sql", "shop", "INSERT INTO users (id, name) VALUES ('3', 'Linus') RETURNING id, name, age"]);
+    assert.is(insert.code, 0, insert.stderr);
+    assert.is(insert.stdout, ["id | name  | age", "---+-------+-----", "3  | Linus | NULL", "1 row inserted into users", ""].join("\n"));
+    const update = await mode.run(["shell", "shop"], { input: ".mode csv\nUPDATE users SET age = age + 1 WHERE age IS NOT NULL RETURNING name, age;\n" });
+    assert.is(update.code, 0, update.stderr);
+    assert.is(update.stdout, "name,age\nAda,37\n");
+    const upsert = await mode.run(["sql", "shop", "INSERT INTO users (id, name) VALUES ('1', 'Ada L'), ('4', 'Barbara') ON CONFLICT (id) DO UPDATE SET name = excluded.name"]);
+    assert.is(upsert.code, 0, upsert.stderr);
+    assert.is(upsert.stdout, "1 row inserted into users, 1 updated, 0 ignored\n");
+    const ignore = await mode.run(["sql", "shop", "INSERT OR IGNORE INTO users (id, name) VALUES ('2', 'x'), ('5', 'Edsger')"]);
+    assert.is(ignore.code, 0, ignore.stderr);
+    assert.is(ignore.stdout, "1 row inserted into users, 0 updated, 1 ignored\n");
+  });
+
   test(`${kind}: a syntax error exits 1 and marks the position under the statement's line`, async () => {
     const mode = await seeded(kind);
     const run = await mode.run(["sql", "shop", "SELECT id\nFORM users"]);

@@ -9,7 +9,7 @@
  * pasting into a spreadsheet.
  */
 
-import type { Result, RowsResult, SchemaResult, ValidationResult } from "../../commands/results.js";
+import type { MutationResult, Result, RowsResult, SchemaResult, ValidationResult } from "../../commands/results.js";
 import type { Expression, TableSchema, Value } from "../../commands/types.js";
 import { assertNever } from "../../errors.js";
 import { csvText } from "../csv.js";
@@ -18,7 +18,7 @@ import { renderTree } from "./tree.js";
 
 export type OutputMode = "table" | "json" | "csv";
 
-function rowArrays(result: RowsResult): (readonly Value[])[] {
+function rowArrays(result: Pick<RowsResult, "columns" | "rows">): (readonly Value[])[] {
   return result.rows.map((row) => (Array.isArray(row) ? row : result.columns.map((c) => (row as Readonly<Record<string, Value>>)[c] ?? null)));
 }
 
@@ -26,10 +26,12 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function mutationLine(result: Extract<Result, { kind: "mutation" }>): string {
+function mutationLine(result: MutationResult): string {
   const rows = plural(result.rowsAffected, "row");
   switch (result.operation) {
     case "insert":
+      // An upsert's rowsAffected counts updates too: say what happened to each proposed row.
+      if (result.inserted !== undefined) return `${plural(result.inserted, "row")} inserted into ${result.table}, ${result.updated ?? 0} updated, ${result.ignored ?? 0} ignored`;
       return `${rows} inserted into ${result.table}`;
     case "update":
       return `${rows} updated in ${result.table}`;
@@ -48,6 +50,19 @@ function mutationLine(result: Extract<Result, { kind: "mutation" }>): string {
     default:
       return assertNever(result.operation, "operation");
   }
+}
+
+/**
+ * A mutation as its sentence; with `returning`, its rows first as a table
+ * (the sentence under them, as psql prints its command tag), or in `csv`
+ * mode the rows alone, for a pipe.
+ */
+function mutationText(result: MutationResult, mode: Exclude<OutputMode, "json">): string {
+  const line = mutationLine(result) + "\n";
+  if (result.columns === undefined || result.rows === undefined) return line;
+  const returned = { columns: result.columns, rows: result.rows };
+  if (mode === "csv") return csvText(result.columns, rowArrays(returned));
+  return renderTable(result.columns, rowArrays(returned)) + line;
 }
 
 function validationText(result: ValidationResult): string {
@@ -152,7 +167,7 @@ export function renderResult(result: Result, mode: OutputMode): string {
       if (mode === "csv") return csvText(result.columns, rowArrays(result));
       return renderTable(result.columns, rowArrays(result)) + `(${plural(result.rowCount, "row")})\n`;
     case "mutation":
-      return mutationLine(result) + "\n";
+      return mutationText(result, mode);
     case "validation":
       return validationText(result);
     case "schema":
