@@ -249,7 +249,7 @@ export class Engine implements EngineApi {
     const hit = this.plans.get(text);
     if (hit?.kind === "sql") return hit;
     const stmt = parseSql(text);
-    const lowered = lowerSql(stmt);
+    const lowered = lowerSql(stmt, this.catalog);
     if (lowered.kind === "explain" && lowered.command.kind === "sql") throw new SqlError("sql_error", "EXPLAIN takes a statement");
     if (lowered.kind !== "explain" && !isPlanCommand(lowered)) throw new SqlError("sql_error", `A SQL statement cannot run "${lowered.kind}"`);
     const entry: CachedSql = { kind: "sql", command: lowered, count: countParams(stmt), slots: expressionSlots(lowered), plans: new Map() };

@@ -276,7 +276,8 @@ export interface InsertStmt {
   /** `INSERT OR IGNORE`. */
   readonly orIgnore?: true;
   readonly table: Name;
-  readonly columns: readonly Name[];
+  /** Absent when the statement names none: the table's columns, in order. */
+  readonly columns?: readonly Name[];
   /** One entry per VALUES tuple; each tuple is positionally matched to `columns`. */
   readonly rows: readonly (readonly ValueExpr[])[];
   readonly onConflict?: OnConflictClause;

@@ -137,7 +137,7 @@ export type InsertStatementCstChildren = {
   Ignore?: IToken[];
   Into: IToken[];
   Identifier: IToken[];
-  nameList: NameListCstNode[];
+  nameList?: NameListCstNode[];
   Values: IToken[];
   valueRow: (ValueRowCstNode)[];
   Comma?: IToken[];
@@ -474,18 +474,9 @@ export interface ArithmeticCstNode extends CstNode {
 }
 
 export type ArithmeticCstChildren = {
-  unary: (UnaryCstNode)[];
+  Minus?: (IToken)[];
+  operand: (OperandCstNode)[];
   ArithmeticOperator?: IToken[];
-};
-
-export interface UnaryCstNode extends CstNode {
-  name: "unary";
-  children: UnaryCstChildren;
-}
-
-export type UnaryCstChildren = {
-  Minus?: IToken[];
-  operand: OperandCstNode[];
 };
 
 export interface OperandCstNode extends CstNode {

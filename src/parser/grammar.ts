@@ -23,8 +23,12 @@
  * statement (WHERE, ORDER BY, LIMIT) are inline rather than rules of their
  * own; an operand's column reference and literal are inline alternatives of
  * `operand`; a run of prefix NOTs is a repetition inside `andExpression`, not
- * a recursion, and so is a run of minus signs in `unary`; the arithmetic
- * operators of every precedence level share one flat rule (`arithmetic`). Nodes carry no locations (`nodeLocationTracking: "none"`):
+ * a recursion, and so is a run of minus signs before an operand; the
+ * arithmetic operators of every precedence level share one flat rule
+ * (`arithmetic`), which also takes those minus signs. Fewer rules on the way
+ * from `expression` to `operand` also means less stack for each level of
+ * parentheses: each rule call is several parser frames, and 256 levels
+ * (CONTRACT §4) must fit a process whose parser is not yet optimized. Nodes carry no locations (`nodeLocationTracking: "none"`):
  * `to-ast.ts` derives spans from the tokens.
  */
 import { CstParser, type IOrAlt } from "chevrotain";
@@ -207,7 +211,8 @@ class SqlGrammar extends CstParser {
     });
     this.CONSUME(T.Into);
     this.CONSUME(T.Identifier);
-    this.SUBRULE(this.nameList);
+    // Without a list, the values are the table's columns in order (as SQLite).
+    this.OPTION4(() => this.SUBRULE(this.nameList));
     this.CONSUME(T.Values);
     this.SUBRULE(this.valueRow);
     this.MANY(() => {
@@ -636,20 +641,18 @@ class SqlGrammar extends CstParser {
    * keeps the chain in text order and `to-ast.ts` nests it by precedence
    * (`||`, then `* / %`, then `+ -`, each left to right, as SQLite does). One
    * rule for every level keeps a plain column reference from paying a rule
-   * call per precedence level.
+   * call per precedence level. Each operand may follow a run of prefix minus
+   * signs (`-5` is a negative literal; `-x` negates): the CST keeps them in
+   * one list, which `to-ast.ts` splits between the operands by position.
    */
   readonly arithmetic = this.RULE("arithmetic", () => {
-    this.SUBRULE(this.unary);
-    this.MANY(() => {
-      this.CONSUME(T.ArithmeticOperator);
-      this.SUBRULE2(this.unary);
-    });
-  });
-
-  /** A run of prefix minus signs, then an operand (`-5` is a negative literal; `-x` negates). */
-  readonly unary = this.RULE("unary", () => {
     this.MANY(() => this.CONSUME(T.Minus));
     this.SUBRULE(this.operand);
+    this.MANY2(() => {
+      this.CONSUME(T.ArithmeticOperator);
+      this.MANY3(() => this.CONSUME2(T.Minus));
+      this.SUBRULE2(this.operand);
+    });
   });
 
   /**
@@ -703,16 +706,24 @@ class SqlGrammar extends CstParser {
           },
         },
         {
-          // A parenthesized expression, or a scalar subquery.
+          // A scalar subquery: the token after `(` tells it from a parenthesized expression, which
+          // takes every other `(` (so `()` is an expression missing at `)`).
+          GATE: () => this.LA(2).tokenType === T.Select,
+          IGNORE_AMBIGUITIES: true,
           ALT: () => {
             this.CONSUME2(T.LParen);
-            this.OR4(
-              (this.alternatives.parenthesized ??= [
-                { ALT: () => this.SUBRULE(this.selectStatement) },
-                { ALT: () => this.SUBRULE3(this.expression) },
-              ]),
-            );
+            this.SUBRULE(this.selectStatement);
             this.CONSUME2(T.RParen);
+          },
+        },
+        {
+          // A parenthesized expression, straight into `expression` with no alternation of its own:
+          // each level of parentheses is a run of parser frames, and 256 levels must fit a cold
+          // process's stack (CONTRACT §4; V8's default is under 1 MB).
+          ALT: () => {
+            this.CONSUME5(T.LParen);
+            this.SUBRULE3(this.expression);
+            this.CONSUME5(T.RParen);
           },
         },
         {
@@ -763,8 +774,8 @@ class SqlGrammar extends CstParser {
   /**
    * The alternatives of a literal: a string, a number, TRUE, FALSE or NULL,
    * and with `signed`, `-` and a number. Shared by `literal` and `value`
-   * (signed) and `operand` (unsigned: there a minus sign is the `unary`
-   * rule's), which inline them.
+   * (signed) and `operand` (unsigned: there a minus sign is `arithmetic`'s),
+   * which inline them.
    */
   private literalAlternatives(signed: boolean): IOrAlt<unknown>[] {
     const negative: IOrAlt<unknown>[] = signed

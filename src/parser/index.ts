@@ -8,6 +8,7 @@
  * token and, for syntax errors, the names of the tokens that would fit.
  */
 import type { IToken } from "chevrotain";
+import { SqlError } from "../errors.js";
 import { lex, LineIndex } from "../lexer/index.js";
 import type { Statement } from "./ast.js";
 import { grammar } from "./grammar.js";
@@ -28,14 +29,34 @@ function assist(preceding: IToken[]) {
 
 const NO_TOKENS: IToken[] = [];
 
+/**
+ * The parser spends a few frames per rule, so how deep it can go depends on
+ * the stack V8 gives it, and on whether its code is optimized yet: within
+ * the nesting limit (`limits.ts`), parentheses fit a fresh process's stack,
+ * but function calls or CASEs nested ~200 deep may not until the parser has
+ * run for a while. Such a statement is refused as the input it is, never a
+ * crash (`RangeError`) or a 500.
+ */
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
 export function parseSql(text: string): Statement {
   const tokens = lex(text);
   const lines = new LineIndex(text);
   checkLimits(tokens, lines);
   grammar.input = tokens;
-  const cst = grammar.statement();
-  const error = grammar.errors[0];
-  grammar.input = NO_TOKENS; // the shared instance must not keep this statement's tokens alive
+  let cst;
+  let error;
+  try {
+    cst = grammar.statement();
+    error = grammar.errors[0];
+  } catch (thrown) {
+    if (!isStackOverflow(thrown)) throw thrown;
+    throw new SqlError("sql_error", "The statement nests too deeply for the parser's stack: nest fewer function calls, CASEs or subqueries inside each other");
+  } finally {
+    grammar.input = NO_TOKENS; // the shared instance must not keep this statement's tokens alive
+  }
   if (error !== undefined) throw syntaxError(text, lines, tokens, error, assist);
   return toAst(cst as StatementCstNode, text, lines);
 }

@@ -79,14 +79,27 @@ function operandEnd(node: C.OperandCstNode): number {
   return c.caseExpression ? endOf(c.caseExpression[0]!.children.End[0]!) : endOf(lastToken(c));
 }
 
-function unaryStart(node: C.UnaryCstNode): number {
+/** A chain starts at its first minus sign if one comes before its first operand (minus signs come only before operands). */
+function arithmeticStart(node: C.ArithmeticCstNode): number {
   const c = node.children;
-  return c.Minus ? c.Minus[0]!.startOffset : operandStart(c.operand[0]!);
+  const first = operandStart(c.operand[0]!);
+  return c.Minus && c.Minus[0]!.startOffset < first ? c.Minus[0]!.startOffset : first;
 }
 
-const unaryEnd = (node: C.UnaryCstNode): number => operandEnd(node.children.operand[0]!);
-const arithmeticStart = (node: C.ArithmeticCstNode): number => unaryStart(node.children.unary[0]!);
-const arithmeticEnd = (node: C.ArithmeticCstNode): number => unaryEnd(last(node.children.unary));
+const arithmeticEnd = (node: C.ArithmeticCstNode): number => operandEnd(last(node.children.operand));
+
+/** The chain's minus signs split by operand: those before operand i and after the operator before it. */
+function minusRuns(node: C.ArithmeticCstNode): (IToken[] | undefined)[] {
+  const { Minus: minus, operand } = node.children;
+  if (!minus) return operand.map(() => undefined);
+  let at = 0;
+  return operand.map((o) => {
+    const start = operandStart(o);
+    const from = at;
+    while (at < minus.length && minus[at]!.startOffset < start) at++;
+    return at > from ? minus.slice(from, at) : undefined;
+  });
+}
 const predicateStart = (node: C.PredicateCstNode): number => arithmeticStart(node.children.arithmetic[0]!);
 
 function predicateEnd(node: C.PredicateCstNode): number {
@@ -389,7 +402,7 @@ class AstBuilder {
   private insert(node: C.InsertStatementCstNode): A.InsertStmt {
     const c = node.children;
     const table = this.name(c.Identifier[0]!);
-    const columns = this.names(c.nameList[0]!.children.Identifier);
+    const columns = c.nameList ? { columns: this.names(c.nameList[0]!.children.Identifier) } : {};
     const rows: A.ValueExpr[][] = [];
     for (const row of c.valueRow) {
       const values: A.ValueExpr[] = [];
@@ -406,7 +419,7 @@ class AstBuilder {
       kind: "insert",
       ...(c.Ignore ? { orIgnore: true as const } : {}),
       table,
-      columns,
+      ...columns,
       rows,
       ...(onConflict ? { onConflict } : {}),
       ...(returning ? { returning } : {}),
@@ -718,8 +731,9 @@ class AstBuilder {
    */
   private arithmetic(node: C.ArithmeticCstNode): A.Expr {
     const c = node.children;
-    const unaries = c.unary;
-    const first = this.unary(unaries[0]!);
+    const operandNodes = c.operand;
+    const runs = minusRuns(node);
+    const first = this.unary(runs[0], operandNodes[0]!);
     const ops = c.ArithmeticOperator;
     if (!ops) return first;
     const operands: A.Expr[] = [first];
@@ -738,7 +752,7 @@ class AstBuilder {
       const op = ops[i]!.image as A.BinaryOp;
       while (pending.length > 0 && PRECEDENCE[pending[pending.length - 1]!] >= PRECEDENCE[op]) reduce();
       pending.push(op);
-      operands.push(this.unary(unaries[i + 1]!));
+      operands.push(this.unary(runs[i + 1], operandNodes[i + 1]!));
       depths.push(this.depth);
     }
     while (pending.length > 0) reduce();
@@ -747,10 +761,7 @@ class AstBuilder {
   }
 
   /** Minus signs before an operand: the innermost one before a number literal makes it negative, the others negate. */
-  private unary(node: C.UnaryCstNode): A.Expr {
-    const c = node.children;
-    const operandNode = c.operand[0]!;
-    const minuses = c.Minus;
+  private unary(minuses: IToken[] | undefined, operandNode: C.OperandCstNode): A.Expr {
     if (!minuses) return this.operand(operandNode);
     const o = operandNode.children;
     let negations = minuses.length;

@@ -9,7 +9,9 @@
  * TABLE, VALUES of the wrong width, an unknown type name, two primary keys —
  * and names that break CONTRACT §1 (only a quoted identifier can). It raises
  * them with the position of the offending token; everything that needs the
- * catalog (tables, columns, types) is left to the binder. Column names of
+ * catalog (tables, columns, types) is left to the binder, but for the one
+ * thing the command form needs from it: the column list an INSERT leaves
+ * out (`tableColumns`). Column names of
  * INSERT and SET are row keys, which the engine checks (422, as in JSON rows),
  * so they pass through as written — as own properties, even `__proto__`.
  */
@@ -39,6 +41,8 @@ import type {
 } from "../commands/types.js";
 import { IDENTIFIER_RULE, isValidIdentifier, quote } from "../commands/names.js";
 import { SqlError, StoreError, assertNever, type SourcePosition } from "../errors.js";
+import { requireTable } from "./bind-select.js";
+import type { Catalog } from "./table-info.js";
 import type {
   AlterAction as AlterActionStmt,
   CallExpr,
@@ -64,10 +68,10 @@ import type {
 type Lowerable = SelectStmt | InsertStmt | UpdateStmt | DeleteStmt;
 
 /** Lowers one parsed statement to the command it means. Throws `sql_error` / `invalid_name` with a position. */
-export function lowerSql(stmt: Statement): Command {
+export function lowerSql(stmt: Statement, catalog?: Catalog): Command {
   switch (stmt.kind) {
     case "explain":
-      return { kind: "explain", command: lowerQuery(stmt.statement) };
+      return { kind: "explain", command: lowerQuery(stmt.statement, catalog) };
     case "create-table":
       return lowerCreateTable(stmt);
     case "drop-table":
@@ -85,7 +89,7 @@ export function lowerSql(stmt: Statement): Command {
     case "insert":
     case "update":
     case "delete":
-      return lowerQuery(stmt);
+      return lowerQuery(stmt, catalog);
     default:
       return assertNever(stmt, "statement");
   }
@@ -208,12 +212,12 @@ export function countParams(stmt: Statement): number {
 
 // ---------------------------------------------------------------- queries
 
-function lowerQuery(stmt: Lowerable): ExplainCommand["command"] {
+function lowerQuery(stmt: Lowerable, catalog: Catalog | undefined): ExplainCommand["command"] {
   switch (stmt.kind) {
     case "select":
       return lowerSelect(stmt);
     case "insert":
-      return lowerInsert(stmt);
+      return lowerInsert(stmt, catalog);
     case "update":
       return withReturning(
         { kind: "update", table: name(stmt.table), set: lowerAssignments(stmt.assignments), where: stmt.where ? lowerExpr(stmt.where) : TRUE },
@@ -269,19 +273,13 @@ function lowerCount(count: Count): number | ParamSlot {
   return typeof count === "number" ? count : { type: "param", index: count.index };
 }
 
-function lowerInsert(stmt: InsertStmt): InsertCommand {
-  if (stmt.columns.length === 0) {
-    throw new SqlError("sql_error", "INSERT needs a column list: INSERT INTO t (a, b) VALUES (...)", at(stmt.table.span));
-  }
-  const columns = distinctKeys(stmt.columns, "INSERT column list");
+function lowerInsert(stmt: InsertStmt, catalog: Catalog | undefined): InsertCommand {
+  const columns = stmt.columns ? distinctKeys(stmt.columns, "INSERT column list") : tableColumns(stmt, catalog);
   const rows = stmt.rows.map((tuple) => {
     if (tuple.length !== columns.length) {
       const culprit = tuple[columns.length] ?? tuple[tuple.length - 1];
-      throw new SqlError(
-        "sql_error",
-        `VALUES has ${tuple.length} value(s) but the column list has ${columns.length}`,
-        at(culprit ? culprit.span : stmt.table.span),
-      );
+      const listed = stmt.columns ? `the column list has ${columns.length}` : `table ${name(stmt.table)} has ${columns.length} column(s) (${columns.join(", ")})`;
+      throw new SqlError("sql_error", `VALUES has ${tuple.length} value(s) but ${listed}`, at(culprit ? culprit.span : stmt.table.span));
     }
     const row: Record<string, ValueOrParam> = {};
     tuple.forEach((value, i) => define(row, columns[i] as string, lowerValue(value)));
@@ -289,6 +287,17 @@ function lowerInsert(stmt: InsertStmt): InsertCommand {
   });
   const insert: InsertCommand = { kind: "insert", table: name(stmt.table), rows, ...lowerOnConflict(stmt) };
   return withReturning(insert, stmt.returning);
+}
+
+/**
+ * The columns an INSERT without a list fills: the table's stored columns in
+ * their order (computed ones have no value to give), as SQLite's. The only
+ * lowering that reads the catalog; the engine's cache of lowered statements
+ * is cleared by every schema change, so the list never goes stale.
+ */
+function tableColumns(stmt: InsertStmt, catalog: Catalog | undefined): readonly string[] {
+  if (catalog === undefined) throw new SqlError("sql_error", "INSERT needs a column list here: INSERT INTO t (a, b) VALUES (...)", at(stmt.table.span));
+  return requireTable(catalog, name(stmt.table)).columns;
 }
 
 /** ON CONFLICT, and INSERT OR IGNORE, which is ON CONFLICT DO NOTHING on any key. */

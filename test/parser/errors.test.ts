@@ -99,7 +99,7 @@ const invalidCorpus: readonly (readonly [sql: string, code: Code, line: number, 
 
   // ---- INSERT
   ["INSERT t (a) VALUES (1)", S, 1, 8, ["INTO"]],
-  ["INSERT INTO t VALUES (1)", S, 1, 15, ["("]],
+  ["INSERT INTO t SET a = 1", S, 1, 15, ["VALUES"]],
   ["INSERT INTO t () VALUES (1)", S, 1, 16, ["Identifier"]],
   ["INSERT INTO t (a) VALUES", S, 1, 25, ["("]],
   ["INSERT INTO t (a) VALUES ()", S, 1, 27, ["?", "Number"]],

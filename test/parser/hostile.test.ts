@@ -2,6 +2,7 @@
  * Hostile input ends in a clean SqlError or a result, quickly: never a stack
  * overflow (RangeError), a crash or a hang.
  */
+import { spawnSync } from "node:child_process";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { SqlError } from "../../src/errors.js";
@@ -47,6 +48,37 @@ test("nesting of exactly 256 parses; 257 does not", () => {
   const mixed = (depth: number) => where(`${"NOT (".repeat(depth / 2)}a${")".repeat(depth / 2)}`);
   assert.is(outcome(mixed(256)).error, undefined);
   assert.is(outcome(mixed(258)).error?.code, "sql_error");
+});
+
+/**
+ * In a fresh process, where none of the parser is optimized yet and each of
+ * its frames is larger: this suite's own process has parsed thousands of
+ * statements by the time it gets here. 256 parentheses (and NOT-parenthesis
+ * pairs) must parse there too; nesting that runs out of stack sooner is a
+ * sql_error, never a RangeError.
+ */
+test("in a fresh process: 256 levels of parentheses parse; deeper calls and CASEs are a sql_error at worst", () => {
+  const parser = new URL("../../src/parser/index.ts", import.meta.url).href;
+  const script = `
+    const { parseSql } = await import(${JSON.stringify(parser)});
+    const d = 256;
+    const shapes = {
+      parens: "SELECT a FROM t WHERE " + "(".repeat(d) + "a = 1" + ")".repeat(d),
+      mixed: "SELECT a FROM t WHERE " + "NOT (".repeat(d / 2) + "a = 1" + ")".repeat(d / 2),
+      calls: "SELECT " + "abs(".repeat(d - 1) + "a" + ")".repeat(d - 1) + " AS x FROM t",
+      cases: "SELECT " + "CASE WHEN a = 1 THEN ".repeat(d - 1) + "a" + " END".repeat(d - 1) + " AS x FROM t",
+    };
+    const out = {};
+    for (const [name, sql] of Object.entries(shapes)) {
+      try { parseSql(sql); out[name] = "parsed"; } catch (e) { out[name] = e.code ?? e.constructor.name; }
+    }
+    console.log(JSON.stringify(out));`;
+  const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+  assert.is(run.status, 0, run.stderr);
+  const out = JSON.parse(run.stdout) as Record<string, string>;
+  assert.is(out.parens, "parsed");
+  assert.is(out.mixed, "parsed");
+  for (const shape of ["calls", "cases"]) assert.ok(out[shape] === "parsed" || out[shape] === "sql_error", `${shape}: ${out[shape]}`);
 });
 
 test("NOTs and parentheses that close do not add up", () => {

@@ -235,7 +235,7 @@ const onConflict: fc.Arbitrary<Bare<A.OnConflictClause>> = fc
 const insert: fc.Arbitrary<Bare<A.InsertStmt>> = fc
   .tuple(
     name,
-    fc.array(name, { minLength: 1, maxLength: 3 }),
+    fc.option(fc.array(name, { minLength: 1, maxLength: 3 }), { nil: undefined }),
     fc.array(fc.array(value, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
     fc.oneof(fc.constant(undefined), fc.constant("ignore" as const), onConflict),
     returning,
@@ -244,7 +244,7 @@ const insert: fc.Arbitrary<Bare<A.InsertStmt>> = fc
     kind: "insert",
     ...(conflict === "ignore" ? { orIgnore: true as const } : {}),
     table,
-    columns,
+    ...(columns ? { columns } : {}),
     rows,
     ...(typeof conflict === "object" ? { onConflict: conflict } : {}),
     ...(ret ? { returning: ret } : {}),
@@ -308,7 +308,7 @@ function printStatement(s: Bare<A.Statement>): string {
       return sql;
     }
     case "insert":
-      return `INSERT${s.orIgnore ? " OR IGNORE" : ""} INTO ${printName(s.table)} (${s.columns.map(printName).join(", ")}) VALUES ${s.rows
+      return `INSERT${s.orIgnore ? " OR IGNORE" : ""} INTO ${printName(s.table)}${s.columns ? ` (${s.columns.map(printName).join(", ")})` : ""} VALUES ${s.rows
         .map((r) => `(${r.map(printExpr).join(", ")})`)
         .join(", ")}${printConflict(s.onConflict)}${printReturning(s.returning)}`;
     case "update":

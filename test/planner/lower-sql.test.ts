@@ -5,6 +5,7 @@ import { parseCommand } from "../../src/commands/validate.js";
 import { StoreError } from "../../src/errors.js";
 import { parseSql } from "../../src/parser/index.js";
 import { countParams, lowerSql } from "../../src/planner/lower-sql.js";
+import type { Catalog, TableInfo } from "../../src/planner/table-info.js";
 import { storeErrorOf } from "../support/store-error.js";
 
 const lower = (sql: string): Command => lowerSql(parseSql(sql));
@@ -189,6 +190,28 @@ test("INSERT and SET column names are row keys, passed through for the engine to
   assert.equal(Object.keys(update.set), ["__proto__"]);
   assert.is(Object.getPrototypeOf(update.set), Object.prototype);
   assert.is(failure('INSERT INTO t ("x y", "x y") VALUES (1, 2)').code, "sql_error");
+});
+
+test("INSERT without a column list takes the table's stored columns, in order, from the catalog", () => {
+  // Only the columns matter to the lowering; a table of three stored columns.
+  const catalog: Catalog = { table: (name) => (name === "t" ? ({ name, columns: ["a", "b", "c"] } as unknown as TableInfo) : undefined), tables: () => [] };
+  const lowerIn = (sql: string) => lowerSql(parseSql(sql), catalog);
+  assert.equal(lowerIn("INSERT INTO t VALUES (1, 'x', ?), (2, NULL, 3)"), {
+    kind: "insert",
+    table: "t",
+    rows: [{ a: 1, b: "x", c: p(0) }, { a: 2, b: null, c: 3 }],
+  });
+  assert.equal(lowerIn("EXPLAIN INSERT OR IGNORE INTO t VALUES (1, 2, 3)"), {
+    kind: "explain",
+    command: { kind: "insert", table: "t", rows: [{ a: 1, b: 2, c: 3 }], onConflict: { action: "nothing" } },
+  });
+  const narrow = storeErrorOf(() => lowerIn("INSERT INTO t VALUES (1, 2)"));
+  assert.is(narrow.code, "sql_error");
+  assert.is(narrow.message.split(" at line")[0], "VALUES has 2 value(s) but table t has 3 column(s) (a, b, c)");
+  assert.is(narrow.position?.offset, 25);
+  assert.is(storeErrorOf(() => lowerIn("INSERT INTO nope VALUES (1)")).code, "table_not_found");
+  // With no catalog to ask (the CLI's export lowers its query alone), the list is required.
+  assert.is(failure("INSERT INTO t VALUES (1, 2, 3)").code, "sql_error");
 });
 
 test("countParams counts every ? slot", () => {
