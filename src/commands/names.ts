@@ -15,6 +15,8 @@ const DEVICE = "(?:con|nul|aux|prn|com[1-9]|lpt[1-9])";
 export const IDENTIFIER_PATTERN = `^${NOT_PROTO}${IDENT}$`;
 /** A column reference: `col` or `source.col`. */
 export const QUALIFIED_NAME_PATTERN = `^${NOT_PROTO}${IDENT}(?:\\.${NOT_PROTO}${IDENT})?$`;
+/** A select list's name: a column reference, or `source.*` for every column of one source. */
+export const SELECT_NAME_PATTERN = `^${NOT_PROTO}${IDENT}(?:\\.(?:${NOT_PROTO}${IDENT}|\\*))?$`;
 /** Database names: lower case (no collisions on case-insensitive mounts), never a Windows device name. */
 export const DATABASE_NAME_PATTERN = `^(?!${DEVICE}$)[a-z0-9][a-z0-9_-]{0,63}$`;
 

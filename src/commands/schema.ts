@@ -16,7 +16,7 @@
  *   bounds their depth before Ajv runs, so the recursion cannot overflow.
  */
 
-import { DATABASE_NAME_PATTERN, IDENTIFIER_PATTERN, QUALIFIED_NAME_PATTERN } from "./names.js";
+import { DATABASE_NAME_PATTERN, IDENTIFIER_PATTERN, QUALIFIED_NAME_PATTERN, SELECT_NAME_PATTERN } from "./names.js";
 
 /** A transaction holds at most this many commands (CONTRACT §11). */
 export const MAX_TRANSACTION_STEPS = 1000;
@@ -282,10 +282,11 @@ export const definitions = {
     ],
     properties: { column: { type: "string" }, expr: ref("expression"), direction: { enum: ["asc", "desc"] } },
   },
+  // A string is a column (`c`, `t.c`) or every column of one source (`t.*`).
   selectColumn: {
     type: ["string", "object"],
     if: { type: "string" },
-    then: ref("qualifiedName"),
+    then: { type: "string", pattern: SELECT_NAME_PATTERN },
     else: {
       type: "object",
       additionalProperties: false,

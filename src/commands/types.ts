@@ -89,7 +89,7 @@ export interface OnConflict {
   readonly set?: Readonly<Record<string, SetValue>>;
 }
 
-/** An item of a select's `columns`: a column name, or an expression and the name of its result column. */
+/** An item of a select's `columns`: a column name, `source.*` (every column of one source), or an expression and the name of its result column. */
 export type SelectColumn = string | { readonly expr: Expression; readonly as: string };
 
 export interface Join {

@@ -236,6 +236,12 @@ export interface SelectItem {
   readonly span: Span;
 }
 
+/** `t.*` in a select or RETURNING list: every column of the source named `t` (its alias, else its table's name). */
+export interface SourceStar {
+  readonly star: Name;
+  readonly span: Span;
+}
+
 /** LIMIT and OFFSET: a whole number as written, or `?`. */
 export type Count = number | ParamExpr;
 
@@ -243,7 +249,7 @@ export interface SelectStmt {
   readonly kind: "select";
   readonly distinct: boolean;
   /** `"*"` or the listed items in order. */
-  readonly columns: "*" | readonly SelectItem[];
+  readonly columns: "*" | readonly (SelectItem | SourceStar)[];
   /** Absent for `SELECT 1 + 1`: the columns are evaluated once. */
   readonly from?: TableRef;
   readonly joins: readonly JoinClause[];
@@ -258,7 +264,7 @@ export interface SelectStmt {
 
 /** `RETURNING *` or `RETURNING item, ...` after a write. */
 export interface Returning {
-  readonly items: "*" | readonly SelectItem[];
+  readonly items: "*" | readonly (SelectItem | SourceStar)[];
   readonly span: Span;
 }
 

@@ -86,9 +86,11 @@ export interface SelectItemCstNode extends CstNode {
 }
 
 export type SelectItemCstChildren = {
-  expression: ExpressionCstNode[];
+  expression?: ExpressionCstNode[];
   As?: IToken[];
-  Identifier?: IToken[];
+  Identifier?: (IToken)[];
+  Dot?: IToken[];
+  Star?: IToken[];
 };
 
 export interface TableRefCstNode extends CstNode {

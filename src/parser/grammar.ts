@@ -161,12 +161,38 @@ class SqlGrammar extends CstParser {
   });
 
   /** An expression, optionally named: `expr [AS] name`. */
+  /** `name . *` next: the two tokens after the name tell it from a column `t.c` and every other expression. */
+  private sourceStarAhead(): boolean {
+    return this.LA(2).tokenType === T.Dot && this.LA(3).tokenType === T.Star;
+  }
+
   readonly selectItem = this.RULE("selectItem", () => {
-    this.SUBRULE(this.expression);
-    this.OPTION(() => {
-      this.OPTION2(() => this.CONSUME(T.As));
-      this.CONSUME(T.Identifier);
-    });
+    this.OR(
+      (this.alternatives.selectItem ??= [
+        {
+          // The expression comes first: content assist (the expected tokens of a syntax error) follows the
+          // first alternative that takes the tokens so far, and after `SELECT a` an expression goes on.
+          GATE: () => !this.sourceStarAhead(),
+          IGNORE_AMBIGUITIES: true,
+          ALT: () => {
+            this.SUBRULE(this.expression);
+            this.OPTION(() => {
+              this.OPTION2(() => this.CONSUME(T.As));
+              this.CONSUME(T.Identifier);
+            });
+          },
+        },
+        {
+          // `t.*`: every column of one source.
+          GATE: () => this.sourceStarAhead(),
+          ALT: () => {
+            this.CONSUME2(T.Identifier);
+            this.CONSUME(T.Dot);
+            this.CONSUME(T.Star);
+          },
+        },
+      ]),
+    );
   });
 
   readonly tableRef = this.RULE("tableRef", () => {

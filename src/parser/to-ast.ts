@@ -285,7 +285,7 @@ class AstBuilder {
     let end = c.Star ? endOf(c.Star[0]!) : 0;
     let columns: A.SelectStmt["columns"] = "*";
     if (c.selectItem) {
-      const list: A.SelectItem[] = [];
+      const list: (A.SelectItem | A.SourceStar)[] = [];
       for (const item of c.selectItem) {
         list.push(this.selectItem(item));
         depth = Math.max(depth, this.depth);
@@ -361,9 +361,14 @@ class AstBuilder {
     return token.tokenType === T_PARAM ? this.param(token) : this.count(token, what);
   }
 
-  private selectItem(node: C.SelectItemCstNode): A.SelectItem {
+  private selectItem(node: C.SelectItemCstNode): A.SelectItem | A.SourceStar {
     const c = node.children;
-    const cst = c.expression[0]!;
+    if (c.Star) {
+      this.depth = 0;
+      const star = this.name(c.Identifier![0]!);
+      return { star, span: this.span(star.span.start, endOf(c.Star[0]!)) };
+    }
+    const cst = c.expression![0]!;
     const expr = this.expression(cst);
     const start = expressionStart(cst);
     const text = this.text.slice(start, expressionEnd(cst));
@@ -451,7 +456,7 @@ class AstBuilder {
     const c = node.children;
     const start = c.Returning[0]!.startOffset;
     if (c.Star) return { items: "*", span: this.span(start, endOf(c.Star[0]!)) };
-    const items: A.SelectItem[] = [];
+    const items: (A.SelectItem | A.SourceStar)[] = [];
     for (const item of c.selectItem!) items.push(this.selectItem(item));
     return { items, span: this.span(start, last(items).span.end) };
   }

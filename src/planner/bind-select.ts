@@ -71,25 +71,36 @@ function resultName(name: string): string {
 
 export function bindColumns(columns: "*" | readonly SelectColumn[], sources: readonly ScopeSource[], all: ExprBinder): OutputColumn[] {
   const out: OutputColumn[] = [];
+  // Named as `*` names them: qualified by source when there are several.
+  const qualified = sources.length > 1;
+  const allOf = (s: ScopeSource): void => {
+    const qualify = (c: string): string => (qualified ? `${s.name}.${c}` : c);
+    s.table.columns.forEach((c, column) => {
+      const type = s.table.types[column]!;
+      out.push({ name: qualify(c), expr: { kind: "column", source: s.index, column, name: qualify(c), type } });
+    });
+    for (const [c, expr] of s.table.computed) out.push({ name: qualify(c), expr: all.bindComputed(s, expr) });
+  };
   if (columns === "*") {
     if (sources.length === 0) throw all.misuse("* needs a table: SELECT without FROM lists its columns");
-    const qualified = sources.length > 1;
-    for (const s of sources) {
-      const qualify = (c: string): string => (qualified ? `${s.name}.${c}` : c);
-      s.table.columns.forEach((c, column) => {
-        const type = s.table.types[column]!;
-        out.push({ name: qualify(c), expr: { kind: "column", source: s.index, column, name: qualify(c), type } });
-      });
-      for (const [c, expr] of s.table.computed) out.push({ name: qualify(c), expr: all.bindComputed(s, expr) });
-    }
+    for (const s of sources) allOf(s);
     return out;
   }
   if (columns.length === 0) throw new StoreError("invalid_request", "columns must name at least one column");
   for (const c of columns) {
-    if (typeof c === "string") out.push({ name: c, expr: all.bind({ type: "identifier", name: c }) });
-    else out.push({ name: resultName(c.as), expr: all.bind(c.expr) });
+    if (typeof c !== "string") out.push({ name: resultName(c.as), expr: all.bind(c.expr) });
+    else if (c.endsWith(".*")) allOf(sourceNamed(sources, c.slice(0, -2)));
+    else out.push({ name: c, expr: all.bind({ type: "identifier", name: c }) });
   }
   return out;
+}
+
+/** The source `t.*` names: its alias, else its table's name. */
+function sourceNamed(sources: readonly ScopeSource[], name: string): ScopeSource {
+  const matches = sources.filter((s) => s.name === name && s.qualifiedOnly !== true);
+  if (matches.length === 0) throw new StoreError("unknown_column", `No source named "${name}" for ${name}.*`);
+  if (matches.length > 1) throw new StoreError("ambiguous_column", `${name}.* is ambiguous: several sources are named "${name}"`);
+  return matches[0]!;
 }
 
 /** Object rows have one key per name: two result columns of one name would lose one (CONTRACT §11). */

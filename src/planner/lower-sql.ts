@@ -57,6 +57,7 @@ import type {
   References,
   Returning,
   SelectItem,
+  SourceStar,
   SelectStmt,
   Span,
   Statement,
@@ -160,12 +161,12 @@ export function countParams(stmt: Statement): number {
     if (typeof value === "object") count++;
   };
   const visitReturning = (returning: Returning | undefined): void => {
-    if (returning !== undefined && returning.items !== "*") for (const item of returning.items) visit(item.expr);
+    if (returning !== undefined && returning.items !== "*") for (const item of returning.items) if (!("star" in item)) visit(item.expr);
   };
   const visitStatement = (s: Statement): void => {
     switch (s.kind) {
       case "select":
-        if (s.columns !== "*") for (const item of s.columns) visit(item.expr);
+        if (s.columns !== "*") for (const item of s.columns) if (!("star" in item)) visit(item.expr);
         for (const join of s.joins) visit(join.on);
         visit(s.where);
         for (const item of s.groupBy) visit(item);
@@ -263,8 +264,9 @@ function lowerSelect(stmt: SelectStmt): SelectCommand {
   return command;
 }
 
-/** A plain column keeps the name as written; any other item is named by its alias, else by its text as written. */
-function selectColumn(item: SelectItem): SelectColumn {
+/** A plain column keeps the name as written; `t.*` is the command's own `t.*`; any other item is named by its alias, else by its text as written. */
+function selectColumn(item: SelectItem | SourceStar): SelectColumn {
+  if ("star" in item) return `${name(item.star)}.*`;
   if (item.expr.kind === "column" && !item.alias) return columnName(item.expr);
   return { expr: lowerExpr(item.expr), as: item.alias ? item.alias.text : item.text };
 }

@@ -178,9 +178,10 @@ const tableRef = fc
   .tuple(name, fc.option(name, { nil: undefined }))
   .map(([n, alias]): Bare<A.TableRef> => (alias ? { name: n, alias } : { name: n }));
 
-const selectItem: fc.Arbitrary<Bare<A.SelectItem>> = fc
-  .tuple(fc.oneof(column, expr), fc.option(name, { nil: undefined }))
-  .map(([e, alias]) => (alias ? { expr: e, alias } : { expr: e }));
+const selectItem: fc.Arbitrary<Bare<A.SelectItem | A.SourceStar>> = fc.oneof(
+  { weight: 9, arbitrary: fc.tuple(fc.oneof(column, expr), fc.option(name, { nil: undefined })).map(([e, alias]) => (alias ? { expr: e, alias } : { expr: e })) },
+  { weight: 1, arbitrary: name.map((star) => ({ star })) },
+);
 
 const count: fc.Arbitrary<number | Bare<A.ParamExpr>> = fc.oneof(fc.nat(), param);
 
@@ -280,8 +281,8 @@ const statement: fc.Arbitrary<Bare<A.Statement>> = fc.oneof(
     .map(([table, action]): Bare<A.AlterTableStmt> => ({ kind: "alter-table", table, action })),
 );
 
-const printItems = (items: "*" | readonly Bare<A.SelectItem>[]): string =>
-  items === "*" ? "*" : items.map((c) => `${printExpr(c.expr)}${c.alias ? ` AS ${printName(c.alias)}` : ""}`).join(", ");
+const printItems = (items: "*" | readonly Bare<A.SelectItem | A.SourceStar>[]): string =>
+  items === "*" ? "*" : items.map((c) => ("star" in c ? `${printName(c.star)}.*` : `${printExpr(c.expr)}${c.alias ? ` AS ${printName(c.alias)}` : ""}`)).join(", ");
 const printReturning = (r: Bare<A.Returning> | undefined): string => (r ? ` RETURNING ${printItems(r.items)}` : "");
 const printSet = (list: readonly Bare<A.Assignment>[]): string => list.map((a) => `${printName(a.column)} = ${printExpr(a.value)}`).join(", ");
 
