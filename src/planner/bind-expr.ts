@@ -19,7 +19,7 @@ import type { Expression, SelectCommand } from "../commands/types.js";
 import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
 import { FUNCTIONS, arity, functionNamed } from "./functions.js";
-import type { AggregateCall, BoundExpr, CompareOp, FunctionName, ParamUse, SelectPlan, StaticType, SubqueryStrategy } from "./plan.js";
+import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy } from "./plan.js";
 import { Scope, tableScope, type ScopeSource } from "./scope.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
@@ -140,6 +140,8 @@ export class ExprBinder {
     readonly aggregates: AggregateCollector | string = "this clause",
     /** Inside a subquery: the enclosing query, for the names its own sources lack. */
     readonly outer?: OuterLink,
+    /** HAVING's: the select list, whose result names stand for their expressions where no source column has the name (as SQLite). */
+    readonly results?: readonly OutputColumn[],
   ) {}
 
   get params(): ParamUses {
@@ -291,6 +293,8 @@ export class ExprBinder {
     try {
       r = this.scope.resolve(name, this.outer !== undefined);
     } catch (error) {
+      const result = isUnknownColumn(error) && !name.includes(".") ? this.results?.find((c) => c.name === name) : undefined;
+      if (result !== undefined) return result.expr;
       // A name the subquery's own sources lack belongs to the enclosing query (a correlation);
       // failing that, it may be a table name behind the subquery's own alias.
       if (this.outer === undefined || !isUnknownColumn(error)) throw error;

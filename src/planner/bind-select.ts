@@ -161,7 +161,8 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
   const output = outer === undefined ? (cmd.output ?? "objects") : "arrays";
   if (output === "objects") checkDistinctNames(columns);
   const keys = bindGroupBy(cmd.groupBy ?? [], columns, new ExprBinder(scope, context, "GROUP BY", outer));
-  let having = cmd.having === undefined ? undefined : all.boolean(cmd.having, 0, "HAVING");
+  const havingBinder = new ExprBinder(scope, context, aggregates, outer, columns);
+  let having = cmd.having === undefined ? undefined : havingBinder.boolean(cmd.having, 0, "HAVING");
   let orderBy = bindOrderBy(cmd.orderBy ?? [], columns, all);
   const limit = bindCount(cmd.limit, "limit", context);
   const offset = bindCount(cmd.offset, "offset", context);

@@ -100,6 +100,12 @@ export const aggregateCases: readonly Case[] = [
     "SELECT user_id FROM orders GROUP BY user_id HAVING sum(amount) >= 100 ORDER BY user_id", rows(["user_id"], ["u1"], ["u3"])),
   c("HAVING over a key", null, sel(orders, ["status", AS(AGG("count"), "n")], { groupBy: [I("status")], having: C("<>", "status", "new"), orderBy: [{ column: "status" }] }),
     "SELECT status, count(*) AS n FROM orders GROUP BY status HAVING status <> 'new' ORDER BY status", rows(["status", "n"], ["cancelled", 1], ["shipped", 2])),
+  c("HAVING names a result by its alias where no source column has the name (as SQLite)", null,
+    sel(orders, ["user_id", AS(AGG("sum", "amount"), "spent")], { groupBy: [I("user_id")], having: C(">=", "spent", 100), orderBy: [{ column: "user_id" }] }),
+    "SELECT user_id, sum(amount) AS spent FROM orders GROUP BY user_id HAVING spent >= 100 ORDER BY user_id", rows(["user_id", "spent"], ["u1", 270], ["u3", 100])),
+  c("in HAVING a source column wins over a result alias of its name", null,
+    sel(orders, [AS(AGG("count"), "amount")], { groupBy: [I("user_id")], having: C(">", "amount", 1) }),
+    "SELECT count(*) AS amount FROM orders GROUP BY user_id HAVING amount > 1", misuse),
   c("HAVING without GROUP BY makes one group", null, { kind: "select", table: users, columns: [AS(AGG("count"), "n")], having: C(">", AGG("count"), 10) },
     "SELECT count(*) AS n FROM users HAVING count(*) > 10", rows(["n"])),
 
