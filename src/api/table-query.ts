@@ -185,12 +185,15 @@ export class TableQuery<R extends Row = Row> {
   /**
    * An insert updates the row already there when a row conflicts on
    * `target`: `set` reads that row, and the proposed one through
-   * `excluded("col")`. SQL's `ON CONFLICT (...) DO UPDATE SET ...`.
+   * `excluded("col")`; with `where`, only a row it holds for is updated (the
+   * proposed row is otherwise ignored). SQL's `ON CONFLICT (...) DO UPDATE SET
+   * ... [WHERE ...]`.
    */
-  onConflictDoUpdate(options: { readonly target?: readonly ColumnName<R>[]; readonly set: Assignments<R> }): TableQuery<R> {
+  onConflictDoUpdate(options: { readonly target?: readonly ColumnName<R>[]; readonly set: Assignments<R>; readonly where?: Expression | Match<R> }): TableQuery<R> {
     const target = options.target === undefined ? {} : { target: [...options.target] };
     const set = options.set as Readonly<Record<string, SetValue>>;
-    return this.#with({ onConflict: { ...target, action: "update", set } }, ["insert"], "onConflictDoUpdate");
+    const where = options.where === undefined ? {} : { where: toCondition(options.where as Expression | Readonly<Record<string, Operand>>) };
+    return this.#with({ onConflict: { ...target, action: "update", set, ...where } }, ["insert"], "onConflictDoUpdate");
   }
 
   /**

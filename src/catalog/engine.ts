@@ -20,12 +20,14 @@ import { ConstraintError, SqlError, StoreError, assertNever, type ProblemEntry }
 import {
   checkParams,
   compileAssignments,
+  compilePredicate,
   compileProjection,
   prepareMatch,
   prepareSelect,
   runSelect,
   subqueryScope,
   type AssignFn,
+  type PredicateFn,
   type PreparedMatch,
   type PreparedSelect,
   type ProjectFn,
@@ -55,6 +57,8 @@ interface Prepared {
   readonly select?: PreparedSelect;
   readonly match?: PreparedMatch;
   readonly assign?: AssignFn;
+  /** An upsert's DO UPDATE … WHERE, over the tuple (existing row, proposed row). */
+  readonly conflictWhere?: PredicateFn;
   /** A write's RETURNING: result columns, and their projection of each written row. */
   readonly returning?: Returning;
 }
@@ -297,7 +301,8 @@ export class Engine implements EngineApi {
       case "insert": {
         const conflict = s.onConflict;
         const assign = conflict?.action === "update" ? { assign: compileAssignments(conflict.set, "values-tuple") } : {};
-        return { plan, ...assign, ...returningOf(s.returning) };
+        const where = conflict?.action === "update" && conflict.where !== undefined ? { conflictWhere: compilePredicate(conflict.where, "values-tuple") } : {};
+        return { plan, ...assign, ...where, ...returningOf(s.returning) };
       }
       case "create-table":
       case "drop-table":
@@ -323,7 +328,7 @@ export class Engine implements EngineApi {
           const written = applyInsert(this.tables, table, s, params);
           return { result: writeResult("insert", s.table, written, prepared.returning, params), changes: written.changes };
         }
-        const upserted = applyUpsert(this.tables, table, s, insertValues(table, s, params), prepared.assign, params);
+        const upserted = applyUpsert(this.tables, table, s, insertValues(table, s, params), prepared.assign, params, prepared.conflictWhere);
         this.compact(upserted.changes);
         const { inserted, updated, ignored } = upserted;
         return { result: writeResult("insert", s.table, upserted, prepared.returning, params, { inserted, updated, ignored }), changes: upserted.changes };

@@ -18,7 +18,7 @@
 
 import type { Value } from "../commands/types.js";
 import { ConstraintError, ValidationError, type ProblemEntry } from "../errors.js";
-import type { AssignFn } from "../executor/index.js";
+import type { AssignFn, PredicateFn } from "../executor/index.js";
 import type { Assignment, InsertPlan } from "../planner/plan.js";
 import { ChildFinder, linksFrom, linksTo, shareParentKey, type ForeignKeyLink } from "./foreign-keys.js";
 import { keyOfRow, type UniqueIndex } from "./key-index.js";
@@ -43,6 +43,8 @@ export function applyUpsert(
   rows: readonly Value[][],
   assign: AssignFn | undefined,
   params: readonly Value[],
+  /** DO UPDATE … WHERE: a conflicting row it does not hold for is left alone, its proposed row ignored. */
+  where?: PredicateFn,
 ): Upserted {
   const conflict = plan.onConflict;
   const keys: readonly UniqueIndex[] =
@@ -74,6 +76,8 @@ export function applyUpsert(
         written.push(values);
         inserted++;
       } else if (assign === undefined) {
+        ignored++;
+      } else if (where !== undefined && !where([table.values(holder), values] as never, params)) {
         ignored++;
       } else {
         const before = table.values(holder);

@@ -51,7 +51,7 @@ export const resultDefinitions = {
       rowsAffected: { type: "integer", minimum: 0 },
       inserted: { type: "integer", minimum: 0, description: "An insert with `onConflict`: rows inserted." },
       updated: { type: "integer", minimum: 0, description: "An insert with `onConflict`: existing rows updated instead." },
-      ignored: { type: "integer", minimum: 0, description: "An insert with `onConflict`: proposed rows skipped (`rowsAffected` is inserted + updated)." },
+      ignored: { type: "integer", minimum: 0, description: "An insert with `onConflict`: proposed rows skipped, by DO NOTHING or a DO UPDATE `where` that did not hold (`rowsAffected` is inserted + updated)." },
       columns: { type: "array", items: { type: "string" }, description: "With `returning`: the result columns." },
       rows: {
         type: "array",

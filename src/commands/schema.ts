@@ -342,7 +342,7 @@ export const definitions = {
         type: "object",
         additionalProperties: false,
         required: ["action"],
-        properties: { target: names, action: { enum: ["nothing", "update"] }, set: ref("setValues") },
+        properties: { target: names, action: { enum: ["nothing", "update"] }, set: ref("setValues"), where: ref("expression") },
       },
       returning: ref("selectList"),
     },

@@ -87,6 +87,8 @@ export interface OnConflict {
   readonly target?: readonly string[];
   readonly action: "nothing" | "update";
   readonly set?: Readonly<Record<string, SetValue>>;
+  /** With action update: the conflicting row is updated only where this holds (over it and `excluded.*`); else the proposed row is ignored. */
+  readonly where?: Expression;
 }
 
 /** An item of a select's `columns`: a column name, `source.*` (every column of one source), or an expression and the name of its result column. */

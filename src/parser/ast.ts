@@ -274,6 +274,8 @@ export interface OnConflictClause {
   readonly action: "nothing" | "update";
   /** DO UPDATE's SET list (empty for DO NOTHING). */
   readonly assignments: readonly Assignment[];
+  /** DO UPDATE's WHERE: which conflicting rows are updated (the others' proposed rows are ignored). */
+  readonly where?: Expr;
   readonly span: Span;
 }
 

@@ -162,6 +162,8 @@ export type OnConflictClauseCstChildren = {
   Set?: IToken[];
   assignment?: (AssignmentCstNode)[];
   Comma?: IToken[];
+  Where?: IToken[];
+  expression?: ExpressionCstNode[];
 };
 
 export interface ReturningClauseCstNode extends CstNode {

@@ -249,7 +249,7 @@ class SqlGrammar extends CstParser {
     this.OPTION3(() => this.SUBRULE(this.returningClause));
   });
 
-  /** `ON CONFLICT [(cols)] DO NOTHING | DO UPDATE SET c = expr, ...`: `excluded.c` names the proposed row. */
+  /** `ON CONFLICT [(cols)] DO NOTHING | DO UPDATE SET c = expr, ... [WHERE expr]`: `excluded.c` names the proposed row. */
   readonly onConflictClause = this.RULE("onConflictClause", () => {
     this.CONSUME(T.On);
     this.CONSUME(T.Conflict);
@@ -266,6 +266,10 @@ class SqlGrammar extends CstParser {
             this.MANY(() => {
               this.CONSUME(T.Comma);
               this.SUBRULE2(this.assignment);
+            });
+            this.OPTION2(() => {
+              this.CONSUME(T.Where);
+              this.SUBRULE(this.expression);
             });
           },
         },

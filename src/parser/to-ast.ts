@@ -438,7 +438,9 @@ class AstBuilder {
     const target = c.nameList ? { target: this.names(c.nameList[0]!.children.Identifier) } : {};
     if (c.Nothing) return { ...target, action: "nothing", assignments: [], span: this.span(start, endOf(c.Nothing[0]!)) };
     const assignments = this.assignments(c.assignment!);
-    return { ...target, action: "update", assignments, span: this.span(start, last(assignments).span.end) };
+    if (!c.expression) return { ...target, action: "update", assignments, span: this.span(start, last(assignments).span.end) };
+    const cst = c.expression[0]!;
+    return { ...target, action: "update", assignments, where: this.expression(cst), span: this.span(start, expressionEnd(cst)) };
   }
 
   private assignments(list: readonly C.AssignmentCstNode[]): A.Assignment[] {

@@ -13,10 +13,11 @@ import type { DeleteCommand, Expression, InsertCommand, OnConflict, Returning, S
 import { StoreError, ValidationError, type ProblemEntry } from "../errors.js";
 import { ExprBinder, type BindContext } from "./bind-expr.js";
 import { bindColumns, checkDistinctNames, requireTable } from "./bind-select.js";
-import type { Assignment, ConflictPlan, InsertValue, OutputColumn, Plan } from "./plan.js";
+import type { Assignment, BoundExpr, ConflictPlan, InsertValue, OutputColumn, Plan } from "./plan.js";
 import { familyOf, typeOf, type Family } from "./static-types.js";
 import { Scope, tableScope } from "./scope.js";
 import type { Catalog, TableInfo } from "./table-info.js";
+import { some } from "./walk.js";
 
 /** Shared: most insert cells of a wide batch are defaults; one frozen value serves them all. */
 const DEFAULT: InsertValue = Object.freeze({ kind: "default" });
@@ -91,6 +92,7 @@ function bindConflict(table: TableInfo, clause: OnConflict, slots: boolean, cont
   }
   if (clause.action === "nothing") {
     if (clause.set !== undefined) throw new StoreError("invalid_request", "onConflict: set goes with action update, not nothing");
+    if (clause.where !== undefined) throw new StoreError("invalid_request", "onConflict: where goes with action update, not nothing");
     return { ...target, action: "nothing" };
   }
   if (clause.set === undefined || Object.keys(clause.set).length === 0) throw new StoreError("invalid_request", "onConflict: action update needs a set");
@@ -101,7 +103,10 @@ function bindConflict(table: TableInfo, clause: OnConflict, slots: boolean, cont
   const errors: ProblemEntry[] = [];
   const set = bindAssignments(table, clause.set, slots, new ExprBinder(scope, context), errors);
   if (errors.length > 0) throw new ValidationError(`The conflict update of "${table.name}" cannot write what its set says`, errors);
-  return { ...target, action: "update", set };
+  if (clause.where === undefined) return { ...target, action: "update", set };
+  const whereBinder = new ExprBinder(scope, context, "ON CONFLICT … WHERE");
+  const where = withoutSubquery(whereBinder.boolean(clause.where, 0, "ON CONFLICT … WHERE"), "ON CONFLICT … WHERE", whereBinder);
+  return { ...target, action: "update", set, where };
 }
 
 /** The name an upsert's `set` reads the proposed row by. */
@@ -132,7 +137,7 @@ export function bindAssignments(
       params.use(value.index, { kind: "value", table: table.name, column, type });
       out.push({ column, position, value: { kind: "param", index: value.index } });
     } else if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-      const bound = binder.bind(value as Expression);
+      const bound = withoutSubquery(binder.bind(value as Expression), `SET ${column}`, binder);
       const family = familyOf(type);
       const got = typeOf(bound);
       if (got === "unknown") binder.expect(bound, family as Family, `SET ${column}`);
@@ -147,10 +152,24 @@ export function bindAssignments(
   return out;
 }
 
+/**
+ * A write's SET values, its conflict WHERE and its RETURNING are computed row
+ * by row after the rows are found, where the executor runs no subquery: one there is
+ * refused when the statement is bound, as the misuse it is here, never
+ * failing as it runs.
+ */
+function withoutSubquery(bound: BoundExpr, where: string, binder: ExprBinder): BoundExpr {
+  if (some(bound, (e) => e.kind === "subquery" || e.kind === "exists" || e.kind === "in-subquery")) {
+    throw binder.misuse(`${where} cannot hold a subquery: compute the value in a statement of its own`);
+  }
+  return bound;
+}
+
 /** RETURNING: the columns of a write's result, over the written rows of `table` (computed fields included). */
 function bindReturning(table: TableInfo, returning: Returning | undefined, binder: ExprBinder): { returning?: readonly OutputColumn[] } {
   if (returning === undefined) return {};
   const columns = bindColumns(returning, [{ table, name: table.name, index: 0 }], binder);
+  for (const c of columns) withoutSubquery(c.expr, "RETURNING", binder);
   checkDistinctNames(columns);
   return { returning: columns };
 }

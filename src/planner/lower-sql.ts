@@ -178,6 +178,7 @@ export function countParams(stmt: Statement): number {
       case "insert":
         for (const row of s.rows) for (const value of row) visit(value);
         for (const assignment of s.onConflict?.assignments ?? []) visit(assignment.value);
+        visit(s.onConflict?.where);
         visitReturning(s.returning);
         return;
       case "update":
@@ -312,7 +313,8 @@ function lowerOnConflict(stmt: InsertStmt): { onConflict?: OnConflict } {
   if (clause === undefined) return {};
   const target = clause.target === undefined ? {} : { target: distinctNames(clause.target, "ON CONFLICT target") };
   if (clause.action === "nothing") return { onConflict: { ...target, action: "nothing" } };
-  return { onConflict: { ...target, action: "update", set: lowerAssignments(clause.assignments) } };
+  const where = clause.where === undefined ? {} : { where: lowerExpr(clause.where) };
+  return { onConflict: { ...target, action: "update", set: lowerAssignments(clause.assignments), ...where } };
 }
 
 /** The command with its `returning`, when the statement has a RETURNING clause. */

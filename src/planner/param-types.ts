@@ -93,7 +93,10 @@ function expressionParts(command: Command): unknown[] {
     };
     if (member === "command") parts.push(expressionParts(part as Command));
     else if (member === "set") setExpressions(part, collect);
-    else if (member === "onConflict") setExpressions((part as { set?: unknown }).set, collect);
+    else if (member === "onConflict") {
+      setExpressions((part as { set?: unknown }).set, collect);
+      if ((part as { where?: unknown }).where !== undefined) parts.push((part as { where?: unknown }).where);
+    }
     else parts.push(part);
   }
   return parts;
@@ -131,8 +134,12 @@ export function withParamTypes<C extends Command>(command: C, slots: readonly nu
     if (member === "command") out[member] = withParamTypes(out[member] as Command, slots, values);
     else if (member === "set") out[member] = setExpressions(out[member], type);
     else if (member === "onConflict") {
-      const clause = out[member] as { set?: unknown };
-      if (clause.set !== undefined) out[member] = { ...clause, set: setExpressions(clause.set, type) };
+      const clause = out[member] as { set?: unknown; where?: unknown };
+      out[member] = {
+        ...clause,
+        ...(clause.set === undefined ? {} : { set: setExpressions(clause.set, type) }),
+        ...(clause.where === undefined ? {} : { where: type(clause.where) }),
+      };
     }
     else out[member] = type(out[member]);
   }

@@ -277,7 +277,7 @@ export type InsertValue =
  */
 export type ConflictPlan =
   | { readonly target?: string; readonly action: "nothing" }
-  | { readonly target?: string; readonly action: "update"; readonly set: readonly Assignment[] };
+  | { readonly target?: string; readonly action: "update"; readonly set: readonly Assignment[]; readonly where?: BoundExpr };
 
 export interface InsertPlan {
   readonly kind: "insert";

@@ -24,6 +24,12 @@ const ORDER_STAR = ["id", "user_id", "amount", "status", "paid", "big"];
 
 export const returningCases: readonly Case[] = [
   // ---- set expressions
+  c("a SET value cannot be a subquery (refused when bound, nothing written)", null,
+    upd("users", { age: { type: "subquery", select: { kind: "select", table: "orders", columns: [{ expr: { type: "aggregate", name: "count" }, as: "n" }] } } }, C("=", "id", "u1")),
+    "UPDATE users SET age = (SELECT count(*) AS n FROM orders) WHERE id = 'u1'", misuse, [user("u1", "age"), rows(["age"], [36])]),
+  c("RETURNING cannot hold a subquery (refused when bound, nothing deleted)", null,
+    withReturning(del("users", C("=", "id", "u4")), [{ expr: { type: "exists", select: { kind: "select", table: "orders", columns: ["id"] } }, as: "x" }]),
+    "DELETE FROM users WHERE id = 'u4' RETURNING EXISTS (SELECT id FROM orders) AS x", misuse, [allUsers, FIVE_USERS]),
   c("SET n = n + 1 reads the old value", (t) => t("users").update({ age: col("age").add(1) }).where({ id: "u1" }),
     upd("users", { age: B("+", "age", 1) }, C("=", "id", "u1")), "UPDATE users SET age = age + 1 WHERE id = 'u1'",
     mut("update", "users", 1), [user("u1", "age"), rows(["age"], [37])]),

@@ -6,7 +6,7 @@
  * with the whole command undone (`after`) when one row fails.
  */
 
-import { caseWhen, col, excluded, upper } from "../../src/api/expressions.js";
+import { caseWhen, col, excluded, gt, upper } from "../../src/api/expressions.js";
 import type { Command, Expression, Value } from "../../src/commands/types.js";
 import { B, C, CASE, I, L, c, err, ids, misuse, rows, sel, upserted, type Case } from "./dsl.js";
 
@@ -15,6 +15,7 @@ interface Clause {
   readonly target?: string[];
   readonly action: "nothing" | "update";
   readonly set?: Record<string, Value | Expression>;
+  readonly where?: Expression;
 }
 const upsert = (table: string, rowList: Row[], onConflict: Clause, returning?: unknown): Command =>
   ({ kind: "insert", table, rows: rowList, onConflict, ...(returning === undefined ? {} : { returning }) }) as Command;
@@ -71,6 +72,19 @@ export const upsertCases: readonly Case[] = [
     upsert("users", [{ id: "u1", name: "Ann" }], { target: ["id"], action: "update", set: { note: { type: "function", name: "upper", args: [I("users.name")] } } }),
     "INSERT INTO users (id, name) VALUES ('u1', 'Ann') ON CONFLICT (id) DO UPDATE SET note = upper(users.name)",
     upserted("users", [0, 1, 0]), [user("u1", "note"), rows(["note"], ["ADA"])]),
+  c("DO UPDATE … WHERE updates the rows it holds for and ignores the others' proposed rows",
+    (t) => t("users").insert([{ id: "u1", name: "Ann", age: 40 }, { id: "u2", name: "Bo", age: 1 }, { id: "u6", name: "Fay" }])
+      .onConflictDoUpdate({ target: ["id"], set: { name: excluded("name"), age: excluded("age") }, where: gt(excluded("age"), col("age")) }),
+    upsert("users", [{ id: "u1", name: "Ann", age: 40 }, { id: "u2", name: "Bo", age: 1 }, { id: "u6", name: "Fay" }],
+      { target: ["id"], action: "update", set: { name: I("excluded.name"), age: I("excluded.age") }, where: C(">", "excluded.age", I("age")) }),
+    "INSERT INTO users (id, name, age) VALUES ('u1', 'Ann', 40), ('u2', 'Bo', 1), ('u6', 'Fay', NULL) ON CONFLICT (id) DO UPDATE SET name = excluded.name, age = excluded.age WHERE excluded.age > age",
+    upserted("users", [1, 1, 1]),
+    [sel("users", ["id", "name", "age"], { where: { type: "in", expr: I("id"), values: [L("u1"), L("u2"), L("u6")] } }), rows(["id", "name", "age"], ["u1", "Ann", 40], ["u2", "Bob", 17], ["u6", "Fay", null])]),
+  c("DO UPDATE … WHERE cannot hold a subquery", null,
+    upsert("users", [{ id: "u1", name: "Ann" }], { target: ["id"], action: "update", set: { name: I("excluded.name") }, where: { type: "exists", select: { kind: "select", table: "orders", columns: ["id"] } } }),
+    "INSERT INTO users (id, name) VALUES ('u1', 'Ann') ON CONFLICT (id) DO UPDATE SET name = excluded.name WHERE EXISTS (SELECT id FROM orders)", misuse,
+    [user("u1", "name"), rows(["name"], ["Ada"])]),
+  c("DO NOTHING takes no WHERE", null, upsert("users", [{ id: "u1", name: "Ann" }], { action: "nothing", where: C("=", "id", "u1") }), null, err("invalid_request")),
   c("DO UPDATE counts inserted and updated rows",
     (t) => t("users").insert([{ id: "u1", name: "Ann" }, { id: "u6", name: "Fay" }]).onConflictDoUpdate({ target: ["id"], set: { name: excluded("name") } }),
     upsert("users", [{ id: "u1", name: "Ann" }, { id: "u6", name: "Fay" }], { target: ["id"], action: "update", set: { name: I("excluded.name") } }),
