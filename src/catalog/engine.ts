@@ -294,8 +294,10 @@ export class Engine implements EngineApi {
         return { plan, select: prepareSelect(s, positionOf, plan.params.length) };
       case "update":
       case "delete": {
-        const match = prepareMatch(s.access, s.where, (column) => this.tables.get(s.table)?.position.get(column) ?? -1, subqueryScope(positionOf, plan.params.length), this.stores);
-        const assign = s.kind === "update" ? { assign: compileAssignments(s.set, "row", this.tables.get(s.table)?.types ?? []) } : {};
+        const subqueries = subqueryScope(positionOf, plan.params.length);
+        const match = prepareMatch(s.access, s.where, (column) => this.tables.get(s.table)?.position.get(column) ?? -1, subqueries, this.stores);
+        // An update's SET shares the WHERE's subquery scope: its subqueries run while the WHERE's do.
+        const assign = s.kind === "update" ? { assign: compileAssignments(s.set, "row", this.tables.get(s.table)?.types ?? [], subqueries.context) } : {};
         return { plan, match, ...assign, ...returningOf(s.returning) };
       }
       case "insert": {

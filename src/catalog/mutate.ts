@@ -12,7 +12,7 @@
 
 import type { Value } from "../commands/types.js";
 import { ConstraintError, ValidationError, type ProblemEntry } from "../errors.js";
-import { matchRows, type AssignFn, type PreparedMatch } from "../executor/index.js";
+import { matchRows, matchThen, type AssignFn, type PreparedMatch } from "../executor/index.js";
 import type { InsertPlan, UpdatePlan } from "../planner/plan.js";
 import type { Change } from "./types.js";
 import { ChildFinder, linksFrom, linksTo, shareParentKey } from "./foreign-keys.js";
@@ -99,10 +99,9 @@ export function applyUpdate(
   }
   throwRowProblems(table, "Update of", setProblems);
 
-  const matched = matchRows(match, table, params);
-  // Every assignment reads the row as it was before the update.
+  // Every assignment reads the row as it was before the update, its subqueries the tables as they were.
   const columns = table.heap.columns;
-  const afters = matched.map((row) => assign(row, params, columns));
+  const [matched, afters] = matchThen(match, table, params, (rows) => [rows, rows.map((row) => assign(row, params, columns))] as const);
   const rowProblems: ProblemEntry[] = [];
   afters.forEach((v, i) => table.rowProblems(v, i, rowProblems));
   throwRowProblems(table, "Update of", rowProblems);

@@ -5,21 +5,23 @@
  * values: the stored row is never written, the copy is the new row. An
  * update runs in row mode (`r` the stored row, `t` its heap's columns); an
  * upsert's update in values-tuple mode: `r` is [the values of the row
- * already there, the proposed row], and the copy is of the first.
+ * already there, the proposed row], and the copy is of the first. An
+ * update's values may hold subqueries (`context`): they run while the
+ * WHERE's do (`matchRows`), before any row changes.
  */
 
 import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import type { Assignment } from "../planner/plan.js";
-import { Codegen, instantiate } from "./codegen.js";
+import { Codegen, instantiate, type CompileContext } from "./codegen.js";
 import type { StoredRow } from "./table-store.js";
 
 /** `(old row, params, columns) → new row`; in values-tuple mode `(old values, proposed values)` come as one tuple. */
 export type AssignFn = (row: StoredRow | readonly (readonly Value[])[], params: readonly Value[], t?: unknown) => Value[];
 
 /** `types`: the table's column types, for row mode (the old row's values are read from its columns). */
-export function compileAssignments(set: readonly Assignment[], mode: "row" | "values-tuple", types: readonly ColumnType[] = []): AssignFn {
-  const g = new Codegen(mode);
+export function compileAssignments(set: readonly Assignment[], mode: "row" | "values-tuple", types: readonly ColumnType[] = [], context?: CompileContext): AssignFn {
+  const g = new Codegen(mode, context);
   const writes = set.map((a) => {
     if (!Number.isSafeInteger(a.position) || a.position < 0) throw new StoreError("internal_error", "Invalid column position in generated code");
     return `v[${a.position}] = ${g.value(a.value)};`;

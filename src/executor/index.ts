@@ -7,7 +7,7 @@
 export { compileAssignments, type AssignFn } from "./assign.js";
 export { checkParams } from "./params.js";
 export { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "./codegen.js";
-export { matchRows, prepareMatch, type PreparedMatch } from "./match.js";
+export { matchRows, matchThen, prepareMatch, type PreparedMatch } from "./match.js";
 export { compileProjection, type ProjectFn } from "./project.js";
 export { LATE_PROJECTION_AT, prepareSelect, rowSlices, runSelect, subqueryScope, type PreparedSelect, type RowSlices, type SubqueryScope } from "./select.js";
 export type { StoredRow, Stores, TableStore } from "./table-store.js";

@@ -33,10 +33,20 @@ export function prepareMatch(access: AccessPath, where: BoundExpr, positionOf: (
 }
 
 export function matchRows(prepared: PreparedMatch, store: TableStore, params: readonly Value[]): StoredRow[] {
+  return matchThen(prepared, store, params, (rows) => rows);
+}
+
+/**
+ * The matched rows, and `then` of them while the subqueries are still live:
+ * an update computes its new rows there, so subqueries compiled into its
+ * SET (in the same `SubqueryScope`) read the tables as the WHERE's do,
+ * before any row changes.
+ */
+export function matchThen<T>(prepared: PreparedMatch, store: TableStore, params: readonly Value[], then: (rows: StoredRow[]) => T): T {
   const runners = prepared.subqueries.runners;
   for (const runner of runners) runner.begin(prepared.stores);
   try {
-    return prepared.filter(accessRows(prepared.access, store, params, prepared.keyIn), params, -1, store.heap.columns);
+    return then(prepared.filter(accessRows(prepared.access, store, params, prepared.keyIn), params, -1, store.heap.columns));
   } finally {
     for (const runner of runners) runner.end();
   }

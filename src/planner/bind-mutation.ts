@@ -101,8 +101,10 @@ function bindConflict(table: TableInfo, clause: OnConflict, slots: boolean, cont
     { table, name: EXCLUDED, alias: EXCLUDED, index: 1, qualifiedOnly: true },
   ]);
   const errors: ProblemEntry[] = [];
-  const set = bindAssignments(table, clause.set, slots, new ExprBinder(scope, context), errors);
+  const setBinder = new ExprBinder(scope, context);
+  const set = bindAssignments(table, clause.set, slots, setBinder, errors);
   if (errors.length > 0) throw new ValidationError(`The conflict update of "${table.name}" cannot write what its set says`, errors);
+  for (const a of set) withoutSubquery(a.value, `ON CONFLICT … SET ${a.column}`, setBinder);
   if (clause.where === undefined) return { ...target, action: "update", set };
   const whereBinder = new ExprBinder(scope, context, "ON CONFLICT … WHERE");
   const where = withoutSubquery(whereBinder.boolean(clause.where, 0, "ON CONFLICT … WHERE"), "ON CONFLICT … WHERE", whereBinder);
@@ -137,7 +139,7 @@ export function bindAssignments(
       params.use(value.index, { kind: "value", table: table.name, column, type });
       out.push({ column, position, value: { kind: "param", index: value.index } });
     } else if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-      const bound = withoutSubquery(binder.bind(value as Expression), `SET ${column}`, binder);
+      const bound = binder.bind(value as Expression);
       const family = familyOf(type);
       const got = typeOf(bound);
       if (got === "unknown") binder.expect(bound, family as Family, `SET ${column}`);
@@ -153,10 +155,11 @@ export function bindAssignments(
 }
 
 /**
- * A write's SET values, its conflict WHERE and its RETURNING are computed row
- * by row after the rows are found, where the executor runs no subquery: one there is
- * refused when the statement is bound, as the misuse it is here, never
- * failing as it runs.
+ * An upsert's SET and WHERE are computed row by row between its writes, and
+ * a write's RETURNING after them, where the executor runs no subquery (an
+ * update's SET runs its own before any row changes, beside the WHERE's):
+ * one there is refused when the statement is bound, never failing as it
+ * runs.
  */
 function withoutSubquery(bound: BoundExpr, where: string, binder: ExprBinder): BoundExpr {
   if (some(bound, (e) => e.kind === "subquery" || e.kind === "exists" || e.kind === "in-subquery")) {

@@ -24,9 +24,14 @@ const ORDER_STAR = ["id", "user_id", "amount", "status", "paid", "big"];
 
 export const returningCases: readonly Case[] = [
   // ---- set expressions
-  c("a SET value cannot be a subquery (refused when bound, nothing written)", null,
+  c("SET from a scalar subquery", null,
     upd("users", { age: { type: "subquery", select: { kind: "select", table: "orders", columns: [{ expr: { type: "aggregate", name: "count" }, as: "n" }] } } }, C("=", "id", "u1")),
-    "UPDATE users SET age = (SELECT count(*) AS n FROM orders) WHERE id = 'u1'", misuse, [user("u1", "age"), rows(["age"], [36])]),
+    "UPDATE users SET age = (SELECT count(*) AS n FROM orders) WHERE id = 'u1'", mut("update", "users", 1), [user("u1", "age"), rows(["age"], [6])]),
+  c("SET from a correlated subquery, over the tables as they were before the update", null,
+    upd("users", { score: { type: "subquery", select: { kind: "select", table: "orders", columns: [{ expr: { type: "aggregate", name: "sum", arg: I("amount") }, as: "s" }], where: C("=", "orders.user_id", I("users.id")) } } },
+      { type: "in", expr: I("id"), values: [L("u1"), L("u2"), L("u4")] }),
+    "UPDATE users SET score = (SELECT sum(amount) AS s FROM orders WHERE orders.user_id = users.id) WHERE id IN ('u1', 'u2', 'u4')", mut("update", "users", 3),
+    [sel("users", ["id", "score"], { where: { type: "in", expr: I("id"), values: [L("u1"), L("u2"), L("u4")] }, orderBy: [{ column: "id" }] }), rows(["id", "score"], ["u1", 270], ["u2", 99.5], ["u4", null])]),
   c("RETURNING cannot hold a subquery (refused when bound, nothing deleted)", null,
     withReturning(del("users", C("=", "id", "u4")), [{ expr: { type: "exists", select: { kind: "select", table: "orders", columns: ["id"] } }, as: "x" }]),
     "DELETE FROM users WHERE id = 'u4' RETURNING EXISTS (SELECT id FROM orders) AS x", misuse, [allUsers, FIVE_USERS]),
