@@ -360,3 +360,8 @@ export const sum = (operand: Operand, options: AggregateOptions = {}): Expr => a
 export const avg = (operand: Operand, options: AggregateOptions = {}): Expr => aggregate("avg", operand, options);
 export const min = (operand: Operand): Expr => aggregate("min", operand, {});
 export const max = (operand: Operand): Expr => aggregate("max", operand, {});
+/** `group_concat(x, separator)`: the group's non-NULL values as text, `separator` (default `,`) between them; `string_agg` in PostgreSQL. */
+export const groupConcat = (operand: Operand, options: AggregateOptions & { readonly separator?: string } = {}): Expr => {
+  const node: Expression = { type: "aggregate", name: "group_concat", arg: toLeft(operand), ...(options.distinct === true ? { distinct: true } : {}) };
+  return fluent(options.separator === undefined ? node : { ...node, separator: options.separator });
+};

@@ -195,9 +195,10 @@ export const definitions = {
     required: ["type", "name"],
     properties: {
       type: { const: "aggregate" },
-      name: { enum: ["count", "sum", "avg", "min", "max"] },
+      name: { enum: ["count", "sum", "avg", "min", "max", "group_concat"] },
       arg: ref("expression"),
       distinct: { type: "boolean" },
+      separator: { type: "string" },
     },
   },
   functionExpr: {

@@ -56,13 +56,14 @@ export type Expression =
   | { readonly type: "cast"; readonly expr: Expression; readonly as: ColumnType }
   | { readonly type: "function"; readonly name: string; readonly args: readonly Expression[] }
   /** `arg` absent: `count(*)`. */
-  | { readonly type: "aggregate"; readonly name: AggregateName; readonly arg?: Expression; readonly distinct?: boolean }
+  | { readonly type: "aggregate"; readonly name: AggregateName; readonly arg?: Expression; readonly distinct?: boolean; readonly separator?: string }
   /** A scalar subquery: the one value of its one column, NULL for no row. */
   | { readonly type: "subquery"; readonly select: SelectCommand }
   | { readonly type: "exists"; readonly select: SelectCommand; readonly not?: boolean }
   | ParamSlot;
 
-export type AggregateName = "count" | "sum" | "avg" | "min" | "max";
+/** `group_concat` joins a group's non-NULL values as text, with `separator` (default `,`) between them. */
+export type AggregateName = "count" | "sum" | "avg" | "min" | "max" | "group_concat";
 
 /** What an insert row may hold: a JSON value, or a parameter slot from SQL. */
 export type ValueOrParam = Value | ParamSlot;

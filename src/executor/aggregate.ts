@@ -24,7 +24,10 @@
  * sum of integers is an integer, NULL over no values; a real sum uses
  * Kahan-Babuska (Neumaier) compensation, as SQLite's does, so adding 0.1 ten
  * times is 1; avg is that sum over the count; min and max compare as ORDER
- * BY does and skip NULL; DISTINCT counts, sums and averages each value once.
+ * BY does and skip NULL; DISTINCT counts, sums and averages each value once;
+ * group_concat joins the non-NULL values (text by then) in the order the
+ * rows come, its separator between them, NULL over none (DISTINCT: each
+ * value once, where it first came).
  */
 
 import type { Value } from "../commands/types.js";
@@ -56,11 +59,11 @@ export function compileAggregate(group: Grouping, mode: RowMode, context?: Compi
   let arrays = 0;
   const array = (): string => `a${slot(arrays++)}_`;
   const codes = group.aggregates.map((call) => {
-    if (call.arg === undefined) return aggregateCode(call, undefined, "", array);
+    if (call.arg === undefined) return aggregateCode(call, undefined, "", array, g);
     // A number column is read as stored, its NULL a NaN: no conversion per row, and `v_ === v_` skips it.
     const raw = g.rawNumber(call.arg);
     const arg = raw ?? g.value(call.arg);
-    return aggregateCode(call, arg, raw === undefined ? `(v_ = ${arg}) !== null` : `(v_ = ${arg}) === v_`, array);
+    return aggregateCode(call, arg, raw === undefined ? `(v_ = ${arg}) !== null` : `(v_ = ${arg}) === v_`, array, g);
   });
   const k = group.keys.length;
   const keys = group.keys.map((_, i) => `k${slot(i)}_`);
@@ -116,13 +119,23 @@ return function aggregate(items, p, having, t) {
  * `present` sets `v_` to the argument's value and says whether it is not
  * NULL.
  */
-function aggregateCode(call: AggregateCall, arg: string | undefined, present: string, array: () => string): AggregateCode {
+function aggregateCode(call: AggregateCall, arg: string | undefined, present: string, array: () => string, g: Codegen): AggregateCode {
   if (arg === undefined || call.arg === undefined) {
     const n = array();
     return { state: [[n, "0"]], update: `${n}[g_]++;`, final: `${n}[g_]` };
   }
   const type = typeOf(call.arg);
   const real = type !== "integer";
+  if (call.name === "group_concat") {
+    // The separator comes in as a constant: no user text in generated source.
+    const separator = g.const(call.separator ?? ",");
+    if (!call.distinct) {
+      const s = array();
+      return { state: [[s, "null"]], update: `if (${present}) ${s}[g_] = (t_ = ${s}[g_]) === null ? v_ : t_ + ${separator} + v_;`, final: `${s}[g_]` };
+    }
+    const set = array();
+    return { state: [[set, "new Set()"]], update: `if (${present}) ${set}[g_].add(v_);`, final: `((t_ = ${set}[g_]).size === 0 ? null : [...t_].join(${separator}))` };
+  }
   if (call.distinct && call.name !== "min" && call.name !== "max") {
     const set = array();
     const state: [string, string][] = [[set, "new Set()"]];

@@ -108,7 +108,7 @@ function isUnknownColumn(error: unknown): boolean {
   return error instanceof StoreError && error.code === "unknown_column";
 }
 
-const AGGREGATE_NAMES: ReadonlySet<string> = new Set(["count", "sum", "avg", "min", "max"]);
+const AGGREGATE_NAMES: ReadonlySet<string> = new Set(["count", "sum", "avg", "min", "max", "group_concat"]);
 
 const OPS: Record<string, CompareOp> = { "=": "=", "!=": "<>", "<>": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=" };
 
@@ -394,12 +394,13 @@ export class ExprBinder {
     }
     const inner = new ExprBinder(this.scope, this.context, "another aggregate's argument", this.outer);
     const distinct = e.distinct === true;
+    if (e.separator !== undefined && e.name !== "group_concat") throw this.misuse(`${e.name}() takes no separator: only group_concat does`);
     if (e.arg === undefined) {
       if (e.name !== "count") throw this.misuse(`${e.name}() takes 1 argument, got 0 (only count takes none, as count(*))`);
       if (distinct) throw this.misuse("count(DISTINCT) needs an argument");
       return collector.add({ name: "count", distinct: false, type: "integer" });
     }
-    const arg = inner.bind(e.arg, depth);
+    let arg = inner.bind(e.arg, depth);
     // An aggregate of the enclosing query's values only would belong to that query in SQL; storedb does not move it there.
     if (some(arg, (x) => x.kind === "outer") && !some(arg, (x) => x.kind === "column")) {
       throw this.misuse(`${e.name}() in a subquery reads only the enclosing query's columns: aggregate them in the enclosing query`);
@@ -421,6 +422,11 @@ export class ExprBinder {
       case "max":
         type = typeOf(arg);
         break;
+      case "group_concat":
+        // Values join as the text CAST makes of them (SQLite converts them the same way).
+        if (typeOf(arg) !== "text") arg = { kind: "cast", expr: arg, to: "text" };
+        type = "text";
+        return collector.add({ name: e.name, arg, distinct, type, separator: e.separator ?? "," });
       default:
         return assertNever(e.name, "aggregate");
     }

@@ -541,7 +541,27 @@ function lowerExpr(expr: Expr): Expression {
   }
 }
 
-const AGGREGATES: ReadonlySet<string> = new Set<AggregateName>(["count", "sum", "avg", "min", "max"]);
+const AGGREGATES: ReadonlySet<string> = new Set<AggregateName>(["count", "sum", "avg", "min", "max", "group_concat"]);
+
+/**
+ * `group_concat(x [, separator])` (SQLite) and `string_agg(x, separator)`
+ * (PostgreSQL, SQLite 3.44): one aggregate. The separator is a string
+ * literal, fixed for the statement.
+ */
+function lowerGroupConcat(call: CallExpr, name: string): Expression {
+  const [first, second] = call.args;
+  const least = name === "string_agg" ? 2 : 1;
+  if (call.star || first === undefined || call.args.length < least || call.args.length > 2) {
+    throw new SqlError("sql_error", `${name}() takes ${name === "string_agg" ? "2 arguments (a value and a separator)" : "1 or 2 arguments (a value, then a separator)"}`, at(call.span));
+  }
+  let separator: { separator?: string } = {};
+  if (second !== undefined) {
+    if (second.kind !== "literal" || typeof second.value !== "string") throw new SqlError("sql_error", `${name}()'s separator is a string literal`, at(second.span));
+    separator = { separator: second.value };
+  }
+  const arg = lowerExpr(first);
+  return { type: "aggregate", name: "group_concat", arg, ...(call.distinct ? { distinct: true } : {}), ...separator };
+}
 
 /**
  * A call is an aggregate when it names one (any case): `count(*)`, or one
@@ -550,6 +570,7 @@ const AGGREGATES: ReadonlySet<string> = new Set<AggregateName>(["count", "sum", 
  */
 function lowerCall(call: CallExpr): Expression {
   const name = call.name.text.toLowerCase();
+  if (name === "group_concat" || name === "string_agg") return lowerGroupConcat(call, name);
   if (AGGREGATES.has(name)) {
     const aggregate = name as AggregateName;
     if (call.star) {

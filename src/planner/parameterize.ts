@@ -256,7 +256,7 @@ class ShapeWriter {
         return this.name(e.name) && this.list(e.args, depth + 1);
       case "aggregate":
         this.tag(e.distinct === true ? Tag.AggregateDistinct : Tag.Aggregate);
-        return this.name(e.name) && this.optionalExpr(e.arg, depth + 1);
+        return this.name(e.name) && this.optionalExpr(e.arg, depth + 1) && this.optionalName(e.separator);
       default:
         // A parameter slot (it needs values the command does not carry) or no expression at all.
         return false;

@@ -126,6 +126,8 @@ export interface AggregateCall {
   readonly arg?: BoundExpr;
   readonly distinct: boolean;
   readonly type: StaticType;
+  /** group_concat's: what goes between two values. */
+  readonly separator?: string;
 }
 
 /**

@@ -26,6 +26,7 @@ import { joinCases } from "../conformance/cases-join.js";
 import { readCases } from "../conformance/cases-read.js";
 import { writeCases } from "../conformance/cases-write.js";
 import { fixtureEngine } from "../conformance/fixture.js";
+import { storeErrorOf } from "../support/store-error.js";
 
 interface Seen {
   readonly outcome: string;
@@ -191,6 +192,20 @@ test("explain binds the command as written: literals show, whatever is cached", 
   const paged = (e.execute({ kind: "explain", command: users(L(true), { limit: 5, offset: 10 }) as never }).result as PlanResult).plan;
   assert.ok(paged.statement.kind === "select" && paged.statement.limit === 5 && paged.statement.offset === 10, "limit and offset show as written");
   assert.equal(paged.params, []);
+});
+
+test("group_concat's separator is part of the shape: two separators, two plans", () => {
+  const e = fixtureEngine();
+  const joined = (separator: string): Value => {
+    const column = { expr: { type: "aggregate", name: "group_concat", arg: I("name"), separator } as Expression, as: "v" };
+    const r = e.execute({ kind: "select", table: "users", columns: [column], where: C("<>", I("id"), L("u3")) }).result as RowsResult;
+    return (r.rows[0] as Record<string, Value>).v as Value;
+  };
+  assert.is(joined(", "), "Ada, Bob, Dee, Eve");
+  assert.is(joined("/"), "Ada/Bob/Dee/Eve");
+  const sumWithSeparator = { kind: "select", table: "users", columns: [{ expr: { type: "aggregate", name: "sum", arg: I("age"), separator: "," }, as: "v" }] } as Command;
+  e.execute({ kind: "select", table: "users", columns: [{ expr: { type: "aggregate", name: "sum", arg: I("age") }, as: "v" }] });
+  assert.is(storeErrorOf(() => e.execute(sumWithSeparator)).code, "invalid_request");
 });
 
 /** Rows of `select * from t where a = 1`, as [column, value] pairs. */

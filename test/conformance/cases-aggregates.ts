@@ -11,7 +11,7 @@
  * orders' amounts by user u1: 250, 20; u2: 99.5; u3: 100; u5: 5, NULL.
  */
 
-import { avg, col, count, countDistinct, eq, gt, lower, max, min, sum } from "../../src/api/expressions.js";
+import { avg, col, count, countDistinct, eq, groupConcat, gt, lower, max, min, sum } from "../../src/api/expressions.js";
 import type { Expression, Value } from "../../src/commands/types.js";
 import { AS, B, C, FN, I, L, c, err, misuse, rows, sel, type Case } from "./dsl.js";
 
@@ -48,6 +48,16 @@ export const aggregateCases: readonly Case[] = [
   whole("count(DISTINCT x)", countDistinct("score"), AGG("count", "score", true), "count(DISTINCT score)", 3),
   whole("sum(DISTINCT x)", sum("score", { distinct: true }), AGG("sum", "score", true), "sum(DISTINCT score)", 19.75),
   whole("avg(DISTINCT x)", avg("age", { distinct: true }), AGG("avg", "age", true), "avg(DISTINCT age)", 33.25),
+  whole("group_concat joins text in row order", groupConcat("name"), AGG("group_concat", "name"), "group_concat(name)", "Ada,Bob,Cy,Dee,Eve"),
+  whole("group_concat skips NULL and joins numbers as CAST writes them, with its separator", groupConcat("score", { separator: " | " }),
+    { ...AGG("group_concat", "score"), separator: " | " } as Expression, "group_concat(score, ' | ')", "9.5 | 7.25 | 3.0 | 9.5"),
+  whole("string_agg is group_concat with a separator", groupConcat("city", { separator: "; " }), { ...AGG("group_concat", "city"), separator: "; " } as Expression,
+    "string_agg(city, '; ')", "Paris; Berlin; Paris; Rome"),
+  whole("group_concat(DISTINCT x): each value once, where it first came", groupConcat("city", { distinct: true }), AGG("group_concat", "city", true),
+    "group_concat(DISTINCT city)", "Paris,Berlin,Rome"),
+  whole("group_concat over no rows is NULL", groupConcat("name"), AGG("group_concat", "name"), "group_concat(name)", null, none),
+  c("only group_concat takes a separator", null, sel(users, [AS({ ...AGG("sum", "age"), separator: "," } as Expression, "v")]), null, err("invalid_request")),
+  c("group_concat's separator is a string literal", null, null, "SELECT group_concat(name, city) AS v FROM users", err("sql_error")),
   whole("an aggregate of an expression", sum(col("age").mul(2)), AGG("sum", B("*", "age", 2)), "sum(age * 2)", 266),
   whole("arithmetic over aggregates", null, B("-", AGG("max", "age"), AGG("min", "age")), "max(age) - min(age)", 35),
   whole("integer division of aggregates", null, B("/", AGG("sum", "age"), AGG("count", "age")), "sum(age) / count(age)", 33),
