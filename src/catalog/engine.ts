@@ -33,7 +33,7 @@ import {
   type ProjectFn,
   type Stores,
 } from "../executor/index.js";
-import { parseSql } from "../parser/index.js";
+import { parseSql, type Statement } from "../parser/index.js";
 import { bind, type Catalog } from "../planner/index.js";
 import { countParams, lowerSql } from "../planner/lower-sql.js";
 import { expressionSlots, signatureOf, withParamTypes } from "../planner/param-types.js";
@@ -130,6 +130,18 @@ export class Engine implements EngineApi {
   }
 
   execute(command: Command, readOnly = false): Outcome {
+    try {
+      return this.dispatch(command, readOnly);
+    } catch (error) {
+      // A text value past V8's longest string (group_concat, replace, ||): the input's doing, as SQLite's "string or blob too big".
+      if (error instanceof RangeError && /invalid string length/i.test(error.message)) {
+        throw new StoreError("invalid_request", "A text value would grow past the longest string this engine holds (2^29 - 24 characters); nothing was changed");
+      }
+      throw error;
+    }
+  }
+
+  private dispatch(command: Command, readOnly: boolean): Outcome {
     if (this.problems.length > 0 && command.kind !== "validate") {
       throw new StoreError("database_corrupt", `The database is invalid (${this.problems.length} problem(s)); only validate runs on it`);
     }
@@ -205,9 +217,11 @@ export class Engine implements EngineApi {
     if (isPlanCommand(command) && command.kind !== "select") throw refusedWrite();
     switch (command.kind) {
       case "sql": {
-        // The lowered statement says what it does, before anything is bound.
-        const statement = this.cachedSql(command.sql).command;
-        if (statement.kind !== "explain" && statement.kind !== "select") throw refusedWrite();
+        // The statement says what it does before it is lowered (an INSERT without a column list reads the catalog there) or bound.
+        const refuseWrites = (kind: string): void => {
+          if (kind !== "explain" && kind !== "select") throw refusedWrite();
+        };
+        refuseWrites(this.cachedSql(command.sql, (stmt) => refuseWrites(stmt.kind)).command.kind);
         return this.sql(command);
       }
       case "transaction":
@@ -248,11 +262,12 @@ export class Engine implements EngineApi {
     return this.run(this.sqlPlan(statement, params, true), params);
   }
 
-  /** A SQL text parsed and lowered, from the cache or now. */
-  private cachedSql(text: string): CachedSql {
+  /** A SQL text parsed and lowered, from the cache or now; `parsed` sees a new statement before it is lowered. */
+  private cachedSql(text: string, parsed?: (stmt: Statement) => void): CachedSql {
     const hit = this.plans.get(text);
     if (hit?.kind === "sql") return hit;
     const stmt = parseSql(text);
+    parsed?.(stmt);
     const lowered = lowerSql(stmt, this.catalog);
     if (lowered.kind === "explain" && lowered.command.kind === "sql") throw new SqlError("sql_error", "EXPLAIN takes a statement");
     if (lowered.kind !== "explain" && !isPlanCommand(lowered)) throw new SqlError("sql_error", `A SQL statement cannot run "${lowered.kind}"`);

@@ -74,6 +74,7 @@ function firstTokens(paths: readonly (readonly TokenType[])[]): TokenType[] {
 /** Rules whose alternatives are better summarized than listed. */
 const SUMMARY: Readonly<Record<string, string>> = {
   operand: "an expression",
+  selectItem: "an expression",
   value: "a value (a literal or '?')",
   literal: "a literal",
   statement: "a statement (SELECT, INSERT, UPDATE, DELETE, CREATE TABLE, CREATE INDEX, DROP TABLE, DROP INDEX, ALTER TABLE or EXPLAIN)",

@@ -20,7 +20,7 @@ import { StoreError } from "../errors.js";
 import type { ExprBinder } from "./bind-expr.js";
 import type { BoundExpr, OutputColumn } from "./plan.js";
 import { typeOf } from "./static-types.js";
-import { mapChildren, some } from "./walk.js";
+import { mapChildren, sameExprKey, some } from "./walk.js";
 
 const isAggregate = (e: BoundExpr): boolean => some(e, (x) => x.kind === "aggregate");
 
@@ -55,11 +55,11 @@ function bindNameOrResult(name: string, columns: readonly OutputColumn[], binder
 
 /** `e` over groups: its parts that are keys become key references; a source column left is an error naming it. */
 export function overGroups(e: BoundExpr, keys: readonly BoundExpr[], binder: ExprBinder, where: string): BoundExpr {
-  const texts = keys.map((k) => JSON.stringify(k));
+  const texts = keys.map(sameExprKey);
   const rewrite = (x: BoundExpr): BoundExpr => {
     // Constants, parameters, aggregates and a subquery's outer values are the same for a whole group.
     if (x.kind === "const" || x.kind === "param" || x.kind === "aggregate" || x.kind === "outer" || x.kind === "group-key") return x;
-    const index = texts.indexOf(JSON.stringify(x));
+    const index = texts.indexOf(sameExprKey(x));
     if (index >= 0) return { kind: "group-key", index, type: typeOf(keys[index]!) };
     if (x.kind === "column") {
       throw binder.misuse(`Column "${x.name}" in ${where} is neither grouped nor aggregated: add it to GROUP BY or use it in an aggregate`);

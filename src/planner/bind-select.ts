@@ -24,6 +24,7 @@ import { bindGroupBy, overGroups } from "./bind-group.js";
 import type { BoundExpr, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source } from "./plan.js";
 import { Scope, type ScopeSource } from "./scope.js";
 import type { Catalog, TableInfo } from "./table-info.js";
+import { sameExprKey } from "./walk.js";
 
 export function checkName(name: string, what: string): string {
   if (!isValidIdentifier(name)) throw new StoreError("invalid_name", `Invalid ${what} name ${JSON.stringify(name)}`);
@@ -197,8 +198,8 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
 
 /** With DISTINCT, a sort key is one of the result columns (a row of the result holds nothing else to sort by). */
 function outputOf(key: BoundExpr, columns: readonly OutputColumn[], binder: ExprBinder): number {
-  const text = JSON.stringify(key);
-  const index = columns.findIndex((c) => JSON.stringify(c.expr) === text);
+  const text = sameExprKey(key);
+  const index = columns.findIndex((c) => sameExprKey(c.expr) === text);
   if (index < 0) throw binder.misuse("With DISTINCT, ORDER BY takes only selected columns (by name, number or the same expression)");
   return index;
 }

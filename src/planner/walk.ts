@@ -194,3 +194,16 @@ export function mapSubqueryPlans(e: BoundExpr, f: (sub: SelectPlan) => SelectPla
 export function mapSubqueries(plan: SelectPlan, f: (sub: SelectPlan) => SelectPlan): SelectPlan {
   return mapPlanExprs(plan, (e) => mapSubqueryPlans(e, f));
 }
+
+/**
+ * Text that is equal for two expressions that compute the same thing: a
+ * column is its source and position, however it was written (`id`, `o.id`),
+ * so a grouped or DISTINCT query matches `o.id` in its list with `id` in
+ * GROUP BY, as SQL does.
+ */
+export function sameExprKey(e: BoundExpr): string {
+  return JSON.stringify(e, (_key, value: unknown) => {
+    const node = value as { kind?: unknown; source?: unknown; column?: unknown } | null;
+    return node !== null && typeof node === "object" && node.kind === "column" ? { kind: "column", source: node.source, column: node.column } : value;
+  });
+}

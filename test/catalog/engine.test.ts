@@ -82,6 +82,21 @@ function shop(): Engine {
   return e;
 }
 
+test("a text value past the longest string V8 holds is invalid_request, and nothing changes", () => {
+  const e = Engine.empty();
+  sql(e, "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)");
+  e.execute({ kind: "insert", table: "t", rows: Array.from({ length: 600 }, (_, id) => ({ id, name: "a" })) });
+  // 600 values joined by a 1 MB separator, and a 1 MB replacement of each of 600 characters: ~600 MB of text each.
+  const mega = "x".repeat(1 << 20);
+  for (const distinct of ["", "DISTINCT "]) {
+    fails(e, { kind: "sql", sql: `SELECT group_concat(${distinct}id, '${mega}') AS g FROM t` }, "invalid_request");
+  }
+  const long = "a".repeat(600);
+  sql(e, "UPDATE t SET name = ? WHERE id = 0", [long]);
+  fails(e, { kind: "sql", sql: `UPDATE t SET name = replace(name, 'a', '${mega}') WHERE id = 0` }, "invalid_request");
+  assert.equal(select(e, "SELECT length(name) FROM t WHERE id = 0"), [[600]]);
+});
+
 test("insert: defaults, nulls, rowsAffected, changes", () => {
   const e = shop();
   const out = sql(e, "INSERT INTO users (id, email, age) VALUES (?, ?, ?), ('u5', 'e@x', 40)", ["u4", "d@x", 20]);

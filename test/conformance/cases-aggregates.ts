@@ -116,6 +116,13 @@ export const aggregateCases: readonly Case[] = [
   c("in HAVING a source column wins over a result alias of its name", null,
     sel(orders, [AS(AGG("count"), "amount")], { groupBy: [I("user_id")], having: C(">", "amount", 1) }),
     "SELECT count(*) AS amount FROM orders GROUP BY user_id HAVING amount > 1", misuse),
+  c("GROUP BY matches a column however it is written, qualified or not", null,
+    sel(users, ["users.name"], { groupBy: [I("name")], orderBy: [{ column: "users.name" }] }), "SELECT users.name FROM users GROUP BY name ORDER BY users.name",
+    rows(["users.name"], ["Ada"], ["Bob"], ["Cy"], ["Dee"], ["Eve"])),
+  c("GROUP BY a qualified key, t.* in the list", null,
+    sel(orders, ["orders.*"], { groupBy: [I("orders.id"), I("orders.user_id"), I("orders.amount"), I("orders.status"), I("orders.paid")], where: C("=", "id", 3) }),
+    "SELECT orders.* FROM orders WHERE id = 3 GROUP BY orders.id, orders.user_id, orders.amount, orders.status, orders.paid",
+    rows(["id", "user_id", "amount", "status", "paid", "big"], [3, "u2", 99.5, "shipped", true, false])),
   c("HAVING without GROUP BY makes one group", null, { kind: "select", table: users, columns: [AS(AGG("count"), "n")], having: C(">", AGG("count"), 10) },
     "SELECT count(*) AS n FROM users HAVING count(*) > 10", rows(["n"])),
 

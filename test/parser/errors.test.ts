@@ -249,6 +249,12 @@ test("a syntax error reads 'Expected X but found Y at line L, column C'", () => 
   assert.is(error.status, 400);
 });
 
+test("a missing select item reads as a missing expression", () => {
+  for (const sql of ["SELECT v, FROM t", "SELECT a, , b FROM t", "UPDATE t SET v = 1 RETURNING v,"]) {
+    assert.match(failure(sql).message, /^Expected an expression but found /, sql);
+  }
+});
+
 test("trailing input lists what could have come instead", () => {
   const error = failure("SELECT id FROM users WHER id = 1");
   assert.match(error.message, /^Expected one of .*WHERE.* or end of input but found 'id' \(did you mean WHERE instead of 'WHER'\?\) at line 1, column 27$/);

@@ -135,6 +135,9 @@ test("a reader refuses every mutation with database_locked, on every surface, be
     { kind: "create-table", schema: { name: "t", columns: { a: "text" } } },
     { kind: "drop-table", table: "users" },
     { kind: "sql", sql: "INSERT INTO users (id, name) VALUES ('9', 'x')" },
+    // Without a column list the lowering would ask the catalog first: the refusal still comes before.
+    { kind: "sql", sql: "INSERT INTO nope VALUES (1)" },
+    { kind: "sql", sql: "INSERT INTO users VALUES (1)" },
     { kind: "sql", sql: "UPDATE users SET name = 'x'" },
     { kind: "sql", sql: "DELETE FROM users" },
     { kind: "sql", sql: "CREATE TABLE t (a TEXT)" },
