@@ -31,7 +31,7 @@
  * (CONTRACT §4) must fit a process whose parser is not yet optimized. Nodes carry no locations (`nodeLocationTracking: "none"`):
  * `to-ast.ts` derives spans from the tokens.
  */
-import { CstParser, type IOrAlt } from "chevrotain";
+import { CstParser, tokenMatcher, type IOrAlt } from "chevrotain";
 import * as T from "../lexer/tokens.js";
 import { errorMessages } from "./syntax-errors.js";
 
@@ -163,7 +163,7 @@ class SqlGrammar extends CstParser {
   /** An expression, optionally named: `expr [AS] name`. */
   /** `name . *` next: the two tokens after the name tell it from a column `t.c` and every other expression. */
   private sourceStarAhead(): boolean {
-    return this.LA(2).tokenType === T.Dot && this.LA(3).tokenType === T.Star;
+    return tokenMatcher(this.LA(1), T.Identifier) && this.LA(2).tokenType === T.Dot && this.LA(3).tokenType === T.Star;
   }
 
   readonly selectItem = this.RULE("selectItem", () => {

@@ -253,6 +253,10 @@ test("a missing select item reads as a missing expression", () => {
   for (const sql of ["SELECT v, FROM t", "SELECT a, , b FROM t", "UPDATE t SET v = 1 RETURNING v,"]) {
     assert.match(failure(sql).message, /^Expected an expression but found /, sql);
   }
+  // Only a name takes .*: after anything else the dot is what is wrong.
+  for (const sql of ["SELECT ?.* FROM t", "SELECT 'a'.* FROM t", "SELECT NULL.* FROM t"]) {
+    assert.match(failure(sql).message, /but found '\.' at line 1/, sql);
+  }
 });
 
 test("trailing input lists what could have come instead", () => {
