@@ -90,15 +90,15 @@ export function bindColumns(columns: "*" | readonly SelectColumn[], sources: rea
   if (columns.length === 0) throw new StoreError("invalid_request", "columns must name at least one column");
   for (const c of columns) {
     if (typeof c !== "string") out.push({ name: resultName(c.as), expr: all.bind(c.expr) });
-    else if (c.endsWith(".*")) allOf(sourceNamed(sources, c.slice(0, -2)));
+    else if (c.endsWith(".*")) allOf(sourceNamed(all.scope, c.slice(0, -2)));
     else out.push({ name: c, expr: all.bind({ type: "identifier", name: c }) });
   }
   return out;
 }
 
-/** The source `t.*` names: its alias, else its table's name. */
-function sourceNamed(sources: readonly ScopeSource[], name: string): ScopeSource {
-  const matches = sources.filter((s) => s.name === name && s.qualifiedOnly !== true);
+/** The source `t.*` names: its alias, else its table's name (`Scope.named`, exact). */
+function sourceNamed(scope: Scope, name: string): ScopeSource {
+  const matches = scope.named(name, true).filter((s) => s.qualifiedOnly !== true);
   if (matches.length === 0) throw new StoreError("unknown_column", `No source named "${name}" for ${name}.*`);
   if (matches.length > 1) throw new StoreError("ambiguous_column", `${name}.* is ambiguous: several sources are named "${name}"`);
   return matches[0]!;

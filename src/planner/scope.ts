@@ -51,9 +51,7 @@ export class Scope {
     if (dot >= 0) {
       const qualifier = parts[0] as string;
       const column = parts[1] as string;
-      let matches = this.sources.filter((s) => s.alias === qualifier);
-      if (matches.length === 0) matches = this.sources.filter((s) => s.alias === undefined && s.table.name === qualifier);
-      if (matches.length === 0 && !exact) matches = this.sources.filter((s) => s.table.name === qualifier);
+      const matches = this.named(qualifier, exact);
       if (matches.length === 0) throw new StoreError("unknown_column", `Unknown column "${name}": no source named "${qualifier}"`);
       if (matches.length > 1) throw new StoreError("ambiguous_column", `Column "${name}" is ambiguous: several sources are named "${qualifier}"`);
       const found = this.find(matches[0] as ScopeSource, column);
@@ -69,6 +67,14 @@ export class Scope {
     if (found.length === 0) throw new StoreError("unknown_column", `Unknown column "${name}"`);
     if (found.length > 1) throw new StoreError("ambiguous_column", `Column "${name}" is ambiguous: ${found.map((r) => r.source.name).join(", ")} have it`);
     return found[0] as Resolved;
+  }
+
+  /** The sources `qualifier` names: by alias, else an alias-less source by its table's name, and (unless `exact`) any source by its table's name. */
+  named(qualifier: string, exact = false): ScopeSource[] {
+    let matches = this.sources.filter((s) => s.alias === qualifier);
+    if (matches.length === 0) matches = this.sources.filter((s) => s.alias === undefined && s.table.name === qualifier);
+    if (matches.length === 0 && !exact) matches = this.sources.filter((s) => s.table.name === qualifier);
+    return matches;
   }
 
   private find(source: ScopeSource, name: string): Resolved | undefined {
