@@ -77,10 +77,12 @@ export function applyUpsert(
         inserted++;
       } else if (assign === undefined) {
         ignored++;
-      } else if (where !== undefined && !where([table.values(holder), values] as never, params)) {
-        ignored++;
       } else {
         const before = table.values(holder);
+        if (where !== undefined && !where([before, values] as never, params)) {
+          ignored++;
+          continue;
+        }
         const after = assign([before, values], params);
         rowRules(table, after, i);
         keyRules(table, after, holder, i);

@@ -7,7 +7,7 @@
  * upsert's update in values-tuple mode: `r` is [the values of the row
  * already there, the proposed row], and the copy is of the first. An
  * update's values may hold subqueries (`context`): they run while the
- * WHERE's do (`matchRows`), before any row changes.
+ * WHERE's do (`matchThen`), before any row changes.
  */
 
 import type { ColumnType, Value } from "../commands/types.js";
