@@ -263,10 +263,10 @@ function isSubquery(values: readonly unknown[]): values is [Subquery] {
   return values.length === 1 && typeof first === "object" && first !== null && typeof (first as Partial<Subquery>).toPlan === "function";
 }
 
-/** The select a subquery stands for (a fluent insert, update or delete cannot be one). */
-function selectOf(query: Subquery): SelectCommand {
+/** The select a subquery (or a compound's other select: `what`) stands for; a fluent insert, update or delete cannot be one. */
+export function selectOf(query: Subquery, what = "A subquery"): SelectCommand {
   const command = query.toPlan();
-  if (command.kind !== "select") throw new StoreError("invalid_request", `A subquery must be a select, not ${command.kind === "explain" ? "an explain" : `a ${command.kind}`}`);
+  if (command.kind !== "select") throw new StoreError("invalid_request", `${what} must be a select, not ${command.kind === "explain" ? "an explain" : `a ${command.kind}`}`);
   return command;
 }
 

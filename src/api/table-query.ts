@@ -13,9 +13,9 @@
  */
 
 import type { Result } from "../commands/results.js";
-import type { Command, Expression, Join, OnConflict, OrderBy, Returning, SelectColumn, SelectCommand, SetValue, Value } from "../commands/types.js";
+import type { Command, CompoundOperator, Expression, Join, OnConflict, OrderBy, Returning, SelectColumn, SelectCommand, SetValue, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import { and, eq, isNull, type Aliased, type Operand } from "./expressions.js";
+import { and, eq, isNull, selectOf, type Aliased, type Operand } from "./expressions.js";
 
 export type Runner = (command: Command) => Promise<Result>;
 
@@ -43,6 +43,8 @@ interface State {
   readonly groupBy: readonly Expression[];
   readonly having: readonly Expression[];
   readonly distinct: boolean;
+  /** Selects joined to this one by `.union()` and the rest, in call order. */
+  readonly compound: readonly { readonly op: CompoundOperator; readonly query: TableQuery }[];
   readonly all: boolean;
   readonly orderBy: readonly OrderBy[];
   readonly limit?: number;
@@ -57,7 +59,7 @@ interface State {
   readonly misuse?: string;
 }
 
-const INITIAL: State = { kind: "select", joins: [], where: [], groupBy: [], having: [], distinct: false, all: false, orderBy: [], explain: false };
+const INITIAL: State = { kind: "select", joins: [], where: [], groupBy: [], having: [], distinct: false, compound: [], all: false, orderBy: [], explain: false };
 
 const EXPRESSION_TYPES = new Set([
   "literal", "identifier", "comparison", "is-null", "and", "or", "not", "param",
@@ -123,6 +125,35 @@ export class TableQuery<R extends Row = Row> {
   /** Drops repeated result rows. */
   distinct(): TableQuery<R> {
     return this.#with({ distinct: true }, ["select"], "distinct");
+  }
+
+  /**
+   * Adds the rows of `other`, a select of as many columns, keeping each
+   * distinct row once (SQL `UNION`). Compound calls apply left to right;
+   * `orderBy` (by result name or number), `limit`, `offset` and `output`
+   * then apply to the whole result, whose names are this select's.
+   */
+  union(other: TableQuery): TableQuery<R> {
+    return this.#compound("union", other, "union");
+  }
+
+  /** Adds every row of `other`, repeats kept (SQL `UNION ALL`). */
+  unionAll(other: TableQuery): TableQuery<R> {
+    return this.#compound("union-all", other, "unionAll");
+  }
+
+  /** Keeps the distinct rows that `other` also returns (SQL `INTERSECT`). */
+  intersect(other: TableQuery): TableQuery<R> {
+    return this.#compound("intersect", other, "intersect");
+  }
+
+  /** Keeps the distinct rows that `other` does not return (SQL `EXCEPT`). */
+  except(other: TableQuery): TableQuery<R> {
+    return this.#compound("except", other, "except");
+  }
+
+  #compound(op: CompoundOperator, other: TableQuery, call: string): TableQuery<R> {
+    return this.#with({ compound: [...this.#state.compound, { op, query: other }] }, ["select"], call);
   }
 
   join(table: string, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
@@ -219,7 +250,7 @@ export class TableQuery<R extends Row = Row> {
     const state = this.#state;
     const selectOnly =
       state.columns !== undefined || state.alias !== undefined || state.joins.length > 0 || state.orderBy.length > 0 ||
-      state.groupBy.length > 0 || state.having.length > 0 || state.distinct;
+      state.groupBy.length > 0 || state.having.length > 0 || state.distinct || state.compound.length > 0;
     const shaped = selectOnly || state.limit !== undefined || state.offset !== undefined || state.output !== undefined;
     let misuse = state.misuse;
     if (misuse === undefined && state.kind !== "select") misuse = `.${kind}() on a query that is already ${state.kind === "delete" ? "a" : "an"} ${state.kind}`;
@@ -253,6 +284,7 @@ export class TableQuery<R extends Row = Row> {
         if (state.groupBy.length > 0) command.groupBy = [...state.groupBy];
         if (state.having.length > 0) command.having = state.having.length === 1 ? state.having[0] : and(...state.having);
         if (state.distinct) command.distinct = true;
+        if (state.compound.length > 0) command.compound = state.compound.map(({ op, query }) => ({ op, select: selectOf(query, `The query joined by ${op}`) }));
         if (state.orderBy.length > 0) command.orderBy = [...state.orderBy];
         if (state.limit !== undefined) command.limit = state.limit;
         if (state.offset !== undefined) command.offset = state.offset;

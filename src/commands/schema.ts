@@ -310,6 +310,12 @@ export const definitions = {
     additionalProperties: { if: { type: "object" }, then: ref("expression") },
   },
 
+  compoundArm: {
+    type: "object",
+    additionalProperties: false,
+    required: ["op", "select"],
+    properties: { op: { enum: ["union", "union-all", "intersect", "except"] }, select: ref("select") },
+  },
   select: {
     type: "object",
     additionalProperties: false,
@@ -324,6 +330,7 @@ export const definitions = {
       groupBy: { type: "array", items: ref("expression") },
       having: ref("expression"),
       distinct: { type: "boolean" },
+      compound: { type: "array", minItems: 1, items: ref("compoundArm") },
       orderBy: { type: "array", items: ref("orderBy") },
       limit: { type: "integer", minimum: 0 },
       offset: { type: "integer", minimum: 0 },

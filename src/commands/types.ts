@@ -125,11 +125,26 @@ export interface SelectCommand {
   readonly having?: Expression;
   /** Drops repeated rows of the result. */
   readonly distinct?: boolean;
+  /**
+   * Selects joined to this one, left to right, each by its operator (as
+   * SQLite groups them: no operator binds tighter). `orderBy`, `limit`,
+   * `offset` and `output` then apply to the whole result, whose columns are
+   * this select's; an arm's select has none of them.
+   */
+  readonly compound?: readonly CompoundArm[];
   readonly orderBy?: readonly OrderBy[];
   /** A count, or (SQL `LIMIT ?`) a parameter slot. */
   readonly limit?: number | ParamSlot;
   readonly offset?: number | ParamSlot;
   readonly output?: "objects" | "arrays";
+}
+
+/** `union` and `intersect` and `except` keep each distinct row once; `union-all` keeps every row of both sides. */
+export type CompoundOperator = "union" | "union-all" | "intersect" | "except";
+
+export interface CompoundArm {
+  readonly op: CompoundOperator;
+  readonly select: SelectCommand;
 }
 
 export interface InsertCommand {

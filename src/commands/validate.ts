@@ -98,6 +98,7 @@ function checkCommandDepth(command: unknown, path: string): void {
     const onConflict = command["onConflict"];
     if (isObject(onConflict)) eachValue(onConflict["set"], (value, key) => tooDeep(value) && deepError(`${path}.onConflict.set${segment(key)}`));
     eachItem(command["orderBy"], (item, i) => isObject(item) && tooDeep(item["expr"]) && deepError(`${path}.orderBy[${i}].expr`));
+    eachItem(command["compound"], (arm, i) => tooDeep(arm) && deepError(`${path}.compound[${i}]`));
     const schema = command["schema"];
     if (isObject(schema)) {
       eachItem(schema["checks"], (check, i) => isObject(check) && tooDeep(check["expr"]) && deepError(`${path}.schema.checks[${i}].expr`));
@@ -150,6 +151,21 @@ function push(node: unknown, depth: number): void {
 const CHILD_KEYS = ["left", "right", "expr", "low", "high", "pattern", "operand", "else", "arg"] as const;
 const LIST_KEYS = ["operands", "values", "args"] as const;
 
+/** The expressions of a select at `depth`, and the arms of its compound (whose own selects nest one below them). */
+function pushSelect(select: Record<string, unknown>, depth: number): void {
+  push(select["where"], depth);
+  push(select["having"], depth);
+  for (const key of ["columns", "joins", "orderBy"] as const) {
+    const list = select[key];
+    if (!Array.isArray(list)) continue;
+    for (const item of list) if (isObject(item)) push(item["expr"] ?? item["on"], depth);
+  }
+  for (const key of ["groupBy", "compound"] as const) {
+    const list = select[key];
+    if (Array.isArray(list)) for (const item of list) push(item, depth);
+  }
+}
+
 /** True when an expression nests deeper than the limit (children: see `CHILD_KEYS`, `LIST_KEYS`, and CASE's `when` pairs). */
 function tooDeep(root: unknown): boolean {
   if (!isObject(root)) return false;
@@ -172,19 +188,9 @@ function tooDeep(root: unknown): boolean {
       const list = node[key];
       if (Array.isArray(list)) for (const item of list) push(item, depth + 1);
     }
-    // A subquery's expressions nest one level below it.
+    // A subquery's expressions nest one level below it (a compound's arm's, one below the arm).
     const select = node["select"];
-    if (isObject(select)) {
-      push(select["where"], depth + 1);
-      push(select["having"], depth + 1);
-      for (const key of ["columns", "joins", "orderBy"] as const) {
-        const list = select[key];
-        if (!Array.isArray(list)) continue;
-        for (const item of list) if (isObject(item)) push(item["expr"] ?? item["on"], depth + 1);
-      }
-      const groupBy = select["groupBy"];
-      if (Array.isArray(groupBy)) for (const item of groupBy) push(item, depth + 1);
-    }
+    if (isObject(select)) pushSelect(select, depth + 1);
     const whens = node["when"];
     if (Array.isArray(whens)) {
       for (const pair of whens) {

@@ -34,7 +34,7 @@
  */
 
 import type { RowsResult } from "../commands/results.js";
-import type { Value } from "../commands/types.js";
+import type { CompoundOperator, Value } from "../commands/types.js";
 import type { AccessPath, BoundExpr, Count, SelectPlan } from "../planner/plan.js";
 import { conjuncts, maxSource } from "../planner/passes.js";
 import { accessRows, impliedByAccess, keyInRunner, rangeRows } from "./access.js";
@@ -73,6 +73,13 @@ export interface PreparedSelect {
   readonly lateProjection: boolean;
   /** The statement's subquery runners at any depth (shared by its subqueries' prepared selects). */
   readonly runners: readonly SubqueryRunner[];
+  /** A compound select's selects, prepared each on its own (the rest of this one is its first's). */
+  readonly compound: PreparedCompound | undefined;
+}
+
+interface PreparedCompound {
+  readonly first: PreparedSelect;
+  readonly steps: readonly { readonly op: CompoundOperator; readonly select: PreparedSelect }[];
 }
 
 function all(terms: readonly BoundExpr[]): BoundExpr | undefined {
@@ -122,6 +129,11 @@ function prepareWith(
   context: CompileContext,
   runners: readonly SubqueryRunner[],
 ): PreparedSelect {
+  if (plan.compound !== undefined) {
+    const first = prepareWith(firstSelect(plan), positionOf, context, runners);
+    const steps = plan.compound.steps.map((step) => ({ op: step.op, select: prepareWith(step.plan, positionOf, context, runners) }));
+    return { ...first, plan, compound: { first, steps } };
+  }
   const joined = plan.joins.length > 0;
   const sourceMode: RowMode = joined ? "tuple" : "row";
   // After a grouping, HAVING, ORDER BY and the select list read group rows.
@@ -152,7 +164,14 @@ function prepareWith(
     projectArrays: plan.distinct ? compileProjection(plan.columns, "arrays", mode, context) : undefined,
     runners,
     lateProjection: plan.columns.every((c) => c.expr.kind === "column" || c.expr.kind === "const" || c.expr.kind === "param"),
+    compound: undefined,
   };
+}
+
+/** A compound plan's first select alone: its rows as arrays, in no order, uncut (ORDER BY, LIMIT and OFFSET are the whole's). */
+function firstSelect(plan: SelectPlan): SelectPlan {
+  const { compound: _compound, limit: _limit, offset: _offset, ...first } = plan;
+  return { ...first, orderBy: [], output: "arrays" };
 }
 
 /** Whether the access path walks an index in ORDER BY's order, so no sort is needed. */
@@ -199,6 +218,7 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
 }
 
 function selectRows(prepared: PreparedSelect, stores: Stores, params: readonly Value[]): RowsResult {
+  if (prepared.compound !== undefined) return compoundRows(prepared, prepared.compound, stores, params);
   const plan = prepared.plan;
   const offset = plan.offset === undefined ? 0 : count(plan.offset, params);
   const keep = plan.limit === undefined ? undefined : offset + count(plan.limit, params);
@@ -330,10 +350,9 @@ function distinctRows(prepared: PreparedSelect, items: readonly Item[], params: 
   const toArray = prepared.projectArrays as unknown as Fn<Value[]>;
   const seen = new Set<unknown>();
   let rows: Value[][] = [];
-  const single = plan.columns.length === 1;
   for (const item of items) {
     const row = toArray(item, params, t);
-    const key = single ? row[0] : JSON.stringify(row);
+    const key = rowKey(row);
     if (seen.has(key)) continue;
     seen.add(key);
     rows.push(row);
@@ -343,10 +362,66 @@ function distinctRows(prepared: PreparedSelect, items: readonly Item[], params: 
     rows = orderItems(rows, specs, keep);
   }
   if (offset > 0 || (keep !== undefined && keep < rows.length)) rows = rows.slice(offset, keep);
+  return shaped(plan, rows);
+}
+
+/** Result rows as arrays in the plan's output shape. */
+function shaped(plan: SelectPlan, rows: Value[][]): Row[] {
   if (plan.output === "arrays") return rows;
   return rows.map((row) => {
     const o: Record<string, Value> = {};
     plan.columns.forEach((c, i) => Object.defineProperty(o, c.name, { value: row[i] ?? null, enumerable: true, writable: true, configurable: true }));
     return o;
   });
+}
+
+/** What DISTINCT and the compound operators compare rows by: equal for rows `=` finds equal, NULLs equal. */
+function rowKey(row: readonly Value[]): unknown {
+  return row.length === 1 ? row[0] : JSON.stringify(row);
+}
+
+/**
+ * A compound select: the first select's rows, then each step's combined
+ * with them, left to right — UNION ALL appends; UNION keeps each distinct
+ * row once (the first met); INTERSECT keeps the distinct rows the step also
+ * has, EXCEPT those it lacks — then ordered by result columns and cut.
+ */
+function compoundRows(prepared: PreparedSelect, compound: PreparedCompound, stores: Stores, params: readonly Value[]): RowsResult {
+  const plan = prepared.plan;
+  const names = plan.columns.map((c) => c.name);
+  const offset = plan.offset === undefined ? 0 : count(plan.offset, params);
+  const keep = plan.limit === undefined ? undefined : offset + count(plan.limit, params);
+  if (keep === 0) return rowsResult(names, []);
+  const arrays = (select: PreparedSelect): Value[][] => selectRows(select, stores, params).rows as Value[][];
+  let rows = arrays(compound.first);
+  for (const step of compound.steps) {
+    const next = arrays(step.select);
+    if (step.op === "union-all") {
+      rows = rows.concat(next);
+      continue;
+    }
+    const seen = new Set<unknown>();
+    const kept: Value[][] = [];
+    const keepOnce = (row: Value[]): void => {
+      const key = rowKey(row);
+      if (seen.has(key)) return;
+      seen.add(key);
+      kept.push(row);
+    };
+    if (step.op === "union") {
+      for (const row of rows) keepOnce(row);
+      for (const row of next) keepOnce(row);
+    } else {
+      const other = new Set(next.map(rowKey));
+      const wanted = step.op === "intersect";
+      for (const row of rows) if (other.has(rowKey(row)) === wanted) keepOnce(row);
+    }
+    rows = kept;
+  }
+  if (plan.orderBy.length > 0) {
+    const specs = plan.orderBy.map((k) => ({ key: (row: Value[]) => row[k.output ?? 0] as Value, descending: k.direction === "desc" }));
+    rows = orderItems(rows, specs, keep);
+  }
+  if (offset > 0 || (keep !== undefined && keep < rows.length)) rows = rows.slice(offset, keep);
+  return rowsResult(names, shaped(plan, rows));
 }

@@ -117,6 +117,10 @@ export const Add = keyword("ADD");
 export const Column = keyword("COLUMN");
 export const Rename = keyword("RENAME");
 export const To = keyword("TO");
+export const Union = keyword("UNION");
+export const All = keyword("ALL");
+export const Intersect = keyword("INTERSECT");
+export const Except = keyword("EXCEPT");
 
 /** Every keyword, for tests and documentation. */
 export const keywords: readonly TokenType[] = [
@@ -124,6 +128,7 @@ export const keywords: readonly TokenType[] = [
   Limit, Offset, Insert, Into, Values, Update, SetKeyword, Delete, Create, Table, If, Exists, Primary, Key, Unique,
   Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain, Case, When, Then, Else, End,
   Cast, In, Between, Like, Escape, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore, Index, Alter, Add, Column, Rename, To,
+  Union, All, Intersect, Except,
 ];
 
 export const StringLiteral = createToken({

@@ -256,9 +256,20 @@ export interface SelectStmt {
   readonly where?: Expr;
   readonly groupBy: readonly Expr[];
   readonly having?: Expr;
+  /** The selects joined to this one by UNION [ALL], INTERSECT or EXCEPT, left to right; ORDER BY, LIMIT and OFFSET then apply to the whole. */
+  readonly compound?: readonly CompoundArm[];
   readonly orderBy: readonly OrderItem[];
   readonly limit?: Count;
   readonly offset?: Count;
+  readonly span: Span;
+}
+
+export type CompoundOperator = "union" | "union all" | "intersect" | "except";
+
+/** `UNION [ALL] | INTERSECT | EXCEPT` and the select after it (which has no ORDER BY, LIMIT or OFFSET of its own). */
+export interface CompoundArm {
+  readonly operator: CompoundOperator;
+  readonly select: SelectStmt;
   readonly span: Span;
 }
 

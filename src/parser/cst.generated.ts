@@ -59,6 +59,36 @@ export interface SelectStatementCstNode extends CstNode {
 }
 
 export type SelectStatementCstChildren = {
+  selectCore: (SelectCoreCstNode)[];
+  compoundOperator?: CompoundOperatorCstNode[];
+  Order?: IToken[];
+  By?: IToken[];
+  orderItem?: (OrderItemCstNode)[];
+  Comma?: IToken[];
+  Limit?: IToken[];
+  NumberLiteral?: (IToken)[];
+  Param?: (IToken)[];
+  Offset?: IToken[];
+};
+
+export interface CompoundOperatorCstNode extends CstNode {
+  name: "compoundOperator";
+  children: CompoundOperatorCstChildren;
+}
+
+export type CompoundOperatorCstChildren = {
+  Union?: IToken[];
+  All?: IToken[];
+  Intersect?: IToken[];
+  Except?: IToken[];
+};
+
+export interface SelectCoreCstNode extends CstNode {
+  name: "selectCore";
+  children: SelectCoreCstChildren;
+}
+
+export type SelectCoreCstChildren = {
   Select: IToken[];
   Distinct?: IToken[];
   Star?: IToken[];
@@ -70,14 +100,8 @@ export type SelectStatementCstChildren = {
   Where?: IToken[];
   expression?: (ExpressionCstNode)[];
   Group?: IToken[];
-  By?: (IToken)[];
+  By?: IToken[];
   Having?: IToken[];
-  Order?: IToken[];
-  orderItem?: (OrderItemCstNode)[];
-  Limit?: IToken[];
-  NumberLiteral?: (IToken)[];
-  Param?: (IToken)[];
-  Offset?: IToken[];
 };
 
 export interface SelectItemCstNode extends CstNode {

@@ -102,11 +102,56 @@ class SqlGrammar extends CstParser {
 
   // ------------------------------------------------------------------ SELECT
 
+  /**
+   * Selects joined by UNION [ALL], INTERSECT or EXCEPT, left to right; ORDER
+   * BY, LIMIT and OFFSET after the last one apply to the whole result.
+   */
   readonly selectStatement = this.RULE("selectStatement", () => {
+    this.SUBRULE(this.selectCore);
+    this.MANY(() => {
+      this.SUBRULE(this.compoundOperator);
+      this.SUBRULE2(this.selectCore);
+    });
+    this.OPTION3(() => {
+      this.CONSUME(T.Order);
+      this.CONSUME(T.By);
+      this.SUBRULE(this.orderItem);
+      this.MANY3(() => {
+        this.CONSUME2(T.Comma);
+        this.SUBRULE2(this.orderItem);
+      });
+    });
+    this.OPTION4(() => {
+      this.CONSUME(T.Limit);
+      this.OR2((this.alternatives.limit ??= this.countAlternatives(1)));
+      this.OPTION5(() => {
+        this.CONSUME(T.Offset);
+        this.OR3((this.alternatives.offset ??= this.countAlternatives(2)));
+      });
+    });
+  });
+
+  readonly compoundOperator = this.RULE("compoundOperator", () => {
+    this.OR(
+      (this.alternatives.compoundOperator ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.Union);
+            this.OPTION(() => this.CONSUME(T.All));
+          },
+        },
+        { ALT: () => this.CONSUME(T.Intersect) },
+        { ALT: () => this.CONSUME(T.Except) },
+      ]),
+    );
+  });
+
+  /** One SELECT of a statement: its list, sources, WHERE, GROUP BY and HAVING. */
+  readonly selectCore = this.RULE("selectCore", () => {
     this.CONSUME(T.Select);
     this.OPTION6(() => this.CONSUME(T.Distinct));
     this.OR(
-      (this.alternatives.selectStatement ??= [
+      (this.alternatives.selectCore ??= [
         { ALT: () => this.CONSUME(T.Star) },
         {
           ALT: () => {
@@ -140,23 +185,6 @@ class SqlGrammar extends CstParser {
     this.OPTION8(() => {
       this.CONSUME(T.Having);
       this.SUBRULE4(this.expression);
-    });
-    this.OPTION3(() => {
-      this.CONSUME(T.Order);
-      this.CONSUME(T.By);
-      this.SUBRULE(this.orderItem);
-      this.MANY3(() => {
-        this.CONSUME2(T.Comma);
-        this.SUBRULE2(this.orderItem);
-      });
-    });
-    this.OPTION4(() => {
-      this.CONSUME(T.Limit);
-      this.OR2((this.alternatives.limit ??= this.countAlternatives(1)));
-      this.OPTION5(() => {
-        this.CONSUME(T.Offset);
-        this.OR3((this.alternatives.offset ??= this.countAlternatives(2)));
-      });
     });
   });
 

@@ -281,6 +281,53 @@ class AstBuilder {
   /** A select; as a subquery, it leaves the depth of its deepest expression in `this.depth`. */
   private select(node: C.SelectStatementCstNode): A.SelectStmt {
     const c = node.children;
+    const first = this.selectCore(c.selectCore[0]!);
+    let depth = this.depth;
+    let end = first.span.end;
+    // In text order, so `?` placeholders are numbered as written.
+    const compound: A.CompoundArm[] = [];
+    (c.compoundOperator ?? []).forEach((op, i) => {
+      const select = this.selectCore(c.selectCore[i + 1]!);
+      depth = Math.max(depth, this.depth);
+      const o = op.children;
+      const operator: A.CompoundOperator = o.Intersect ? "intersect" : o.Except ? "except" : o.All ? "union all" : "union";
+      const start = (o.Union ?? o.Intersect ?? o.Except)![0]!.startOffset;
+      compound.push({ operator, select, span: this.span(start, select.span.end) });
+      end = select.span.end;
+    });
+    const orderBy: A.OrderItem[] = [];
+    if (c.orderItem) {
+      for (const item of c.orderItem) {
+        orderBy.push(this.orderItem(item));
+        depth = Math.max(depth, this.depth);
+      }
+      end = last(orderBy).span.end;
+    }
+    let limit: A.Count | undefined;
+    let offset: A.Count | undefined;
+    if (c.Limit) {
+      // LIMIT's count comes before OFFSET's: tell them apart by position.
+      const counts = [...(c.NumberLiteral ?? []), ...(c.Param ?? [])].sort((a, b) => a.startOffset - b.startOffset);
+      limit = this.countOf(counts[0]!, "LIMIT");
+      if (counts[1]) offset = this.countOf(counts[1], "OFFSET");
+      end = endOf(last(counts));
+    }
+    this.depth = depth;
+    // Members in text order, as every node has them (tools walk them in that order).
+    const { span: _span, orderBy: _none, ...core } = first;
+    return {
+      ...core,
+      ...(compound.length > 0 ? { compound } : {}),
+      orderBy,
+      ...(limit === undefined ? {} : { limit }),
+      ...(offset === undefined ? {} : { offset }),
+      span: this.span(first.span.start, end),
+    };
+  }
+
+  /** One SELECT of a statement, without ORDER BY, LIMIT or OFFSET; it leaves the depth of its deepest expression in `this.depth`. */
+  private selectCore(node: C.SelectCoreCstNode): A.SelectStmt {
+    const c = node.children;
     let depth = 0;
     let end = c.Star ? endOf(c.Star[0]!) : 0;
     let columns: A.SelectStmt["columns"] = "*";
@@ -321,25 +368,7 @@ class AstBuilder {
       else where = expr;
       end = expressionEnd(cst);
     }
-    const orderBy: A.OrderItem[] = [];
-    if (c.orderItem) {
-      for (const item of c.orderItem) {
-        orderBy.push(this.orderItem(item));
-        depth = Math.max(depth, this.depth);
-      }
-      end = last(orderBy).span.end;
-    }
-    let limit: A.Count | undefined;
-    let offset: A.Count | undefined;
-    if (c.Limit) {
-      // LIMIT's count comes before OFFSET's: tell them apart by position.
-      const counts = [...(c.NumberLiteral ?? []), ...(c.Param ?? [])].sort((a, b) => a.startOffset - b.startOffset);
-      limit = this.countOf(counts[0]!, "LIMIT");
-      if (counts[1]) offset = this.countOf(counts[1], "OFFSET");
-      end = endOf(last(counts));
-    }
     this.depth = depth;
-    // Members in text order, as every node has them (tools walk them in that order).
     return {
       kind: "select",
       distinct: c.Distinct !== undefined,
@@ -349,9 +378,7 @@ class AstBuilder {
       ...(where ? { where } : {}),
       groupBy,
       ...(having ? { having } : {}),
-      orderBy,
-      ...(limit === undefined ? {} : { limit }),
-      ...(offset === undefined ? {} : { offset }),
+      orderBy: [],
       span: this.span(c.Select[0]!.startOffset, end),
     };
   }

@@ -204,6 +204,7 @@ export class ExprBinder {
           const expr = this.bind(e.expr, next);
           const { plan, outer } = this.subplan(e.select);
           this.checkComparable(expr, this.oneColumn(plan, "A subquery after IN"), "IN");
+          for (const step of plan.compound?.steps ?? []) this.checkComparable(expr, step.plan.columns[0]!.expr, "IN");
           return { kind: "in-subquery", expr, plan, outer, strategy: strategyOf(outer), not: e.not === true };
         }
         if (e.values === undefined || e.values.length === 0) throw new StoreError("invalid_request", "IN needs at least one value");
@@ -242,7 +243,7 @@ export class ExprBinder {
       case "subquery": {
         const { plan, outer } = this.subplan(e.select);
         const column = this.oneColumn(plan, "A subquery used as a value");
-        return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: typeOf(column) };
+        return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: plan.compound?.types[0] ?? typeOf(column) };
       }
       case "exists": {
         const { plan, outer } = this.subplan(e.select);

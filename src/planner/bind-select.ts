@@ -16,13 +16,14 @@
  * sort keys must be result columns.
  */
 
-import type { OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
+import type { CompoundArm, CompoundOperator, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
 import { AggregateCollector, ExprBinder, OuterLink, bindContext, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
-import type { BoundExpr, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source } from "./plan.js";
+import type { BoundExpr, CompoundStep, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source } from "./plan.js";
 import { Scope, type ScopeSource } from "./scope.js";
+import { typeOf, unify } from "./static-types.js";
 import type { Catalog, TableInfo } from "./table-info.js";
 import { sameExprKey } from "./walk.js";
 
@@ -146,6 +147,7 @@ export function bindSelect(cmd: SelectCommand, catalog: Catalog, sql: boolean): 
 
 /** A select's plan; with `outer`, a subquery of the query that link leads to (its result read as arrays). */
 export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: BindContext, outer?: OuterLink): SelectPlan {
+  if (cmd.compound !== undefined) return bindCompound(cmd, cmd.compound, catalog, context, outer);
   const sources = bindSources(cmd, catalog);
   const scope = new Scope(sources);
   const aggregates = new AggregateCollector();
@@ -202,4 +204,54 @@ function outputOf(key: BoundExpr, columns: readonly OutputColumn[], binder: Expr
   const index = columns.findIndex((c) => sameExprKey(c.expr) === text);
   if (index < 0) throw binder.misuse("With DISTINCT, ORDER BY takes only selected columns (by name, number or the same expression)");
   return index;
+}
+
+const OPERATOR_WORDS: Record<CompoundOperator, string> = { union: "UNION", "union-all": "UNION ALL", intersect: "INTERSECT", except: "EXCEPT" };
+
+/**
+ * A compound select: each select bound on its own (within the same
+ * enclosing query, for a subquery), with as many columns as the first, each
+ * column of one family in every select; the result's names are the first
+ * select's. ORDER BY takes a result column by name or number only, as
+ * SQLite's does: the selects' own columns differ.
+ */
+function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog: Catalog, context: BindContext, outer: OuterLink | undefined): SelectPlan {
+  const misuse = (message: string): StoreError => new StoreError(context.misuse, message);
+  const { compound: _compound, orderBy: _orderBy, limit: _limit, offset: _offset, output: _output, ...core } = cmd;
+  const first = bindSelectPlan({ ...core, output: "arrays" }, catalog, context, outer);
+  const steps = arms.map((arm): CompoundStep => {
+    const word = OPERATOR_WORDS[arm.op];
+    const s = arm.select;
+    if (s.compound !== undefined || s.orderBy !== undefined || s.limit !== undefined || s.offset !== undefined || s.output !== undefined) {
+      throw misuse(`The select after ${word} takes no compound, orderBy, limit, offset or output of its own: the first select's apply to the whole result`);
+    }
+    const plan = bindSelectPlan({ ...s, output: "arrays" }, catalog, context, outer);
+    if (plan.columns.length !== first.columns.length) {
+      throw misuse(`The selects joined by ${word} must have as many columns each: ${first.columns.length} before it, ${plan.columns.length} after`);
+    }
+    return { op: arm.op, plan };
+  });
+  const types = first.columns.map((c, j) => unify([typeOf(c.expr), ...steps.map((step) => typeOf(step.plan.columns[j]!.expr))], `Result column ${j + 1} ("${c.name}") of the compound select`));
+  const orderBy = (cmd.orderBy ?? []).map((item): SortKey => {
+    let index = -1;
+    if ("column" in item) index = first.columns.findIndex((c) => c.name === item.column);
+    else if (item.expr.type === "literal" && Number.isInteger(item.expr.value)) {
+      index = (item.expr.value as number) - 1;
+      if (index < 0 || index >= first.columns.length) throw misuse(`ORDER BY column number ${item.expr.value} is out of range: the select list has ${first.columns.length} column(s)`);
+    }
+    if (index < 0) throw misuse(`ORDER BY of a compound select takes a result column's name or number${"column" in item ? `, and no result column is named "${item.column}"` : ""}`);
+    return { expr: first.columns[index]!.expr, direction: item.direction ?? "asc", output: index };
+  });
+  const limit = bindCount(cmd.limit, "limit", context);
+  const offset = bindCount(cmd.offset, "offset", context);
+  const output = outer === undefined ? (cmd.output ?? "objects") : "arrays";
+  if (output === "objects") checkDistinctNames(first.columns);
+  return {
+    ...first,
+    compound: { steps, types },
+    orderBy,
+    ...(limit === undefined ? {} : { limit }),
+    ...(offset === undefined ? {} : { offset }),
+    output,
+  };
 }

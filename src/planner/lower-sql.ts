@@ -38,6 +38,7 @@ import type {
   ColumnType,
   Check,
   ExplainCommand,
+  CompoundArm,
 } from "../commands/types.js";
 import { IDENTIFIER_RULE, isValidIdentifier, quote } from "../commands/names.js";
 import { SqlError, StoreError, assertNever, type SourcePosition } from "../errors.js";
@@ -46,6 +47,7 @@ import type { Catalog } from "./table-info.js";
 import type {
   AlterAction as AlterActionStmt,
   CallExpr,
+  CompoundOperator,
   Assignment,
   ColumnRefExpr,
   Count,
@@ -171,6 +173,7 @@ export function countParams(stmt: Statement): number {
         visit(s.where);
         for (const item of s.groupBy) visit(item);
         visit(s.having);
+        for (const arm of s.compound ?? []) visitStatement(arm.select);
         for (const item of s.orderBy) visit(item.expr);
         visitCount(s.limit);
         visitCount(s.offset);
@@ -234,6 +237,8 @@ function lowerQuery(stmt: Lowerable, catalog: Catalog | undefined): ExplainComma
 
 const TRUE: Expression = { type: "literal", value: true };
 
+const COMPOUND_OPS: Record<CompoundOperator, CompoundArm["op"]> = { union: "union", "union all": "union-all", intersect: "intersect", except: "except" };
+
 function lowerSelect(stmt: SelectStmt): SelectCommand {
   const command: { -readonly [K in keyof SelectCommand]: SelectCommand[K] } = {
     kind: "select",
@@ -254,6 +259,7 @@ function lowerSelect(stmt: SelectStmt): SelectCommand {
   if (stmt.groupBy.length > 0) command.groupBy = stmt.groupBy.map(lowerExpr);
   if (stmt.having) command.having = lowerExpr(stmt.having);
   if (stmt.distinct) command.distinct = true;
+  if (stmt.compound) command.compound = stmt.compound.map((arm) => ({ op: COMPOUND_OPS[arm.operator], select: lowerSelect(arm.select) }));
   if (stmt.orderBy.length > 0) {
     // A bare name may be a result name (the binder decides); anything else is an expression.
     command.orderBy = stmt.orderBy.map((item): OrderBy =>

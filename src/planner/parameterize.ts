@@ -33,7 +33,8 @@
  * this walk (measured), more than the whole plan run of a point select.
  *
  * Anything the tokens cannot stand for — a parameter slot, a value no column
- * type holds, a malformed field, a tree deeper than bind accepts — makes
+ * type holds, a malformed field, a tree deeper than bind accepts, a compound
+ * select (UNION and the rest) at any depth — makes
  * `shapeOf` answer `undefined`: the command is bound as written, uncached,
  * with today's errors.
  */
@@ -289,6 +290,8 @@ class ShapeWriter {
   }
 
   select(cmd: SelectCommand, nested = false): boolean {
+    // A compound select is bound as written: its other selects are no part of this walk's shape.
+    if (cmd.compound !== undefined) return false;
     this.tag(Tag.Select);
     if (!this.optionalName(cmd.table) || !this.optionalName(cmd.as)) return false;
     const inline = inlinesLiterals(cmd);

@@ -111,8 +111,8 @@ const accessPath: Pass = {
       case "select": {
         const first = s.sources[0];
         if (first === undefined) return plan;
-        // After grouping or DISTINCT, ORDER BY sorts groups or result rows, not the first table's rows.
-        const order = s.group === undefined && !s.distinct ? { orderBy: s.orderBy, limited: s.limit !== undefined } : undefined;
+        // After grouping or DISTINCT, ORDER BY sorts groups or result rows, not the first table's rows; in a compound, the combined rows.
+        const order = s.group === undefined && !s.distinct && s.compound === undefined ? { orderBy: s.orderBy, limited: s.limit !== undefined } : undefined;
         return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(first.table), s.where, order) } };
       }
       case "update":
@@ -175,8 +175,12 @@ export function optimize(plan: Plan, catalog: Catalog, passes: readonly Pass[] =
   const sub = (select: SelectPlan): SelectPlan => optimize({ ...out, statement: select }, catalog, passes).statement as SelectPlan;
   const s = out.statement;
   switch (s.kind) {
-    case "select":
-      return { ...out, statement: mapSubqueries(s, sub) };
+    case "select": {
+      const mapped = mapSubqueries(s, sub);
+      // A compound's other selects are optimized as statements of their own.
+      if (s.compound === undefined) return { ...out, statement: mapped };
+      return { ...out, statement: { ...mapped, compound: { ...s.compound, steps: s.compound.steps.map((step) => ({ ...step, plan: sub(step.plan) })) } } };
+    }
     case "update":
     case "delete":
       return { ...out, statement: { ...s, where: mapSubqueryPlans(s.where, sub) } };

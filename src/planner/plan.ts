@@ -14,7 +14,7 @@
  * (`bind*.ts`), the executor's compiler and the explain tests change with it.
  */
 
-import type { AggregateName, ColumnType, IndexDef, TableSchema, Value } from "../commands/types.js";
+import type { AggregateName, ColumnType, CompoundOperator, IndexDef, TableSchema, Value } from "../commands/types.js";
 
 export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
 
@@ -238,8 +238,26 @@ export interface OutputColumn {
 export interface SortKey {
   readonly expr: BoundExpr;
   readonly direction: "asc" | "desc";
-  /** The result column the key is (set with DISTINCT, which sorts result rows). */
+  /** The result column the key is (set with DISTINCT or a compound, which sort result rows). */
   readonly output?: number;
+}
+
+/**
+ * The selects a compound select joins to its first: each step's rows are
+ * combined with the rows so far by its operator, left to right. The plan
+ * that holds it is the first select, except that its `orderBy` (keys by
+ * result column, `output`), `limit`, `offset` and `output` apply to the
+ * combined rows; a step's plan has none of them (its rows are arrays).
+ */
+export interface Compound {
+  readonly steps: readonly CompoundStep[];
+  /** Each result column's type: every select's column unified (real if any is real). */
+  readonly types: readonly StaticType[];
+}
+
+export interface CompoundStep {
+  readonly op: CompoundOperator;
+  readonly plan: SelectPlan;
 }
 
 export interface SelectPlan {
@@ -257,6 +275,8 @@ export interface SelectPlan {
   readonly having?: BoundExpr;
   /** Drop repeated result rows (before ORDER BY, LIMIT and OFFSET). */
   readonly distinct: boolean;
+  /** Present for a compound select (UNION, INTERSECT, EXCEPT): see `Compound`. */
+  readonly compound?: Compound;
   readonly orderBy: readonly SortKey[];
   readonly limit?: Count;
   readonly offset?: Count;

@@ -147,6 +147,33 @@ test("subqueries are fluent selects, taken by their toPlan(), in every position"
   }
 });
 
+test("compound selects: each joined select's own toPlan(), in call order; order and limits stay the whole's", () => {
+  const orders = recorded("orders").query;
+  const cmd = users()
+    .select("id")
+    .union(orders.select("user_id").where(gt("amount", 100)))
+    .except(users().select("id").where({ city: "Paris" }))
+    .unionAll(orders.select("user_id"))
+    .intersect(users().select("id"))
+    .orderBy("id", "desc")
+    .limit(5)
+    .toPlan();
+  assert.equal(cmd, {
+    kind: "select",
+    table: "users",
+    columns: ["id"],
+    compound: [
+      { op: "union", select: { kind: "select", table: "orders", columns: ["user_id"], where: gt("amount", 100) } },
+      { op: "except", select: { kind: "select", table: "users", columns: ["id"], where: eq("city", "Paris") } },
+      { op: "union-all", select: { kind: "select", table: "orders", columns: ["user_id"] } },
+      { op: "intersect", select: { kind: "select", table: "users", columns: ["id"] } },
+    ],
+    orderBy: [{ column: "id", direction: "desc" }],
+    limit: 5,
+  });
+  parseCommand(cmd); // the wire form is valid JSON
+});
+
 test("select defaults: every column, no optional fields", () => {
   assert.equal(users().toPlan(), { kind: "select", table: "users", columns: "*" });
   assert.equal(users().select("a").select().toPlan(), { kind: "select", table: "users", columns: "*" });
@@ -241,6 +268,10 @@ test("calls that do not fit the query's kind reject with invalid_request", async
     [query.delete().update({ a: 1 }).all(), /\.update\(\) on a query that is already a delete/],
     [query.insert({ a: 1 }).join("t", val(true)), /\.join\(\) does not apply to insert/],
     [query.delete().output("arrays").all(), /\.output\(\) does not apply to delete/],
+    [query.delete().union(users()).all(), /\.union\(\) does not apply to delete/],
+    [query.select("a").except(users()).delete().all(), /\.delete\(\) on a query shaped as a select/],
+    [query.select("a").unionAll(users().delete().all()), /The query joined by union-all must be a select, not a delete/],
+    [query.select("a").intersect(users().explain()), /The query joined by intersect must be a select, not an explain/],
   ];
   for (const [q, message] of cases) {
     assert.throws(() => q.toPlan(), message);

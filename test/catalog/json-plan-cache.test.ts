@@ -21,6 +21,7 @@ import { StoreError } from "../../src/errors.js";
 import { sameShape, shapeOf, type ParameterizableCommand } from "../../src/planner/parameterize.js";
 import { errorCases } from "../conformance/cases-errors.js";
 import { aggregateCases } from "../conformance/cases-aggregates.js";
+import { compoundCases } from "../conformance/cases-compound.js";
 import { expressionCases } from "../conformance/cases-expressions.js";
 import { joinCases } from "../conformance/cases-join.js";
 import { readCases } from "../conformance/cases-read.js";
@@ -83,7 +84,7 @@ function vary(node: unknown, k: number, inSet = false): unknown {
 
 test("every JSON select, update and delete of the conformance suite answers alike on a hit and a miss", () => {
   let replayed = 0;
-  for (const entry of [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases]) {
+  for (const entry of [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...compoundCases]) {
     let command: Command;
     try {
       command = parseCommand(entry.json);
@@ -116,6 +117,9 @@ const setUsers = (set: Record<string, Value>, where: Expression): Command => ({ 
 
 /** [name, warm, probe, expected error code of the probe (else a result)]. */
 const EDGES: [string, Command, Command, string?][] = [
+  ["a compound, another joined select", users(C("=", I("id"), L("u1")), { compound: [{ op: "union", select: users(C("=", I("id"), L("u2"))) }] }),
+    users(C("=", I("id"), L("u1")), { compound: [{ op: "union", select: users(C("=", I("id"), L("u3"))) }] })],
+  ["a select, then the same with a compound", users(C("=", I("id"), L("u1"))), users(C("=", I("id"), L("u1")), { compound: [{ op: "union-all", select: users(C("=", I("id"), L("u2"))) }] })],
   ["pk lookup, another key", users(C("=", I("id"), L("u1"))), users(C("=", I("id"), L("u3")))],
   ["pk lookup, then NULL", users(C("=", I("id"), L("u1"))), users(C("=", I("id"), L(null)))],
   ["NULL, then NULL", users(C("=", I("id"), L(null))), users(C("=", I("id"), L(null)))],

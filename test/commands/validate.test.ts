@@ -283,6 +283,8 @@ test("depth is checked in every expression position, through every kind of node"
     [{ kind: "create-table", schema: { name: "t", columns: { a: "text" }, checks: [{ expr: deep }] } }, "command.schema.checks[0].expr"],
     [{ kind: "create-table", schema: { name: "t", columns: { a: "text" }, computed: { c: deep } } }, "command.schema.computed.c"],
     [{ kind: "explain", command: { kind: "delete", table: "t", where: deep } }, "command.command.where"],
+    [select({ compound: [{ op: "union", select: select({}) }, { op: "except", select: select({ where: deep }) }] }), "command.compound[1]"],
+    [select({ where: { type: "exists", select: select({ compound: [{ op: "union", select: select({ having: deep }) }] }) } }), "command.where"],
   ];
   for (const [value, path] of cases) rejects(value, "invalid_request", `${path}: expression nested deeper than 256 levels`);
   const error = failure(() => parseEnvelope({ database: "shop", command: select({ where: deep }) }));
@@ -296,6 +298,10 @@ test("100,000 levels are rejected without a stack overflow", () => {
   rejects(select({ where: operands }), "invalid_request", "command.where: expression nested deeper than 256 levels");
   const text = `{"kind":"select","table":"t","columns":"*","where":${'{"type":"not","expr":'.repeat(100_000)}{"type":"literal","value":1}${"}".repeat(100_000)}}`;
   rejects(JSON.parse(text), "invalid_request", "command.where: expression nested deeper than 256 levels");
+  // Compounds nested in compounds: each joined select is a level.
+  let chained: Record<string, unknown> = select({});
+  for (let i = 0; i < 100_000; i++) chained = select({ compound: [{ op: "union-all", select: chained }] });
+  rejects(chained, "invalid_request", "command.compound[0]: expression nested deeper than 256 levels");
 });
 
 test("a getter that throws during the depth check leaves nothing behind for the next command", () => {

@@ -13,6 +13,7 @@ import type { Command, Value } from "../../src/commands/types.js";
 import { StoreError, type ProblemEntry, type SourcePosition } from "../../src/errors.js";
 import { aggregateCases } from "./cases-aggregates.js";
 import { alterCases } from "./cases-alter.js";
+import { compoundCases } from "./cases-compound.js";
 import { errorCases } from "./cases-errors.js";
 import { expressionCases } from "./cases-expressions.js";
 import { indexCases } from "./cases-index.js";
@@ -27,7 +28,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases];
 
 export interface Failure {
   readonly error: string;

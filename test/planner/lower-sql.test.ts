@@ -99,6 +99,24 @@ const CASES: [string, unknown][] = [
       },
     },
   ],
+  [
+    // Placeholders number in text order across the selects, then ORDER BY and LIMIT.
+    "SELECT a FROM t WHERE a = ? UNION ALL SELECT b FROM u WHERE b > ? INTERSECT SELECT ? EXCEPT SELECT c FROM v UNION SELECT d FROM w ORDER BY 1 LIMIT ?",
+    {
+      kind: "select",
+      table: "t",
+      columns: ["a"],
+      where: cmp("=", id("a"), p(0)),
+      compound: [
+        { op: "union-all", select: { kind: "select", table: "u", columns: ["b"], where: cmp(">", id("b"), p(1)) } },
+        { op: "intersect", select: { kind: "select", columns: [{ expr: p(2), as: "?" }] } },
+        { op: "except", select: { kind: "select", table: "v", columns: ["c"] } },
+        { op: "union", select: { kind: "select", table: "w", columns: ["d"] } },
+      ],
+      orderBy: [{ expr: lit(1), direction: "asc" }],
+      limit: p(3),
+    },
+  ],
 ];
 
 test("statements lower to the wire command a JSON client would send", () => {
@@ -222,6 +240,7 @@ test("countParams counts every ? slot", () => {
     ["UPDATE t SET a = ? WHERE b = ?", 2],
     ["DELETE FROM t WHERE a = ?", 1],
     ["EXPLAIN SELECT * FROM t WHERE a = ?", 1],
+    ["SELECT a FROM t WHERE a = ? UNION SELECT ? FROM u ORDER BY 1 LIMIT ?", 3],
     ["DROP TABLE t", 0],
     ["CREATE TABLE t (a INT, CHECK (a > 0))", 0],
   ];

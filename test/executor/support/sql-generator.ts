@@ -598,6 +598,8 @@ export function generateQuery(seed: number, tables: readonly TableDef[]): Query 
     return q.finish(`SELECT ${items.join(", ")}${where}`, true);
   }
 
+  if (r.chance(0.1)) return compoundQuery(q, tables, depth);
+
   const scope: Source[] = [];
   let from: string;
   const shape = r.int(6);
@@ -667,21 +669,39 @@ export function generateQuery(seed: number, tables: readonly TableDef[]): Query 
   if (q.subqueries() && r.chance(0.6)) terms.unshift(keyInTerm(q, scope));
   const where = terms.length > 0 ? ` WHERE ${terms.join(" AND ")}` : "";
   q.leaves = leaves;
-  let tail = "";
-  let ordered = false;
-  if (r.chance(0.5)) {
-    // Every output column is a key, so ties are between equal rows and any LIMIT takes the same ones.
-    const keys = Array.from({ length: width }, (_, i) => `${i + 1}${r.chance(0.5) ? " DESC" : ""}`);
-    for (let i = keys.length - 1; i > 0; i--) {
-      const j = r.int(i + 1);
-      [keys[i], keys[j]] = [keys[j]!, keys[i]!];
-    }
-    tail = ` ORDER BY ${keys.join(", ")}`;
-    ordered = true;
-    if (r.chance(0.5)) {
-      tail += ` LIMIT ${r.chance(0.5) ? q.param(r.int(12)) : r.int(12)}`;
-      if (r.chance(0.5)) tail += ` OFFSET ${r.chance(0.5) ? q.param(r.int(6)) : r.int(6)}`;
-    }
-  }
+  const { tail, ordered } = orderTail(q, width);
   return q.finish(`${head}${items.join(", ")} FROM ${from}${where}${grouping}${tail}`, ordered);
+}
+
+/** Half the time, ORDER BY every output column (so ties are between equal rows and any LIMIT takes the same ones), perhaps with LIMIT and OFFSET. */
+function orderTail(q: QueryBuilder, width: number): { tail: string; ordered: boolean } {
+  const r = q.r;
+  if (!r.chance(0.5)) return { tail: "", ordered: false };
+  const keys = Array.from({ length: width }, (_, i) => `${i + 1}${r.chance(0.5) ? " DESC" : ""}`);
+  for (let i = keys.length - 1; i > 0; i--) {
+    const j = r.int(i + 1);
+    [keys[i], keys[j]] = [keys[j]!, keys[i]!];
+  }
+  let tail = ` ORDER BY ${keys.join(", ")}`;
+  if (r.chance(0.5)) {
+    tail += ` LIMIT ${r.chance(0.5) ? q.param(r.int(12)) : r.int(12)}`;
+    if (r.chance(0.5)) tail += ` OFFSET ${r.chance(0.5) ? q.param(r.int(6)) : r.int(6)}`;
+  }
+  return { tail, ordered: true };
+}
+
+/** Two or three selects of one width and one family per column, each over a table of its own, joined by UNION [ALL], INTERSECT or EXCEPT. */
+function compoundQuery(q: QueryBuilder, tables: readonly TableDef[], depth: number): Query {
+  const r = q.r;
+  const families = Array.from({ length: 1 + r.int(3) }, () => r.pick<Family>(["num", "num", "text", "bool"]));
+  const select = (): string => {
+    const source: Source = { alias: "t", table: r.pick(tables) };
+    const items = families.map((family, i) => `${q.expr(family, depth, [source]).sql} AS c${i}`);
+    const where = r.chance(0.6) ? ` WHERE ${q.expr("bool", depth, [source]).sql}` : "";
+    return `SELECT ${r.chance(0.2) ? "DISTINCT " : ""}${items.join(", ")} FROM ${source.table.name} t${where}`;
+  };
+  let sql = select();
+  for (let arms = 1 + r.int(2); arms > 0; arms--) sql += ` ${r.pick(["UNION", "UNION ALL", "INTERSECT", "EXCEPT"])} ${select()}`;
+  const { tail, ordered } = orderTail(q, families.length);
+  return q.finish(sql + tail, ordered);
 }
