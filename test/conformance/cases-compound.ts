@@ -80,6 +80,8 @@ export const compoundCases: readonly Case[] = [
   c("an integer and a real are one value; the column unifies to real", null,
     { kind: "select", columns: [AS(L(100), "v")], compound: [arm("union", Q(orders, ["amount"], { where: C(">=", "amount", 99.5) }))], orderBy: [{ expr: L(1) }] },
     "SELECT 100 AS v UNION SELECT amount FROM orders WHERE amount >= 99.5 ORDER BY 1", rows(["v"], [99.5], [100], [250])),
+  c("a parameter in a joined select computes as the literal it holds", null, null, ["SELECT 0 AS v UNION ALL SELECT (? + ?) / 2", [1.5, 1.5]], rows(["v"], [0], [1.5])),
+  c("a parameter in a joined select is typed: a number against text is refused", null, null, ["SELECT 'a' AS v UNION SELECT ?", [1]], err("type_mismatch")),
   c("NULLs are one value", null,
     sel(users, ["city"], { where: { type: "is-null", expr: I("city") }, compound: [arm("union", Q(users, ["note"], { where: { type: "is-null", expr: I("note") } }))] }),
     "SELECT city FROM users WHERE city IS NULL UNION SELECT note FROM users WHERE note IS NULL", rows(["city"], [null])),
