@@ -15,7 +15,7 @@
 import type { Result } from "../commands/results.js";
 import type { Command, CompoundOperator, Expression, Join, OnConflict, OrderBy, Returning, SelectColumn, SelectCommand, SetValue, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import { and, eq, isNull, selectOf, type Aliased, type Operand } from "./expressions.js";
+import { and, eq, isNull, selectOf, type Aliased, type Operand, type Subquery } from "./expressions.js";
 
 export type Runner = (command: Command) => Promise<Result>;
 
@@ -44,7 +44,7 @@ interface State {
   readonly having: readonly Expression[];
   readonly distinct: boolean;
   /** Selects joined to this one by `.union()` and the rest, in call order. */
-  readonly compound: readonly { readonly op: CompoundOperator; readonly query: TableQuery }[];
+  readonly compound: readonly { readonly op: CompoundOperator; readonly query: TableQuery; readonly call: string }[];
   readonly all: boolean;
   readonly orderBy: readonly OrderBy[];
   readonly limit?: number;
@@ -67,12 +67,16 @@ const EXPRESSION_TYPES = new Set([
 ]);
 
 export class TableQuery<R extends Row = Row> {
-  readonly #table: string;
+  readonly #table: string | Subquery;
   readonly #run: Runner;
   #state: State = INITIAL;
 
-  /** `run` executes a wire command, e.g. `(command) => db.execute(command)`. */
-  constructor(table: string, run: Runner) {
+  /**
+   * `table` is a table's name, or a select whose rows are read as a table's
+   * (a derived table, SQL's `FROM (SELECT …)`); `run` executes a wire
+   * command, e.g. `(command) => db.execute(command)`.
+   */
+  constructor(table: string | Subquery, run: Runner) {
     this.#table = table;
     this.#run = run;
   }
@@ -153,19 +157,21 @@ export class TableQuery<R extends Row = Row> {
   }
 
   #compound(op: CompoundOperator, other: TableQuery, call: string): TableQuery<R> {
-    return this.#with({ compound: [...this.#state.compound, { op, query: other }] }, ["select"], call);
+    return this.#with({ compound: [...this.#state.compound, { op, query: other, call }] }, ["select"], call);
   }
 
-  join(table: string, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
+  /** Joins a table, or a select's rows as a derived table (name it with `as`). */
+  join(table: string | Subquery, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
     return this.#addJoin("inner", table, on, options.as, "join");
   }
 
-  leftJoin(table: string, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
+  leftJoin(table: string | Subquery, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
     return this.#addJoin("left", table, on, options.as, "leftJoin");
   }
 
-  #addJoin(type: Join["type"], table: string, on: Expression, as: string | undefined, call: string): TableQuery<R> {
-    const join: Join = as === undefined ? { type, table, on } : { type, table, as, on };
+  #addJoin(type: Join["type"], table: string | Subquery, on: Expression, as: string | undefined, call: string): TableQuery<R> {
+    const source = typeof table === "string" ? { table } : { from: selectOf(table, `The query given to .${call}()`) };
+    const join: Join = as === undefined ? { type, ...source, on } : { type, ...source, as, on };
     return this.#with({ joins: [...this.#state.joins, join] }, ["select"], call);
   }
 
@@ -268,13 +274,15 @@ export class TableQuery<R extends Row = Row> {
   }
 
   #command(state: State): SelectCommand | Extract<Command, { kind: "insert" | "update" | "delete" }> {
-    const table = this.#table;
+    const source = this.#table;
+    if (typeof source !== "string" && state.kind !== "select") throw new StoreError("invalid_request", `.${state.kind}() needs a table, not a derived table`);
+    const table = typeof source === "string" ? source : "";
     const where = state.where.length === 0 ? undefined : state.where.length === 1 ? state.where[0] : and(...state.where);
     switch (state.kind) {
       case "select": {
         const command: { -readonly [K in keyof SelectCommand]: SelectCommand[K] } = {
           kind: "select",
-          table,
+          ...(typeof source === "string" ? { table } : { from: selectOf(source, "A derived table") }),
           columns: state.columns ? [...state.columns] : "*",
         };
         if (state.alias !== undefined) command.as = state.alias;
@@ -284,7 +292,7 @@ export class TableQuery<R extends Row = Row> {
         if (state.groupBy.length > 0) command.groupBy = [...state.groupBy];
         if (state.having.length > 0) command.having = state.having.length === 1 ? state.having[0] : and(...state.having);
         if (state.distinct) command.distinct = true;
-        if (state.compound.length > 0) command.compound = state.compound.map(({ op, query }) => ({ op, select: selectOf(query, `The query joined by ${op}`) }));
+        if (state.compound.length > 0) command.compound = state.compound.map(({ op, query, call }) => ({ op, select: selectOf(query, `The query given to .${call}()`) }));
         if (state.orderBy.length > 0) command.orderBy = [...state.orderBy];
         if (state.limit !== undefined) command.limit = state.limit;
         if (state.offset !== undefined) command.offset = state.offset;

@@ -266,11 +266,16 @@ export const definitions = {
     properties: { name, columns: names, unique: { type: "boolean" } },
   },
 
+  // A table by name, or a derived table: a select as `from` (exactly one of the two).
   join: {
     type: "object",
     additionalProperties: false,
-    required: ["type", "table", "on"],
-    properties: { type: { enum: ["inner", "left"] }, table: name, as: name, on: ref("expression") },
+    required: ["type", "on"],
+    oneOf: [
+      { required: ["table"], properties: { table: true } },
+      { required: ["from"], properties: { from: true } },
+    ],
+    properties: { type: { enum: ["inner", "left"] }, table: name, from: ref("select"), as: name, on: ref("expression") },
   },
   // `column` is a source column or a result name (any text a result may be named); the binder resolves it.
   orderBy: {
@@ -323,6 +328,7 @@ export const definitions = {
     properties: {
       kind: { const: "select" },
       table: name,
+      from: ref("select"),
       as: name,
       columns: ref("selectList"),
       joins: { type: "array", items: ref("join") },

@@ -97,7 +97,9 @@ export type SelectColumn = string | { readonly expr: Expression; readonly as: st
 
 export interface Join {
   readonly type: "inner" | "left";
-  readonly table: string;
+  /** The table joined; or `from`, a select whose rows are joined as a table's rows (exactly one of the two). */
+  readonly table?: string;
+  readonly from?: SelectCommand;
   readonly as?: string;
   readonly on: Expression;
 }
@@ -112,9 +114,11 @@ export type OrderBy =
 
 export interface SelectCommand {
   readonly kind: "select";
-  /** Absent: no FROM, the columns are evaluated once (`SELECT 1 + 1`). */
+  /** Absent (and no `from`): no FROM, the columns are evaluated once (`SELECT 1 + 1`). */
   readonly table?: string;
-  /** An alias for `table`, so a table can join itself; qualified names then use it. */
+  /** Instead of `table`, a derived table: the rows of this select, read as a table's. */
+  readonly from?: SelectCommand;
+  /** An alias for `table` (or `from`), so a table can join itself; qualified names then use it. */
   readonly as?: string;
   readonly columns: "*" | readonly SelectColumn[];
   readonly joins?: readonly Join[];

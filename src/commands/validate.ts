@@ -92,6 +92,8 @@ function checkCommandDepth(command: unknown, path: string): void {
     if (tooDeep(command["having"])) throw deepError(`${path}.having`);
     eachItem(command["groupBy"], (item, i) => tooDeep(item) && deepError(`${path}.groupBy[${i}]`));
     eachItem(command["joins"], (join, i) => isObject(join) && tooDeep(join["on"]) && deepError(`${path}.joins[${i}].on`));
+    if (tooDeep(command["from"])) throw deepError(`${path}.from`);
+    eachItem(command["joins"], (join, i) => isObject(join) && tooDeep(join["from"]) && deepError(`${path}.joins[${i}].from`));
     eachItem(command["columns"], (column, i) => isObject(column) && tooDeep(column["expr"]) && deepError(`${path}.columns[${i}].expr`));
     eachItem(command["returning"], (column, i) => isObject(column) && tooDeep(column["expr"]) && deepError(`${path}.returning[${i}].expr`));
     eachValue(command["set"], (value, key) => tooDeep(value) && deepError(`${path}.set${segment(key)}`));
@@ -151,15 +153,18 @@ function push(node: unknown, depth: number): void {
 const CHILD_KEYS = ["left", "right", "expr", "low", "high", "pattern", "operand", "else", "arg"] as const;
 const LIST_KEYS = ["operands", "values", "args"] as const;
 
-/** The expressions of a select at `depth`, and the arms of its compound (whose own selects nest one below them). */
+/** The expressions of a select at `depth`, its derived tables' selects and the arms of its compound (whose own selects nest one below them). */
 function pushSelect(select: Record<string, unknown>, depth: number): void {
   push(select["where"], depth);
   push(select["having"], depth);
+  push(select["from"], depth);
   for (const key of ["columns", "joins", "orderBy"] as const) {
     const list = select[key];
     if (!Array.isArray(list)) continue;
     for (const item of list) if (isObject(item)) push(item["expr"] ?? item["on"], depth);
   }
+  const joins = select["joins"];
+  if (Array.isArray(joins)) for (const join of joins) if (isObject(join)) push(join["from"], depth);
   for (const key of ["groupBy", "compound"] as const) {
     const list = select[key];
     if (Array.isArray(list)) for (const item of list) push(item, depth);
@@ -188,9 +193,10 @@ function tooDeep(root: unknown): boolean {
       const list = node[key];
       if (Array.isArray(list)) for (const item of list) push(item, depth + 1);
     }
-    // A subquery's expressions nest one level below it (a compound's arm's, one below the arm).
+    // A subquery's expressions nest one level below it (a compound's arm's, one below the arm; a derived table's, one below it).
     const select = node["select"];
     if (isObject(select)) pushSelect(select, depth + 1);
+    if (node["kind"] === "select") pushSelect(node, depth + 1);
     const whens = node["when"];
     if (Array.isArray(whens)) {
       for (const pair of whens) {

@@ -34,12 +34,14 @@
  */
 
 import type { RowsResult } from "../commands/results.js";
-import type { CompoundOperator, Value } from "../commands/types.js";
+import type { ColumnType, CompoundOperator, Value } from "../commands/types.js";
 import type { AccessPath, BoundExpr, Count, SelectPlan } from "../planner/plan.js";
+import { derivedTableInfo } from "../planner/derived-table.js";
 import { conjuncts, maxSource } from "../planner/passes.js";
 import { accessRows, impliedByAccess, keyInRunner, rangeRows } from "./access.js";
 import { compileAggregate, type AggregateFn, type GroupTest } from "./aggregate.js";
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
+import { withDerived } from "./derived.js";
 import { compileFilter, type FilterFn } from "./filter.js";
 import { prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
 import { orderItems } from "./order.js";
@@ -75,6 +77,15 @@ export interface PreparedSelect {
   readonly runners: readonly SubqueryRunner[];
   /** A compound select's selects, prepared each on its own (the rest of this one is its first's). */
   readonly compound: PreparedCompound | undefined;
+  /** The derived tables among the sources, each with its prepared select. */
+  readonly derived: readonly PreparedDerived[];
+}
+
+interface PreparedDerived {
+  /** Its name in the plan (`Source.table`). */
+  readonly name: string;
+  readonly types: readonly ColumnType[];
+  readonly select: PreparedSelect;
 }
 
 interface PreparedCompound {
@@ -134,6 +145,12 @@ function prepareWith(
     const steps = plan.compound.steps.map((step) => ({ op: step.op, select: prepareWith(step.plan, positionOf, context, runners) }));
     return { ...first, plan, compound: { first, steps } };
   }
+  const derivedTables = plan.sources.flatMap((source, index) => (source.select === undefined ? [] : [{ source: source.select, info: derivedTableInfo(source.select, index, "invalid_request") }]));
+  const derived = derivedTables.map(({ source, info }): PreparedDerived => ({ name: info.name, types: info.types, select: prepareWith(source, positionOf, context, runners) }));
+  if (derivedTables.length > 0) {
+    const outer = positionOf;
+    positionOf = (table, column) => derivedTables.find((d) => d.info.name === table)?.info.position.get(column) ?? outer(table, column);
+  }
   const joined = plan.joins.length > 0;
   const sourceMode: RowMode = joined ? "tuple" : "row";
   // After a grouping, HAVING, ORDER BY and the select list read group rows.
@@ -165,6 +182,7 @@ function prepareWith(
     runners,
     lateProjection: plan.columns.every((c) => c.expr.kind === "column" || c.expr.kind === "const" || c.expr.kind === "param"),
     compound: undefined,
+    derived,
   };
 }
 
@@ -217,8 +235,11 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
   }
 }
 
-function selectRows(prepared: PreparedSelect, stores: Stores, params: readonly Value[]): RowsResult {
-  if (prepared.compound !== undefined) return compoundRows(prepared, prepared.compound, stores, params);
+function selectRows(prepared: PreparedSelect, base: Stores, params: readonly Value[]): RowsResult {
+  if (prepared.compound !== undefined) return compoundRows(prepared, prepared.compound, base, params);
+  const derived = prepared.derived;
+  // Each derived table's rows, read by this execution as a table's.
+  const stores = derived.length === 0 ? base : withDerived(base, derived, (i) => selectRows(derived[i]!.select, base, params).rows as Value[][]);
   const plan = prepared.plan;
   const offset = plan.offset === undefined ? 0 : count(plan.offset, params);
   const keep = plan.limit === undefined ? undefined : offset + count(plan.limit, params);
@@ -357,12 +378,16 @@ function distinctRows(prepared: PreparedSelect, items: readonly Item[], params: 
     seen.add(key);
     rows.push(row);
   }
+  return shaped(plan, orderAndCut(plan, rows, offset, keep));
+}
+
+/** Result rows (as arrays) ordered by the result columns the sort keys are, then cut to OFFSET and LIMIT. */
+function orderAndCut(plan: SelectPlan, rows: Value[][], offset: number, keep: number | undefined): Value[][] {
   if (plan.orderBy.length > 0) {
     const specs = plan.orderBy.map((k) => ({ key: (row: Value[]) => row[k.output ?? 0] as Value, descending: k.direction === "desc" }));
     rows = orderItems(rows, specs, keep);
   }
-  if (offset > 0 || (keep !== undefined && keep < rows.length)) rows = rows.slice(offset, keep);
-  return shaped(plan, rows);
+  return offset > 0 || (keep !== undefined && keep < rows.length) ? rows.slice(offset, keep) : rows;
 }
 
 /** Result rows as arrays in the plan's output shape. */
@@ -394,34 +419,35 @@ function compoundRows(prepared: PreparedSelect, compound: PreparedCompound, stor
   if (keep === 0) return rowsResult(names, []);
   const arrays = (select: PreparedSelect): Value[][] => selectRows(select, stores, params).rows as Value[][];
   let rows = arrays(compound.first);
+  // After a step that drops repeats, the rows are distinct and these are their keys: a UNION after it keys only its new rows.
+  let distinct: Set<unknown> | undefined;
   for (const step of compound.steps) {
     const next = arrays(step.select);
     if (step.op === "union-all") {
       rows = rows.concat(next);
+      distinct = undefined;
       continue;
     }
-    const seen = new Set<unknown>();
-    const kept: Value[][] = [];
-    const keepOnce = (row: Value[]): void => {
-      const key = rowKey(row);
+    const seen = step.op === "union" && distinct !== undefined ? distinct : new Set<unknown>();
+    const kept: Value[][] = seen === distinct ? rows : [];
+    const keepOnce = (row: Value[], key: unknown): void => {
       if (seen.has(key)) return;
       seen.add(key);
       kept.push(row);
     };
     if (step.op === "union") {
-      for (const row of rows) keepOnce(row);
-      for (const row of next) keepOnce(row);
+      if (seen !== distinct) for (const row of rows) keepOnce(row, rowKey(row));
+      for (const row of next) keepOnce(row, rowKey(row));
     } else {
       const other = new Set(next.map(rowKey));
       const wanted = step.op === "intersect";
-      for (const row of rows) if (other.has(rowKey(row)) === wanted) keepOnce(row);
+      for (const row of rows) {
+        const key = rowKey(row);
+        if (other.has(key) === wanted) keepOnce(row, key);
+      }
     }
     rows = kept;
+    distinct = seen;
   }
-  if (plan.orderBy.length > 0) {
-    const specs = plan.orderBy.map((k) => ({ key: (row: Value[]) => row[k.output ?? 0] as Value, descending: k.direction === "desc" }));
-    rows = orderItems(rows, specs, keep);
-  }
-  if (offset > 0 || (keep !== undefined && keep < rows.length)) rows = rows.slice(offset, keep);
-  return rowsResult(names, shaped(plan, rows));
+  return rowsResult(names, shaped(plan, orderAndCut(plan, rows, offset, keep)));
 }

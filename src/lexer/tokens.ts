@@ -121,6 +121,8 @@ export const Union = keyword("UNION");
 export const All = keyword("ALL");
 export const Intersect = keyword("INTERSECT");
 export const Except = keyword("EXCEPT");
+export const With = keyword("WITH");
+export const Recursive = keyword("RECURSIVE");
 
 /** Every keyword, for tests and documentation. */
 export const keywords: readonly TokenType[] = [
@@ -128,7 +130,7 @@ export const keywords: readonly TokenType[] = [
   Limit, Offset, Insert, Into, Values, Update, SetKeyword, Delete, Create, Table, If, Exists, Primary, Key, Unique,
   Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain, Case, When, Then, Else, End,
   Cast, In, Between, Like, Escape, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore, Index, Alter, Add, Column, Rename, To,
-  Union, All, Intersect, Except,
+  Union, All, Intersect, Except, With, Recursive,
 ];
 
 export const StringLiteral = createToken({

@@ -215,9 +215,26 @@ export interface TableRef {
   readonly span: Span;
 }
 
+/** `(SELECT …) [AS] alias`: a select's rows read as a table's. */
+export interface DerivedTableRef {
+  readonly select: SelectStmt;
+  readonly alias?: Name;
+  readonly span: Span;
+}
+
+/** What FROM and JOIN read. */
+export type FromItem = TableRef | DerivedTableRef;
+
+/** `name AS (SELECT …)` of a WITH clause. */
+export interface CommonTable {
+  readonly name: Name;
+  readonly select: SelectStmt;
+  readonly span: Span;
+}
+
 export interface JoinClause {
   readonly type: "inner" | "left";
-  readonly table: TableRef;
+  readonly table: FromItem;
   readonly on: Expr;
   readonly span: Span;
 }
@@ -247,28 +264,36 @@ export type Count = number | ParamExpr;
 
 export interface SelectStmt {
   readonly kind: "select";
+  /** WITH's tables, visible to the select and its subqueries (and each to the ones after it). */
+  readonly with?: WithClause;
   readonly distinct: boolean;
   /** `"*"` or the listed items in order. */
   readonly columns: "*" | readonly (SelectItem | SourceStar)[];
   /** Absent for `SELECT 1 + 1`: the columns are evaluated once. */
-  readonly from?: TableRef;
+  readonly from?: FromItem;
   readonly joins: readonly JoinClause[];
   readonly where?: Expr;
   readonly groupBy: readonly Expr[];
   readonly having?: Expr;
   /** The selects joined to this one by UNION [ALL], INTERSECT or EXCEPT, left to right; ORDER BY, LIMIT and OFFSET then apply to the whole. */
-  readonly compound?: readonly CompoundArm[];
+  readonly compound?: readonly SetOperation[];
   readonly orderBy: readonly OrderItem[];
   readonly limit?: Count;
   readonly offset?: Count;
   readonly span: Span;
 }
 
-export type CompoundOperator = "union" | "union all" | "intersect" | "except";
+export interface WithClause {
+  readonly recursive: boolean;
+  readonly tables: readonly CommonTable[];
+  readonly span: Span;
+}
+
+export type SetOperator = "union" | "union all" | "intersect" | "except";
 
 /** `UNION [ALL] | INTERSECT | EXCEPT` and the select after it (which has no ORDER BY, LIMIT or OFFSET of its own). */
-export interface CompoundArm {
-  readonly operator: CompoundOperator;
+export interface SetOperation {
+  readonly operator: SetOperator;
   readonly select: SelectStmt;
   readonly span: Span;
 }

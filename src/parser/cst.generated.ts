@@ -59,16 +59,32 @@ export interface SelectStatementCstNode extends CstNode {
 }
 
 export type SelectStatementCstChildren = {
+  With?: IToken[];
+  Recursive?: IToken[];
+  commonTable?: (CommonTableCstNode)[];
+  Comma?: (IToken)[];
   selectCore: (SelectCoreCstNode)[];
   compoundOperator?: CompoundOperatorCstNode[];
   Order?: IToken[];
   By?: IToken[];
   orderItem?: (OrderItemCstNode)[];
-  Comma?: IToken[];
   Limit?: IToken[];
   NumberLiteral?: (IToken)[];
   Param?: (IToken)[];
   Offset?: IToken[];
+};
+
+export interface CommonTableCstNode extends CstNode {
+  name: "commonTable";
+  children: CommonTableCstChildren;
+}
+
+export type CommonTableCstChildren = {
+  Identifier: IToken[];
+  As: IToken[];
+  LParen: IToken[];
+  selectStatement: SelectStatementCstNode[];
+  RParen: IToken[];
 };
 
 export interface CompoundOperatorCstNode extends CstNode {
@@ -91,6 +107,7 @@ export interface SelectCoreCstNode extends CstNode {
 export type SelectCoreCstChildren = {
   Select: IToken[];
   Distinct?: IToken[];
+  All?: IToken[];
   Star?: IToken[];
   selectItem?: (SelectItemCstNode)[];
   Comma?: (IToken)[];
@@ -123,7 +140,10 @@ export interface TableRefCstNode extends CstNode {
 }
 
 export type TableRefCstChildren = {
-  Identifier: (IToken)[];
+  Identifier?: (IToken)[];
+  LParen?: IToken[];
+  selectStatement?: SelectStatementCstNode[];
+  RParen?: IToken[];
   As?: IToken[];
 };
 

@@ -107,6 +107,15 @@ class SqlGrammar extends CstParser {
    * BY, LIMIT and OFFSET after the last one apply to the whole result.
    */
   readonly selectStatement = this.RULE("selectStatement", () => {
+    this.OPTION6(() => {
+      this.CONSUME(T.With);
+      this.OPTION7(() => this.CONSUME(T.Recursive));
+      this.SUBRULE(this.commonTable);
+      this.MANY2(() => {
+        this.CONSUME3(T.Comma);
+        this.SUBRULE2(this.commonTable);
+      });
+    });
     this.SUBRULE(this.selectCore);
     this.MANY(() => {
       this.SUBRULE(this.compoundOperator);
@@ -131,6 +140,15 @@ class SqlGrammar extends CstParser {
     });
   });
 
+  /** `name AS (SELECT …)` of a WITH clause. */
+  readonly commonTable = this.RULE("commonTable", () => {
+    this.CONSUME(T.Identifier);
+    this.CONSUME(T.As);
+    this.CONSUME(T.LParen);
+    this.SUBRULE(this.selectStatement);
+    this.CONSUME(T.RParen);
+  });
+
   readonly compoundOperator = this.RULE("compoundOperator", () => {
     this.OR(
       (this.alternatives.compoundOperator ??= [
@@ -149,7 +167,8 @@ class SqlGrammar extends CstParser {
   /** One SELECT of a statement: its list, sources, WHERE, GROUP BY and HAVING. */
   readonly selectCore = this.RULE("selectCore", () => {
     this.CONSUME(T.Select);
-    this.OPTION6(() => this.CONSUME(T.Distinct));
+    // `ALL` is the default (every row), written out.
+    this.OPTION6(() => this.OR2((this.alternatives.quantifier ??= [{ ALT: () => this.CONSUME(T.Distinct) }, { ALT: () => this.CONSUME(T.All) }])));
     this.OR(
       (this.alternatives.selectCore ??= [
         { ALT: () => this.CONSUME(T.Star) },
@@ -223,8 +242,20 @@ class SqlGrammar extends CstParser {
     );
   });
 
+  /** A table by name, or a derived table: a select in parentheses. */
   readonly tableRef = this.RULE("tableRef", () => {
-    this.CONSUME(T.Identifier);
+    this.OR(
+      (this.alternatives.tableRef ??= [
+        { ALT: () => this.CONSUME(T.Identifier) },
+        {
+          ALT: () => {
+            this.CONSUME(T.LParen);
+            this.SUBRULE(this.selectStatement);
+            this.CONSUME(T.RParen);
+          },
+        },
+      ]),
+    );
     this.OPTION(() => {
       this.OPTION2(() => this.CONSUME(T.As));
       this.CONSUME2(T.Identifier);
@@ -766,7 +797,7 @@ class SqlGrammar extends CstParser {
         {
           // A scalar subquery: the token after `(` tells it from a parenthesized expression, which
           // takes every other `(` (so `()` is an expression missing at `)`).
-          GATE: () => this.LA(2).tokenType === T.Select,
+          GATE: () => this.LA(2).tokenType === T.Select || this.LA(2).tokenType === T.With,
           IGNORE_AMBIGUITIES: true,
           ALT: () => {
             this.CONSUME2(T.LParen);

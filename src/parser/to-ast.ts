@@ -281,16 +281,28 @@ class AstBuilder {
   /** A select; as a subquery, it leaves the depth of its deepest expression in `this.depth`. */
   private select(node: C.SelectStatementCstNode): A.SelectStmt {
     const c = node.children;
+    let depth = 0;
+    let withClause: A.WithClause | undefined;
+    if (c.With) {
+      const tables = (c.commonTable ?? []).map((table) => {
+        const t = table.children;
+        const name = this.name(t.Identifier[0]!);
+        const select = this.select(t.selectStatement[0]!);
+        depth = Math.max(depth, this.depth);
+        return { name, select, span: this.span(name.span.start, endOf(t.RParen[0]!)) };
+      });
+      withClause = { recursive: c.Recursive !== undefined, tables, span: this.span(c.With[0]!.startOffset, last(tables).span.end) };
+    }
     const first = this.selectCore(c.selectCore[0]!);
-    let depth = this.depth;
+    depth = Math.max(depth, this.depth);
     let end = first.span.end;
     // In text order, so `?` placeholders are numbered as written.
-    const compound: A.CompoundArm[] = [];
+    const compound: A.SetOperation[] = [];
     (c.compoundOperator ?? []).forEach((op, i) => {
       const select = this.selectCore(c.selectCore[i + 1]!);
       depth = Math.max(depth, this.depth);
       const o = op.children;
-      const operator: A.CompoundOperator = o.Intersect ? "intersect" : o.Except ? "except" : o.All ? "union all" : "union";
+      const operator: A.SetOperator = o.Intersect ? "intersect" : o.Except ? "except" : o.All ? "union all" : "union";
       const start = (o.Union ?? o.Intersect ?? o.Except)![0]!.startOffset;
       compound.push({ operator, select, span: this.span(start, select.span.end) });
       end = select.span.end;
@@ -314,14 +326,16 @@ class AstBuilder {
     }
     this.depth = depth;
     // Members in text order, as every node has them (tools walk them in that order).
-    const { span: _span, orderBy: _none, ...core } = first;
+    const { kind, span: _span, orderBy: _none, ...core } = first;
     return {
+      kind,
+      ...(withClause === undefined ? {} : { with: withClause }),
       ...core,
       ...(compound.length > 0 ? { compound } : {}),
       orderBy,
       ...(limit === undefined ? {} : { limit }),
       ...(offset === undefined ? {} : { offset }),
-      span: this.span(first.span.start, end),
+      span: this.span(withClause?.span.start ?? first.span.start, end),
     };
   }
 
@@ -340,9 +354,10 @@ class AstBuilder {
       columns = list;
       end = last(list).span.end;
     }
-    let from: A.TableRef | undefined;
+    let from: A.FromItem | undefined;
     if (c.tableRef) {
       from = this.tableRef(c.tableRef[0]!);
+      depth = Math.max(depth, this.depth);
       end = from.span.end;
     }
     const joins: A.JoinClause[] = [];
@@ -404,8 +419,18 @@ class AstBuilder {
     return { expr, alias, text, span: this.span(start, alias.span.end) };
   }
 
-  private tableRef(node: C.TableRefCstNode): A.TableRef {
-    const ids = node.children.Identifier;
+  /** A table by name or a derived table; a derived one leaves the depth of its deepest expression in `this.depth`. */
+  private tableRef(node: C.TableRefCstNode): A.FromItem {
+    const c = node.children;
+    const ids = c.Identifier ?? [];
+    if (c.selectStatement) {
+      const select = this.select(c.selectStatement[0]!);
+      const start = c.LParen![0]!.startOffset;
+      if (!ids[0]) return { select, span: this.span(start, endOf(c.RParen![0]!)) };
+      const alias = this.name(ids[0]);
+      return { select, alias, span: this.span(start, alias.span.end) };
+    }
+    this.depth = 0;
     const table = this.name(ids[0]!);
     if (!ids[1]) return { name: table, span: table.span };
     const alias = this.name(ids[1]);
@@ -416,12 +441,11 @@ class AstBuilder {
     const c = node.children;
     const first = (c.Inner ?? c.Left ?? c.Join)[0]!;
     const on = c.expression[0]!;
-    return {
-      type: c.Left ? "left" : "inner",
-      table: this.tableRef(c.tableRef[0]!),
-      on: this.expression(on),
-      span: this.span(first.startOffset, expressionEnd(on)),
-    };
+    const table = this.tableRef(c.tableRef[0]!);
+    const depth = this.depth;
+    const condition = this.expression(on);
+    this.depth = Math.max(depth, this.depth);
+    return { type: c.Left ? "left" : "inner", table, on: condition, span: this.span(first.startOffset, expressionEnd(on)) };
   }
 
   private orderItem(node: C.OrderItemCstNode): A.OrderItem {

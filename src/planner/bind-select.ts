@@ -13,7 +13,9 @@
  * `expr` that is an integer literal is a column number (another literal a
  * constant). GROUP BY, HAVING or
  * an aggregate make the query grouped (`bind-group.ts`); with DISTINCT the
- * sort keys must be result columns.
+ * sort keys must be result columns. A compound select (`bindCompound`) binds
+ * each of its selects so and joins them; a derived table in FROM or JOIN
+ * binds its select on its own and is read as a table (`derived-table.ts`).
  */
 
 import type { CompoundArm, CompoundOperator, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
@@ -22,6 +24,7 @@ import { StoreError } from "../errors.js";
 import { AggregateCollector, ExprBinder, OuterLink, bindContext, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
 import type { BoundExpr, CompoundStep, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source } from "./plan.js";
+import { derivedTableInfo } from "./derived-table.js";
 import { Scope, type ScopeSource } from "./scope.js";
 import { typeOf, unify } from "./static-types.js";
 import type { Catalog, TableInfo } from "./table-info.js";
@@ -51,18 +54,30 @@ function bindCount(value: number | ParamSlot | undefined, clause: "limit" | "off
 }
 
 /** The sources of a select: FROM (under its alias, if any) and each JOIN. */
-function bindSources(cmd: SelectCommand, catalog: Catalog): ScopeSource[] {
-  if (cmd.table === undefined) {
+function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext): ScopeSource[] {
+  if (cmd.table === undefined && cmd.from === undefined) {
     if (cmd.as !== undefined || (cmd.joins ?? []).length > 0) throw new StoreError("invalid_request", "as and joins need a table");
     return [];
   }
-  const first: ScopeSource = { table: requireTable(catalog, cmd.table), name: cmd.as ?? cmd.table, index: 0 };
-  const sources: ScopeSource[] = [cmd.as === undefined ? first : { ...first, alias: checkName(cmd.as, "alias") }];
-  for (const j of cmd.joins ?? []) {
-    const source: ScopeSource = { table: requireTable(catalog, j.table), name: j.as ?? j.table, index: sources.length };
-    sources.push(j.as === undefined ? source : { ...source, alias: checkName(j.as, "alias") });
-  }
+  const sources = [bindSource(cmd, 0, catalog, context)];
+  for (const j of cmd.joins ?? []) sources.push(bindSource(j, sources.length, catalog, context));
   return sources;
+}
+
+/**
+ * A table, or a derived table: its select bound on its own (reading no
+ * enclosing row, as SQL's derived tables do not), its rows as arrays.
+ */
+function bindSource(item: { readonly table?: string; readonly from?: SelectCommand; readonly as?: string }, index: number, catalog: Catalog, context: BindContext): ScopeSource {
+  const alias = item.as === undefined ? {} : { alias: checkName(item.as, "alias") };
+  if (item.from === undefined) {
+    if (item.table === undefined) throw new StoreError("invalid_request", "A join names a table, or a select as its from");
+    return { table: requireTable(catalog, item.table), name: item.as ?? item.table, index, ...alias };
+  }
+  if (item.table !== undefined) throw new StoreError("invalid_request", "A source is a table or a select (from), not both");
+  const plan = bindSelectPlan({ ...item.from, output: "arrays" }, catalog, context);
+  const table = derivedTableInfo(plan, index, context.misuse);
+  return { table, name: item.as ?? table.name, index, derived: plan, ...alias };
 }
 
 /** A result name: any text but `__proto__`, which as a key of a result object would be its prototype. */
@@ -148,7 +163,7 @@ export function bindSelect(cmd: SelectCommand, catalog: Catalog, sql: boolean): 
 /** A select's plan; with `outer`, a subquery of the query that link leads to (its result read as arrays). */
 export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: BindContext, outer?: OuterLink): SelectPlan {
   if (cmd.compound !== undefined) return bindCompound(cmd, cmd.compound, catalog, context, outer);
-  const sources = bindSources(cmd, catalog);
+  const sources = bindSources(cmd, catalog, context);
   const scope = new Scope(sources);
   const aggregates = new AggregateCollector();
   // The select list, HAVING and ORDER BY may hold aggregates; WHERE, ON and GROUP BY may not.
@@ -182,7 +197,7 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
 
   const plan: SelectPlan = {
     kind: "select",
-    sources: sources.map((s): Source => ({ table: s.table.name, name: s.name })),
+    sources: sources.map((s): Source => (s.derived === undefined ? { table: s.table.name, name: s.name } : { table: s.table.name, name: s.name, select: s.derived })),
     access: sources.length === 0 ? { kind: "single-row" } : { kind: "scan" },
     joins: steps,
     ...(where === undefined ? {} : { where }),
@@ -212,8 +227,9 @@ const OPERATOR_WORDS: Record<CompoundOperator, string> = { union: "UNION", "unio
  * A compound select: each select bound on its own (within the same
  * enclosing query, for a subquery), with as many columns as the first, each
  * column of one family in every select; the result's names are the first
- * select's. ORDER BY takes a result column by name or number only, as
- * SQLite's does: the selects' own columns differ.
+ * select's. ORDER BY takes a result column by name or number only (SQLite
+ * also takes a column of any select, or an expression equal to a result
+ * column; storedb keeps to what names the result itself).
  */
 function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog: Catalog, context: BindContext, outer: OuterLink | undefined): SelectPlan {
   const misuse = (message: string): StoreError => new StoreError(context.misuse, message);
@@ -222,9 +238,8 @@ function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog:
   const steps = arms.map((arm): CompoundStep => {
     const word = OPERATOR_WORDS[arm.op];
     const s = arm.select;
-    if (s.compound !== undefined || s.orderBy !== undefined || s.limit !== undefined || s.offset !== undefined || s.output !== undefined) {
-      throw misuse(`The select after ${word} takes no compound, orderBy, limit, offset or output of its own: the first select's apply to the whole result`);
-    }
+    const own = (["compound", "orderBy", "limit", "offset", "output"] as const).find((member) => s[member] !== undefined);
+    if (own !== undefined) throw misuse(`The select after ${word} has a ${own} of its own: the first select's ${own === "compound" ? "compound joins every select" : `${own} applies to the whole result`}`);
     const plan = bindSelectPlan({ ...s, output: "arrays" }, catalog, context, outer);
     if (plan.columns.length !== first.columns.length) {
       throw misuse(`The selects joined by ${word} must have as many columns each: ${first.columns.length} before it, ${plan.columns.length} after`);

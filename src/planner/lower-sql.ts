@@ -38,7 +38,7 @@ import type {
   ColumnType,
   Check,
   ExplainCommand,
-  CompoundArm,
+  CompoundOperator,
 } from "../commands/types.js";
 import { IDENTIFIER_RULE, isValidIdentifier, quote } from "../commands/names.js";
 import { SqlError, StoreError, assertNever, type SourcePosition } from "../errors.js";
@@ -47,13 +47,14 @@ import type { Catalog } from "./table-info.js";
 import type {
   AlterAction as AlterActionStmt,
   CallExpr,
-  CompoundOperator,
+  SetOperator,
   Assignment,
   ColumnRefExpr,
   Count,
   CreateTableStmt,
   DeleteStmt,
   Expr,
+  FromItem,
   InsertStmt,
   Name,
   References,
@@ -168,7 +169,9 @@ export function countParams(stmt: Statement): number {
   const visitStatement = (s: Statement): void => {
     switch (s.kind) {
       case "select":
+        for (const table of s.with?.tables ?? []) visitStatement(table.select);
         if (s.columns !== "*") for (const item of s.columns) if (!("star" in item)) visit(item.expr);
+        for (const item of [s.from, ...s.joins.map((join) => join.table)]) if (item !== undefined && "select" in item) visitStatement(item.select);
         for (const join of s.joins) visit(join.on);
         visit(s.where);
         for (const item of s.groupBy) visit(item);
@@ -237,23 +240,72 @@ function lowerQuery(stmt: Lowerable, catalog: Catalog | undefined): ExplainComma
 
 const TRUE: Expression = { type: "literal", value: true };
 
-const COMPOUND_OPS: Record<CompoundOperator, CompoundArm["op"]> = { union: "union", "union all": "union-all", intersect: "intersect", except: "except" };
+const COMPOUND_OPS: Record<SetOperator, CompoundOperator> = { union: "union", "union all": "union-all", intersect: "intersect", except: "except" };
 
+/**
+ * The WITH tables in scope while a statement is lowered, innermost last:
+ * each name's lowered select, or `SELF` while its own select is lowered.
+ * Lowering is synchronous, so one stack serves every statement.
+ */
+const commonTables: Map<string, SelectCommand | typeof SELF>[] = [];
+const SELF = Symbol("the WITH table being lowered");
+
+/**
+ * A select with a WITH clause: each table's select is lowered once, in
+ * order (a table sees the ones before it), and every FROM or JOIN that
+ * names it, in the select or its subqueries, reads that select as a
+ * derived table. Recursive tables are refused.
+ */
 function lowerSelect(stmt: SelectStmt): SelectCommand {
+  if (stmt.with === undefined) return lowerSelectBody(stmt);
+  if (stmt.with.recursive) throw new SqlError("sql_error", "WITH RECURSIVE is not supported: only tables that do not refer to themselves", at(stmt.with.span));
+  const scope = new Map<string, SelectCommand | typeof SELF>();
+  commonTables.push(scope);
+  try {
+    for (const table of stmt.with.tables) {
+      const tableName = name(table.name);
+      if (scope.has(tableName)) throw new SqlError("sql_error", `WITH names "${tableName}" twice`, at(table.name.span));
+      scope.set(tableName, SELF);
+      scope.set(tableName, lowerSelect(table.select));
+    }
+    return lowerSelectBody(stmt);
+  } finally {
+    commonTables.pop();
+  }
+}
+
+/** What a FROM or JOIN item reads: a table, a WITH table or a derived table (as `from`), and its alias. */
+function lowerFromItem(item: FromItem): { table: string } | { from: SelectCommand } {
+  if ("select" in item) return { from: lowerSelect(item.select) };
+  const tableName = name(item.name);
+  for (let i = commonTables.length - 1; i >= 0; i--) {
+    const common = commonTables[i]!.get(tableName);
+    if (common === SELF) throw new SqlError("sql_error", `WITH table "${tableName}" refers to itself: recursive queries are not supported`, at(item.name.span));
+    if (common !== undefined) return { from: common };
+  }
+  return { table: tableName };
+}
+
+/** An item's alias; a WITH table read without one answers to its own name. */
+function aliasOf(item: FromItem, read: { table: string } | { from: SelectCommand }): { as?: string } {
+  if (item.alias !== undefined) return { as: name(item.alias) };
+  return "from" in read && "name" in item ? { as: name(item.name) } : {};
+}
+
+function lowerSelectBody(stmt: SelectStmt): SelectCommand {
   const command: { -readonly [K in keyof SelectCommand]: SelectCommand[K] } = {
     kind: "select",
     columns: stmt.columns === "*" ? "*" : stmt.columns.map(selectColumn),
   };
   if (stmt.from) {
-    command.table = name(stmt.from.name);
-    if (stmt.from.alias) command.as = name(stmt.from.alias);
+    const read = lowerFromItem(stmt.from);
+    Object.assign(command, read, aliasOf(stmt.from, read));
   }
   if (stmt.joins.length > 0) {
-    command.joins = stmt.joins.map((join) =>
-      join.table.alias
-        ? { type: join.type, table: name(join.table.name), as: name(join.table.alias), on: lowerExpr(join.on) }
-        : { type: join.type, table: name(join.table.name), on: lowerExpr(join.on) },
-    );
+    command.joins = stmt.joins.map((join) => {
+      const read = lowerFromItem(join.table);
+      return { type: join.type, ...read, ...aliasOf(join.table, read), on: lowerExpr(join.on) };
+    });
   }
   if (stmt.where) command.where = lowerExpr(stmt.where);
   if (stmt.groupBy.length > 0) command.groupBy = stmt.groupBy.map(lowerExpr);

@@ -36,11 +36,12 @@ function typeCode(v: Value): number {
 
 /**
  * The members of a command that hold expressions (where parameter types
- * matter), a compound's other selects whole among them. In `set` (an
+ * matter), a derived table's select and a compound's other selects whole
+ * among them. In `set` (an
  * update's, or an insert's `onConflict.set`), a bare slot is a value written
  * as is; only the values that are expressions count.
  */
-const EXPRESSION_MEMBERS = ["where", "columns", "joins", "groupBy", "having", "compound", "orderBy", "returning", "set", "onConflict", "command"] as const;
+const EXPRESSION_MEMBERS = ["from", "where", "columns", "joins", "groupBy", "having", "compound", "orderBy", "returning", "set", "onConflict", "command"] as const;
 
 /** A `set`'s expressions: its values that are neither scalars nor a bare parameter slot. */
 function setExpressions(set: unknown, visit: (expr: unknown) => unknown): unknown {

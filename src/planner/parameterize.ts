@@ -34,7 +34,7 @@
  *
  * Anything the tokens cannot stand for — a parameter slot, a value no column
  * type holds, a malformed field, a tree deeper than bind accepts, a compound
- * select (UNION and the rest) at any depth — makes
+ * select (UNION and the rest) or a derived table at any depth — makes
  * `shapeOf` answer `undefined`: the command is bound as written, uncached,
  * with today's errors.
  */
@@ -290,8 +290,8 @@ class ShapeWriter {
   }
 
   select(cmd: SelectCommand, nested = false): boolean {
-    // A compound select is bound as written: its other selects are no part of this walk's shape.
-    if (cmd.compound !== undefined) return false;
+    // A compound select or a derived table is bound as written: the selects it holds are no part of this walk's shape.
+    if (cmd.compound !== undefined || cmd.from !== undefined) return false;
     this.tag(Tag.Select);
     if (!this.optionalName(cmd.table) || !this.optionalName(cmd.as)) return false;
     const inline = inlinesLiterals(cmd);
@@ -371,7 +371,7 @@ class ShapeWriter {
   private joins(joins: readonly Join[]): boolean {
     if (!Array.isArray(joins)) return false;
     for (const j of joins) {
-      if (typeof j !== "object" || j === null) return false;
+      if (typeof j !== "object" || j === null || j.from !== undefined) return false;
       this.tag(Tag.Join);
       if (!this.name(j.type) || !this.name(j.table) || !this.optionalName(j.as) || !this.expr(j.on, 0)) return false;
     }

@@ -15,12 +15,14 @@
  *   The WHERE stays whole: the path only narrows the rows it is evaluated
  *   on.
  * - `join-strategy`: an equi-join on a key or index of the joined table →
- *   index nested loop; other equi-joins → hash; else nested loop.
+ *   index nested loop; other equi-joins (a derived table's too) → hash;
+ *   else nested loop.
  * - `subquery-strategy` (`subquery-strategy.ts`): how each subquery runs.
  *
  * `optimize` runs the list on a statement, then on each of its subqueries.
  */
 
+import { derivedTableInfo } from "./derived-table.js";
 import { chooseRange, isSlotOrConst, type OrderWanted } from "./index-range.js";
 import type { AccessPath, BoundExpr, JoinStep, JoinStrategy, Plan, PlanNode, SelectPlan } from "./plan.js";
 import { chooseSubqueryStrategies } from "./subquery-strategy.js";
@@ -141,7 +143,12 @@ const joinStrategy: Pass = {
   run(plan, catalog) {
     const s = plan.statement;
     if (s.kind !== "select" || s.joins.length === 0) return plan;
-    const joins = s.joins.map((j) => ({ ...j, strategy: chooseJoin(catalog.table(s.sources[j.source]?.table ?? ""), j) }));
+    const tableOf = (index: number): TableInfo | undefined => {
+      const source = s.sources[index];
+      // A derived table has no keys, but an equi-join on it still hashes.
+      return source?.select === undefined ? catalog.table(source?.table ?? "") : derivedTableInfo(source.select, index, "invalid_request");
+    };
+    const joins = s.joins.map((j) => ({ ...j, strategy: chooseJoin(tableOf(j.source), j) }));
     return { ...plan, statement: { ...s, joins } };
   },
 };
@@ -176,8 +183,8 @@ export function optimize(plan: Plan, catalog: Catalog, passes: readonly Pass[] =
   const s = out.statement;
   switch (s.kind) {
     case "select": {
-      const mapped = mapSubqueries(s, sub);
-      // A compound's other selects are optimized as statements of their own.
+      // Derived tables and a compound's other selects are optimized as statements of their own.
+      const mapped: SelectPlan = { ...mapSubqueries(s, sub), sources: s.sources.map((source) => (source.select === undefined ? source : { ...source, select: sub(source.select) })) };
       if (s.compound === undefined) return { ...out, statement: mapped };
       return { ...out, statement: { ...mapped, compound: { ...s.compound, steps: s.compound.steps.map((step) => ({ ...step, plan: sub(step.plan) })) } } };
     }

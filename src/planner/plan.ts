@@ -168,6 +168,8 @@ export type Count = number | { readonly kind: "param"; readonly index: number };
 export interface Source {
   readonly table: string;
   readonly name: string;
+  /** A derived table's select (`table` is then its name in the plan, `derivedTableName`). */
+  readonly select?: SelectPlan;
 }
 
 /** One end of an index range: a const or param expression, and whether keys equal to it are inside. */

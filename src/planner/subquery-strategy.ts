@@ -9,7 +9,9 @@
  *   become the plan's first columns, the plan runs once and each enclosing
  *   row looks its outer values up. Not when the correlation is served by an
  *   index lookup of the subquery's table: then running it per row costs
- *   only the matching rows, where a hash table costs the whole table.
+ *   only the matching rows, where a hash table costs the whole table; nor
+ *   for a compound subquery (UNION and the rest), whose selects each read
+ *   the outer values.
  * - Anything else correlated runs per row (the runner keeps each answer by
  *   its outer values).
  * - EXISTS and IN ignore the order of the subquery's rows, and EXISTS needs

@@ -154,7 +154,7 @@ export function mapExpr(e: BoundExpr, f: (e: BoundExpr) => BoundExpr): BoundExpr
   return f(mapChildren(e, (child) => mapExpr(child, f)));
 }
 
-/** Every expression of a select plan that belongs to it (not to its subqueries' plans). */
+/** Every expression of a select plan that belongs to it (not to its subqueries', derived tables' or compound's other selects' plans). */
 export function planExprs(plan: SelectPlan): BoundExpr[] {
   const out: BoundExpr[] = [];
   for (const j of plan.joins) out.push(j.on);
@@ -169,7 +169,7 @@ export function planExprs(plan: SelectPlan): BoundExpr[] {
   return out;
 }
 
-/** The plan with every expression that belongs to it replaced by `f(expression)`. */
+/** The plan with every expression that belongs to it (as `planExprs` says) replaced by `f(expression)`. */
 export function mapPlanExprs(plan: SelectPlan, f: (e: BoundExpr) => BoundExpr): SelectPlan {
   const out: { -readonly [K in keyof SelectPlan]: SelectPlan[K] } = {
     ...plan,

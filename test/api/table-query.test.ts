@@ -174,6 +174,25 @@ test("compound selects: each joined select's own toPlan(), in call order; order 
   parseCommand(cmd); // the wire form is valid JSON
 });
 
+test("derived tables: a query as the table or a join, taken by its toPlan()", () => {
+  const orders = recorded("orders").query;
+  const totals = orders.select("user_id", sum("amount").as("total")).groupBy("user_id");
+  const cmd = new TableQuery(totals, async () => RESULT).as("t").select("t.user_id").join(users().select("id"), eq("u.id", col("t.user_id")), { as: "u" }).toPlan();
+  const totalsCommand = { kind: "select", table: "orders", columns: ["user_id", { expr: sum("amount"), as: "total" }], groupBy: [{ type: "identifier", name: "user_id" }] };
+  assert.equal(cmd, {
+    kind: "select",
+    from: totalsCommand,
+    columns: ["t.user_id"],
+    as: "t",
+    joins: [{ type: "inner", from: { kind: "select", table: "users", columns: ["id"] }, as: "u", on: eq("u.id", col("t.user_id")) }],
+  });
+  parseCommand(cmd);
+  for (const bad of [new TableQuery(totals, async () => RESULT).insert({ a: 1 }), new TableQuery(totals, async () => RESULT).delete().all()]) {
+    assert.throws(() => bad.toPlan(), /needs a table, not a derived table/);
+  }
+  assert.throws(() => users().join(orders.delete().all(), val(true)).toPlan(), /The query given to \.join\(\) must be a select, not a delete/);
+});
+
 test("select defaults: every column, no optional fields", () => {
   assert.equal(users().toPlan(), { kind: "select", table: "users", columns: "*" });
   assert.equal(users().select("a").select().toPlan(), { kind: "select", table: "users", columns: "*" });
@@ -270,8 +289,8 @@ test("calls that do not fit the query's kind reject with invalid_request", async
     [query.delete().output("arrays").all(), /\.output\(\) does not apply to delete/],
     [query.delete().union(users()).all(), /\.union\(\) does not apply to delete/],
     [query.select("a").except(users()).delete().all(), /\.delete\(\) on a query shaped as a select/],
-    [query.select("a").unionAll(users().delete().all()), /The query joined by union-all must be a select, not a delete/],
-    [query.select("a").intersect(users().explain()), /The query joined by intersect must be a select, not an explain/],
+    [query.select("a").unionAll(users().delete().all()), /The query given to \.unionAll\(\) must be a select, not a delete/],
+    [query.select("a").intersect(users().explain()), /The query given to \.intersect\(\) must be a select, not an explain/],
   ];
   for (const [q, message] of cases) {
     assert.throws(() => q.toPlan(), message);

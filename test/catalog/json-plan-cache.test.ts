@@ -22,6 +22,7 @@ import { sameShape, shapeOf, type ParameterizableCommand } from "../../src/plann
 import { errorCases } from "../conformance/cases-errors.js";
 import { aggregateCases } from "../conformance/cases-aggregates.js";
 import { compoundCases } from "../conformance/cases-compound.js";
+import { derivedCases } from "../conformance/cases-derived.js";
 import { expressionCases } from "../conformance/cases-expressions.js";
 import { joinCases } from "../conformance/cases-join.js";
 import { readCases } from "../conformance/cases-read.js";
@@ -84,7 +85,7 @@ function vary(node: unknown, k: number, inSet = false): unknown {
 
 test("every JSON select, update and delete of the conformance suite answers alike on a hit and a miss", () => {
   let replayed = 0;
-  for (const entry of [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...compoundCases]) {
+  for (const entry of [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...compoundCases, ...derivedCases]) {
     let command: Command;
     try {
       command = parseCommand(entry.json);
@@ -119,6 +120,7 @@ const setUsers = (set: Record<string, Value>, where: Expression): Command => ({ 
 const EDGES: [string, Command, Command, string?][] = [
   ["a compound, another joined select", users(C("=", I("id"), L("u1")), { compound: [{ op: "union", select: users(C("=", I("id"), L("u2"))) }] }),
     users(C("=", I("id"), L("u1")), { compound: [{ op: "union", select: users(C("=", I("id"), L("u3"))) }] })],
+  ["a derived table, another select in it", { kind: "select", from: users(C("=", I("id"), L("u1"))), columns: ["name"] } as Command, { kind: "select", from: users(C("=", I("id"), L("u2"))), columns: ["name"] } as Command],
   ["a select, then the same with a compound", users(C("=", I("id"), L("u1"))), users(C("=", I("id"), L("u1")), { compound: [{ op: "union-all", select: users(C("=", I("id"), L("u2"))) }] })],
   ["pk lookup, another key", users(C("=", I("id"), L("u1"))), users(C("=", I("id"), L("u3")))],
   ["pk lookup, then NULL", users(C("=", I("id"), L("u1"))), users(C("=", I("id"), L(null)))],

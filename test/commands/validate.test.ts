@@ -285,6 +285,8 @@ test("depth is checked in every expression position, through every kind of node"
     [{ kind: "explain", command: { kind: "delete", table: "t", where: deep } }, "command.command.where"],
     [select({ compound: [{ op: "union", select: select({}) }, { op: "except", select: select({ where: deep }) }] }), "command.compound[1]"],
     [select({ where: { type: "exists", select: select({ compound: [{ op: "union", select: select({ having: deep }) }] }) } }), "command.where"],
+    [{ kind: "select", from: select({ where: deep }), columns: "*" }, "command.from"],
+    [select({ joins: [{ type: "inner", from: select({ columns: [{ expr: deep, as: "x" }] }), on: lit(true) }] }), "command.joins[0].from"],
   ];
   for (const [value, path] of cases) rejects(value, "invalid_request", `${path}: expression nested deeper than 256 levels`);
   const error = failure(() => parseEnvelope({ database: "shop", command: select({ where: deep }) }));
@@ -302,6 +304,10 @@ test("100,000 levels are rejected without a stack overflow", () => {
   let chained: Record<string, unknown> = select({});
   for (let i = 0; i < 100_000; i++) chained = select({ compound: [{ op: "union-all", select: chained }] });
   rejects(chained, "invalid_request", "command.compound[0]: expression nested deeper than 256 levels");
+  // Derived tables nested in derived tables, likewise.
+  let nested: Record<string, unknown> = select({});
+  for (let i = 0; i < 100_000; i++) nested = { kind: "select", from: nested, columns: "*" };
+  rejects(nested, "invalid_request", "command.from: expression nested deeper than 256 levels");
 });
 
 test("a getter that throws during the depth check leaves nothing behind for the next command", () => {

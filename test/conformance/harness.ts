@@ -7,6 +7,7 @@
  */
 
 import * as assert from "uvu/assert";
+import type { Subquery } from "../../src/api/expressions.js";
 import { TableQuery } from "../../src/api/table-query.js";
 import type { Result } from "../../src/commands/results.js";
 import type { Command, Value } from "../../src/commands/types.js";
@@ -14,6 +15,7 @@ import { StoreError, type ProblemEntry, type SourcePosition } from "../../src/er
 import { aggregateCases } from "./cases-aggregates.js";
 import { alterCases } from "./cases-alter.js";
 import { compoundCases } from "./cases-compound.js";
+import { derivedCases } from "./cases-derived.js";
 import { errorCases } from "./cases-errors.js";
 import { expressionCases } from "./cases-expressions.js";
 import { indexCases } from "./cases-index.js";
@@ -28,7 +30,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases];
 
 export interface Failure {
   readonly error: string;
@@ -65,7 +67,7 @@ export async function attempt(run: () => Result | Promise<Result>): Promise<Outc
 
 /** One fresh fixture database, reachable through each surface. */
 export interface Session {
-  fluent(table: string): TableQuery;
+  fluent(table: string | Subquery): TableQuery;
   json(wire: unknown): Promise<Result>;
   sql(text: string, params: readonly Value[]): Promise<Result>;
   /** The library's own transaction: each command run on `tx` in `db.transaction`, the results gathered. */

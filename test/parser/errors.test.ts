@@ -21,7 +21,8 @@ const invalidCorpus: readonly (readonly [sql: string, code: Code, line: number, 
   ["SELEC a FROM t", S, 1, 1, ["SELECT"]],
   ["GRANT ALL ON t", S, 1, 1, ["SELECT"]],
   ["TRUNCATE t", S, 1, 1, ["DELETE"]],
-  ["WITH x AS (SELECT a FROM t) SELECT a FROM x", S, 1, 1, ["SELECT"]],
+  ["WITH x AS SELECT a FROM t", S, 1, 11, ["("]],
+  ["WITH x AS (SELECT a FROM t)", S, 1, 28, ["SELECT"]],
 
   // ---- SELECT
   ["SELECT", S, 1, 7, ["*", "Identifier"]],

@@ -296,7 +296,7 @@ function printStatement(s: Bare<A.Statement>): string {
   switch (s.kind) {
     case "select": {
       const cols = printItems(s.columns);
-      const table = (t: Bare<A.TableRef>) => `${printName(t.name)}${t.alias ? ` AS ${printName(t.alias)}` : ""}`;
+      const table = (t: Bare<A.FromItem>) => `${"name" in t ? printName(t.name) : `(${printStatement(t.select)})`}${t.alias ? ` AS ${printName(t.alias)}` : ""}`;
       const printCount = (c: number | Bare<A.ParamExpr>) => (typeof c === "number" ? String(c) : "?");
       let sql = `SELECT ${s.distinct ? "DISTINCT " : ""}${cols}${s.from ? ` FROM ${table(s.from)}` : ""}`;
       for (const j of s.joins) sql += ` ${j.type === "left" ? "LEFT" : "INNER"} JOIN ${table(j.table)} ON ${printExpr(j.on)}`;

@@ -100,6 +100,20 @@ const CASES: [string, unknown][] = [
     },
   ],
   [
+    // A WITH table is lowered once and read wherever FROM or JOIN names it, under its name; a derived table under its alias or none.
+    "WITH c AS (SELECT a FROM t WHERE a > ?) SELECT ?, x FROM (SELECT ? AS x) d JOIN c ON c.a = x WHERE EXISTS (SELECT 1 AS one FROM c) LIMIT ?",
+    {
+      kind: "select",
+      columns: [{ expr: p(1), as: "?" }, "x"],
+      from: { kind: "select", columns: [{ expr: p(2), as: "x" }] },
+      as: "d",
+      joins: [{ type: "inner", from: { kind: "select", columns: ["a"], table: "t", where: cmp(">", id("a"), p(0)) }, as: "c", on: cmp("=", id("c.a"), id("x")) }],
+      where: { type: "exists", select: { kind: "select", columns: [{ expr: lit(1), as: "one" }], from: { kind: "select", columns: ["a"], table: "t", where: cmp(">", id("a"), p(0)) }, as: "c" } },
+      limit: p(3),
+    },
+  ],
+  ["SELECT * FROM (SELECT 1 AS n)", { kind: "select", columns: "*", from: { kind: "select", columns: [{ expr: lit(1), as: "n" }] } }],
+  [
     // Placeholders number in text order across the selects, then ORDER BY and LIMIT.
     "SELECT a FROM t WHERE a = ? UNION ALL SELECT b FROM u WHERE b > ? INTERSECT SELECT ? EXCEPT SELECT c FROM v UNION SELECT d FROM w ORDER BY 1 LIMIT ?",
     {
@@ -241,6 +255,7 @@ test("countParams counts every ? slot", () => {
     ["DELETE FROM t WHERE a = ?", 1],
     ["EXPLAIN SELECT * FROM t WHERE a = ?", 1],
     ["SELECT a FROM t WHERE a = ? UNION SELECT ? FROM u ORDER BY 1 LIMIT ?", 3],
+    ["WITH c AS (SELECT ? AS x) SELECT ? FROM (SELECT ? AS y) d JOIN (SELECT ? AS z) e ON ? WHERE x = ?", 6],
     ["DROP TABLE t", 0],
     ["CREATE TABLE t (a INT, CHECK (a > 0))", 0],
   ];

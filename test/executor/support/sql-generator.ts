@@ -602,7 +602,8 @@ export function generateQuery(seed: number, tables: readonly TableDef[]): Query 
 
   const scope: Source[] = [];
   let from: string;
-  const shape = r.int(6);
+  let prefix = "";
+  const shape = r.int(8);
   if (shape <= 1) {
     scope.push({ alias: "u", table: table("users") });
     from = "users u";
@@ -618,9 +619,23 @@ export function generateQuery(seed: number, tables: readonly TableDef[]): Query 
     // A self-join under two aliases.
     scope.push({ alias: "a", table: table("users") }, { alias: "b", table: table("users") });
     from = `users a ${r.pick(["JOIN", "LEFT JOIN"])} users b ON ${r.pick(["b.city = a.city AND b.id <> a.id", "b.age > a.age", "b.id = a.id + 1"])}`;
-  } else {
+  } else if (shape === 5) {
     scope.push({ alias: "o", table: table("orders") }, { alias: "i", table: table("items") }, { alias: "u", table: table("users") });
     from = `orders o ${r.pick(["JOIN", "LEFT JOIN"])} items i ON i.order_id = o.id LEFT JOIN users u ON u.id = o.user_id`;
+  } else {
+    // A derived table, alone or joined to users by the user it counts; half the time named by WITH.
+    const alone = shape === 6;
+    const d = derivedTable(q, alone ? r.pick(tables) : table("orders"), alone ? undefined : "user_id");
+    const named = r.chance(0.5);
+    if (named) prefix = `WITH d AS (${d.sql}) `;
+    const read = named ? "d" : `(${d.sql}) AS d`;
+    if (alone) {
+      scope.push({ alias: "d", table: d.def });
+      from = read;
+    } else {
+      scope.push({ alias: "u", table: table("users") }, { alias: "d", table: d.def });
+      from = `users u ${r.pick(["JOIN", "LEFT JOIN"])} ${read} ON d.id = u.id`;
+    }
   }
 
   const width = 1 + r.int(4);
@@ -670,7 +685,30 @@ export function generateQuery(seed: number, tables: readonly TableDef[]): Query 
   const where = terms.length > 0 ? ` WHERE ${terms.join(" AND ")}` : "";
   q.leaves = leaves;
   const { tail, ordered } = orderTail(q, width);
-  return q.finish(`${head}${items.join(", ")} FROM ${from}${where}${grouping}${tail}`, ordered);
+  return q.finish(`${prefix}${head}${items.join(", ")} FROM ${from}${where}${grouping}${tail}`, ordered);
+}
+
+/**
+ * A derived table over `base`: with `key`, that column (as `id`) and its
+ * row count `n` per value; else `id` and up to two more columns under their
+ * own names, maybe filtered or distinct, maybe its first rows by every
+ * column. As a TableDef its columns keep their types (it has no rows or
+ * indexes of its own to offer).
+ */
+function derivedTable(q: QueryBuilder, base: TableDef, key?: string): { sql: string; def: TableDef } {
+  const r = q.r;
+  const column = (name: string): Column => base.columns.find((c) => c.name === name)!;
+  const grouped = key ?? (r.chance(0.25) ? r.pick(base.columns.filter((c) => c.name !== "id")).name : undefined);
+  if (grouped !== undefined) {
+    const def: TableDef = { name: "d", columns: [{ name: "id", type: column(grouped).type }, { name: "n", type: "integer" }], rows: [], indexes: [] };
+    return { sql: `SELECT t.${grouped} AS id, count(*) AS n FROM ${base.name} t GROUP BY t.${grouped}`, def };
+  }
+  const others = base.columns.filter((c) => c.name !== "id");
+  const columns = [column("id"), ...Array.from({ length: r.int(3) }, () => others.splice(r.int(others.length), 1)[0]!)];
+  const where = r.chance(0.5) ? ` WHERE ${q.expr("bool", 1, [{ alias: "t", table: base }]).sql}` : "";
+  const cut = r.chance(0.3) ? ` ORDER BY ${columns.map((_, i) => i + 1).join(", ")} LIMIT ${r.int(20)}` : "";
+  const sql = `SELECT ${r.chance(0.2) ? "DISTINCT " : ""}${columns.map((c) => `t.${c.name}`).join(", ")} FROM ${base.name} t${where}${cut}`;
+  return { sql, def: { name: "d", columns, rows: [], indexes: [] } };
 }
 
 /** Half the time, ORDER BY every output column (so ties are between equal rows and any LIMIT takes the same ones), perhaps with LIMIT and OFFSET. */

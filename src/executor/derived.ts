@@ -1,0 +1,63 @@
+/**
+ * Derived tables at run time (`planner/derived-table.ts`): a derived
+ * source's select runs once per execution of the select that reads it, and
+ * its rows are stored by column as a table's are — numbers in
+ * Float64Arrays with NaN for NULL, id 0 the row of NULLs — so compiled
+ * code, joins and late projections read them as they read any table's.
+ */
+
+import type { ColumnType, Value } from "../commands/types.js";
+import { StoreError } from "../errors.js";
+import { isNumericType, type Column, type KeyRange, type RangeOrder, type RowHeap, type Stores, type StoredRow, type TableStore } from "./table-store.js";
+
+class DerivedStore implements TableStore {
+  readonly rows: readonly StoredRow[];
+  readonly heap: RowHeap;
+  readonly width: number;
+
+  constructor(rows: readonly (readonly Value[])[], types: readonly ColumnType[]) {
+    const n = rows.length;
+    this.width = types.length;
+    const columns = types.map((type, c): Column => {
+      if (isNumericType(type)) {
+        const column = new Float64Array(n + 1);
+        column[0] = NaN;
+        for (let i = 0; i < n; i++) column[i + 1] = (rows[i]![c] as number | null) ?? NaN;
+        return column;
+      }
+      const column = new Array<string | boolean | null>(n + 1);
+      column[0] = null;
+      for (let i = 0; i < n; i++) column[i + 1] = rows[i]![c] as string | boolean | null;
+      return column;
+    });
+    this.heap = { columns };
+    this.rows = Array.from({ length: n }, (_, i) => i + 1);
+  }
+
+  // A derived table has no keys, so the planner never gives it a path that looks one up.
+  lookup(key: string): readonly StoredRow[] {
+    throw noKey(key);
+  }
+
+  lookupBy(key: string): (value: Value) => readonly StoredRow[] {
+    throw noKey(key);
+  }
+
+  lookupAny(key: string): readonly StoredRow[] {
+    throw noKey(key);
+  }
+
+  rangeRows(key: string, _ranges: readonly KeyRange[], _order: RangeOrder): StoredRow[] {
+    throw noKey(key);
+  }
+}
+
+function noKey(key: string): StoreError {
+  return new StoreError("internal_error", `A derived table has no key "${key}"`);
+}
+
+/** `stores` with each derived table's rows (`rows(i)`: the rows of derived table i) under its plan name. */
+export function withDerived(stores: Stores, tables: readonly { readonly name: string; readonly types: readonly ColumnType[] }[], rows: (i: number) => readonly (readonly Value[])[]): Stores {
+  const derived = new Map(tables.map((t, i) => [t.name, new DerivedStore(rows(i), t.types)] as const));
+  return { store: (table) => derived.get(table) ?? stores.store(table) };
+}
