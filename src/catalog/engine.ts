@@ -137,6 +137,10 @@ export class Engine implements EngineApi {
       if (error instanceof RangeError && /invalid string length/i.test(error.message)) {
         throw new StoreError("invalid_request", "A text value would grow past the longest string this engine holds (2^29 - 24 characters); nothing was changed");
       }
+      // A statement nested past the stack's depth (derived tables in derived tables, written out): the input's doing too.
+      if (error instanceof RangeError && /call stack/i.test(error.message)) {
+        throw new StoreError("invalid_request", "The statement nests too deeply to plan or run; nothing was changed");
+      }
       throw error;
     }
   }

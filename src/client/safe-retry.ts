@@ -6,7 +6,8 @@
  *   server answered 503 `shutting_down` (its drain gate turns a command away
  *   before running it, CONTRACT §8) — safe for every command;
  * - the command only reads (`select`, `describe`, `validate`, `explain`, or
- *   SQL whose first keyword is SELECT or EXPLAIN) — safe after any broken
+ *   SQL whose first keyword is SELECT, WITH — which only starts a select
+ *   here — or EXPLAIN) — safe after any broken
  *   connection, since a read changes nothing however often it runs.
  * A write whose connection broke mid-way is never resent: it may have been
  * applied. A timeout is never retried either: the caller's time is spent.
@@ -24,7 +25,7 @@ export function onlyReads(command: unknown): boolean {
   if (typeof kind === "string" && READ_KINDS.has(kind)) return true;
   if (kind !== "sql" || typeof sql !== "string") return false;
   const word = FIRST_WORD.exec(sql)?.[1]?.toUpperCase();
-  return word === "SELECT" || word === "EXPLAIN";
+  return word === "SELECT" || word === "WITH" || word === "EXPLAIN";
 }
 
 /** Node's network error codes for a connection that was never made: nothing was sent. */

@@ -91,9 +91,12 @@ function checkCommandDepth(command: unknown, path: string): void {
     if (tooDeep(command["where"])) throw deepError(`${path}.where`);
     if (tooDeep(command["having"])) throw deepError(`${path}.having`);
     eachItem(command["groupBy"], (item, i) => tooDeep(item) && deepError(`${path}.groupBy[${i}]`));
-    eachItem(command["joins"], (join, i) => isObject(join) && tooDeep(join["on"]) && deepError(`${path}.joins[${i}].on`));
     if (tooDeep(command["from"])) throw deepError(`${path}.from`);
-    eachItem(command["joins"], (join, i) => isObject(join) && tooDeep(join["from"]) && deepError(`${path}.joins[${i}].from`));
+    eachItem(command["joins"], (join, i) => {
+      if (!isObject(join)) return false;
+      if (tooDeep(join["from"])) return deepError(`${path}.joins[${i}].from`);
+      return tooDeep(join["on"]) && deepError(`${path}.joins[${i}].on`);
+    });
     eachItem(command["columns"], (column, i) => isObject(column) && tooDeep(column["expr"]) && deepError(`${path}.columns[${i}].expr`));
     eachItem(command["returning"], (column, i) => isObject(column) && tooDeep(column["expr"]) && deepError(`${path}.returning[${i}].expr`));
     eachValue(command["set"], (value, key) => tooDeep(value) && deepError(`${path}.set${segment(key)}`));

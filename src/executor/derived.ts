@@ -1,7 +1,7 @@
 /**
  * Derived tables at run time (`planner/derived-table.ts`): a derived
- * source's select runs once per execution of the select that reads it, and
- * its rows are stored by column as a table's are — numbers in
+ * source's select runs once per execution of the statement that reads it,
+ * and its rows are stored by column as a table's are — numbers in
  * Float64Arrays with NaN for NULL, id 0 the row of NULLs — so compiled
  * code, joins and late projections read them as they read any table's.
  */
@@ -56,8 +56,35 @@ function noKey(key: string): StoreError {
   return new StoreError("internal_error", `A derived table has no key "${key}"`);
 }
 
-/** `stores` with each derived table's rows (`rows(i)`: the rows of derived table i) under its plan name. */
-export function withDerived(stores: Stores, tables: readonly { readonly name: string; readonly types: readonly ColumnType[] }[], rows: (i: number) => readonly (readonly Value[])[]): Stores {
-  const derived = new Map(tables.map((t, i) => [t.name, new DerivedStore(rows(i), t.types)] as const));
+/**
+ * One derived table's rows, made the first time an execution of its
+ * statement reads them and kept until that execution ends: they read the
+ * statement's parameters only, never an enclosing row, so a subquery run
+ * per outer row reads them once, not once per row.
+ */
+export class DerivedRows {
+  private store: DerivedStore | undefined;
+
+  constructor(
+    /** Its name in the plan (`Source.table`). */
+    readonly name: string,
+    private readonly types: readonly ColumnType[],
+    private readonly make: (stores: Stores, params: readonly Value[]) => readonly (readonly Value[])[],
+  ) {}
+
+  begin(): void {}
+
+  end(): void {
+    this.store = undefined;
+  }
+
+  rows(stores: Stores, params: readonly Value[]): TableStore {
+    return (this.store ??= new DerivedStore(this.make(stores, params), this.types));
+  }
+}
+
+/** `stores` with each of `tables` under its plan name. */
+export function withDerived(stores: Stores, tables: readonly DerivedRows[], params: readonly Value[]): Stores {
+  const derived = new Map(tables.map((t) => [t.name, t.rows(stores, params)] as const));
   return { store: (table) => derived.get(table) ?? stores.store(table) };
 }

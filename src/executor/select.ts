@@ -27,21 +27,23 @@
  * select pays nothing for this.
  *
  * Subqueries are prepared with the query that holds them, each into a
- * `SubqueryRunner` the compiled code calls; every runner of a statement, at
- * any depth, is listed on the outermost prepared select, which starts them
- * afresh (`begin`) at each execution, so answers they keep never outlive
- * the data they were computed from.
+ * `SubqueryRunner` the compiled code calls, and derived tables each into
+ * the `DerivedRows` that make its rows; every one of a statement, at any
+ * depth, is listed on the outermost prepared select, which starts them
+ * afresh (`begin`) at each execution and ends them after (`end`), so
+ * answers and rows they keep never outlive the data they were computed
+ * from. A compound select prepares each of its selects the same way and
+ * combines their rows (`compoundRows`).
  */
 
 import type { RowsResult } from "../commands/results.js";
-import type { ColumnType, CompoundOperator, Value } from "../commands/types.js";
+import type { CompoundOperator, Value } from "../commands/types.js";
 import type { AccessPath, BoundExpr, Count, SelectPlan } from "../planner/plan.js";
-import { derivedTableInfo } from "../planner/derived-table.js";
 import { conjuncts, maxSource } from "../planner/passes.js";
 import { accessRows, impliedByAccess, keyInRunner, rangeRows } from "./access.js";
 import { compileAggregate, type AggregateFn, type GroupTest } from "./aggregate.js";
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
-import { withDerived } from "./derived.js";
+import { DerivedRows, withDerived } from "./derived.js";
 import { compileFilter, type FilterFn } from "./filter.js";
 import { prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
 import { orderItems } from "./order.js";
@@ -73,19 +75,18 @@ export interface PreparedSelect {
   readonly projectArrays: ProjectFn | undefined;
   /** Its projection cannot fail (plain columns, constants, parameters): a long answer may be projected when read. */
   readonly lateProjection: boolean;
-  /** The statement's subquery runners at any depth (shared by its subqueries' prepared selects). */
-  readonly runners: readonly SubqueryRunner[];
+  /** What the statement starts and ends with each execution, at any depth (shared by its subqueries' prepared selects). */
+  readonly runners: readonly PerExecution[];
   /** A compound select's selects, prepared each on its own (the rest of this one is its first's). */
   readonly compound: PreparedCompound | undefined;
-  /** The derived tables among the sources, each with its prepared select. */
-  readonly derived: readonly PreparedDerived[];
+  /** The derived tables among the sources, each made once per execution. */
+  readonly derived: readonly DerivedRows[];
 }
 
-interface PreparedDerived {
-  /** Its name in the plan (`Source.table`). */
-  readonly name: string;
-  readonly types: readonly ColumnType[];
-  readonly select: PreparedSelect;
+/** What a statement starts and ends with each execution: its subqueries' runners and its derived tables' rows. */
+export interface PerExecution {
+  begin(stores: Stores): void;
+  end(): void;
 }
 
 interface PreparedCompound {
@@ -104,12 +105,13 @@ function all(terms: readonly BoundExpr[]): BoundExpr | undefined {
  */
 export interface SubqueryScope {
   readonly context: CompileContext;
-  readonly runners: readonly SubqueryRunner[];
+  /** Grows as the statement is prepared: each subquery's runner, each derived table's rows. */
+  readonly runners: PerExecution[];
 }
 
 /** `positionOf(table, column)` finds a column's position; `paramCount` is the statement's number of parameters (outer values follow). */
 export function subqueryScope(positionOf: (table: string, column: string) => number, paramCount: number): SubqueryScope {
-  const runners: SubqueryRunner[] = [];
+  const runners: PerExecution[] = [];
   const byNode = new Map<SubqueryNode, SubqueryRunner>();
   const context: CompileContext = {
     outerBase: paramCount,
@@ -138,25 +140,29 @@ function prepareWith(
   plan: SelectPlan,
   positionOf: (table: string, column: string) => number,
   context: CompileContext,
-  runners: readonly SubqueryRunner[],
+  runners: PerExecution[],
 ): PreparedSelect {
   if (plan.compound !== undefined) {
     const first = prepareWith(firstSelect(plan), positionOf, context, runners);
     const steps = plan.compound.steps.map((step) => ({ op: step.op, select: prepareWith(step.plan, positionOf, context, runners) }));
     return { ...first, plan, compound: { first, steps } };
   }
-  const derivedTables = plan.sources.flatMap((source, index) => (source.select === undefined ? [] : [{ source: source.select, info: derivedTableInfo(source.select, index, "invalid_request") }]));
-  const derived = derivedTables.map(({ source, info }): PreparedDerived => ({ name: info.name, types: info.types, select: prepareWith(source, positionOf, context, runners) }));
-  if (derivedTables.length > 0) {
-    const outer = positionOf;
-    positionOf = (table, column) => derivedTables.find((d) => d.info.name === table)?.info.position.get(column) ?? outer(table, column);
+  const derived: DerivedRows[] = [];
+  const derivedColumns = new Map<string, readonly string[]>();
+  for (const source of plan.sources) {
+    if (source.derived === undefined) continue;
+    const select = prepareWith(source.derived.select, positionOf, context, runners);
+    derived.push(new DerivedRows(source.table, source.derived.types, (stores, params) => selectRows(select, stores, params).rows as Value[][]));
+    derivedColumns.set(source.table, source.derived.columns);
   }
+  runners.push(...derived);
+  const columnOf = (table: string, column: string): number => derivedColumns.get(table)?.indexOf(column) ?? positionOf(table, column);
   const joined = plan.joins.length > 0;
   const sourceMode: RowMode = joined ? "tuple" : "row";
   // After a grouping, HAVING, ORDER BY and the select list read group rows.
   const mode: RowMode = plan.group === undefined ? sourceMode : { groupKeys: plan.group.keys.length };
   const firstTable = plan.sources[0]?.table ?? "";
-  const terms = conjuncts(plan.where).filter((t) => !impliedByAccess(t, plan.access, (c) => positionOf(firstTable, c)));
+  const terms = conjuncts(plan.where).filter((t) => !impliedByAccess(t, plan.access, (c) => columnOf(firstTable, c)));
   const first = joined ? terms.filter((t) => maxSource(t) <= 0) : terms;
   const firstWhere = all(first);
   const walked = plan.access.kind === "index-range";
@@ -168,7 +174,7 @@ function prepareWith(
     firstTest: firstWhere === undefined || !walked ? undefined : compilePredicate(firstWhere, "row", context),
     joins: plan.joins.map((j) => {
       const table = plan.sources[j.source]?.table ?? "";
-      return prepareJoin(j, table, (c) => positionOf(table, c), context);
+      return prepareJoin(j, table, (c) => columnOf(table, c), context);
     }),
     afterJoin: plan.joins.map((j) => {
       const here = all(terms.filter((t) => maxSource(t) === j.source));
@@ -237,14 +243,13 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
 
 function selectRows(prepared: PreparedSelect, base: Stores, params: readonly Value[]): RowsResult {
   if (prepared.compound !== undefined) return compoundRows(prepared, prepared.compound, base, params);
-  const derived = prepared.derived;
-  // Each derived table's rows, read by this execution as a table's.
-  const stores = derived.length === 0 ? base : withDerived(base, derived, (i) => selectRows(derived[i]!.select, base, params).rows as Value[][]);
   const plan = prepared.plan;
   const offset = plan.offset === undefined ? 0 : count(plan.offset, params);
   const keep = plan.limit === undefined ? undefined : offset + count(plan.limit, params);
   const names = plan.columns.map((c) => c.name);
   if (keep === 0) return rowsResult(names, []);
+  // Each derived table's rows, read by this execution as a table's.
+  const stores = prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params);
   const project = prepared.project as unknown as Fn<Row>;
   // Nothing between the sources and the result (no grouping, DISTINCT or sort to do): a scan can stop early, a join project as it goes.
   const sorted = plan.orderBy.length > 0 && !orderServed(plan);

@@ -24,7 +24,7 @@ import { StoreError } from "../errors.js";
 import { AggregateCollector, ExprBinder, OuterLink, bindContext, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
 import type { BoundExpr, CompoundStep, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source } from "./plan.js";
-import { derivedTableInfo } from "./derived-table.js";
+import { derivedTableInfo, describeDerived } from "./derived-table.js";
 import { Scope, type ScopeSource } from "./scope.js";
 import { typeOf, unify } from "./static-types.js";
 import type { Catalog, TableInfo } from "./table-info.js";
@@ -59,25 +59,29 @@ function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext)
     if (cmd.as !== undefined || (cmd.joins ?? []).length > 0) throw new StoreError("invalid_request", "as and joins need a table");
     return [];
   }
-  const sources = [bindSource(cmd, 0, catalog, context)];
-  for (const j of cmd.joins ?? []) sources.push(bindSource(j, sources.length, catalog, context));
+  const joined = (cmd.joins ?? []).length > 0;
+  const sources = [bindSource(cmd, 0, joined, catalog, context)];
+  for (const j of cmd.joins ?? []) sources.push(bindSource(j, sources.length, true, catalog, context));
   return sources;
 }
 
 /**
  * A table, or a derived table: its select bound on its own (reading no
- * enclosing row, as SQL's derived tables do not), its rows as arrays.
+ * enclosing row, as SQL's derived tables do not), its rows as arrays. In a
+ * join a derived table needs an alias: it has no name of its own for
+ * qualified names, `*`'s keys or messages to use.
  */
-function bindSource(item: { readonly table?: string; readonly from?: SelectCommand; readonly as?: string }, index: number, catalog: Catalog, context: BindContext): ScopeSource {
+function bindSource(item: { readonly table?: string; readonly from?: SelectCommand; readonly as?: string }, index: number, joined: boolean, catalog: Catalog, context: BindContext): ScopeSource {
   const alias = item.as === undefined ? {} : { alias: checkName(item.as, "alias") };
   if (item.from === undefined) {
     if (item.table === undefined) throw new StoreError("invalid_request", "A join names a table, or a select as its from");
     return { table: requireTable(catalog, item.table), name: item.as ?? item.table, index, ...alias };
   }
   if (item.table !== undefined) throw new StoreError("invalid_request", "A source is a table or a select (from), not both");
-  const plan = bindSelectPlan({ ...item.from, output: "arrays" }, catalog, context);
-  const table = derivedTableInfo(plan, index, context.misuse);
-  return { table, name: item.as ?? table.name, index, derived: plan, ...alias };
+  if (joined && item.as === undefined) throw new StoreError(context.misuse, "A derived table in a join needs an alias: (SELECT …) AS name");
+  const derived = describeDerived(bindSelectPlan({ ...item.from, output: "arrays" }, catalog, context), context.misuse);
+  const table = derivedTableInfo(index, derived);
+  return { table, name: item.as ?? table.name, index, derived, ...alias };
 }
 
 /** A result name: any text but `__proto__`, which as a key of a result object would be its prototype. */
@@ -94,9 +98,9 @@ export function bindColumns(columns: "*" | readonly SelectColumn[], sources: rea
     const qualify = (c: string): string => (qualified ? `${s.name}.${c}` : c);
     s.table.columns.forEach((c, column) => {
       const type = s.table.types[column]!;
-      out.push({ name: qualify(c), expr: { kind: "column", source: s.index, column, name: qualify(c), type } });
+      out.push({ name: qualify(c), expr: { kind: "column", source: s.index, column, name: qualify(c), type }, column: c });
     });
-    for (const [c, expr] of s.table.computed) out.push({ name: qualify(c), expr: all.bindComputed(s, expr) });
+    for (const [c, expr] of s.table.computed) out.push({ name: qualify(c), expr: all.bindComputed(s, expr), column: c });
   };
   if (columns === "*") {
     if (sources.length === 0) throw all.misuse("* needs a table: SELECT without FROM lists its columns");
@@ -107,7 +111,7 @@ export function bindColumns(columns: "*" | readonly SelectColumn[], sources: rea
   for (const c of columns) {
     if (typeof c !== "string") out.push({ name: resultName(c.as), expr: all.bind(c.expr) });
     else if (c.endsWith(".*")) allOf(sourceNamed(all.scope, c.slice(0, -2)));
-    else out.push({ name: c, expr: all.bind({ type: "identifier", name: c }) });
+    else out.push({ name: c, expr: all.bind({ type: "identifier", name: c }), column: c.slice(c.indexOf(".") + 1) });
   }
   return out;
 }
@@ -197,7 +201,7 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
 
   const plan: SelectPlan = {
     kind: "select",
-    sources: sources.map((s): Source => (s.derived === undefined ? { table: s.table.name, name: s.name } : { table: s.table.name, name: s.name, select: s.derived })),
+    sources: sources.map((s): Source => (s.derived === undefined ? { table: s.table.name, name: s.name } : { table: s.table.name, name: s.name, derived: s.derived })),
     access: sources.length === 0 ? { kind: "single-row" } : { kind: "scan" },
     joins: steps,
     ...(where === undefined ? {} : { where }),

@@ -1,16 +1,17 @@
 /**
  * Derived tables: a select in FROM or JOIN (SQL's `(SELECT …) AS d`, a WITH
  * table, JSON's `from`) read as a table. Its columns are the select's
- * result columns, named as SQLite names them — a plain column by its own
- * name (`o.id` is `id`), anything else by its result name — and typed by
- * what the select yields, so the rest of the query binds and compiles
- * against it as against a stored table with no keys. The executor
- * materializes its rows once per execution (`executor/derived.ts`).
+ * result columns, named as SQLite names them — a column listed by name or
+ * expanded from `*` by its own name (`o.id` is `id`), anything else by its
+ * result name — and typed by what the select yields, so the rest of the
+ * query binds and compiles against it as against a stored table with no
+ * keys. The executor makes its rows once per execution
+ * (`executor/derived.ts`).
  */
 
 import type { ColumnType } from "../commands/types.js";
 import { StoreError } from "../errors.js";
-import type { SelectPlan, StaticType } from "./plan.js";
+import type { DerivedTable, SelectPlan, StaticType } from "./plan.js";
 import { typeOf } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
 
@@ -19,21 +20,24 @@ export function derivedTableName(index: number): string {
   return `(derived ${index})`;
 }
 
-/** The table a derived source at `index` reads; `misuse` is the code its errors take (SQL's or JSON's). */
-export function derivedTableInfo(plan: SelectPlan, index: number, misuse: "sql_error" | "invalid_request"): TableInfo {
-  const name = derivedTableName(index);
-  const columns = plan.columns.map((c) => {
-    const dot = c.expr.kind === "column" ? c.name.lastIndexOf(".") : -1;
-    return dot < 0 ? c.name : c.name.slice(dot + 1);
-  });
-  const position = new Map<string, number>();
-  columns.forEach((column, i) => {
-    if (position.has(column)) throw new StoreError(misuse, `A derived table has two columns named "${column}": rename one with AS`);
-    position.set(column, i);
-  });
+/** The table `plan` is read as; `misuse` is the code its errors take (SQL's or JSON's). */
+export function describeDerived(plan: SelectPlan, misuse: "sql_error" | "invalid_request"): DerivedTable {
+  const columns = plan.columns.map((c) => c.column ?? c.name);
+  const seen = new Set<string>();
+  for (const column of columns) {
+    if (seen.has(column)) throw new StoreError(misuse, `A derived table has two columns named "${column}": rename one with AS`);
+    seen.add(column);
+  }
   const types = plan.columns.map((c, i) => storedType(plan.compound?.types[i] ?? typeOf(c.expr), columns[i]!, misuse));
+  return { select: plan, columns, types };
+}
+
+/** The derived source at `index` as the binder and the passes see a table. */
+export function derivedTableInfo(index: number, derived: DerivedTable): TableInfo {
+  const name = derivedTableName(index);
+  const { columns, types } = derived;
   const schema = { name, columns: Object.fromEntries(columns.map((c, i) => [c, types[i]!])) };
-  return { name, schema, columns, types, position, computed: new Map(), keys: [] };
+  return { name, schema, columns, types, position: new Map(columns.map((c, i) => [c, i])), computed: new Map(), keys: [] };
 }
 
 /** A derived column's type: a number that may be integer or real reads as real; a column of no known type is refused. */

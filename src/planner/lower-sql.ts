@@ -73,6 +73,7 @@ type Lowerable = SelectStmt | InsertStmt | UpdateStmt | DeleteStmt;
 
 /** Lowers one parsed statement to the command it means. Throws `sql_error` / `invalid_name` with a position. */
 export function lowerSql(stmt: Statement, catalog?: Catalog): Command {
+  derivedTables = 0;
   switch (stmt.kind) {
     case "explain":
       return { kind: "explain", command: lowerQuery(stmt.statement, catalog) };
@@ -242,31 +243,48 @@ const TRUE: Expression = { type: "literal", value: true };
 
 const COMPOUND_OPS: Record<SetOperator, CompoundOperator> = { union: "union", "union all": "union-all", intersect: "intersect", except: "except" };
 
-/**
- * The WITH tables in scope while a statement is lowered, innermost last:
- * each name's lowered select, or `SELF` while its own select is lowered.
- * Lowering is synchronous, so one stack serves every statement.
- */
-const commonTables: Map<string, SelectCommand | typeof SELF>[] = [];
+/** A WITH table while its statement is lowered: not yet lowered (`LATER`), being lowered (`SELF`), or its select and how many derived tables it holds. */
+type CommonTable = typeof LATER | typeof SELF | { readonly select: SelectCommand; readonly derived: number };
+const LATER = Symbol("a WITH table after the one being lowered");
 const SELF = Symbol("the WITH table being lowered");
 
 /**
+ * The WITH tables in scope while a statement is lowered, innermost last,
+ * and how many derived tables its lowered form holds so far (a WITH table
+ * counts once per reference, with those inside it: each reference is a
+ * copy to bind and run). Lowering is synchronous, so one stack serves
+ * every statement.
+ */
+const commonTables: Map<string, CommonTable>[] = [];
+let derivedTables = 0;
+
+/** Derived tables one statement may hold once WITH references are counted out, as SQLite bounds its FROM terms: past it, references that double at each level would grow without bound. */
+const MAX_DERIVED_TABLES = 256;
+
+/**
  * A select with a WITH clause: each table's select is lowered once, in
- * order (a table sees the ones before it), and every FROM or JOIN that
- * names it, in the select or its subqueries, reads that select as a
- * derived table. Recursive tables are refused.
+ * order (a table reads the ones before it; one after it, or itself, is
+ * refused), and every FROM or JOIN that names it, in the select or its
+ * subqueries, reads that select as a derived table.
  */
 function lowerSelect(stmt: SelectStmt): SelectCommand {
   if (stmt.with === undefined) return lowerSelectBody(stmt);
   if (stmt.with.recursive) throw new SqlError("sql_error", "WITH RECURSIVE is not supported: only tables that do not refer to themselves", at(stmt.with.span));
-  const scope = new Map<string, SelectCommand | typeof SELF>();
+  const scope = new Map<string, CommonTable>();
+  for (const table of stmt.with.tables) {
+    const tableName = name(table.name);
+    if (scope.has(tableName)) throw new SqlError("sql_error", `WITH names "${tableName}" twice`, at(table.name.span));
+    scope.set(tableName, LATER);
+  }
   commonTables.push(scope);
   try {
     for (const table of stmt.with.tables) {
       const tableName = name(table.name);
-      if (scope.has(tableName)) throw new SqlError("sql_error", `WITH names "${tableName}" twice`, at(table.name.span));
       scope.set(tableName, SELF);
-      scope.set(tableName, lowerSelect(table.select));
+      const before = derivedTables;
+      const select = lowerSelect(table.select);
+      scope.set(tableName, { select, derived: derivedTables - before });
+      derivedTables = before;
     }
     return lowerSelectBody(stmt);
   } finally {
@@ -274,16 +292,29 @@ function lowerSelect(stmt: SelectStmt): SelectCommand {
   }
 }
 
-/** What a FROM or JOIN item reads: a table, a WITH table or a derived table (as `from`), and its alias. */
+/** What a FROM or JOIN item reads: a table, or a WITH table or a derived table (as `from`). */
 function lowerFromItem(item: FromItem): { table: string } | { from: SelectCommand } {
-  if ("select" in item) return { from: lowerSelect(item.select) };
+  if ("select" in item) {
+    countDerived(1, item.span);
+    return { from: lowerSelect(item.select) };
+  }
   const tableName = name(item.name);
   for (let i = commonTables.length - 1; i >= 0; i--) {
     const common = commonTables[i]!.get(tableName);
+    if (common === undefined) continue;
     if (common === SELF) throw new SqlError("sql_error", `WITH table "${tableName}" refers to itself: recursive queries are not supported`, at(item.name.span));
-    if (common !== undefined) return { from: common };
+    if (common === LATER) throw new SqlError("sql_error", `WITH table "${tableName}" is defined after the one reading it: a WITH table reads only those before it`, at(item.name.span));
+    countDerived(1 + common.derived, item.span);
+    return { from: common.select };
   }
   return { table: tableName };
+}
+
+function countDerived(n: number, span: Span): void {
+  derivedTables += n;
+  if (derivedTables > MAX_DERIVED_TABLES) {
+    throw new SqlError("sql_error", `The statement reads more than ${MAX_DERIVED_TABLES} derived tables, counting a WITH table once per reference`, at(span));
+  }
 }
 
 /** An item's alias; a WITH table read without one answers to its own name. */

@@ -146,7 +146,7 @@ const joinStrategy: Pass = {
     const tableOf = (index: number): TableInfo | undefined => {
       const source = s.sources[index];
       // A derived table has no keys, but an equi-join on it still hashes.
-      return source?.select === undefined ? catalog.table(source?.table ?? "") : derivedTableInfo(source.select, index, "invalid_request");
+      return source?.derived === undefined ? catalog.table(source?.table ?? "") : derivedTableInfo(index, source.derived);
     };
     const joins = s.joins.map((j) => ({ ...j, strategy: chooseJoin(tableOf(j.source), j) }));
     return { ...plan, statement: { ...s, joins } };
@@ -184,7 +184,10 @@ export function optimize(plan: Plan, catalog: Catalog, passes: readonly Pass[] =
   switch (s.kind) {
     case "select": {
       // Derived tables and a compound's other selects are optimized as statements of their own.
-      const mapped: SelectPlan = { ...mapSubqueries(s, sub), sources: s.sources.map((source) => (source.select === undefined ? source : { ...source, select: sub(source.select) })) };
+      const mapped: SelectPlan = {
+        ...mapSubqueries(s, sub),
+        sources: s.sources.map((source) => (source.derived === undefined ? source : { ...source, derived: { ...source.derived, select: sub(source.derived.select) } })),
+      };
       if (s.compound === undefined) return { ...out, statement: mapped };
       return { ...out, statement: { ...mapped, compound: { ...s.compound, steps: s.compound.steps.map((step) => ({ ...step, plan: sub(step.plan) })) } } };
     }

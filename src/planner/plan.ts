@@ -168,8 +168,15 @@ export type Count = number | { readonly kind: "param"; readonly index: number };
 export interface Source {
   readonly table: string;
   readonly name: string;
-  /** A derived table's select (`table` is then its name in the plan, `derivedTableName`). */
-  readonly select?: SelectPlan;
+  /** A derived table (`table` is then its name in the plan, `derivedTableName`). */
+  readonly derived?: DerivedTable;
+}
+
+/** A select read as a table: its rows as columns of these names and types (`planner/derived-table.ts`). */
+export interface DerivedTable {
+  readonly select: SelectPlan;
+  readonly columns: readonly string[];
+  readonly types: readonly ColumnType[];
 }
 
 /** One end of an index range: a const or param expression, and whether keys equal to it are inside. */
@@ -235,6 +242,8 @@ export interface JoinStep {
 export interface OutputColumn {
   readonly name: string;
   readonly expr: BoundExpr;
+  /** A column listed by name or expanded from `*`: its own name, which a derived table reads it by (`u.id` is `id`). */
+  readonly column?: string;
 }
 
 export interface SortKey {

@@ -14,7 +14,7 @@
 import type { Expression } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import type { SelectPlan } from "./plan.js";
+import type { DerivedTable } from "./plan.js";
 import type { TableInfo } from "./table-info.js";
 
 export interface ScopeSource {
@@ -26,8 +26,8 @@ export interface ScopeSource {
   readonly index: number;
   /** Reached only by a qualified name (an upsert's `excluded`): an unqualified name never resolves here. */
   readonly qualifiedOnly?: boolean;
-  /** A derived table's select (`table` describes its rows). */
-  readonly derived?: SelectPlan;
+  /** A derived table (`table` describes its rows). */
+  readonly derived?: DerivedTable;
 }
 
 /** What an identifier resolved to: a stored column, or a computed field (expression unbound yet). */

@@ -166,6 +166,7 @@ test("what counts as a read for retrying", () => {
     { kind: "sql", sql: "SELECT a FROM t" },
     { kind: "sql", sql: "  -- note\n/* c */ select a FROM t" },
     { kind: "sql", sql: "EXPLAIN DELETE FROM t" },
+    { kind: "sql", sql: "WITH c AS (SELECT a FROM t) SELECT a FROM c" },
   ]) {
     assert.ok(onlyReads(command), JSON.stringify(command));
   }
