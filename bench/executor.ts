@@ -36,6 +36,9 @@
  *   Q11 SELECT count(DISTINCT user_id) FROM orders WHERE status = ?   (the count is the peers' answer)
  *   Q12 SELECT id FROM users WHERE id IN (SELECT user_id FROM orders WHERE amount > ?)   (a hash semi-join)
  *   Q13 SELECT id FROM users WHERE city = ? AND EXISTS (SELECT * FROM orders WHERE orders.user_id = users.id AND amount > ?)
+ *   Q14 WITH t AS (SELECT user_id, sum(amount) AS total FROM orders GROUP BY user_id)
+ *       SELECT users.name, t.total FROM users JOIN t ON t.user_id = users.id WHERE users.city = ?   (a derived table, joined)
+ *   Q15 SELECT id FROM users WHERE city = ? UNION SELECT user_id FROM orders WHERE amount > ?      (a compound, distinct rows)
  */
 import { createRequire } from "node:module";
 import { Engine } from "../src/catalog/engine.js";
@@ -157,6 +160,10 @@ const q12 = "SELECT id FROM users WHERE id IN (SELECT user_id FROM orders WHERE 
 const p12 = (i: number): Value[] => [990 + (i % 5)];
 const q13 = "SELECT id FROM users WHERE city = ? AND EXISTS (SELECT * FROM orders WHERE orders.user_id = users.id AND amount > ?)";
 const p13 = (i: number): Value[] => [CITIES[i % 50] as string, 900 + (i % 5) * 10];
+
+const q14 = "WITH t AS (SELECT user_id, sum(amount) AS total FROM orders GROUP BY user_id) SELECT users.name, t.total FROM users JOIN t ON t.user_id = users.id WHERE users.city = ?";
+const q15 = "SELECT id FROM users WHERE city = ? UNION SELECT user_id FROM orders WHERE amount > ?";
+const p15 = (i: number): Value[] => [CITIES[i % 50] as string, 990 + (i % 5)];
 
 const pointSqlite = ((s) => (i: number) => (s.get(...p1(i)) === undefined ? 0 : 1))(db.prepare(q0));
 const pointLoop = (i: number): number => (usersById.get(p1(i)[0] as string) === undefined ? 0 : 1);
@@ -366,6 +373,38 @@ const queries: Query[] = [
       const out: string[] = [];
       for (const u of users) if (u.city === city && (ordersByUser.get(u.id) ?? []).some((o) => o.amount > min)) out.push(u.id);
       return out.length;
+    },
+  },
+  {
+    name: "Q14 WITH: join per-user totals",
+    sql: q14,
+    params: p3,
+    engine: viaEngine(q14, p3),
+    sqlite: ((s) => (i: number) => s.all(...p3(i)).length)(db.prepare(q14)),
+    loop: (i) => {
+      const city = p3(i)[0];
+      const totals = new Map<string, number>();
+      for (const o of orders) totals.set(o.user_id, (totals.get(o.user_id) ?? 0) + o.amount);
+      const out: { name: string; total: number }[] = [];
+      for (const u of users) {
+        const total = totals.get(u.id);
+        if (u.city === city && total !== undefined) out.push({ name: u.name, total });
+      }
+      return out.length;
+    },
+  },
+  {
+    name: "Q15 UNION of two reads",
+    sql: q15,
+    params: p15,
+    engine: viaEngine(q15, p15),
+    sqlite: ((s) => (i: number) => s.all(...p15(i)).length)(db.prepare(q15)),
+    loop: (i) => {
+      const [city, min] = p15(i) as [string, number];
+      const ids = new Set<string>();
+      for (const u of users) if (u.city === city) ids.add(u.id);
+      for (const o of orders) if (o.amount > min) ids.add(o.user_id);
+      return ids.size;
     },
   },
 ];

@@ -7,7 +7,9 @@
  *
  * - index nested loop: looks each outer key up in the joined table's key or
  *   index;
- * - hash: builds a map of the joined table on the join columns, once per run;
+ * - hash: builds a map of the joined table on the join columns, once per
+ *   run — or, when the outer tuples are fewer, a map of them that one pass
+ *   over the joined rows probes;
  * - nested loop: tries every joined row.
  * The ON condition is evaluated on every candidate pair, less the
  * equalities the key match already guarantees (a Map key matches exactly
@@ -63,6 +65,63 @@ function hashKey(values: readonly Value[]): unknown {
   return values.length === 1 ? values[0] : JSON.stringify(values);
 }
 
+const NO_ROWS: readonly StoredRow[] = Object.freeze([]);
+
+/** A joined row's key on the join columns (null when one is NULL: it matches nothing), as `hashKey` makes an outer tuple's. */
+function innerKey(columns: readonly Column[]): (row: StoredRow) => unknown {
+  const single = columns.length === 1 ? columns[0] : undefined;
+  if (single !== undefined) return (row) => columnValue(single, row);
+  return (row) => {
+    const values = columns.map((column) => columnValue(column, row));
+    return values.includes(null) ? null : hashKey(values);
+  };
+}
+
+/** A hash join built on the joined rows: each outer tuple looks its key up. */
+function hashInner(rows: readonly StoredRow[], keyOf: (row: StoredRow) => unknown, outerKey: (t: Tuple) => unknown): (t: Tuple) => readonly StoredRow[] {
+  const table = new Map<unknown, StoredRow[]>();
+  for (const row of rows) {
+    const k = keyOf(row);
+    if (k === null) continue;
+    const bucket = table.get(k);
+    if (bucket) bucket.push(row);
+    else table.set(k, [row]);
+  }
+  return (t) => {
+    const k = outerKey(t);
+    return k === null ? NO_ROWS : (table.get(k) ?? NO_ROWS);
+  };
+}
+
+/**
+ * A hash join built on the outer tuples, when they are fewer than the
+ * joined rows: one pass over the joined rows hands each row to the tuples
+ * of its key, so each tuple's matches stay in the joined table's order, and
+ * a large joined side (a derived table's rows, a table without a key on
+ * the join columns) is read once instead of copied into a map.
+ */
+function hashOuter(tuples: readonly Tuple[], rows: readonly StoredRow[], keyOf: (row: StoredRow) => unknown, outerKey: (t: Tuple) => unknown): (t: Tuple, i: number) => readonly StoredRow[] {
+  const byKey = new Map<unknown, number[]>();
+  for (let i = 0; i < tuples.length; i++) {
+    const k = outerKey(tuples[i]!);
+    if (k === null) continue;
+    const at = byKey.get(k);
+    if (at) at.push(i);
+    else byKey.set(k, [i]);
+  }
+  const matches: (StoredRow[] | undefined)[] = new Array(tuples.length);
+  if (byKey.size > 0) {
+    for (const row of rows) {
+      const k = keyOf(row);
+      if (k === null) continue;
+      const at = byKey.get(k);
+      if (at === undefined) continue;
+      for (const i of at) (matches[i] ??= []).push(row);
+    }
+  }
+  return (_t, i) => matches[i] ?? NO_ROWS;
+}
+
 /**
  * Joins `tuples` with `store`. With `emit`, each joined tuple is handed to it
  * and its result kept instead of the tuple (the last join of a query with
@@ -84,7 +143,7 @@ export function runJoin<T = Tuple>(
   const left = join.step.type === "left";
   const on = join.on as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
   const keys = join.outerKeys as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => Value)[];
-  let candidates: (t: Tuple) => readonly StoredRow[];
+  let candidates: (t: Tuple, i: number) => readonly StoredRow[];
   const s = join.step.strategy;
   switch (s.kind) {
     case "index-nested-loop": {
@@ -98,20 +157,12 @@ export function runJoin<T = Tuple>(
       break;
     }
     case "hash": {
-      const table = new Map<unknown, StoredRow[]>();
       const columns = join.innerPositions.map((p) => store.heap.columns[p] as Column);
-      for (const row of store.rows) {
-        const values = columns.map((column) => columnValue(column, row));
-        if (values.includes(null)) continue;
-        const k = hashKey(values);
-        const bucket = table.get(k);
-        if (bucket) bucket.push(row);
-        else table.set(k, [row]);
-      }
-      candidates = (t) => {
+      const outerKey = (t: Tuple): unknown => {
         const values = keys.map((k) => k(t, params, heaps));
-        return values.includes(null) ? [] : (table.get(hashKey(values)) ?? []);
+        return values.includes(null) ? null : hashKey(values);
       };
+      candidates = tuples.length < store.rows.length ? hashOuter(tuples, store.rows, innerKey(columns), outerKey) : hashInner(store.rows, innerKey(columns), outerKey);
       break;
     }
     case "nested-loop":
@@ -121,10 +172,11 @@ export function runJoin<T = Tuple>(
       return assertNever(s, "join strategy");
   }
   const at = join.step.source;
-  for (const t of tuples) {
+  for (let i = 0; i < tuples.length; i++) {
+    const t = tuples[i]!;
     let matched = false;
     const scratch = t.slice();
-    for (const row of candidates(t)) {
+    for (const row of candidates(t, i)) {
       scratch[at] = row;
       if ((on === undefined || on(scratch, params, heaps)) && (where === undefined || where(scratch, params, heaps))) {
         out.push(emit(scratch));
