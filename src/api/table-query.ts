@@ -175,9 +175,14 @@ export class TableQuery<R extends Row = Row> {
     return this.#with({ joins: [...this.#state.joins, join] }, ["select"], call);
   }
 
-  /** Adds a sort key — a column or result name, or an expression; repeat for several keys. */
-  orderBy(key: ColumnName<R> | Expression, direction: "asc" | "desc" = "asc"): TableQuery<R> {
-    const item: OrderBy = typeof key === "string" ? { column: key, direction } : { expr: key, direction };
+  /**
+   * Adds a sort key — a column or result name, or an expression; repeat for
+   * several keys. `nulls` puts NULL first or last whatever the direction
+   * (by default it sorts first ascending, last descending).
+   */
+  orderBy(key: ColumnName<R> | Expression, direction: "asc" | "desc" = "asc", nulls?: "first" | "last"): TableQuery<R> {
+    const where = nulls === undefined ? {} : { nulls };
+    const item: OrderBy = typeof key === "string" ? { column: key, direction, ...where } : { expr: key, direction, ...where };
     return this.#with({ orderBy: [...this.#state.orderBy, item] }, ["select"], "orderBy");
   }
 

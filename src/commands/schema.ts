@@ -286,7 +286,7 @@ export const definitions = {
       { required: ["column"], properties: { column: true } },
       { required: ["expr"], properties: { expr: true } },
     ],
-    properties: { column: { type: "string" }, expr: ref("expression"), direction: { enum: ["asc", "desc"] } },
+    properties: { column: { type: "string" }, expr: ref("expression"), direction: { enum: ["asc", "desc"] }, nulls: { enum: ["first", "last"] } },
   },
   // A string is a column (`c`, `t.c`) or every column of one source (`t.*`).
   selectColumn: {

@@ -108,9 +108,10 @@ export interface Join {
  * A sort key: a source column or a result name (`column`), or an expression
  * (`expr`; an integer literal there is a column number, 1-based, as in SQL).
  */
+/** `nulls`: where NULL sorts; absent, first ascending and last descending. */
 export type OrderBy =
-  | { readonly column: string; readonly direction?: "asc" | "desc" }
-  | { readonly expr: Expression; readonly direction?: "asc" | "desc" };
+  | { readonly column: string; readonly direction?: "asc" | "desc"; readonly nulls?: "first" | "last" }
+  | { readonly expr: Expression; readonly direction?: "asc" | "desc"; readonly nulls?: "first" | "last" };
 
 export interface SelectCommand {
   readonly kind: "select";

@@ -1,6 +1,7 @@
 /**
  * ORDER BY on several keys, stable, with NULL first ascending and last
- * descending. Keys are computed once per row. With a limit, only the first
+ * descending unless a key says where (NULLS FIRST / LAST). Keys are
+ * computed once per row. With a limit, only the first
  * `k = offset + limit` rows are needed: a bounded max-heap keeps them in
  * O(n log k) instead of sorting everything.
  */
@@ -11,6 +12,8 @@ import { compareValues } from "./value-order.js";
 export interface SortSpec<T> {
   readonly key: (item: T) => Value;
   readonly descending: boolean;
+  /** Where NULL goes whatever the direction; absent, where the direction puts it. */
+  readonly nulls?: "first" | "last";
 }
 
 /** Returns the items in order; with `keep` given, only the first `keep` of them. */
@@ -22,11 +25,15 @@ export function orderItems<T>(items: readonly T[], specs: readonly SortSpec<T>[]
     return column;
   });
   const signs = specs.map((s) => (s.descending ? -1 : 1));
+  // NULL sorts below every value, so the direction puts it first or last; a key that says otherwise flips it back.
+  const nullSigns = specs.map((s) => (s.nulls === undefined ? (s.descending ? -1 : 1) : s.nulls === "first" ? 1 : -1));
   const cmp = (i: number, j: number): number => {
     for (let k = 0; k < keys.length; k++) {
       const column = keys[k] as Value[];
-      const c = compareValues(column[i] as Value, column[j] as Value);
-      if (c !== 0) return c * (signs[k] as number);
+      const a = column[i] as Value;
+      const b = column[j] as Value;
+      const c = compareValues(a, b);
+      if (c !== 0) return c * ((a === null || b === null ? nullSigns[k] : signs[k]) as number);
     }
     return i - j; // stable: earlier row first
   };

@@ -272,6 +272,7 @@ function selectRows(prepared: PreparedSelect, base: Stores, params: readonly Val
     const specs = prepared.sortKeys.map((key, i) => ({
       key: (item: Item) => (key as unknown as Fn<Value>)(item, params, t),
       descending: plan.orderBy[i]?.direction === "desc",
+      ...(plan.orderBy[i]?.nulls === undefined ? {} : { nulls: plan.orderBy[i]!.nulls }),
     }));
     items = orderItems(items, specs, keep);
   }
@@ -389,7 +390,7 @@ function distinctRows(prepared: PreparedSelect, items: readonly Item[], params: 
 /** Result rows (as arrays) ordered by the result columns the sort keys are, then cut to OFFSET and LIMIT. */
 function orderAndCut(plan: SelectPlan, rows: Value[][], offset: number, keep: number | undefined): Value[][] {
   if (plan.orderBy.length > 0) {
-    const specs = plan.orderBy.map((k) => ({ key: (row: Value[]) => row[k.output ?? 0] as Value, descending: k.direction === "desc" }));
+    const specs = plan.orderBy.map((k) => ({ key: (row: Value[]) => row[k.output ?? 0] as Value, descending: k.direction === "desc", ...(k.nulls === undefined ? {} : { nulls: k.nulls }) }));
     rows = orderItems(rows, specs, keep);
   }
   return offset > 0 || (keep !== undefined && keep < rows.length) ? rows.slice(offset, keep) : rows;

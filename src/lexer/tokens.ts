@@ -35,7 +35,7 @@ export const QuotedIdentifier = createToken({
 });
 
 /** Keywords that may also serve as names: nowhere in the grammar can they be mistaken for one. */
-const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING", "CONFLICT", "DO", "NOTHING", "IGNORE", "INDEX", "ALTER", "ADD", "RENAME", "RECURSIVE"];
+const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING", "CONFLICT", "DO", "NOTHING", "IGNORE", "INDEX", "ALTER", "ADD", "RENAME", "RECURSIVE", "NULLS", "FIRST", "LAST"];
 
 function keyword(word: string): TokenType {
   const name = word.charAt(0) + word.slice(1).toLowerCase();
@@ -123,6 +123,9 @@ export const Intersect = keyword("INTERSECT");
 export const Except = keyword("EXCEPT");
 export const With = keyword("WITH");
 export const Recursive = keyword("RECURSIVE");
+export const Nulls = keyword("NULLS");
+export const First = keyword("FIRST");
+export const Last = keyword("LAST");
 
 /** Every keyword, for tests and documentation. */
 export const keywords: readonly TokenType[] = [
@@ -130,7 +133,7 @@ export const keywords: readonly TokenType[] = [
   Limit, Offset, Insert, Into, Values, Update, SetKeyword, Delete, Create, Table, If, Exists, Primary, Key, Unique,
   Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain, Case, When, Then, Else, End,
   Cast, In, Between, Like, Escape, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore, Index, Alter, Add, Column, Rename, To,
-  Union, All, Intersect, Except, With, Recursive,
+  Union, All, Intersect, Except, With, Recursive, Nulls, First, Last,
 ];
 
 export const StringLiteral = createToken({

@@ -242,6 +242,8 @@ export interface JoinClause {
 export interface OrderItem {
   readonly expr: Expr;
   readonly direction: "asc" | "desc";
+  /** `NULLS FIRST` / `NULLS LAST`; absent: NULL sorts first ascending, last descending. */
+  readonly nulls?: "first" | "last";
   readonly span: Span;
 }
 

@@ -170,6 +170,9 @@ export type OrderItemCstChildren = {
   expression: ExpressionCstNode[];
   Asc?: IToken[];
   Desc?: IToken[];
+  Nulls?: IToken[];
+  First?: IToken[];
+  Last?: IToken[];
 };
 
 export interface InsertStatementCstNode extends CstNode {

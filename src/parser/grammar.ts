@@ -277,6 +277,10 @@ class SqlGrammar extends CstParser {
     this.OPTION(() => {
       this.OR((this.alternatives.orderItem ??= [{ ALT: () => this.CONSUME(T.Asc) }, { ALT: () => this.CONSUME(T.Desc) }]));
     });
+    this.OPTION2(() => {
+      this.CONSUME(T.Nulls);
+      this.OR2((this.alternatives.nulls ??= [{ ALT: () => this.CONSUME(T.First) }, { ALT: () => this.CONSUME(T.Last) }]));
+    });
   });
 
   /** LIMIT and OFFSET take a whole number or `?`; `index` keeps the two clauses' tokens apart for Chevrotain. */

@@ -122,8 +122,8 @@ const valueEnd = (node: C.ValueCstNode | C.LiteralCstNode): number => endOf(last
 
 function orderItemEnd(node: C.OrderItemCstNode): number {
   const c = node.children;
-  const direction = c.Asc ?? c.Desc;
-  return direction ? endOf(direction[0]!) : expressionEnd(c.expression[0]!);
+  const last = c.First ?? c.Last ?? c.Asc ?? c.Desc;
+  return last ? endOf(last[0]!) : expressionEnd(c.expression[0]!);
 }
 
 function referencesEnd(node: C.ReferencesClauseCstNode): number {
@@ -452,7 +452,8 @@ class AstBuilder {
     const c = node.children;
     const cst = c.expression[0]!;
     const expr = this.expression(cst);
-    return { expr, direction: c.Desc ? "desc" : "asc", span: this.span(expressionStart(cst), orderItemEnd(node)) };
+    const nulls = c.First ? { nulls: "first" as const } : c.Last ? { nulls: "last" as const } : {};
+    return { expr, direction: c.Desc ? "desc" : "asc", ...nulls, span: this.span(expressionStart(cst), orderItemEnd(node)) };
   }
 
   private insert(node: C.InsertStatementCstNode): A.InsertStmt {

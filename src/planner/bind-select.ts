@@ -135,11 +135,11 @@ export function checkDistinctNames(columns: readonly OutputColumn[]): void {
 
 function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[], all: ExprBinder): SortKey[] {
   return items.map((item): SortKey => {
-    const direction = item.direction ?? "asc";
+    const order = sortOrder(item);
     if ("column" in item) {
       // A result name wins over a source column of that name, as in SQLite.
       const result = columns.find((c) => c.name === item.column);
-      return { expr: result ? result.expr : all.bind({ type: "identifier", name: item.column }), direction };
+      return { expr: result ? result.expr : all.bind({ type: "identifier", name: item.column }), ...order };
     }
     const e = item.expr;
     if (e.type === "literal" && Number.isInteger(e.value)) {
@@ -147,10 +147,16 @@ function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[]
       if (column === undefined) {
         throw all.misuse(`ORDER BY column number ${e.value} is out of range: the select list has ${columns.length} column(s)`);
       }
-      return { expr: column.expr, direction };
+      return { expr: column.expr, ...order };
     }
-    return { expr: all.bind(e), direction };
+    return { expr: all.bind(e), ...order };
   });
+}
+
+/** An ORDER BY item's direction, and where its NULLs go when it says. */
+function sortOrder(item: OrderBy): Pick<SortKey, "direction" | "nulls"> {
+  const direction = item.direction ?? "asc";
+  return item.nulls === undefined ? { direction } : { direction, nulls: item.nulls };
 }
 
 /** The context to bind a statement in: its subqueries, wherever they stand, are selects over `catalog`. */
@@ -259,7 +265,7 @@ function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog:
       if (index < 0 || index >= first.columns.length) throw misuse(`ORDER BY column number ${item.expr.value} is out of range: the select list has ${first.columns.length} column(s)`);
     }
     if (index < 0) throw misuse(`ORDER BY of a compound select takes a result column's name or number${"column" in item ? `, and no result column is named "${item.column}"` : ""}`);
-    return { expr: first.columns[index]!.expr, direction: item.direction ?? "asc", output: index };
+    return { expr: first.columns[index]!.expr, ...sortOrder(item), output: index };
   });
   const limit = bindCount(cmd.limit, "limit", context);
   const offset = bindCount(cmd.offset, "offset", context);

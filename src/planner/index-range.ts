@@ -72,7 +72,9 @@ function servedOrder(orderBy: readonly SortKey[], key: KeyInfo, fixed: number): 
   const wanted = key.positions.slice(fixed);
   if (rest.length !== wanted.length || rest.length === 0) return undefined;
   const direction = rest[0]?.direction;
-  const fits = rest.every((k, i) => k.expr.kind === "column" && k.expr.source === 0 && k.expr.column === wanted[i] && k.direction === direction);
+  // The walk puts NULL first going up and last going down: a key that wants it elsewhere is not served.
+  const nullsAsWalked = (k: SortKey): boolean => k.nulls === undefined || k.nulls === (k.direction === "asc" ? "first" : "last");
+  const fits = rest.every((k, i) => k.expr.kind === "column" && k.expr.source === 0 && k.expr.column === wanted[i] && k.direction === direction && nullsAsWalked(k));
   return fits ? direction : undefined;
 }
 

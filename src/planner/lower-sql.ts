@@ -346,7 +346,9 @@ function lowerSelectBody(stmt: SelectStmt): SelectCommand {
   if (stmt.orderBy.length > 0) {
     // A bare name may be a result name (the binder decides); anything else is an expression.
     command.orderBy = stmt.orderBy.map((item): OrderBy =>
-      item.expr.kind === "column" ? { column: columnName(item.expr), direction: item.direction } : { expr: lowerExpr(item.expr), direction: item.direction },
+      item.expr.kind === "column"
+        ? { column: columnName(item.expr), direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }) }
+        : { expr: lowerExpr(item.expr), direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }) },
     );
   }
   if (stmt.limit !== undefined) command.limit = lowerCount(stmt.limit);

@@ -398,7 +398,7 @@ class ShapeWriter {
   private orderBy(items: readonly OrderBy[]): boolean {
     if (!Array.isArray(items)) return false;
     for (const o of items) {
-      if (typeof o !== "object" || o === null || !this.optionalName(o.direction)) return false;
+      if (typeof o !== "object" || o === null || !this.optionalName(o.direction) || !this.optionalName(o.nulls)) return false;
       if ("column" in o) {
         this.tag(Tag.Order);
         if (!this.name(o.column)) return false;

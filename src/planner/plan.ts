@@ -249,6 +249,8 @@ export interface OutputColumn {
 export interface SortKey {
   readonly expr: BoundExpr;
   readonly direction: "asc" | "desc";
+  /** Where NULL sorts, when said; else first ascending, last descending. */
+  readonly nulls?: "first" | "last";
   /** The result column the key is (set with DISTINCT or a compound, which sort result rows). */
   readonly output?: number;
 }

@@ -120,6 +120,7 @@ const setUsers = (set: Record<string, Value>, where: Expression): Command => ({ 
 const EDGES: [string, Command, Command, string?][] = [
   ["a compound, another joined select", users(C("=", I("id"), L("u1")), { compound: [{ op: "union", select: users(C("=", I("id"), L("u2"))) }] }),
     users(C("=", I("id"), L("u1")), { compound: [{ op: "union", select: users(C("=", I("id"), L("u3"))) }] })],
+  ["NULLS FIRST, then NULLS LAST", users(L(true), { orderBy: [{ column: "name", nulls: "first" }] }), users(L(true), { orderBy: [{ column: "name", nulls: "last" }] })],
   ["a derived table, another select in it", { kind: "select", from: users(C("=", I("id"), L("u1"))), columns: ["name"] } as Command, { kind: "select", from: users(C("=", I("id"), L("u2"))), columns: ["name"] } as Command],
   ["a select, then the same with a compound", users(C("=", I("id"), L("u1"))), users(C("=", I("id"), L("u1")), { compound: [{ op: "union-all", select: users(C("=", I("id"), L("u2"))) }] })],
   ["pk lookup, another key", users(C("=", I("id"), L("u1"))), users(C("=", I("id"), L("u3")))],

@@ -114,6 +114,20 @@ const CASES: [string, unknown][] = [
   ],
   ["SELECT * FROM (SELECT 1 AS n)", { kind: "select", columns: "*", from: { kind: "select", columns: [{ expr: lit(1), as: "n" }] } }],
   [
+    // NULLS, FIRST and LAST are names everywhere but after an ORDER BY item.
+    "SELECT first, last, nulls FROM t ORDER BY first NULLS FIRST, last DESC NULLS LAST, nulls",
+    {
+      kind: "select",
+      table: "t",
+      columns: ["first", "last", "nulls"],
+      orderBy: [
+        { column: "first", direction: "asc", nulls: "first" },
+        { column: "last", direction: "desc", nulls: "last" },
+        { column: "nulls", direction: "asc" },
+      ],
+    },
+  ],
+  [
     // Placeholders number in text order across the selects, then ORDER BY and LIMIT.
     "SELECT a FROM t WHERE a = ? UNION ALL SELECT b FROM u WHERE b > ? INTERSECT SELECT ? EXCEPT SELECT c FROM v UNION SELECT d FROM w ORDER BY 1 LIMIT ?",
     {

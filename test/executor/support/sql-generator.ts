@@ -715,7 +715,7 @@ function derivedTable(q: QueryBuilder, base: TableDef, key?: string): { sql: str
 function orderTail(q: QueryBuilder, width: number): { tail: string; ordered: boolean } {
   const r = q.r;
   if (!r.chance(0.5)) return { tail: "", ordered: false };
-  const keys = Array.from({ length: width }, (_, i) => `${i + 1}${r.chance(0.5) ? " DESC" : ""}`);
+  const keys = Array.from({ length: width }, (_, i) => `${i + 1}${r.chance(0.5) ? " DESC" : ""}${r.chance(0.2) ? r.pick([" NULLS FIRST", " NULLS LAST"]) : ""}`);
   for (let i = keys.length - 1; i > 0; i--) {
     const j = r.int(i + 1);
     [keys[i], keys[j]] = [keys[j]!, keys[i]!];
