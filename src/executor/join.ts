@@ -94,32 +94,30 @@ function hashInner(rows: readonly StoredRow[], keyOf: (row: StoredRow) => unknow
 }
 
 /**
- * A hash join built on the outer tuples, when they are fewer than the
- * joined rows: one pass over the joined rows hands each row to the tuples
- * of its key, so each tuple's matches stay in the joined table's order, and
- * a large joined side (a derived table's rows, a table without a key on
- * the join columns) is read once instead of copied into a map.
+ * A hash join built on the outer tuples' keys, when the tuples are fewer
+ * than the joined rows: one pass over the joined rows drops each row into
+ * its key's bucket, which every tuple of that key shares, so each tuple's
+ * matches stay in the joined table's order, and a large joined side (a
+ * derived table's rows, a table without a key on the join columns) is read
+ * once instead of copied into a map.
  */
 function hashOuter(tuples: readonly Tuple[], rows: readonly StoredRow[], keyOf: (row: StoredRow) => unknown, outerKey: (t: Tuple) => unknown): (t: Tuple, i: number) => readonly StoredRow[] {
-  const byKey = new Map<unknown, number[]>();
+  const byKey = new Map<unknown, StoredRow[]>();
+  const bucketOf: (StoredRow[] | undefined)[] = new Array(tuples.length);
   for (let i = 0; i < tuples.length; i++) {
     const k = outerKey(tuples[i]!);
     if (k === null) continue;
-    const at = byKey.get(k);
-    if (at) at.push(i);
-    else byKey.set(k, [i]);
+    let bucket = byKey.get(k);
+    if (bucket === undefined) byKey.set(k, (bucket = []));
+    bucketOf[i] = bucket;
   }
-  const matches: (StoredRow[] | undefined)[] = new Array(tuples.length);
   if (byKey.size > 0) {
     for (const row of rows) {
       const k = keyOf(row);
-      if (k === null) continue;
-      const at = byKey.get(k);
-      if (at === undefined) continue;
-      for (const i of at) (matches[i] ??= []).push(row);
+      if (k !== null) byKey.get(k)?.push(row);
     }
   }
-  return (_t, i) => matches[i] ?? NO_ROWS;
+  return (_t, i) => bucketOf[i] ?? NO_ROWS;
 }
 
 /**
