@@ -51,6 +51,8 @@ interface State {
   readonly offset?: number;
   readonly output?: "objects" | "arrays";
   readonly rows?: readonly Readonly<Record<string, Value>>[];
+  /** An insert's rows as a select query returns them. */
+  readonly source?: { readonly query: Subquery; readonly columns?: readonly string[] };
   readonly set?: Readonly<Record<string, SetValue>>;
   readonly onConflict?: OnConflict;
   readonly returning?: Returning;
@@ -199,8 +201,15 @@ export class TableQuery<R extends Row = Row> {
     return this.#with({ output: shape }, ["select"], "output");
   }
 
-  /** Inserts one row or several (all or nothing). */
-  insert(rows: Writable<R> | readonly Writable<R>[]): TableQuery<R> {
+  /**
+   * Inserts one row or several, or the rows a select query returns (SQL's
+   * `INSERT … SELECT`: its result columns go to `columns` by position, or to
+   * the columns of their names); all or nothing.
+   */
+  insert(rows: Writable<R> | readonly Writable<R>[]): TableQuery<R>;
+  insert(query: Subquery, options?: { readonly columns?: readonly ColumnName<R>[] }): TableQuery<R>;
+  insert(rows: Writable<R> | readonly Writable<R>[] | Subquery, options: { readonly columns?: readonly ColumnName<R>[] } = {}): TableQuery<R> {
+    if (isQuery(rows)) return this.#switch("insert", { source: { query: rows, ...(options.columns === undefined ? {} : { columns: [...options.columns] }) } });
     const list = (Array.isArray(rows) ? rows : [rows]) as readonly Readonly<Record<string, Value>>[];
     return this.#switch("insert", { rows: list });
   }
@@ -308,7 +317,9 @@ export class TableQuery<R extends Row = Row> {
         return {
           kind: "insert",
           table,
-          rows: [...(state.rows ?? [])],
+          ...(state.source === undefined
+            ? { rows: [...(state.rows ?? [])] }
+            : { select: selectOf(state.source.query, "The query given to .insert()"), ...(state.source.columns === undefined ? {} : { columns: [...state.source.columns] }) }),
           ...(state.onConflict === undefined ? {} : { onConflict: state.onConflict }),
           ...returningOf(state),
         };
@@ -364,4 +375,9 @@ function toCondition(condition: Expression | Readonly<Record<string, Operand>>):
 function isExpressionNode(value: object): value is Expression {
   const type = (value as { type?: unknown }).type;
   return typeof type === "string" && EXPRESSION_TYPES.has(type);
+}
+
+/** A query, as `.insert()` takes one in place of rows (a row is a plain object of values, never with a `toPlan` method). */
+function isQuery(value: unknown): value is Subquery {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as { toPlan?: unknown }).toPlan === "function";
 }

@@ -44,7 +44,7 @@ import { applyTableChanges } from "./alter.js";
 import { checkTables } from "./check-state.js";
 import { linksTo } from "./foreign-keys.js";
 import { loadTables } from "./load.js";
-import { applyDelete, applyInsert, applyUpdate, insertValues, type Written } from "./mutate.js";
+import { applyDelete, applyInsert, applyUpdate, insertValues, selectedValues, type Written } from "./mutate.js";
 import { applyUpsert } from "./upsert.js";
 import { Table } from "./table.js";
 import { redoChanges } from "./redo.js";
@@ -321,9 +321,11 @@ export class Engine implements EngineApi {
       }
       case "insert": {
         const conflict = s.onConflict;
+        // An INSERT … SELECT's select, prepared as a statement of its own.
+        const select = s.select === undefined ? {} : { select: prepareSelect(s.select.plan, positionOf, plan.params.length) };
         const assign = conflict?.action === "update" ? { assign: compileAssignments(conflict.set, "values-tuple") } : {};
         const where = conflict?.action === "update" && conflict.where !== undefined ? { conflictWhere: compilePredicate(conflict.where, "values-tuple") } : {};
-        return { plan, ...assign, ...where, ...returningOf(s.returning) };
+        return { plan, ...select, ...assign, ...where, ...returningOf(s.returning) };
       }
       case "create-table":
       case "drop-table":
@@ -345,11 +347,16 @@ export class Engine implements EngineApi {
         return { result: runSelect(prepared.select as PreparedSelect, this.stores, params), changes: NO_CHANGES };
       case "insert": {
         const table = this.table(s.table);
+        // A select's rows are all read before the first is written.
+        const rows =
+          s.select === undefined
+            ? insertValues(table, s, params)
+            : selectedValues(table, s.select.positions, runSelect(prepared.select as PreparedSelect, this.stores, params).rows as readonly (readonly Value[])[]);
         if (s.onConflict === undefined) {
-          const written = applyInsert(this.tables, table, s, params);
+          const written = applyInsert(this.tables, table, rows);
           return { result: writeResult("insert", s.table, written, prepared.returning, params), changes: written.changes };
         }
-        const upserted = applyUpsert(this.tables, table, s, insertValues(table, s, params), prepared.assign, params, prepared.conflictWhere);
+        const upserted = applyUpsert(this.tables, table, s, rows, prepared.assign, params, prepared.conflictWhere);
         this.compact(upserted.changes);
         const { inserted, updated, ignored } = upserted;
         return { result: writeResult("insert", s.table, upserted, prepared.returning, params, { inserted, updated, ignored }), changes: upserted.changes };

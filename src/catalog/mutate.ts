@@ -39,15 +39,24 @@ export interface Written {
   readonly rows: readonly (readonly Value[])[];
 }
 
-/** An insert's proposed rows: each value as written, or the column's default. */
+/** An insert's proposed rows written out: each value as written, or the column's default. */
 export function insertValues(table: Table, plan: InsertPlan, params: readonly Value[]): Value[][] {
   return plan.rows.map((row) =>
     row.map((v, i) => (v.kind === "const" ? v.value : v.kind === "param" ? (params[v.index] ?? null) : (table.defaults[i] as Value))),
   );
 }
 
-export function applyInsert(tables: Tables, table: Table, plan: InsertPlan, params: readonly Value[]): Written {
-  const rows = insertValues(table, plan, params);
+/** An INSERT … SELECT's proposed rows: each result row's values at their columns, the column's default elsewhere. */
+export function selectedValues(table: Table, positions: readonly number[], results: readonly (readonly Value[])[]): Value[][] {
+  return results.map((result) => {
+    const row = table.defaults.slice() as Value[];
+    for (let i = 0; i < positions.length; i++) row[positions[i] as number] = result[i] as Value;
+    return row;
+  });
+}
+
+/** Inserts the proposed `rows` (full width), all or none. */
+export function applyInsert(tables: Tables, table: Table, rows: readonly Value[][]): Written {
   const rowProblems: ProblemEntry[] = [];
   rows.forEach((v, i) => table.rowProblems(v, i, rowProblems));
   throwRowProblems(table, "Insert into", rowProblems);

@@ -343,15 +343,22 @@ export const definitions = {
       output: { enum: ["objects", "arrays"] },
     },
   },
+  // Rows written out, or a select's (exactly one of the two); `columns` maps a select's result columns by position (the engine refuses it beside rows).
   insert: {
     type: "object",
     additionalProperties: false,
-    required: ["kind", "table", "rows"],
+    required: ["kind", "table"],
+    oneOf: [
+      { required: ["rows"], properties: { rows: true } },
+      { required: ["select"], properties: { select: true } },
+    ],
     properties: {
       kind: { const: "insert" },
       table: name,
       // Row keys are column names and values any JSON: the engine answers 422 for both.
       rows: { type: "array", minItems: 1, items: { type: "object" } },
+      select: ref("select"),
+      columns: names,
       onConflict: {
         type: "object",
         additionalProperties: false,

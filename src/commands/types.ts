@@ -152,10 +152,15 @@ export interface CompoundArm {
   readonly select: SelectCommand;
 }
 
+/** An insert of `rows`, or of the rows a `select` returns (exactly one of the two). */
 export interface InsertCommand {
   readonly kind: "insert";
   readonly table: string;
-  readonly rows: readonly Readonly<Record<string, ValueOrParam>>[];
+  readonly rows?: readonly Readonly<Record<string, ValueOrParam>>[];
+  /** INSERT … SELECT: each result row is inserted, its columns going to `columns` (or to the columns of their names). */
+  readonly select?: SelectCommand;
+  /** With `select` only: the column each result column goes to, by position; absent, a result column goes to the column of its name. */
+  readonly columns?: readonly string[];
   readonly onConflict?: OnConflict;
   readonly returning?: Returning;
 }

@@ -92,6 +92,7 @@ function checkCommandDepth(command: unknown, path: string): void {
     if (tooDeep(command["having"])) throw deepError(`${path}.having`);
     eachItem(command["groupBy"], (item, i) => tooDeep(item) && deepError(`${path}.groupBy[${i}]`));
     if (tooDeep(command["from"])) throw deepError(`${path}.from`);
+    if (tooDeep(command["select"])) throw deepError(`${path}.select`);
     eachItem(command["joins"], (join, i) => {
       if (!isObject(join)) return false;
       if (tooDeep(join["from"])) return deepError(`${path}.joins[${i}].from`);
@@ -232,7 +233,7 @@ function checkWrittenValues(command: Command, path: string): void {
   const target = command.kind === "explain" ? command.command : command;
   const at = command.kind === "explain" ? `${path}.command` : path;
   if (target.kind === "insert") {
-    target.rows.forEach((row, index) => checkScalars(row, target.table, index, `${at}.rows[${index}]`, false));
+    target.rows?.forEach((row, index) => checkScalars(row, target.table, index, `${at}.rows[${index}]`, false));
     if (target.onConflict?.set !== undefined) checkScalars(target.onConflict.set, target.table, undefined, `${at}.onConflict.set`, true);
   } else if (target.kind === "update") {
     checkScalars(target.set, target.table, undefined, `${at}.set`, true);

@@ -324,8 +324,10 @@ export interface InsertStmt {
   readonly table: Name;
   /** Absent when the statement names none: the table's columns, in order. */
   readonly columns?: readonly Name[];
-  /** One entry per VALUES tuple; each tuple is positionally matched to `columns`. */
+  /** One entry per VALUES tuple; each tuple is positionally matched to `columns`. None when `select` gives the rows. */
   readonly rows: readonly (readonly ValueExpr[])[];
+  /** INSERT … SELECT: the select whose result columns are positionally matched to `columns`. */
+  readonly select?: SelectStmt;
   readonly onConflict?: OnConflictClause;
   readonly returning?: Returning;
   readonly span: Span;

@@ -187,9 +187,10 @@ export type InsertStatementCstChildren = {
   Into: IToken[];
   Identifier: IToken[];
   nameList?: NameListCstNode[];
-  Values: IToken[];
-  valueRow: (ValueRowCstNode)[];
+  Values?: IToken[];
+  valueRow?: (ValueRowCstNode)[];
   Comma?: IToken[];
+  selectStatement?: SelectStatementCstNode[];
   onConflictClause?: OnConflictClauseCstNode[];
   returningClause?: ReturningClauseCstNode[];
 };

@@ -302,12 +302,21 @@ class SqlGrammar extends CstParser {
     this.CONSUME(T.Identifier);
     // Without a list, the values are the table's columns in order (as SQLite).
     this.OPTION4(() => this.SUBRULE(this.nameList));
-    this.CONSUME(T.Values);
-    this.SUBRULE(this.valueRow);
-    this.MANY(() => {
-      this.CONSUME(T.Comma);
-      this.SUBRULE2(this.valueRow);
-    });
+    this.OR(
+      (this.alternatives.insertStatement ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.Values);
+            this.SUBRULE(this.valueRow);
+            this.MANY(() => {
+              this.CONSUME(T.Comma);
+              this.SUBRULE2(this.valueRow);
+            });
+          },
+        },
+        { ALT: () => this.SUBRULE(this.selectStatement) },
+      ]),
+    );
     this.OPTION2(() => this.SUBRULE(this.onConflictClause));
     this.OPTION3(() => this.SUBRULE(this.returningClause));
   });

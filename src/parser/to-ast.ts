@@ -461,13 +461,14 @@ class AstBuilder {
     const table = this.name(c.Identifier[0]!);
     const columns = c.nameList ? { columns: this.names(c.nameList[0]!.children.Identifier) } : {};
     const rows: A.ValueExpr[][] = [];
-    for (const row of c.valueRow) {
+    for (const row of c.valueRow ?? []) {
       const values: A.ValueExpr[] = [];
       for (const value of row.children.value) values.push(this.value(value));
       rows.push(values);
     }
+    const select = c.selectStatement ? this.select(c.selectStatement[0]!) : undefined;
     const start = c.Insert[0]!.startOffset;
-    let end = endOf(last(c.valueRow).children.RParen[0]!);
+    let end = select ? select.span.end : endOf(last(c.valueRow!).children.RParen[0]!);
     const onConflict = c.onConflictClause ? this.onConflict(c.onConflictClause[0]!) : undefined;
     if (onConflict) end = onConflict.span.end;
     const returning = c.returningClause ? this.returning(c.returningClause[0]!) : undefined;
@@ -478,6 +479,7 @@ class AstBuilder {
       table,
       ...columns,
       rows,
+      ...(select ? { select } : {}),
       ...(onConflict ? { onConflict } : {}),
       ...(returning ? { returning } : {}),
       span: this.span(start, end),

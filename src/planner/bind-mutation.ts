@@ -9,11 +9,11 @@
  * error's `errors` list, not name-resolution errors.
  */
 
-import type { DeleteCommand, Expression, InsertCommand, OnConflict, Returning, SetValue, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
+import type { DeleteCommand, Expression, InsertCommand, OnConflict, Returning, SelectCommand, SetValue, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
 import { StoreError, ValidationError, type ProblemEntry } from "../errors.js";
 import { ExprBinder, type BindContext } from "./bind-expr.js";
-import { bindColumns, checkDistinctNames, requireTable } from "./bind-select.js";
-import type { Assignment, BoundExpr, ConflictPlan, InsertValue, OutputColumn, Plan } from "./plan.js";
+import { bindColumns, bindSelectPlan, checkDistinctNames, requireTable } from "./bind-select.js";
+import type { Assignment, BoundExpr, ConflictPlan, InsertSelect, InsertValue, OutputColumn, Plan } from "./plan.js";
 import { familyOf, typeOf, type Family } from "./static-types.js";
 import { Scope, tableScope } from "./scope.js";
 import type { Catalog, TableInfo } from "./table-info.js";
@@ -46,10 +46,21 @@ function writable(table: TableInfo, column: string, row: number | undefined, err
 
 export function bindInsert(cmd: InsertCommand, catalog: Catalog, slots: boolean, context: BindContext): Plan {
   const table = requireTable(catalog, cmd.table);
-  if (cmd.rows.length === 0) throw new StoreError("invalid_request", "insert needs at least one row");
+  if ((cmd.rows === undefined) === (cmd.select === undefined)) throw new StoreError("invalid_request", "insert takes rows or a select, exactly one of the two");
+  if (cmd.columns !== undefined && cmd.select === undefined) throw new StoreError("invalid_request", "insert: columns goes with select, not rows");
+  const params = context.params;
+  const source = cmd.select === undefined ? { rows: bindRows(table, cmd.rows ?? [], slots, context) } : { rows: [], select: bindInsertSelect(table, cmd.select, cmd.columns, catalog, context) };
+  const onConflict = cmd.onConflict === undefined ? {} : { onConflict: bindConflict(table, cmd.onConflict, slots, context) };
+  const returning = bindReturning(table, cmd.returning, new ExprBinder(tableScope(table, false), context));
+  return { statement: { kind: "insert", table: table.name, ...source, ...onConflict, ...returning }, params: params.list() };
+}
+
+/** Rows written out: full width, in declaration order, each column not given its default. */
+function bindRows(table: TableInfo, written: InsertCommand["rows"] & object, slots: boolean, context: BindContext): InsertValue[][] {
+  if (written.length === 0) throw new StoreError("invalid_request", "insert needs at least one row");
   const params = context.params;
   const errors: ProblemEntry[] = [];
-  const rows = cmd.rows.map((row, r) => {
+  const rows = written.map((row, r) => {
     const values: InsertValue[] = table.columns.map(() => DEFAULT);
     // Keys, then values by key: no [key, value] pair per cell in a bulk insert.
     for (const column of Object.keys(row)) {
@@ -66,9 +77,42 @@ export function bindInsert(cmd: InsertCommand, catalog: Catalog, slots: boolean,
     return values;
   });
   if (errors.length > 0) throw new ValidationError(`Insert into "${table.name}" names columns it cannot write`, errors);
-  const onConflict = cmd.onConflict === undefined ? {} : { onConflict: bindConflict(table, cmd.onConflict, slots, context) };
-  const returning = bindReturning(table, cmd.returning, new ExprBinder(tableScope(table, false), context));
-  return { statement: { kind: "insert", table: table.name, rows, ...onConflict, ...returning }, params: params.list() };
+  return rows;
+}
+
+/**
+ * INSERT … SELECT: the select bound as a statement of its own (its rows read
+ * as arrays), each result column matched to the column `columns` lists at its
+ * position, or to the column of its name. As in an update's `set`, a result
+ * column whose family is known and not its column's is a 422 `type` problem
+ * whatever rows the select returns, and a bare parameter takes its column's
+ * type.
+ */
+function bindInsertSelect(table: TableInfo, select: SelectCommand, columns: readonly string[] | undefined, catalog: Catalog, context: BindContext): InsertSelect {
+  const plan = bindSelectPlan({ ...select, output: "arrays" }, catalog, context);
+  const results = plan.columns;
+  if (columns !== undefined && columns.length !== results.length) {
+    throw new StoreError(context.misuse, `The select returns ${results.length} column(s) but ${columns.length} column(s) are listed to insert into`);
+  }
+  const targets = columns ?? results.map((c) => c.name);
+  const errors: ProblemEntry[] = [];
+  const seen = new Set<string>();
+  const positions = targets.map((column, i) => {
+    if (seen.has(column)) throw new StoreError(columns === undefined ? "invalid_request" : context.misuse, `Column "${column}" is given twice: ${columns === undefined ? "rename a result column with as" : "list it once"}`);
+    seen.add(column);
+    const position = writable(table, column, undefined, errors);
+    if (position === undefined) return -1;
+    const type = table.types[position] ?? "text";
+    const expr = (results[i] as OutputColumn).expr;
+    const got = typeOf(expr);
+    if (got === "unknown" && expr.kind === "param") context.params.use(expr.index, { kind: "value", table: table.name, column, type });
+    else if (familyOf(got) !== undefined && familyOf(got) !== familyOf(type)) {
+      errors.push({ table: table.name, column, code: "type", message: `"${column}" must be ${type}, got a result column of type ${got}` });
+    }
+    return position;
+  });
+  if (errors.length > 0) throw new ValidationError(`Insert into "${table.name}" cannot write what its select returns`, errors);
+  return { plan, positions };
 }
 
 /**

@@ -36,7 +36,7 @@ export function bind(command: PlanCommand, catalog: Catalog, options: BindOption
     case "select":
       return optimize(bindSelect(command, catalog, options.sql === true), catalog);
     case "insert":
-      return bindInsert(command, catalog, slots, context);
+      return optimize(bindInsert(command, catalog, slots, context), catalog);
     case "update":
       return optimize(bindUpdate(command, catalog, slots, context), catalog);
     case "delete":

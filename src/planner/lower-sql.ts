@@ -184,6 +184,7 @@ export function countParams(stmt: Statement): number {
         return;
       case "insert":
         for (const row of s.rows) for (const value of row) visit(value);
+        if (s.select) visitStatement(s.select);
         for (const assignment of s.onConflict?.assignments ?? []) visit(assignment.value);
         visit(s.onConflict?.where);
         visitReturning(s.returning);
@@ -369,6 +370,11 @@ function lowerCount(count: Count): number | ParamSlot {
 
 function lowerInsert(stmt: InsertStmt, catalog: Catalog | undefined): InsertCommand {
   const columns = stmt.columns ? distinctKeys(stmt.columns, "INSERT column list") : tableColumns(stmt, catalog);
+  if (stmt.select !== undefined) {
+    // Result columns go to the listed (or all the table's) columns by position, as in SQLite.
+    const insert: InsertCommand = { kind: "insert", table: name(stmt.table), columns, select: lowerSelect(stmt.select), ...lowerOnConflict(stmt) };
+    return withReturning(insert, stmt.returning);
+  }
   const rows = stmt.rows.map((tuple) => {
     if (tuple.length !== columns.length) {
       const culprit = tuple[columns.length] ?? tuple[tuple.length - 1];

@@ -194,6 +194,8 @@ export function optimize(plan: Plan, catalog: Catalog, passes: readonly Pass[] =
     case "update":
     case "delete":
       return { ...out, statement: { ...s, where: mapSubqueryPlans(s.where, sub) } };
+    case "insert":
+      return s.select === undefined ? out : { ...out, statement: { ...s, select: { ...s.select, plan: sub(s.select.plan) } } };
     default:
       return out;
   }

@@ -314,11 +314,23 @@ export type ConflictPlan =
   | { readonly target?: string; readonly action: "nothing" }
   | { readonly target?: string; readonly action: "update"; readonly set: readonly Assignment[]; readonly where?: BoundExpr };
 
+/**
+ * INSERT … SELECT: the select whose result rows are inserted (read whole
+ * before the first is written, so a select of the table itself sees it as
+ * it was), result column i going to stored column `positions[i]`; the other
+ * columns take their defaults.
+ */
+export interface InsertSelect {
+  readonly plan: SelectPlan;
+  readonly positions: readonly number[];
+}
+
 export interface InsertPlan {
   readonly kind: "insert";
   readonly table: string;
-  /** Full-width rows, in the table's declared column order. */
+  /** Full-width rows, in the table's declared column order; none when `select` gives the rows. */
   readonly rows: readonly (readonly InsertValue[])[];
+  readonly select?: InsertSelect;
   readonly onConflict?: ConflictPlan;
   /** RETURNING: result columns over each inserted row (source 0). */
   readonly returning?: readonly OutputColumn[];

@@ -16,6 +16,7 @@ import { aggregateCases } from "./cases-aggregates.js";
 import { alterCases } from "./cases-alter.js";
 import { compoundCases } from "./cases-compound.js";
 import { derivedCases } from "./cases-derived.js";
+import { insertSelectCases } from "./cases-insert-select.js";
 import { errorCases } from "./cases-errors.js";
 import { expressionCases } from "./cases-expressions.js";
 import { indexCases } from "./cases-index.js";
@@ -30,7 +31,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...insertSelectCases];
 
 export interface Failure {
   readonly error: string;

@@ -111,7 +111,7 @@ const invalidCorpus: readonly (readonly [sql: string, code: Code, line: number, 
   ["INSERT INTO t (a) VALUES (b)", S, 1, 27, ["?", "String"]],
   ["INSERT INTO t (a) VALUES (1 + 2)", S, 1, 29, []],
   ["INSERT INTO t (a) VALUES (1 2)", S, 1, 29, [")"]],
-  ["INSERT INTO t (a) SELECT a FROM u", S, 1, 19, ["VALUES"]],
+  ["INSERT INTO t (a) TABLE u", S, 1, 19, ["VALUES", "SELECT", "WITH"]],
   ["INSERT INTO t (a) VALUES (1) (2)", S, 1, 30, [","]],
 
   // ---- UPDATE / DELETE

@@ -29,7 +29,7 @@ class Counter {
   apply(command: Command): Applied {
     switch (command.kind) {
       case "insert": {
-        const n = command.rows[0]!.n as number;
+        const n = command.rows![0]!.n as number;
         this.value += n;
         const change: Change = { kind: "insert", table: "t", row: [n], position: 0 };
         return { result: { kind: "mutation", operation: "insert", table: "t", rowsAffected: n }, changes: [change] };
