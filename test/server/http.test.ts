@@ -9,7 +9,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import path from "node:path";
 import { command, runToExit, serverEnv, startServer, tempDir, type ServerProcess } from "./support/server-process.js";
 
@@ -110,6 +110,38 @@ test("§7 over HTTP: route, method, media type, size and JSON errors", async () 
   const atLimit = envelope + " ".repeat(LIMIT - Buffer.byteLength(envelope));
   assert.is((await raw("POST", "/v1/commands", { ...auth, "content-type": "application/json" }, atLimit)).status, 200);
   expectProblem(await raw("POST", "/v1/commands", { ...auth, "content-type": "application/json" }, `${atLimit} `), 413, "payload_too_large");
+});
+
+/** Sends `head` on a raw connection, then `body` once the server says 100 Continue; all the server wrote. */
+function exchange(head: string, body: string): Promise<string> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(head));
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      text += chunk;
+      if (text.startsWith("HTTP/1.1 100") && !socket.destroyed && body !== "") {
+        socket.write(body);
+        body = "";
+      }
+      if (/\r\n\r\n[\s\S]*\}$/.test(text.replace(/^HTTP\/1\.1 100[^\r]*\r\n\r\n/, ""))) socket.end();
+    });
+    socket.on("end", () => resolve(text));
+    socket.on("error", reject);
+  });
+}
+
+test("Expect: 100-continue: a body over the limit is refused before it is sent; one within it is read", async () => {
+  const headers = (length: number) =>
+    `POST /v1/databases/shop/commands HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`;
+  const refused = await exchange(headers(LIMIT + 1), "");
+  assert.match(refused, /^HTTP\/1\.1 413 /);
+  assert.match(refused, /"code":"payload_too_large"/);
+  const body = JSON.stringify({ command: { kind: "describe", table: "users" } });
+  const read = await exchange(headers(Buffer.byteLength(body)), body);
+  assert.match(read, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+  assert.match(read, /"kind":"schema"/);
 });
 
 test("§7 over HTTP: every command-level code", async () => {
