@@ -325,7 +325,7 @@ export interface InsertStmt {
   /** Absent when the statement names none: the table's columns, in order. */
   readonly columns?: readonly Name[];
   /** One entry per VALUES tuple; each tuple is positionally matched to `columns`. None when `select` gives the rows. */
-  readonly rows: readonly (readonly ValueExpr[])[];
+  readonly rows: readonly (readonly Expr[])[];
   /** INSERT … SELECT: the select whose result columns are positionally matched to `columns`. */
   readonly select?: SelectStmt;
   readonly onConflict?: OnConflictClause;

@@ -233,24 +233,9 @@ export interface ValueRowCstNode extends CstNode {
 
 export type ValueRowCstChildren = {
   LParen: IToken[];
-  value: (ValueCstNode)[];
+  expression: (ExpressionCstNode)[];
   Comma?: IToken[];
   RParen: IToken[];
-};
-
-export interface ValueCstNode extends CstNode {
-  name: "value";
-  children: ValueCstChildren;
-}
-
-export type ValueCstChildren = {
-  Param?: IToken[];
-  StringLiteral?: IToken[];
-  NumberLiteral?: (IToken)[];
-  Minus?: IToken[];
-  True?: IToken[];
-  False?: IToken[];
-  Null?: IToken[];
 };
 
 export interface UpdateStatementCstNode extends CstNode {

@@ -368,19 +368,15 @@ class SqlGrammar extends CstParser {
     );
   });
 
+  /** A VALUES tuple: each item a literal, `?`, or any expression with no row to read (`lower(?)`, a scalar subquery). */
   readonly valueRow = this.RULE("valueRow", () => {
     this.CONSUME(T.LParen);
-    this.SUBRULE(this.value);
+    this.SUBRULE(this.expression);
     this.MANY(() => {
       this.CONSUME(T.Comma);
-      this.SUBRULE2(this.value);
+      this.SUBRULE2(this.expression);
     });
     this.CONSUME(T.RParen);
-  });
-
-  /** A single value: `?` or a literal. */
-  readonly value = this.RULE("value", () => {
-    this.OR((this.alternatives.value ??= [{ ALT: () => this.CONSUME(T.Param) }, ...this.literalAlternatives(true)]));
   });
 
   readonly updateStatement = this.RULE("updateStatement", () => {

@@ -118,7 +118,7 @@ function andStart(node: C.AndExpressionCstNode): number {
 const andEnd = (node: C.AndExpressionCstNode): number => predicateEnd(last(node.children.predicate));
 const expressionStart = (node: C.ExpressionCstNode): number => andStart(node.children.andExpression[0]!);
 const expressionEnd = (node: C.ExpressionCstNode): number => andEnd(last(node.children.andExpression));
-const valueEnd = (node: C.ValueCstNode | C.LiteralCstNode): number => endOf(lastToken(node.children));
+const valueEnd = (node: C.LiteralCstNode): number => endOf(lastToken(node.children));
 
 function orderItemEnd(node: C.OrderItemCstNode): number {
   const c = node.children;
@@ -460,10 +460,10 @@ class AstBuilder {
     const c = node.children;
     const table = this.name(c.Identifier[0]!);
     const columns = c.nameList ? { columns: this.names(c.nameList[0]!.children.Identifier) } : {};
-    const rows: A.ValueExpr[][] = [];
+    const rows: A.Expr[][] = [];
     for (const row of c.valueRow ?? []) {
-      const values: A.ValueExpr[] = [];
-      for (const value of row.children.value) values.push(this.value(value));
+      const values: A.Expr[] = [];
+      for (const value of row.children.expression) values.push(this.expression(value));
       rows.push(values);
     }
     const select = c.selectStatement ? this.select(c.selectStatement[0]!) : undefined;
@@ -933,9 +933,4 @@ class AstBuilder {
     return { kind: "column", table, name, span: this.span(table.span.start, name.span.end) };
   }
 
-  private value(node: C.ValueCstNode): A.ValueExpr {
-    const c = node.children;
-    if (c.Param) return this.param(c.Param[0]!);
-    return this.literal(c, firstToken(c).startOffset, valueEnd(node));
-  }
 }

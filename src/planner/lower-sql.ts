@@ -375,18 +375,37 @@ function lowerInsert(stmt: InsertStmt, catalog: Catalog | undefined): InsertComm
     const insert: InsertCommand = { kind: "insert", table: name(stmt.table), columns, select: lowerSelect(stmt.select), ...lowerOnConflict(stmt) };
     return withReturning(insert, stmt.returning);
   }
-  const rows = stmt.rows.map((tuple) => {
+  for (const tuple of stmt.rows) {
     if (tuple.length !== columns.length) {
       const culprit = tuple[columns.length] ?? tuple[tuple.length - 1];
       const listed = stmt.columns ? `the column list has ${columns.length}` : `table ${name(stmt.table)} has ${columns.length} column(s) (${columns.join(", ")})`;
       throw new SqlError("sql_error", `VALUES has ${tuple.length} value(s) but ${listed}`, at(culprit ? culprit.span : stmt.table.span));
     }
+  }
+  if (!stmt.rows.every((tuple) => tuple.every(isValue))) {
+    const insert: InsertCommand = { kind: "insert", table: name(stmt.table), columns, select: valuesSelect(stmt.rows, columns), ...lowerOnConflict(stmt) };
+    return withReturning(insert, stmt.returning);
+  }
+  const rows = stmt.rows.map((tuple) => {
     const row: Record<string, ValueOrParam> = {};
-    tuple.forEach((value, i) => define(row, columns[i] as string, lowerValue(value)));
+    tuple.forEach((value, i) => define(row, columns[i] as string, lowerValue(value as ValueExpr)));
     return row;
   });
   const insert: InsertCommand = { kind: "insert", table: name(stmt.table), rows, ...lowerOnConflict(stmt) };
   return withReturning(insert, stmt.returning);
+}
+
+const isValue = (e: Expr): e is ValueExpr => e.kind === "literal" || e.kind === "param";
+
+/**
+ * VALUES tuples of which one computes (`lower(?)`, `2 * 3`, a scalar
+ * subquery), as the select they stand for: each tuple a select without
+ * FROM, joined by UNION ALL in order, inserted by position.
+ */
+function valuesSelect(tuples: readonly (readonly Expr[])[], columns: readonly string[]): SelectCommand {
+  const select = (tuple: readonly Expr[]): SelectCommand => ({ kind: "select", columns: tuple.map((e, i) => ({ expr: lowerExpr(e), as: columns[i] as string })) });
+  const [first, ...rest] = tuples.map(select);
+  return rest.length === 0 ? (first as SelectCommand) : { ...(first as SelectCommand), compound: rest.map((arm) => ({ op: "union-all", select: arm })) };
 }
 
 /**

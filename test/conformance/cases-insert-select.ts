@@ -4,7 +4,9 @@
  * `INSERT INTO t [(cols)] SELECT …`; the builder's `insert(query)`): rows
  * copied with computed values and defaults, a table copied into itself as
  * it was, an empty select, parameters, grouping, WITH, RETURNING and
- * ON CONFLICT on the selected rows; and each refusal, with nothing kept:
+ * ON CONFLICT on the selected rows; VALUES tuples that compute (`lower(?)`,
+ * a scalar subquery), which SQL lowers to such a select; and each refusal,
+ * with nothing kept:
  * keys and references broken by the selected rows, a result column of the
  * wrong type, a value out of its column's type, column counts that differ,
  * an unknown column, rows and a select together.
@@ -85,6 +87,25 @@ export const insertSelectCases: readonly Case[] = [
     insertSelect(sel(orders, [AS(B("-", "id", 1), "id"), "user_id", "status"], { where: C("=", "id", 2) }), { onConflict: { target: ["id"], action: "update", set: { status: I("excluded.status") } } }),
     "INSERT INTO orders (id, user_id, status) SELECT id - 1, user_id, status FROM orders WHERE id = 2 ON CONFLICT (id) DO UPDATE SET status = excluded.status",
     upserted(orders, [0, 1, 0]), [sel(orders, ["status"], { where: C("=", "id", 1) }), rows(["status"], ["new"])]),
+
+  // ---- VALUES that compute: a select per tuple
+  c("VALUES items that compute are the select without FROM they stand for", null,
+    insertSelect({ kind: "select", columns: [AS(L(20), "id"), AS({ type: "function", name: "lower", args: [L("U1")] }, "user_id"), AS(B("*", 2, L(5.5)), "amount")] }),
+    "INSERT INTO orders (id, user_id, amount) VALUES (20, lower('U1'), 2 * 5.5)",
+    mut("insert", orders, 1),
+    [sel(orders, ["user_id", "amount", "status"], { where: C("=", "id", 20) }), rows(["user_id", "amount", "status"], ["u1", 11, "new"])]),
+  c("VALUES rows keep their order when one computes", null, null,
+    ["INSERT INTO orders (id, user_id, amount) VALUES (21, 'u1', 1), (?, 'u2', ? * 2) RETURNING id, amount", [22, 4]],
+    ret("insert", orders, 2, ["id", "amount"], [21, 1], [22, 8])),
+  c("a scalar subquery in VALUES", null, null,
+    "INSERT INTO orders (id, user_id, amount) VALUES ((SELECT max(id) + 1 FROM orders), 'u3', 5)",
+    mut("insert", orders, 1), [allOrders, orderIds(1, 2, 3, 4, 5, 6, 7)]),
+  c("a computed VALUES item outside its column's type", null, null,
+    "INSERT INTO orders (id, user_id, amount) VALUES (24, 'u1', 'a' || 'b')", err("validation_failed"), [allOrders, SIX]),
+  c("a VALUES item naming a column: there is no row to read", null, null,
+    "INSERT INTO orders (id, user_id, amount) VALUES (25, user_id, 1 + 1)", err("unknown_column"), [allOrders, SIX]),
+  c("computed VALUES rows hold one kind of value per column", null, null,
+    "INSERT INTO orders (id, user_id, status) VALUES (26, 'u1', 'a' || 'b'), (27, 'u1', 1 + 1)", err("type_mismatch"), [allOrders, SIX]),
 
   // ---- refusals: nothing is kept
   c("selected rows that repeat a key already there",
