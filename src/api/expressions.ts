@@ -341,6 +341,20 @@ export const round = (x: Operand, digits?: Operand): Expr => (digits === undefin
 export const coalesce = (first: Operand, ...rest: Operand[]): Expr => fn("coalesce", first, ...rest);
 export const ifnull = (x: Operand, otherwise: Operand): Expr => fn("ifnull", x, otherwise);
 export const nullif = (x: Operand, other: Operand): Expr => fn("nullif", x, other);
+/** `iif(condition, then, otherwise?)`: CASE WHEN condition THEN then ELSE otherwise END (only the branch taken is evaluated). */
+export const iif = (condition: Expression, then: Operand, otherwise?: Operand): Expr =>
+  otherwise === undefined ? fn("iif", condition, then) : fn("iif", condition, then, otherwise);
+/** `typeof(x)`: 'integer', 'real', 'text', 'boolean' or 'null' (`typeof` is a JavaScript keyword, hence the name). */
+export const typeOf = (x: Operand): Expr => fn("typeof", x);
+export const sign = (x: Operand): Expr => fn("sign", x);
+export const ceil = (x: Operand): Expr => fn("ceil", x);
+export const floor = (x: Operand): Expr => fn("floor", x);
+export const trunc = (x: Operand): Expr => fn("trunc", x);
+/** `char(a, b, …)`: the text of these code points. */
+export const char = (...codes: Operand[]): Expr => fn("char", ...codes);
+export const unicode = (x: Operand): Expr => fn("unicode", x);
+/** `hex(t)`: the UTF-8 bytes of a text in upper-case hexadecimal. */
+export const hex = (x: Operand): Expr => fn("hex", x);
 
 /** `DISTINCT` for an aggregate: each value counted, summed or averaged once. */
 export interface AggregateOptions {

@@ -37,7 +37,7 @@ import { StoreError, assertNever } from "../errors.js";
 import { castValue } from "../planner/casts.js";
 import type { BoundExpr, CompareOp, StaticType } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
-import { STRICT_FUNCTIONS, replace, type StrictFunction } from "./functions.js";
+import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction } from "./functions.js";
 import { compileLike, type LikeMatcher } from "./like.js";
 import type { SubqueryNode, SubqueryRunner } from "./subquery.js";
 import { isNumericType } from "./table-store.js";
@@ -121,6 +121,7 @@ const HELPERS = Object.freeze({
   cast: (value: Value, from: StaticType, to: ColumnType) => castValue(value, from, to),
   fn: FUNCTION_ORDER.map((name) => STRICT_FUNCTIONS[name]),
   replace,
+  typeName,
   sum: sumOf,
   num: (v: number): number | null => (v === v ? v : null),
 });
@@ -428,10 +429,16 @@ export class Codegen {
         const [left, right] = e.args as [BoundExpr, BoundExpr];
         return `((${a} = ${this.value(left)}) === null ? null : (${b} = ${this.value(right)}) !== null && ${this.compareCode("=", left, right, a, b)} ? null : ${a})`;
       }
+      case "typeof": {
+        const arg = e.args[0]!;
+        return `h.typeName(${this.value(arg)}, ${typeOf(arg) === "real" ? "true" : "false"})`;
+      }
       default: {
+        const call = `h.fn[${int(FUNCTION_ORDER.indexOf(e.name))}]`;
+        if (e.args.length === 0) return `${call}()`;
         const temps = e.args.map(() => this.temp());
         const nulls = e.args.map((a, i) => `(${temps[i]} = ${this.value(a)}) === null`).join(" || ");
-        return `(${nulls} ? null : h.fn[${int(FUNCTION_ORDER.indexOf(e.name))}](${temps.join(", ")}))`;
+        return `(${nulls} ? null : ${call}(${temps.join(", ")}))`;
       }
     }
   }

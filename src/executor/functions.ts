@@ -4,7 +4,9 @@
  * already checked for family by the binder and never NULL: all of these
  * are NULL when an argument is, which the compiled code tests before the
  * call. coalesce, ifnull and nullif exist to handle NULL and are compiled
- * inline instead (`codegen.ts`), and replace takes its NULLs as SQLite does. Text functions count characters as code
+ * inline instead (`codegen.ts`), as is typeof (NULL is its `'null'`, and
+ * its answer rests on the argument's static type too), and replace takes
+ * its NULLs as SQLite does. Text functions count characters as code
  * points, as SQLite counts UTF-8 characters, so `length('😀')` is 1.
  */
 
@@ -107,8 +109,31 @@ export function replace(s: string | null, from: string | null, to: string | null
   return to === null ? null : s.split(from).join(to);
 }
 
+/**
+ * SQLite's typeof, in storedb's types: a number of static type real is
+ * 'real'; any other is 'integer' while it is a safe integer (CONTRACT §11:
+ * an integer result beyond ±(2^53−1) is a real; an integral parameter is an
+ * integer). Booleans, which SQLite lacks, are 'boolean'.
+ */
+export function typeName(value: Value, real: boolean): string {
+  if (value === null) return "null";
+  if (typeof value === "string") return "text";
+  if (typeof value === "boolean") return "boolean";
+  return !real && Number.isSafeInteger(value) ? "integer" : "real";
+}
+
+/** SQLite's char(): a code point per argument (truncated); one no text can hold becomes U+FFFD, as SQLite writes for those out of range. */
+function char(...codes: number[]): string {
+  let out = "";
+  for (const code of codes) {
+    const c = Math.trunc(code);
+    out += c < 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff) ? "\uFFFD" : String.fromCodePoint(c);
+  }
+  return out;
+}
+
 /** The functions whose result is NULL when any argument is: the compiler tests the arguments, then calls these with non-NULL values. */
-export type StrictFunction = Exclude<FunctionName, "coalesce" | "ifnull" | "nullif" | "replace">;
+export type StrictFunction = Exclude<FunctionName, "coalesce" | "ifnull" | "nullif" | "replace" | "typeof">;
 
 export const STRICT_FUNCTIONS: Readonly<Record<StrictFunction, (...args: never[]) => Value>> = {
   lower,
@@ -121,4 +146,12 @@ export const STRICT_FUNCTIONS: Readonly<Record<StrictFunction, (...args: never[]
   instr,
   abs: (x: number) => Math.abs(x),
   round: (x: number, digits = 0) => round(x, digits),
+  sign: (x: number) => (x > 0 ? 1 : x < 0 ? -1 : 0),
+  // `+ 0` turns -0 (ceil(-0.5)) into 0, as SQLite prints it.
+  ceil: (x: number) => Math.ceil(x) + 0,
+  floor: (x: number) => Math.floor(x) + 0,
+  trunc: (x: number) => Math.trunc(x) + 0,
+  char,
+  unicode: (s: string) => s.codePointAt(0) ?? null,
+  hex: (s: string) => Buffer.from(s, "utf8").toString("hex").toUpperCase(),
 };

@@ -333,12 +333,12 @@ export class ExprBinder {
     return { kind: "like", expr, pattern, escape: { kind: "param", index: e.escape.index }, not };
   }
 
-  private caseExpr(e: Extract<Expression, { type: "case" }>, depth: number): BoundExpr {
+  private caseExpr(e: Extract<Expression, { type: "case" }>, depth: number, what = "CASE"): BoundExpr {
     if (e.when.length === 0) throw new StoreError("invalid_request", "CASE needs at least one WHEN");
     const operand = e.operand === undefined ? undefined : this.bind(e.operand, depth);
     const whens = e.when.map((w) => {
       let when: BoundExpr;
-      if (operand === undefined) when = this.boolean(w.when, depth, "CASE WHEN");
+      if (operand === undefined) when = this.boolean(w.when, depth, what === "CASE" ? "CASE WHEN" : what);
       else {
         when = this.bind(w.when, depth);
         this.checkComparable(operand, when, "CASE");
@@ -348,7 +348,7 @@ export class ExprBinder {
     const otherwise = e.else === undefined ? undefined : this.bind(e.else, depth);
     const results = whens.map((w) => w.then);
     if (otherwise !== undefined) results.push(otherwise);
-    const type = this.unifyAll(results, "CASE");
+    const type = this.unifyAll(results, what);
     const bound: { -readonly [K in keyof Extract<BoundExpr, { kind: "case" }>]: Extract<BoundExpr, { kind: "case" }>[K] } = { kind: "case", whens, type };
     if (operand !== undefined) bound.operand = operand;
     if (otherwise !== undefined) bound.else = otherwise;
@@ -435,6 +435,7 @@ export class ExprBinder {
   }
 
   private call(name: string, args: readonly Expression[], depth: number): BoundExpr {
+    if (name.toLowerCase() === "iif") return this.iif(args, depth);
     const fn: FunctionName | undefined = functionNamed(name);
     if (fn === undefined) {
       if (AGGREGATE_NAMES.has(name.toLowerCase())) throw this.misuse(`${name}() is an aggregate: write {"type":"aggregate","name":"${name.toLowerCase()}"}`);
@@ -450,11 +451,27 @@ export class ExprBinder {
       type = this.unifyAll(bound, `${fn}()`);
       type = signature.result(bound.map(typeOf), fn);
     } else {
-      const families = signature.args;
-      bound.forEach((arg, i) => this.expect(arg, families[Math.min(i, families.length - 1)]!, `${fn}()`));
+      const kinds = signature.args;
+      bound.forEach((arg, i) => {
+        const kind = kinds[Math.min(i, kinds.length - 1)]!;
+        if (kind !== "any") this.expect(arg, kind, `${fn}()`);
+      });
       type = signature.result(bound.map(typeOf), fn);
     }
     return { kind: "function", name: fn, args: bound, type };
+  }
+
+  /**
+   * `iif(c1, v1 [, c2, v2 …] [, else])` is the searched CASE it abbreviates,
+   * as in SQLite (3.48+ takes the pairs; earlier only `iif(c, a, b)`): so
+   * only the taken branch is evaluated, and branches unify as CASE's do.
+   */
+  private iif(args: readonly Expression[], depth: number): BoundExpr {
+    if (args.length < 2) throw this.misuse(`iif() ${arity({ min: 2, max: Infinity })}, got ${args.length}`);
+    const when: { when: Expression; then: Expression }[] = [];
+    for (let i = 0; i + 1 < args.length; i += 2) when.push({ when: args[i]!, then: args[i + 1]! });
+    const otherwise = args.length % 2 === 1 ? args[args.length - 1] : undefined;
+    return this.caseExpr(otherwise === undefined ? { type: "case", when } : { type: "case", when, else: otherwise }, depth, "iif()");
   }
 
   private linkParams(a: number, b: number): void {

@@ -8,21 +8,26 @@
  * Names are case-insensitive on every surface (`LOWER(x)` is `lower(x)`).
  * Semantics follow SQLite's built-ins: `lower`/`upper` change ASCII letters
  * only, lengths and positions count characters (code points), `round`
- * returns a real.
+ * returns a real, `sign` an integer, and `ceil`/`floor`/`trunc` keep an
+ * integer an integer. `iif` is no entry here: it is CASE (`bind-expr.ts`),
+ * as in SQLite, which compiles it to the same code.
  */
 
 import type { FunctionName, StaticType } from "./plan.js";
 import { numericType, unify, type Family } from "./static-types.js";
 
+/** What an argument may be: one family, or anything (typeof). */
+export type ArgKind = Family | "any";
+
 interface Signature {
   readonly min: number;
-  /** `Infinity` for coalesce. */
+  /** `Infinity` for coalesce and char. */
   readonly max: number;
   /**
-   * The family of each argument by position, or `same`: all arguments of one
+   * The kind of each argument by position (the last repeats), or `same`: all arguments of one
    * family, whichever it is (coalesce, ifnull, nullif).
    */
-  readonly args: readonly Family[] | "same";
+  readonly args: readonly ArgKind[] | "same";
   readonly result: (args: readonly StaticType[], name: string) => StaticType;
 }
 
@@ -44,7 +49,18 @@ export const FUNCTIONS: Readonly<Record<FunctionName, Signature>> = {
   coalesce: { min: 2, max: Infinity, args: "same", result: (args, name) => unify(args, `${name}()`) },
   ifnull: { min: 2, max: 2, args: "same", result: (args, name) => unify(args, `${name}()`) },
   nullif: { min: 2, max: 2, args: "same", result: nullifType },
+  typeof: { min: 1, max: 1, args: ["any"], result: text },
+  sign: { min: 1, max: 1, args: ["number"], result: integer },
+  ceil: { min: 1, max: 1, args: ["number"], result: (args) => numericType(args) },
+  floor: { min: 1, max: 1, args: ["number"], result: (args) => numericType(args) },
+  trunc: { min: 1, max: 1, args: ["number"], result: (args) => numericType(args) },
+  char: { min: 0, max: Infinity, args: ["number"], result: text },
+  unicode: { min: 1, max: 1, args: ["text"], result: integer },
+  hex: { min: 1, max: 1, args: ["text"], result: text },
 };
+
+/** Other spellings SQLite accepts for the same function. */
+const ALIASES: Readonly<Record<string, FunctionName>> = { ceiling: "ceil" };
 
 /** nullif(a, b) is a or NULL: of a's type, once a and b are known to be of one family. */
 function nullifType(args: readonly StaticType[], name: string): StaticType {
@@ -53,7 +69,7 @@ function nullifType(args: readonly StaticType[], name: string): StaticType {
   return first === "unknown" ? both : first;
 }
 
-const NAMES: ReadonlyMap<string, FunctionName> = new Map(Object.keys(FUNCTIONS).map((name) => [name, name as FunctionName]));
+const NAMES: ReadonlyMap<string, FunctionName> = new Map([...Object.keys(FUNCTIONS).map((name) => [name, name as FunctionName] as const), ...Object.entries(ALIASES)]);
 
 /** The function a name (any case) stands for, if any. */
 export function functionNamed(name: string): FunctionName | undefined {
@@ -61,8 +77,8 @@ export function functionNamed(name: string): FunctionName | undefined {
 }
 
 /** "takes 1 argument", "takes 1 or 2 arguments", "takes at least 2 arguments". */
-export function arity(signature: Signature): string {
-  if (signature.max === Infinity) return `takes at least ${signature.min} arguments`;
+export function arity(signature: Pick<Signature, "min" | "max">): string {
+  if (signature.max === Infinity) return `takes at least ${signature.min} argument${signature.min === 1 ? "" : "s"}`;
   if (signature.min === signature.max) return `takes ${signature.min} argument${signature.min === 1 ? "" : "s"}`;
   return `takes ${signature.min} to ${signature.max} arguments`;
 }

@@ -43,7 +43,15 @@ export type FunctionName =
   | "round"
   | "coalesce"
   | "ifnull"
-  | "nullif";
+  | "nullif"
+  | "typeof"
+  | "sign"
+  | "ceil"
+  | "floor"
+  | "trunc"
+  | "char"
+  | "unicode"
+  | "hex";
 
 /**
  * A bound expression. Nodes that compute a value carry its static `type`;

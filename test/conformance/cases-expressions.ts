@@ -16,10 +16,11 @@
  */
 
 import {
-  abs, add, alias, and, between, caseOf, caseWhen, cast, coalesce, col, concat, div, eq, fn, ge, gt, ifnull, inList, instr, length, like, lower,
-  lt, ltrim, mod, mul, neg, nullif, replace, round, rtrim, sub, substr, trim, upper, val, type Aliased, type Cast, type Expr,
+  abs, add, alias, and, between, caseOf, caseWhen, cast, ceil, char, coalesce, col, concat, div, eq, floor, fn, ge, gt, hex, ifnull, iif, inList, instr,
+  length, like, lower, lt, ltrim, mod, mul, neg, nullif, replace, round, rtrim, sign, sub, substr, trim, trunc, typeOf, unicode, upper, val, type Aliased,
+  type Cast, type Expr,
 } from "../../src/api/expressions.js";
-import type { Expression, Value } from "../../src/commands/types.js";
+import type { Expression, SelectCommand, Value } from "../../src/commands/types.js";
 import {
   AND, AS, B, BETWEEN, C, CASE, CAST, FN, I, IN, L, LIKE, NEG, arrays, c, err, ids, misuse, rows, sel, type Case, type Expect, type Fluent,
 } from "./dsl.js";
@@ -181,6 +182,33 @@ export const expressionCases: readonly Case[] = [
     ["first", "Berlin", "x", "none", "hi"]),
   per("ifnull", ifnull("age", 0), FN("ifnull", "age", 0), "ifnull(age, 0)", [36, 17, 0, 52, 28]),
   per("nullif", nullif("city", "Paris"), FN("nullif", "city", "Paris"), "nullif(city, 'Paris')", [null, "Berlin", null, null, "Rome"]),
+  per("iif takes the branch its condition picks (NULL: the last)", iif(gt("age", 30), "old", "young"), FN("iif", C(">", "age", 30), "old", "young"),
+    "iif(age > 30, 'old', 'young')", ["old", "young", "young", "old", "young"]),
+  per("iif with pairs of conditions and results", iif(gt("age", 40), 2), FN("iif", C(">", "age", 40), 2), "iif(age > 40, 2)", [null, null, null, 2, null]),
+  one("iif evaluates only the branch it takes", FN("iif", L(true), 1, { type: "subquery", select: sel(users, ["age"]) as SelectCommand }), "iif(TRUE, 1, (SELECT age FROM users))", 1),
+  one("iif of conditions in turn", FN("iif", L(false), 1, L(true), 2, 3), "iif(FALSE, 1, TRUE, 2, 3)", 2),
+  fails("iif's condition must be a boolean", fn("iif", "age", 1, 2), FN("iif", "age", 1, 2), "iif(age, 1, 2)", err("type_mismatch")),
+  fails("iif with one argument", fn("iif", "active"), FN("iif", "active"), "iif(active)", misuse),
+  per("typeof a real column is real, whole or not", typeOf("score"), FN("typeof", "score"), "typeof(score)", ["real", "real", "null", "real", "real"]),
+  per("typeof an integer column", typeOf("age"), FN("typeof", "age"), "typeof(age)", ["integer", "integer", "null", "integer", "integer"]),
+  per("typeof a boolean is boolean", typeOf("active"), FN("typeof", "active"), "TYPEOF(active)", ["boolean", "boolean", "boolean", "null", "boolean"]),
+  one("typeof a text, NULL, a computed real", FN("typeof", L("x")), "typeof('x')", "text"),
+  one("typeof an integer past 2^53 - 1 is real", FN("typeof", B("+", 9007199254740991, 1)), "typeof(9007199254740991 + 1)", "real"),
+  one("typeof over a parameter", FN("typeof", L(7)), ["typeof(?)", [7]], "integer"),
+  per("sign is an integer", sign(sub("age", 30)), FN("sign", B("-", "age", 30)), "sign(age - 30)", [1, -1, null, 1, -1]),
+  per("ceil of a real", ceil("score"), FN("ceil", "score"), "ceil(score)", [10, 8, null, 3, 10]),
+  per("floor of a real", floor("score"), FN("floor", "score"), "floor(score)", [9, 7, null, 3, 9]),
+  per("trunc goes toward zero", trunc(neg("score")), FN("trunc", NEG("score")), "trunc(-score)", [-9, -7, null, -3, -9]),
+  per("ceil keeps an integer an integer", typeOf(ceil("age")), FN("typeof", FN("ceil", "age")), "typeof(ceiling(age))", ["integer", "integer", "null", "integer", "integer"]),
+  one("ceiling(-0.5) is 0", FN("ceiling", -0.5), "ceiling(-0.5)", 0),
+  one("char makes a text of code points", FN("char", 72, 105, 128512), "char(72, 105, 128512)", "Hi😀"),
+  one("unicode is the first code point", FN("unicode", L("😀a")), "unicode('😀a')", 128512),
+  one("unicode of an empty text is NULL", FN("unicode", L("")), "unicode('')", null),
+  one("hex of a text's UTF-8 bytes", FN("hex", L("é!")), "hex('é!')", "C3A921"),
+  per("hex over NULL is NULL", hex("note"), FN("hex", "note"), "hex(note)", ["6669727374", null, "78", null, "6869"]),
+  per("unicode and char round-trip", char(unicode("name")), FN("char", FN("unicode", "name")), "char(unicode(name))", ["A", "B", "C", "D", "E"]),
+  fails("sign of a text is type_mismatch", sign("name"), FN("sign", "name"), "sign(name)", err("type_mismatch")),
+  fails("char of a text is type_mismatch", char("name"), FN("char", "name"), "char(name)", err("type_mismatch")),
   one("length counts an emoji once", FN("length", L("😀ab")), "length('😀ab')", 3),
   one("lower leaves non-ASCII letters", FN("lower", L("ÉA")), "lower('ÉA')", "Éa"),
   one("round half away from zero", FN("round", -2.5), "round(-2.5)", -3),

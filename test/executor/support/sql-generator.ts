@@ -389,7 +389,9 @@ class QueryBuilder {
       }
       case 4: {
         const a = this.expr("num", d, scope);
-        return { sql: `abs(${a.sql})`, family: "num", kind: a.kind ?? "int", exact: a.exact === true };
+        const fn = r.pick(["abs", "abs", "sign", "ceil", "floor", "trunc"]);
+        // sign is an integer in both engines; the others keep the kind (a quarter rounded stays exact).
+        return { sql: `${fn}(${a.sql})`, family: "num", kind: fn === "sign" ? "int" : (a.kind ?? "int"), exact: fn === "sign" || a.exact === true };
       }
       case 5: {
         const a = this.expr("num", d, scope);
@@ -406,7 +408,9 @@ class QueryBuilder {
         const a = this.expr("num", d, scope);
         const b = this.expr("num", d, scope);
         const otherwise = r.chance(0.7) ? ` ELSE ${b.sql}` : "";
-        return { sql: `CASE WHEN ${c.sql} THEN ${a.sql}${otherwise} END`, family: "num", kind: unifyKinds(a.kind, otherwise ? b.kind : a.kind), exact: a.exact === true && b.exact === true };
+        // iif(c, a, b) is the same CASE in both engines.
+        const sql = otherwise !== "" && r.chance(0.3) ? `iif(${c.sql}, ${a.sql}, ${b.sql})` : `CASE WHEN ${c.sql} THEN ${a.sql}${otherwise} END`;
+        return { sql, family: "num", kind: unifyKinds(a.kind, otherwise ? b.kind : a.kind), exact: a.exact === true && b.exact === true };
       }
       case 8: {
         const a = this.expr("num", d, scope);
@@ -442,6 +446,8 @@ class QueryBuilder {
       case 0:
         return { sql: `(${t().sql} || ${t().sql})`, family: "text" };
       case 1:
+        // typeof only over texts and numbers both engines type alike (a boolean is 'integer' to SQLite).
+        if (r.chance(0.15)) return { sql: `typeof(${r.chance(0.5) ? t().sql : this.pure(d, scope).sql})`, family: "text" };
         return { sql: `${r.pick(["lower", "upper", "trim", "ltrim", "rtrim"])}(${t().sql})`, family: "text" };
       case 2:
         return { sql: `${r.pick(["trim", "ltrim", "rtrim"])}(${t().sql}, ${quote(r.pick(["a", " ", "ab", "é"]))})`, family: "text" };
