@@ -22,6 +22,7 @@ import {
   compileAssignments,
   compilePredicate,
   compileProjection,
+  atStatementTime,
   prepareMatch,
   prepareSelect,
   runSelect,
@@ -131,7 +132,8 @@ export class Engine implements EngineApi {
 
   execute(command: Command, readOnly = false): Outcome {
     try {
-      return this.dispatch(command, readOnly);
+      // Each command — each step of a transaction too — is one statement with its own 'now'.
+      return atStatementTime(() => this.dispatch(command, readOnly));
     } catch (error) {
       // A text value past V8's longest string (group_concat, replace, ||): the input's doing, as SQLite's "string or blob too big".
       if (error instanceof RangeError && /invalid string length/i.test(error.message)) {

@@ -12,6 +12,7 @@
 
 import type { Value } from "../commands/types.js";
 import type { FunctionName } from "../planner/plan.js";
+import { date, datetime, julianday, strftime, time, unixepoch } from "./datetime.js";
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -154,4 +155,10 @@ export const STRICT_FUNCTIONS: Readonly<Record<StrictFunction, (...args: never[]
   char,
   unicode: (s: string) => s.codePointAt(0) ?? null,
   hex: (s: string) => Buffer.from(s, "utf8").toString("hex").toUpperCase(),
+  date,
+  time,
+  datetime,
+  julianday,
+  unixepoch,
+  strftime,
 };

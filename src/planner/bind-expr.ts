@@ -449,14 +449,17 @@ export class ExprBinder {
     let type: StaticType;
     if (signature.args === "same") {
       type = this.unifyAll(bound, `${fn}()`);
-      type = signature.result(bound.map(typeOf), fn);
+      type = signature.result(bound.map(typeOf), fn, bound);
     } else {
       const kinds = signature.args;
       bound.forEach((arg, i) => {
         const kind = kinds[Math.min(i, kinds.length - 1)]!;
-        if (kind !== "any") this.expect(arg, kind, `${fn}()`);
+        if (kind === "time") {
+          // A text or a number; an untyped parameter holding anything else makes the result NULL, as an unreadable text does.
+          if (typeOf(arg) === "boolean") throw new StoreError("type_mismatch", `${fn}() takes a text or a number as its time value, got boolean`);
+        } else if (kind !== "any") this.expect(arg, kind, `${fn}()`);
       });
-      type = signature.result(bound.map(typeOf), fn);
+      type = signature.result(bound.map(typeOf), fn, bound);
     }
     return { kind: "function", name: fn, args: bound, type };
   }

@@ -13,11 +13,11 @@
  * as in SQLite, which compiles it to the same code.
  */
 
-import type { FunctionName, StaticType } from "./plan.js";
+import type { BoundExpr, FunctionName, StaticType } from "./plan.js";
 import { numericType, unify, type Family } from "./static-types.js";
 
-/** What an argument may be: one family, or anything (typeof). */
-export type ArgKind = Family | "any";
+/** What an argument may be: one family, anything (typeof), or a time value: a text or a number (a Julian day, or seconds with 'unixepoch'). */
+export type ArgKind = Family | "any" | "time";
 
 interface Signature {
   readonly min: number;
@@ -28,7 +28,7 @@ interface Signature {
    * family, whichever it is (coalesce, ifnull, nullif).
    */
   readonly args: readonly ArgKind[] | "same";
-  readonly result: (args: readonly StaticType[], name: string) => StaticType;
+  readonly result: (args: readonly StaticType[], name: string, bound: readonly BoundExpr[]) => StaticType;
 }
 
 const text = (): StaticType => "text";
@@ -57,7 +57,28 @@ export const FUNCTIONS: Readonly<Record<FunctionName, Signature>> = {
   char: { min: 0, max: Infinity, args: ["number"], result: text },
   unicode: { min: 1, max: 1, args: ["text"], result: integer },
   hex: { min: 1, max: 1, args: ["text"], result: text },
+  // SQLite's date and time functions: a time value (none: 'now'), then modifiers.
+  date: { min: 0, max: Infinity, args: ["time", "text"], result: text },
+  time: { min: 0, max: Infinity, args: ["time", "text"], result: text },
+  datetime: { min: 0, max: Infinity, args: ["time", "text"], result: text },
+  julianday: { min: 0, max: Infinity, args: ["time", "text"], result: () => "real" },
+  unixepoch: { min: 0, max: Infinity, args: ["time", "text"], result: (_, __, bound) => unixepochType(bound) },
+  strftime: { min: 1, max: Infinity, args: ["text", "time", "text"], result: text },
 };
+
+const SUBSEC = new Set(["subsec", "subsecond"]);
+
+/**
+ * unixepoch() counts whole seconds unless 'subsec' asks for milliseconds (a
+ * real). Written as a constant, the type says which; a modifier from a
+ * column or parameter may or may not be 'subsec', so the result is then a
+ * number whose value decides (integral: an integer).
+ */
+function unixepochType(args: readonly BoundExpr[]): StaticType {
+  const isSubsec = (e: BoundExpr): boolean => e.kind === "const" && typeof e.value === "string" && SUBSEC.has(e.value.toLowerCase());
+  if (args.some(isSubsec)) return "real";
+  return args.slice(1).every((e) => e.kind === "const") ? "integer" : "number";
+}
 
 /** Other spellings SQLite accepts for the same function. */
 const ALIASES: Readonly<Record<string, FunctionName>> = { ceiling: "ceil" };

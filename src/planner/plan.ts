@@ -51,7 +51,13 @@ export type FunctionName =
   | "trunc"
   | "char"
   | "unicode"
-  | "hex";
+  | "hex"
+  | "date"
+  | "time"
+  | "datetime"
+  | "julianday"
+  | "unixepoch"
+  | "strftime";
 
 /**
  * A bound expression. Nodes that compute a value carry its static `type`;

@@ -16,7 +16,7 @@
  */
 
 import {
-  abs, add, alias, and, between, caseOf, caseWhen, cast, ceil, char, coalesce, col, concat, div, eq, floor, fn, ge, gt, hex, ifnull, iif, inList, instr,
+  abs, add, alias, and, between, caseOf, caseWhen, cast, ceil, char, coalesce, col, concat, date, datetime, div, eq, floor, fn, ge, gt, hex, ifnull, iif, inList, instr,
   length, like, lower, lt, ltrim, mod, mul, neg, nullif, replace, round, rtrim, sign, sub, substr, trim, trunc, typeOf, unicode, upper, val, type Aliased,
   type Cast, type Expr,
 } from "../../src/api/expressions.js";
@@ -209,6 +209,28 @@ export const expressionCases: readonly Case[] = [
   per("unicode and char round-trip", char(unicode("name")), FN("char", FN("unicode", "name")), "char(unicode(name))", ["A", "B", "C", "D", "E"]),
   fails("sign of a text is type_mismatch", sign("name"), FN("sign", "name"), "sign(name)", err("type_mismatch")),
   fails("char of a text is type_mismatch", char("name"), FN("char", "name"), "char(name)", err("type_mismatch")),
+  // ---- date and time (SQLite's, compared value by value in test/executor/datetime-differential.test.ts)
+  one("date of a date and time", FN("date", L("2024-05-17 13:45:00")), "date('2024-05-17 13:45:00')", "2024-05-17"),
+  one("time of a time with fractions and a zone", FN("time", L("2024-05-17T13:45:07.5+02:00")), "time('2024-05-17T13:45:07.5+02:00')", "11:45:07"),
+  one("datetime with modifiers", FN("datetime", L("2024-01-31 08:00"), "+1 month", "start of day", "-1 minute"),
+    "datetime('2024-01-31 08:00', '+1 month', 'start of day', '-1 minute')", "2024-03-01 23:59:00"),
+  one("julianday is a real", FN("julianday", L("2000-01-01 12:00")), "julianday('2000-01-01 12:00')", 2451545),
+  one("typeof julianday", FN("typeof", FN("julianday", L("2000-01-01"))), "typeof(julianday('2000-01-01'))", "real"),
+  one("unixepoch is an integer", FN("typeof", FN("unixepoch", L("2000-01-01"))), "typeof(unixepoch('2000-01-01'))", "integer"),
+  one("unixepoch with subsec", FN("unixepoch", L("2000-01-01 00:00:01.25"), "subsec"), "unixepoch('2000-01-01 00:00:01.25', 'subsec')", 946684801.25),
+  one("a Julian day number", FN("date", 2451545), "date(2451545)", "2000-01-01"),
+  one("Unix seconds with 'unixepoch'", FN("datetime", 1700000000, "unixepoch"), "datetime(1700000000, 'unixepoch')", "2023-11-14 22:13:20"),
+  one("strftime", FN("strftime", L("%Y week %W, day %j, %H:%M"), "2024-12-30 13:05"), "strftime('%Y week %W, day %j, %H:%M', '2024-12-30 13:05')",
+    "2024 week 53, day 365, 13:05"),
+  one("weekday and start of month", FN("date", L("2024-05-17"), "start of month", "weekday 1"), "date('2024-05-17', 'start of month', 'weekday 1')", "2024-05-06"),
+  one("an unreadable date is NULL", FN("date", L("2024-13-01")), "date('2024-13-01')", null),
+  one("an unknown modifier is NULL", FN("date", L("2024-05-17"), "+1 fortnight"), "date('2024-05-17', '+1 fortnight')", null),
+  one("an unknown strftime conversion is NULL", FN("strftime", L("%Q"), "2024-05-17"), "strftime('%Q', '2024-05-17')", null),
+  one("'now' is one instant in a statement", C("=", FN("strftime", L("%f"), "now"), FN("strftime", L("%f"), "now")), "strftime('%f', 'now') = strftime('%f', 'now')", true),
+  per("a date function over a text column", date("name"), FN("date", "name"), "date(name)", [null, null, null, null, null]),
+  fails("a time value cannot be a boolean", date("active"), FN("date", "active"), "date(active)", err("type_mismatch")),
+  fails("a modifier must be a text", datetime("name", 5), FN("datetime", "name", 5), "datetime(name, 5)", err("type_mismatch")),
+  fails("strftime needs a format", fn("strftime"), FN("strftime"), "strftime()", misuse),
   one("length counts an emoji once", FN("length", L("😀ab")), "length('😀ab')", 3),
   one("lower leaves non-ASCII letters", FN("lower", L("ÉA")), "lower('ÉA')", "Éa"),
   one("round half away from zero", FN("round", -2.5), "round(-2.5)", -3),
