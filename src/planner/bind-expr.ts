@@ -18,7 +18,7 @@
 import type { Expression, SelectCommand } from "../commands/types.js";
 import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
-import { FUNCTIONS, arity, functionNamed } from "./functions.js";
+import { FUNCTIONS, arity, functionNamed, readsClock } from "./functions.js";
 import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy } from "./plan.js";
 import { Scope, tableScope, type ScopeSource } from "./scope.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
@@ -509,5 +509,8 @@ export function bindTableExpr(table: TableInfo, e: Expression, mustBeBoolean: bo
   const binder = new ExprBinder(tableScope(table, true), context, mustBeBoolean ? "a check" : "a computed field");
   const bound = mustBeBoolean ? binder.boolean(e, 0, "CHECK") : binder.bind(e, 0);
   if (context.params.list().length > 0) throw new StoreError("invalid_request", "Checks and computed fields cannot use parameters");
+  if (mustBeBoolean && some(bound, readsClock)) {
+    throw new StoreError("invalid_request", "A check cannot read the clock or the time zone ('now', 'localtime', 'utc'): its answer would change after the row is written");
+  }
   return bound;
 }

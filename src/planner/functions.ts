@@ -68,6 +68,27 @@ export const FUNCTIONS: Readonly<Record<FunctionName, Signature>> = {
 
 const SUBSEC = new Set(["subsec", "subsecond"]);
 
+const TIME_FUNCTIONS: ReadonlySet<FunctionName> = new Set(["date", "time", "datetime", "julianday", "unixepoch", "strftime"]);
+/** Arguments that make a date function read the clock or the process's time zone ('subsec' too, as a time value). */
+const UNSTEADY = new Set(["now", "localtime", "utc"]);
+
+/**
+ * Whether a call reads the clock or the time zone, as written: no time
+ * value ('now'), or a constant 'now', 'localtime' or 'utc'. A CHECK must
+ * not (SQLite refuses the same): its answer would change after the row is
+ * written, and a file that was valid would no longer load.
+ */
+export function readsClock(e: BoundExpr): boolean {
+  if (e.kind !== "function" || !TIME_FUNCTIONS.has(e.name)) return false;
+  if (e.args.length === (e.name === "strftime" ? 1 : 0)) return true;
+  const timeAt = e.name === "strftime" ? 1 : 0;
+  return e.args.some((a, i) => {
+    if (a.kind !== "const" || typeof a.value !== "string") return false;
+    const word = a.value.trim().toLowerCase();
+    return UNSTEADY.has(word) || (i === timeAt && SUBSEC.has(word));
+  });
+}
+
 /**
  * unixepoch() counts whole seconds unless 'subsec' asks for milliseconds (a
  * real). Written as a constant, the type says which; a modifier from a

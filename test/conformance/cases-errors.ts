@@ -5,7 +5,7 @@
 
 import { and, eq } from "../../src/api/expressions.js";
 import type { Command, TableSchema } from "../../src/commands/types.js";
-import { C, I, L, TRUE, access, c, err, ids, mut, rows, sel, type Case } from "./dsl.js";
+import { C, FN, I, L, TRUE, access, c, err, ids, mut, rows, sel, type Case } from "./dsl.js";
 
 const notesSchema: TableSchema = {
   name: "notes",
@@ -100,6 +100,13 @@ export const errorCases: readonly Case[] = [
     },
     "CREATE TABLE tags (id INTEGER PRIMARY KEY, user_id TEXT REFERENCES users(id) ON DELETE CASCADE, weight REAL, CONSTRAINT heavy CHECK (weight > 1))",
     mut("create-table", "tags", 0), [{ kind: "insert", table: "tags", rows: [{ id: 1, user_id: "u4", weight: 0.5 }] }, err("validation_failed")]),
+  c("a check that reads the clock is refused", null,
+    { kind: "create-table", schema: { name: "events", columns: { at: "text" }, checks: [{ expr: C("<", "at", FN("date", L("now"))) }] } },
+    "CREATE TABLE events (at TEXT, CHECK (at < date('now')))", err("invalid_request"), [sel("events", "*"), err("table_not_found")]),
+  c("a check may read a date from the row", null,
+    { kind: "create-table", schema: { name: "events", columns: { at: "text" }, checks: [{ expr: { type: "is-null", expr: FN("date", "at"), not: true } }] } },
+    "CREATE TABLE events (at TEXT, CHECK (date(at) IS NOT NULL))", mut("create-table", "events", 0),
+    [{ kind: "insert", table: "events", rows: [{ at: "2024-02-30x" }] }, err("validation_failed")]),
   c("create with a composite primary key and unique", null,
     {
       kind: "create-table",
