@@ -303,16 +303,16 @@ function toLocaltime(p: Moment): void {
   computeJD(p);
   let yearDiff = 0;
   let t: number;
-  if (p.jd < 210_866_760_000_000 || p.jd > 213_014_145_600_000) {
+  if (p.jd < UNIX_EPOCH_JD_MS || p.jd > 213_014_145_600_000 /* 2038-01-18 */) {
     const x = { ...p };
     computeYmdHms(x);
     yearDiff = 2000 + (x.Y % 4) - x.Y;
     x.Y += yearDiff;
     x.validJD = false;
     computeJD(x);
-    t = idiv(x.jd, 1000) - 210_866_760_000;
+    t = idiv(x.jd, 1000) - UNIX_EPOCH_JD_MS / 1000;
   } else {
-    t = idiv(p.jd, 1000) - 210_866_760_000;
+    t = idiv(p.jd, 1000) - UNIX_EPOCH_JD_MS / 1000;
   }
   const local = new Date(t * 1000);
   p.Y = local.getFullYear() - yearDiff;
