@@ -57,6 +57,10 @@ export interface ExpressionMethods {
   ge(right: Operand): Expr;
   isNull(): Expr;
   isNotNull(): Expr;
+  /** `this IS right`: equal, or both NULL (never NULL itself). */
+  is(right: Operand): Expr;
+  /** `this IS NOT right`: `IS DISTINCT FROM`. */
+  isNot(right: Operand): Expr;
   /** `this IN (values...)`, or `this IN (SELECT …)` given one fluent select. */
   in(...values: Operand[]): Expr;
   in(query: Subquery): Expr;
@@ -121,6 +125,12 @@ const methods: ExpressionMethods & ThisType<Expr> = {
   },
   isNull() {
     return isNull(this);
+  },
+  is(right) {
+    return is(this, right);
+  },
+  isNot(right) {
+    return isNot(this, right);
   },
   isNotNull() {
     return isNotNull(this);
@@ -212,6 +222,10 @@ export const lt = compare("<");
 export const le = compare("<=");
 export const gt = compare(">");
 export const ge = compare(">=");
+/** SQL's null-safe `IS` (`IS NOT DISTINCT FROM`): TRUE when equal or both NULL, never NULL. */
+export const is = compare("is");
+/** SQL's null-safe `IS NOT` (`IS DISTINCT FROM`). */
+export const isNot = compare("is not");
 
 /** `x IS NULL`; a string names a column. */
 export function isNull(operand: Operand): Expr {

@@ -75,7 +75,7 @@ export const definitions = {
     required: ["type", "op", "left", "right"],
     properties: {
       type: { const: "comparison" },
-      op: { enum: ["=", "!=", "<>", "<", "<=", ">", ">="] },
+      op: { enum: ["=", "!=", "<>", "<", "<=", ">", ">=", "is", "is not"] },
       left: ref("expression"),
       right: ref("expression"),
     },

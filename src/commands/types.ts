@@ -14,7 +14,8 @@ export type Value = string | number | boolean | null;
 
 export type ColumnType = "text" | "integer" | "real" | "boolean";
 
-export type ComparisonOp = "=" | "!=" | "<>" | "<" | "<=" | ">" | ">=";
+/** `is` and `is not` compare NULL as a value (null-safe): `NULL is NULL` is true, and the answer is never NULL. */
+export type ComparisonOp = "=" | "!=" | "<>" | "<" | "<=" | ">" | ">=" | "is" | "is not";
 
 /** Arithmetic (`+ - * / %`) and text concatenation (`||`). */
 export type BinaryOp = "+" | "-" | "*" | "/" | "%" | "||";

@@ -261,6 +261,9 @@ export class Codegen {
       }
       case "is-null":
         return `(${this.value(e.expr)} ${e.not ? "!==" : "==="} null)`;
+      case "is":
+        // Values are JS primitives with NULL as null, so strict equality is SQL's null-safe IS (1 and 1.0 are one number).
+        return `(${this.value(e.left)} ${e.not ? "!==" : "==="} ${this.value(e.right)})`;
       case "and":
       case "or": {
         // AND: any FALSE → FALSE, else any NULL → NULL, else TRUE. OR is the dual.
@@ -487,6 +490,8 @@ export class Codegen {
         return `(${e.operands.map((o) => this.truth(o)).join(" || ")})`;
       case "not":
         return `(${this.value(e.expr)} === false)`;
+      case "is":
+        return this.value(e);
       case "arithmetic":
       case "concat":
       case "negate":

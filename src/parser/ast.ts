@@ -25,7 +25,8 @@ export interface Name {
 
 // ---------------------------------------------------------------- expressions
 
-export type ComparisonOp = "=" | "!=" | "<>" | "<" | "<=" | ">" | ">=";
+/** `is` and `is not` are null-safe: NULL is NULL, and the answer is never NULL. */
+export type ComparisonOp = "=" | "!=" | "<>" | "<" | "<=" | ">" | ">=" | "is" | "is not";
 
 export type LiteralValue = string | number | boolean | null;
 

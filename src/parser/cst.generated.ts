@@ -492,7 +492,8 @@ export type PredicateCstChildren = {
   ComparisonOperator?: IToken[];
   Is?: IToken[];
   Not?: (IToken)[];
-  Null?: IToken[];
+  Distinct?: IToken[];
+  From?: IToken[];
   In?: IToken[];
   LParen?: IToken[];
   selectStatement?: SelectStatementCstNode[];

@@ -674,10 +674,15 @@ class SqlGrammar extends CstParser {
             },
           },
           {
+            // `IS [NOT] NULL`, and SQLite's null-safe `IS [NOT] x` and `IS [NOT] DISTINCT FROM x` (NULL is an operand).
             ALT: () => {
               this.CONSUME(T.Is);
               this.OPTION2(() => this.CONSUME(T.Not));
-              this.CONSUME(T.Null);
+              this.OPTION5(() => {
+                this.CONSUME(T.Distinct);
+                this.CONSUME(T.From);
+              });
+              this.SUBRULE7(this.arithmetic);
             },
           },
           {

@@ -104,7 +104,6 @@ const predicateStart = (node: C.PredicateCstNode): number => arithmeticStart(nod
 
 function predicateEnd(node: C.PredicateCstNode): number {
   const c = node.children;
-  if (c.Null) return endOf(c.Null[0]!);
   if (c.RParen) return endOf(c.RParen[0]!);
   return arithmeticEnd(last(c.arithmetic));
 }
@@ -750,7 +749,11 @@ class AstBuilder {
       depth = Math.max(depth, this.depth);
       expr = { kind: "comparison", op, left, right, span };
     } else if (c.Is) {
-      expr = { kind: "is-null", expr: left, not: c.Not !== undefined, span };
+      // IS DISTINCT FROM is IS NOT, and IS NOT DISTINCT FROM is IS.
+      const negated = (c.Not !== undefined) !== (c.Distinct !== undefined);
+      const right = this.arithmetic(arithmetic[1]!);
+      depth = Math.max(depth, this.depth);
+      expr = right.kind === "literal" && right.value === null ? { kind: "is-null", expr: left, not: negated, span } : { kind: "comparison", op: negated ? "is not" : "is", left, right, span };
     } else if (c.In) {
       if (c.selectStatement) {
         const select = this.select(c.selectStatement[0]!);

@@ -164,6 +164,7 @@ export class ExprBinder {
       case "identifier":
         return this.identifier(e.name, depth);
       case "comparison": {
+        if (e.op === "is" || e.op === "is not") return this.nullSafe(e.left, e.right, e.op, next);
         const op = Object.hasOwn(OPS, e.op) ? OPS[e.op] : undefined;
         if (op === undefined) throw new StoreError("invalid_request", `Unknown comparison operator "${e.op}"`);
         const left = this.bind(e.left, next);
@@ -480,6 +481,17 @@ export class ExprBinder {
   private linkParams(a: number, b: number): void {
     this.params.use(a, { kind: "compare-param", with: b });
     this.params.use(b, { kind: "compare-param", with: a });
+  }
+
+  /** `a IS b`, `a IS NOT b`: a NULL literal on either side is IS [NOT] NULL of the other; otherwise typed as `=`. */
+  private nullSafe(l: Expression, r: Expression, op: "is" | "is not", depth: number): BoundExpr {
+    const left = this.bind(l, depth);
+    const right = this.bind(r, depth);
+    const not = op === "is not";
+    if (right.kind === "const" && right.value === null) return { kind: "is-null", expr: left, not };
+    if (left.kind === "const" && left.value === null) return { kind: "is-null", expr: right, not };
+    this.checkComparable(left, right, op.toUpperCase());
+    return { kind: "is", left, right, not };
   }
 
   private checkComparable(left: BoundExpr, right: BoundExpr, op: string): void {

@@ -72,6 +72,8 @@ export type BoundExpr =
   | { readonly kind: "column"; readonly source: number; readonly column: number; readonly name: string; readonly type: ColumnType }
   | { readonly kind: "compare"; readonly op: CompareOp; readonly left: BoundExpr; readonly right: BoundExpr }
   | { readonly kind: "is-null"; readonly expr: BoundExpr; readonly not: boolean }
+  /** Null-safe equality (SQL `IS`, `IS NOT DISTINCT FROM`): TRUE when both sides are NULL or equal, never NULL; `not` negates. */
+  | { readonly kind: "is"; readonly left: BoundExpr; readonly right: BoundExpr; readonly not: boolean }
   | { readonly kind: "and"; readonly operands: readonly BoundExpr[] }
   | { readonly kind: "or"; readonly operands: readonly BoundExpr[] }
   | { readonly kind: "not"; readonly expr: BoundExpr }

@@ -46,6 +46,7 @@ export function typeOf(e: BoundExpr): StaticType {
     case "concat":
       return "text";
     case "compare":
+    case "is":
     case "is-null":
     case "and":
     case "or":

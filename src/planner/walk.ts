@@ -29,6 +29,7 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
     case "in-subquery":
       return [e.expr, ...e.outer];
     case "compare":
+    case "is":
     case "arithmetic":
     case "concat":
       return [e.left, e.right];
@@ -89,6 +90,7 @@ export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): B
     case "outer":
       return e;
     case "compare":
+    case "is":
     case "arithmetic":
     case "concat": {
       const [left, right] = [f(e.left), f(e.right)];

@@ -104,7 +104,7 @@ test("enums, tags and types are named with what is allowed", () => {
   rejects(
     select({ where: { type: "and", operands: [lit(true), lit(true), { type: "comparison", op: "==", left: lit(1), right: lit(1) }] } }),
     "invalid_request",
-    "command.where.operands[2].op: must be one of =, !=, <>, <, <=, >, >=",
+    "command.where.operands[2].op: must be one of =, !=, <>, <, <=, >, >=, is, is not",
   );
   rejects({ kind: "nope" }, "invalid_request", "command.kind: must be one of select, insert, update, delete, create-table, drop-table, create-index, drop-index, alter-table, validate, sql, describe, explain, checkpoint, transaction");
   rejects({ kind: 7 }, "invalid_request", "command.kind: must be a string");

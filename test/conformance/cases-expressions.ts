@@ -16,7 +16,7 @@
  */
 
 import {
-  abs, add, alias, and, between, caseOf, caseWhen, cast, ceil, char, coalesce, col, concat, date, datetime, div, eq, floor, fn, ge, gt, hex, ifnull, iif, inList, instr,
+  abs, add, alias, and, between, caseOf, caseWhen, cast, ceil, char, coalesce, col, concat, date, datetime, div, eq, floor, fn, ge, gt, hex, ifnull, iif, inList, instr, is, isNot,
   length, like, lower, lt, ltrim, mod, mul, neg, nullif, replace, round, rtrim, sign, sub, substr, trim, trunc, typeOf, unicode, upper, val, type Aliased,
   type Cast, type Expr,
 } from "../../src/api/expressions.js";
@@ -59,6 +59,14 @@ function fails(name: string, fluent: Expr | null, json: Expression, sql: string,
 }
 
 export const expressionCases: readonly Case[] = [
+  // ---- IS: null-safe equality, never NULL
+  per("IS: equal or both NULL", is("note", col("city")), C("is", "note", I("city")), "note IS city", [false, false, false, true, false]),
+  per("IS NOT is its negation", isNot("note", col("city")), C("is not", "note", I("city")), "note IS NOT city", [true, true, true, false, true]),
+  per("IS DISTINCT FROM is IS NOT", isNot("score", 9.5), C("is not", "score", 9.5), "score IS DISTINCT FROM 9.5", [false, true, true, true, false]),
+  per("IS NOT DISTINCT FROM NULL is IS NULL", is("note", null), C("is", "note", null), "note IS NOT DISTINCT FROM NULL", [false, true, false, true, false]),
+  where("IS with a parameter that is NULL", is("age", null), C("is", "age", null), ["age IS ?", [null]], ids("u3")),
+  where("IS NOT with a parameter that is a value", isNot("age", 17), C("is not", "age", 17), ["age IS NOT ?", [17]], ids("u1", "u3", "u4", "u5")),
+  fails("IS compares one kind of value", is("age", "x"), C("is", "age", "x"), "age IS 'x'", err("type_mismatch")),
   // ---- arithmetic: integer with integer is integer, any real makes real, NULL in NULL out
   per("integer + integer", add("age", 1), B("+", "age", 1), "age + 1", [37, 18, null, 53, 29]),
   per("integer - real is real", sub("age", col("score")), B("-", "age", I("score")), "age - score", [26.5, 9.75, null, 49, 18.5]),

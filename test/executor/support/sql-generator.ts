@@ -499,7 +499,7 @@ class QueryBuilder {
         const f = family();
         const a = this.expr(f, d, scope);
         const b = this.expr(f, d, scope);
-        return { sql: `(${a.sql} ${r.pick(["=", "<>", "!=", "<", "<=", ">", ">="])} ${b.sql})`, family: "bool" };
+        return { sql: `(${a.sql} ${r.pick(["=", "<>", "!=", "<", "<=", ">", ">=", "IS", "IS NOT", "IS DISTINCT FROM", "IS NOT DISTINCT FROM"])} ${b.sql})`, family: "bool" };
       }
       case 2:
         return { sql: `(${this.expr(family(), d, scope).sql} IS ${r.chance(0.5) ? "NOT " : ""}NULL)`, family: "bool" };
