@@ -34,7 +34,7 @@ export const QuotedIdentifier = createToken({
   categories: [Identifier],
 });
 
-/** Keywords that may also serve as names: nowhere in the grammar can they be mistaken for one. */
+/** Keywords that may also serve as names: nowhere in the grammar can they be mistaken for one (an implicit alias is never RETURNING: see the grammar's `aliasAhead`). */
 const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING", "CONFLICT", "DO", "NOTHING", "IGNORE", "INDEX", "ALTER", "ADD", "RENAME", "RECURSIVE", "NULLS", "FIRST", "LAST"];
 
 function keyword(word: string): TokenType {

@@ -223,9 +223,12 @@ class SqlGrammar extends CstParser {
           IGNORE_AMBIGUITIES: true,
           ALT: () => {
             this.SUBRULE(this.expression);
-            this.OPTION(() => {
-              this.OPTION2(() => this.CONSUME(T.As));
-              this.CONSUME(T.Identifier);
+            this.OPTION({
+              GATE: this.aliasAhead,
+              DEF: () => {
+                this.OPTION2(() => this.CONSUME(T.As));
+                this.CONSUME(T.Identifier);
+              },
             });
           },
         },
@@ -256,11 +259,21 @@ class SqlGrammar extends CstParser {
         },
       ]),
     );
-    this.OPTION(() => {
-      this.OPTION2(() => this.CONSUME(T.As));
-      this.CONSUME2(T.Identifier);
+    this.OPTION({
+      GATE: this.aliasAhead,
+      DEF: () => {
+        this.OPTION2(() => this.CONSUME(T.As));
+        this.CONSUME2(T.Identifier);
+      },
     });
   });
+
+  /**
+   * An alias may follow, unless the next word is RETURNING: a soft keyword, so
+   * also a name, but after `INSERT … SELECT … FROM t` it starts the clause
+   * (`AS returning` still names a column).
+   */
+  private readonly aliasAhead = (): boolean => this.LA(1).tokenType !== T.Returning;
 
   readonly joinClause = this.RULE("joinClause", () => {
     this.OPTION(() => {

@@ -49,14 +49,14 @@ export function bindInsert(cmd: InsertCommand, catalog: Catalog, slots: boolean,
   if ((cmd.rows === undefined) === (cmd.select === undefined)) throw new StoreError("invalid_request", "insert takes rows or a select, exactly one of the two");
   if (cmd.columns !== undefined && cmd.select === undefined) throw new StoreError("invalid_request", "insert: columns goes with select, not rows");
   const params = context.params;
-  const source = cmd.select === undefined ? { rows: bindRows(table, cmd.rows ?? [], slots, context) } : { rows: [], select: bindInsertSelect(table, cmd.select, cmd.columns, catalog, context) };
+  const source = cmd.rows !== undefined ? { rows: bindRows(table, cmd.rows, slots, context) } : { rows: [], select: bindInsertSelect(table, cmd.select!, cmd.columns, catalog, context) };
   const onConflict = cmd.onConflict === undefined ? {} : { onConflict: bindConflict(table, cmd.onConflict, slots, context) };
   const returning = bindReturning(table, cmd.returning, new ExprBinder(tableScope(table, false), context));
   return { statement: { kind: "insert", table: table.name, ...source, ...onConflict, ...returning }, params: params.list() };
 }
 
 /** Rows written out: full width, in declaration order, each column not given its default. */
-function bindRows(table: TableInfo, written: InsertCommand["rows"] & object, slots: boolean, context: BindContext): InsertValue[][] {
+function bindRows(table: TableInfo, written: NonNullable<InsertCommand["rows"]>, slots: boolean, context: BindContext): InsertValue[][] {
   if (written.length === 0) throw new StoreError("invalid_request", "insert needs at least one row");
   const params = context.params;
   const errors: ProblemEntry[] = [];
@@ -98,7 +98,7 @@ function bindInsertSelect(table: TableInfo, select: SelectCommand, columns: read
   const errors: ProblemEntry[] = [];
   const seen = new Set<string>();
   const positions = targets.map((column, i) => {
-    if (seen.has(column)) throw new StoreError(columns === undefined ? "invalid_request" : context.misuse, `Column "${column}" is given twice: ${columns === undefined ? "rename a result column with as" : "list it once"}`);
+    if (seen.has(column)) throw new StoreError(context.misuse, `Column "${column}" is given twice: ${columns === undefined ? "rename a result column with as" : "list it once"}`);
     seen.add(column);
     const position = writable(table, column, undefined, errors);
     if (position === undefined) return -1;

@@ -397,13 +397,27 @@ function lowerInsert(stmt: InsertStmt, catalog: Catalog | undefined): InsertComm
 
 const isValue = (e: Expr): e is ValueExpr => e.kind === "literal" || e.kind === "param";
 
+/** Whether a lowered expression aggregates at its own level (a subquery's select aggregates its own rows). */
+function holdsAggregate(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(holdsAggregate);
+  if (typeof node !== "object" || node === null) return false;
+  const record = node as Record<string, unknown>;
+  return record["type"] === "aggregate" || Object.keys(record).some((key) => key !== "select" && holdsAggregate(record[key]));
+}
+
 /**
  * VALUES tuples of which one computes (`lower(?)`, `2 * 3`, a scalar
  * subquery), as the select they stand for: each tuple a select without
  * FROM, joined by UNION ALL in order, inserted by position.
  */
 function valuesSelect(tuples: readonly (readonly Expr[])[], columns: readonly string[]): SelectCommand {
-  const select = (tuple: readonly Expr[]): SelectCommand => ({ kind: "select", columns: tuple.map((e, i) => ({ expr: lowerExpr(e), as: columns[i] as string })) });
+  const item = (e: Expr): Expression => {
+    const expr = lowerExpr(e);
+    // A select without FROM would aggregate its one row; VALUES has no rows to aggregate (SQLite: misuse).
+    if (holdsAggregate(expr)) throw new SqlError("sql_error", "VALUES cannot hold an aggregate: there are no rows to aggregate", at(e.span));
+    return expr;
+  };
+  const select = (tuple: readonly Expr[]): SelectCommand => ({ kind: "select", columns: tuple.map((e, i) => ({ expr: item(e), as: columns[i] as string })) });
   const [first, ...rest] = tuples.map(select);
   return rest.length === 0 ? (first as SelectCommand) : { ...(first as SelectCommand), compound: rest.map((arm) => ({ op: "union-all", select: arm })) };
 }

@@ -99,6 +99,7 @@ const invalidCorpus: readonly (readonly [sql: string, code: Code, line: number, 
   ["SELECT a FROM t, u", S, 1, 16, ["JOIN", "WHERE"]],
   ["SELECT a FROM t AS", S, 1, 19, ["Identifier"]],
   ["SELECT a FROM t AS WHERE", S, 1, 20, ["Identifier"]],
+  ["SELECT a FROM t RETURNING", S, 1, 17, ["WHERE"]],
 
   // ---- INSERT
   ["INSERT t (a) VALUES (1)", S, 1, 8, ["INTO"]],
