@@ -373,12 +373,13 @@ export const hex = (x: Operand): Expr => fn("hex", x);
 /**
  * SQLite's date and time functions: a time value (a string is a column, as
  * every first operand; `val("now")`, `val("2024-05-01")` for a text), then
- * modifier texts (`"+1 day"`, `"start of month"`). No time value: 'now'.
+ * modifier texts (`"+1 day"`, `"start of month"`). No time value: 'now'
+ * (`date(undefined, "+1 day")` is `date('now', '+1 day')`).
  */
 const timeCall =
   (name: string) =>
   (time?: Operand, ...modifiers: Operand[]): Expr =>
-    time === undefined ? fn(name) : fn(name, time, ...modifiers);
+    time === undefined && modifiers.length === 0 ? fn(name) : fn(name, time ?? val("now"), ...modifiers);
 export const date = timeCall("date");
 export const time = timeCall("time");
 export const datetime = timeCall("datetime");
@@ -386,7 +387,7 @@ export const julianday = timeCall("julianday");
 export const unixepoch = timeCall("unixepoch");
 /** `strftime(format, time, ...modifiers)`: the format is a value, the time value a column if a string. */
 export const strftime = (format: Operand, time?: Operand, ...modifiers: Operand[]): Expr =>
-  fluent({ type: "function", name: "strftime", args: [toRight(format), ...(time === undefined ? [] : [toLeft(time), ...modifiers.map(toRight)])] });
+  fluent({ type: "function", name: "strftime", args: [toRight(format), ...(time === undefined && modifiers.length === 0 ? [] : [toLeft(time ?? val("now")), ...modifiers.map(toRight)])] });
 
 /** `DISTINCT` for an aggregate: each value counted, summed or averaged once. */
 export interface AggregateOptions {

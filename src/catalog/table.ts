@@ -23,7 +23,7 @@
 
 import type { ColumnType, Expression, TableSchema, Value } from "../commands/types.js";
 import { StoreError, type ProblemEntry } from "../errors.js";
-import { compileValue } from "../executor/index.js";
+import { UnsteadyRead, compileValue, steadily } from "../executor/index.js";
 import { bindTableExpr } from "../planner/bind-expr.js";
 import type { KeyInfo, TableInfo } from "../planner/table-info.js";
 import { PRIMARY_KEY_NAME, tableInfoOf } from "../planner/table-info.js";
@@ -432,9 +432,15 @@ export class Table implements TableInfo, TableStore {
   /** Problems of one well-typed row with the table's checks, added to `problems`. */
   checkProblems(values: readonly Value[], row: number, problems: ProblemEntry[]): void {
     for (const check of this.checks) {
-      if (check.eval(values, []) === false) {
-        problems.push({ table: this.name, row, code: "check", message: `Row breaks ${check.label} of "${this.name}"` });
+      let holds: unknown;
+      try {
+        holds = steadily(() => check.eval(values, []));
+      } catch (error) {
+        if (!(error instanceof UnsteadyRead)) throw error;
+        problems.push({ table: this.name, row, code: "check", message: `${check.label} of "${this.name}" reads the clock or the time zone for this row ('now', 'localtime', 'utc'), which a check may not` });
+        continue;
       }
+      if (holds === false) problems.push({ table: this.name, row, code: "check", message: `Row breaks ${check.label} of "${this.name}"` });
     }
   }
 }

@@ -13,12 +13,14 @@
  * and dates out of range (-4713 to 9999) are errors, which are NULL.
  *
  * 'now' is the statement's instant (`statement-clock.ts`). 'localtime' and
- * 'utc' convert with the server process's time zone (its `TZ`), as
- * SQLite's localtime_r does.
+ * 'utc' convert with the server process's time zone (its `TZ`, a zone name
+ * such as Europe/Paris: V8 reads no POSIX rule string like `EST5EDT,M3.2.0`),
+ * as SQLite's localtime_r does. Inside a CHECK neither is allowed
+ * (`steadily`).
  */
 
 import type { Value } from "../commands/types.js";
-import { statementNow } from "./statement-clock.js";
+import { readingZone, statementNow } from "./statement-clock.js";
 
 const DAY_MS = 86_400_000;
 /** The Julian day of 1970-01-01 00:00 UTC, in milliseconds. */
@@ -89,8 +91,13 @@ function digits(z: string, at: number, format: string): number[] | undefined {
 
 /** SQLite's sqlite3AtoF, whole text only: a decimal number, white space around it allowed. */
 function number(text: string): number | undefined {
-  const t = text.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "");
-  return /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(t) ? Number(t) : undefined;
+  let start = 0;
+  let end = text.length;
+  while (start < end && isSpace(text[start])) start++;
+  while (end > start && isSpace(text[end - 1])) end--;
+  const t = text.slice(start, end);
+  // No nested quantifier over one class: linear however long the digits run (`\d+\.?\d*` backtracked quadratically).
+  return /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(t) ? Number(t) : undefined;
 }
 
 function error(p: Moment): void {
@@ -300,6 +307,7 @@ function computeYmdHms(p: Moment): void {
 
 /** Converts a UTC moment to the process's local time; years outside 1970–2037 through an equivalent year, as SQLite does. */
 function toLocaltime(p: Moment): void {
+  readingZone();
   computeJD(p);
   let yearDiff = 0;
   let t: number;
@@ -452,6 +460,7 @@ function applyModifier(z: string, p: Moment, index: number): boolean {
 
 /** 'utc': the UTC moment whose local time is `p`, found as SQLite does, by up to four guesses. */
 function toUtc(p: Moment): void {
+  readingZone();
   computeJD(p);
   const original = p.jd;
   let guess = original;
@@ -569,16 +578,22 @@ function momentOf(args: readonly Value[]): Moment | undefined {
   const first = args[0];
   if (first === undefined) setToNow(p);
   else if (typeof first === "number") setRawNumber(p, first);
-  else if (typeof first !== "string" || !parseDateOrTime(first, p)) return undefined;
+  else if (typeof first !== "string" || !parseDateOrTime(cString(first), p)) return undefined;
   for (let i = 1; i < args.length; i++) {
     const modifier = args[i];
-    if (typeof modifier !== "string" || !applyModifier(modifier, p, i)) return undefined;
+    if (typeof modifier !== "string" || !applyModifier(cString(modifier), p, i)) return undefined;
   }
   computeJD(p);
   if (p.isError || !validJulianDay(p.jd)) return undefined;
   // A lone YYYY-MM-DD past the 28th is shown normalized (2023-02-31 is 2023-03-03).
   if (args.length === 1 && p.validYMD && p.D > 28) p.validYMD = false;
   return p;
+}
+
+/** The text as SQLite's C code reads it: up to its first NUL. */
+function cString(text: string): string {
+  const nul = text.indexOf("\0");
+  return nul < 0 ? text : text.slice(0, nul);
 }
 
 const two = (n: number): string => String(n % 100).padStart(2, "0");
@@ -727,7 +742,7 @@ export function strftime(format: Value, ...args: Value[]): string | null {
   const x = typeof format === "string" ? momentOf(args) : undefined;
   if (x === undefined) return null;
   computeYmdHms(x);
-  const text = format as string;
+  const text = cString(format as string);
   let out = "";
   for (let i = 0; i < text.length; i++) {
     if (text[i] !== "%") {

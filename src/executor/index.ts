@@ -10,6 +10,6 @@ export { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "
 export { matchRows, matchThen, prepareMatch, type PreparedMatch } from "./match.js";
 export { compileProjection, type ProjectFn } from "./project.js";
 export { LATE_PROJECTION_AT, prepareSelect, rowSlices, runSelect, subqueryScope, type PreparedSelect, type RowSlices, type SubqueryScope } from "./select.js";
-export { atStatementTime } from "./statement-clock.js";
+export { UnsteadyRead, atStatementTime, steadily } from "./statement-clock.js";
 export type { StoredRow, Stores, TableStore } from "./table-store.js";
 export { compareText, compareValues } from "./value-order.js";

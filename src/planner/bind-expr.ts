@@ -456,7 +456,7 @@ export class ExprBinder {
       bound.forEach((arg, i) => {
         const kind = kinds[Math.min(i, kinds.length - 1)]!;
         if (kind === "time") {
-          // A text or a number; an untyped parameter holding anything else makes the result NULL, as an unreadable text does.
+          // A text or a number (a parameter is typed by its value, so a boolean one is refused here too); a text that reads as no time makes the result NULL.
           if (typeOf(arg) === "boolean") throw new StoreError("type_mismatch", `${fn}() takes a text or a number as its time value, got boolean`);
         } else if (kind !== "any") this.expect(arg, kind, `${fn}()`);
       });

@@ -91,14 +91,16 @@ export function readsClock(e: BoundExpr): boolean {
 
 /**
  * unixepoch() counts whole seconds unless 'subsec' asks for milliseconds (a
- * real). Written as a constant, the type says which; a modifier from a
- * column or parameter may or may not be 'subsec', so the result is then a
- * number whose value decides (integral: an integer).
+ * real). Written as constants, the arguments say which; one from a column
+ * or parameter — the time value too, which may itself be 'subsec' — may or
+ * may not be, so the result is then a number whose value decides
+ * (integral: an integer). The JSON plan cache keeps this call's text
+ * literals as constants for the same reason (`parameterize.ts`).
  */
 function unixepochType(args: readonly BoundExpr[]): StaticType {
-  const isSubsec = (e: BoundExpr): boolean => e.kind === "const" && typeof e.value === "string" && SUBSEC.has(e.value.toLowerCase());
+  const isSubsec = (e: BoundExpr): boolean => e.kind === "const" && typeof e.value === "string" && SUBSEC.has(e.value.trim().toLowerCase());
   if (args.some(isSubsec)) return "real";
-  return args.slice(1).every((e) => e.kind === "const") ? "integer" : "number";
+  return args.every((e) => e.kind === "const") ? "integer" : "number";
 }
 
 /** Other spellings SQLite accepts for the same function. */

@@ -254,7 +254,19 @@ class ShapeWriter {
         return this.name(e.as) && this.expr(e.expr, depth + 1);
       case "function":
         this.tag(Tag.Function);
-        return this.name(e.name) && this.list(e.args, depth + 1);
+        if (!this.name(e.name)) return false;
+        if (!keepsTextArgs(e)) return this.list(e.args, depth + 1);
+        if (!Array.isArray(e.args)) return false;
+        for (const arg of e.args) {
+          if (!isTextLiteral(arg)) {
+            if (!this.expr(arg, depth + 1)) return false;
+            continue;
+          }
+          this.tag(Tag.Inline);
+          this.name(arg.value);
+        }
+        this.tag(Tag.End);
+        return true;
       case "aggregate":
         this.tag(e.distinct === true ? Tag.AggregateDistinct : Tag.Aggregate);
         return this.name(e.name) && this.optionalExpr(e.arg, depth + 1) && this.optionalName(e.separator);
@@ -417,6 +429,20 @@ class ShapeWriter {
 }
 
 /** A JSON literal's type: an integral number is an integer (CONTRACT §11). */
+/**
+ * unixepoch()'s type rests on the values of its text arguments ('subsec'
+ * makes it real, `planner/functions.ts`): written as literals they stay in
+ * the command and the shape, so a cached plan never types one call by
+ * another's text.
+ */
+function keepsTextArgs(e: { readonly name: unknown }): boolean {
+  return typeof e.name === "string" && e.name.toLowerCase() === "unixepoch";
+}
+
+function isTextLiteral(e: unknown): e is { readonly type: "literal"; readonly value: string } {
+  return typeof e === "object" && e !== null && (e as { type?: unknown }).type === "literal" && typeof (e as { value?: unknown }).value === "string";
+}
+
 function literalType(value: Value): NonNullable<ParamSlot["literal"]> {
   if (value === null) return "null";
   if (typeof value === "number") return Number.isInteger(value) ? "integer" : "real";
@@ -510,7 +536,7 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
         return { ...e, ...(operand === undefined ? {} : { operand }), when, ...(otherwise === undefined ? {} : { else: otherwise }) };
       }
       case "function":
-        return { ...e, args: e.args.map(expr) };
+        return { ...e, args: keepsTextArgs(e) ? e.args.map((a) => (isTextLiteral(a) ? a : expr(a))) : e.args.map(expr) };
       case "aggregate":
         return e.arg === undefined ? e : { ...e, arg: expr(e.arg) };
       default:

@@ -73,6 +73,10 @@ function vary(node: unknown, k: number, inSet = false): unknown {
   if (typeof node !== "object" || node === null) return node;
   const o = node as Record<string, unknown>;
   if (o.type === "literal") return { ...o, value: other(o.value) };
+  // unixepoch's texts ('subsec' or not) decide its type: they are its shape, not values.
+  if (o.type === "function" && String(o.name).toLowerCase() === "unixepoch") {
+    return { ...o, args: (o.args as Record<string, unknown>[]).map((a) => (a.type === "literal" && typeof a.value === "string" ? a : vary(a, k))) };
+  }
   // Column numbers, and with GROUP BY or DISTINCT the literals bind matches across clauses, are the query's shape, not values: they stay.
   const order = (items: unknown): unknown => (items as Record<string, Record<string, unknown> | undefined>[]).map((item) => (item.expr?.type === "literal" ? item : vary(item, k)));
   const group = (items: unknown): unknown => (items as Record<string, unknown>[]).map((item) => (item.type === "literal" ? item : vary(item, k)));

@@ -226,6 +226,8 @@ export const expressionCases: readonly Case[] = [
   one("typeof julianday", FN("typeof", FN("julianday", L("2000-01-01"))), "typeof(julianday('2000-01-01'))", "real"),
   one("unixepoch is an integer", FN("typeof", FN("unixepoch", L("2000-01-01"))), "typeof(unixepoch('2000-01-01'))", "integer"),
   one("unixepoch with subsec", FN("unixepoch", L("2000-01-01 00:00:01.25"), "subsec"), "unixepoch('2000-01-01 00:00:01.25', 'subsec')", 946684801.25),
+  // Real on every surface: the JSON plan cache keeps unixepoch's texts, so a whole value still divides as a real.
+  one("unixepoch with subsec divides as a real", B("/", FN("unixepoch", L("2000-01-01"), "subsec"), 7), "unixepoch('2000-01-01', 'subsec') / 7", 946684800 / 7),
   one("a Julian day number", FN("date", 2451545), "date(2451545)", "2000-01-01"),
   one("Unix seconds with 'unixepoch'", FN("datetime", 1700000000, "unixepoch"), "datetime(1700000000, 'unixepoch')", "2023-11-14 22:13:20"),
   one("strftime", FN("strftime", L("%Y week %W, day %j, %H:%M"), "2024-12-30 13:05"), "strftime('%Y week %W, day %j, %H:%M', '2024-12-30 13:05')",

@@ -40,7 +40,7 @@ function timeText(): string {
   return `${hm}${seconds}${zone}`;
 }
 
-const JUNK = ["", "x", "2000-1-01", "2000-01-01 x", "20000-01-01", "12", "12:3", "2451545.5", " 2460000 ", "1e6", "-1", "5373484.5", "5373484.49", "+.5", "1.", "0x10", "NOW1", "subsec1"];
+const JUNK = ["2000-01-01\0x", "12:00\0", "", "x", "2000-1-01", "2000-01-01 x", "20000-01-01", "12", "12:3", "2451545.5", " 2460000 ", "1e6", "-1", "5373484.5", "5373484.49", "+.5", "1.", "0x10", "NOW1", "subsec1"];
 
 function timeValue(): string {
   const r = random();
@@ -56,7 +56,7 @@ const FIXED = [
   "weekday 1.5", " weekday 1", "unixepoch", "auto", "julianday", "localtime", "utc", "subsec", "subsecond", "ceiling", "floor", "+1 month",
   "-1 month", "+13 months", "+1 year", "-3 years", "+0.5 days", "1 day", "+1 DAYS", "+1 dayss", "+1 days ", "+01:30", "-01:30:15.5", "+1:30",
   "+0001-02-03", "-0000-11-30", "+0001-02-03 04:05", "+00001-00-00", "-0001-12-00", "+1 fortnight", "", "x", "+176545 months", "+14712 years",
-  "+5373484 days", "+ 1 day", "+1e2 seconds",
+  "+5373484 days", "+ 1 day", "+1e2 seconds", "+1 day\0x",
 ];
 
 function modifier(): string {
