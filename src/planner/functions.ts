@@ -29,6 +29,12 @@ interface Signature {
    */
   readonly args: readonly ArgKind[] | "same";
   readonly result: (args: readonly StaticType[], name: string, bound: readonly BoundExpr[]) => StaticType;
+  /**
+   * The result's type rests on the values of text arguments written as
+   * constants (unixepoch's 'subsec'): the JSON plan cache keeps them in the
+   * command and its shape instead of making them slots (`parameterize.ts`).
+   */
+  readonly typedByText?: true;
 }
 
 const text = (): StaticType => "text";
@@ -62,7 +68,7 @@ export const FUNCTIONS: Readonly<Record<FunctionName, Signature>> = {
   time: { min: 0, max: Infinity, args: ["time", "text"], result: text },
   datetime: { min: 0, max: Infinity, args: ["time", "text"], result: text },
   julianday: { min: 0, max: Infinity, args: ["time", "text"], result: () => "real" },
-  unixepoch: { min: 0, max: Infinity, args: ["time", "text"], result: (_, __, bound) => unixepochType(bound) },
+  unixepoch: { min: 0, max: Infinity, args: ["time", "text"], result: (_, __, bound) => unixepochType(bound), typedByText: true },
   strftime: { min: 1, max: Infinity, args: ["text", "time", "text"], result: text },
 };
 
@@ -94,8 +100,7 @@ export function readsClock(e: BoundExpr): boolean {
  * real). Written as constants, the arguments say which; one from a column
  * or parameter — the time value too, which may itself be 'subsec' — may or
  * may not be, so the result is then a number whose value decides
- * (integral: an integer). The JSON plan cache keeps this call's text
- * literals as constants for the same reason (`parameterize.ts`).
+ * (integral: an integer). Hence `typedByText`.
  */
 function unixepochType(args: readonly BoundExpr[]): StaticType {
   const isSubsec = (e: BoundExpr): boolean => e.kind === "const" && typeof e.value === "string" && SUBSEC.has(e.value.trim().toLowerCase());

@@ -41,6 +41,7 @@
 
 import type { DeleteCommand, Expression, Join, OrderBy, ParamSlot, Returning, SelectColumn, SelectCommand, SetValue, UpdateCommand, Value } from "../commands/types.js";
 import { MAX_DEPTH } from "./bind-expr.js";
+import { FUNCTIONS, functionNamed } from "./functions.js";
 import type { Count, ParamUse, Plan } from "./plan.js";
 
 export type ParameterizableCommand = SelectCommand | UpdateCommand | DeleteCommand;
@@ -430,13 +431,14 @@ class ShapeWriter {
 
 /** A JSON literal's type: an integral number is an integer (CONTRACT §11). */
 /**
- * unixepoch()'s type rests on the values of its text arguments ('subsec'
- * makes it real, `planner/functions.ts`): written as literals they stay in
- * the command and the shape, so a cached plan never types one call by
- * another's text.
+ * A function whose type rests on the values of its text arguments
+ * (`typedByText`: unixepoch's 'subsec' makes it real): written as literals
+ * they stay in the command and the shape, so a cached plan never types one
+ * call by another's text.
  */
 function keepsTextArgs(e: { readonly name: unknown }): boolean {
-  return typeof e.name === "string" && e.name.toLowerCase() === "unixepoch";
+  const name = typeof e.name === "string" ? functionNamed(e.name) : undefined;
+  return name !== undefined && FUNCTIONS[name].typedByText === true;
 }
 
 function isTextLiteral(e: unknown): e is { readonly type: "literal"; readonly value: string } {
