@@ -53,6 +53,7 @@ export const definitions = {
       ref("castExpr"),
       ref("functionExpr"),
       ref("aggregateExpr"),
+      ref("windowExpr"),
       ref("subqueryExpr"),
       ref("existsExpr"),
     ],
@@ -200,6 +201,46 @@ export const definitions = {
       distinct: { type: "boolean" },
       separator: { type: "string" },
     },
+  },
+  windowExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "name", "over"],
+    properties: {
+      type: { const: "window" },
+      name: {
+        enum: ["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value", "count", "sum", "avg", "min", "max", "group_concat"],
+      },
+      args: { type: "array", items: ref("expression") },
+      separator: { type: "string" },
+      over: ref("windowSpec"),
+    },
+  },
+  windowSpec: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      partitionBy: { type: "array", items: ref("expression") },
+      orderBy: { type: "array", items: ref("orderBy") },
+      frame: {
+        type: "object",
+        additionalProperties: false,
+        required: ["units", "start"],
+        properties: {
+          units: { enum: ["rows", "range", "groups"] },
+          start: ref("frameBound"),
+          end: ref("frameBound"),
+          exclude: { enum: ["no others", "current row", "group", "ties"] },
+        },
+      },
+    },
+  },
+  frameBound: {
+    oneOf: [
+      { enum: ["unbounded preceding", "current row", "unbounded following"] },
+      { type: "object", additionalProperties: false, required: ["preceding"], properties: { preceding: { type: "number", minimum: 0 } } },
+      { type: "object", additionalProperties: false, required: ["following"], properties: { following: { type: "number", minimum: 0 } } },
+    ],
   },
   functionExpr: {
     type: "object",

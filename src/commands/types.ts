@@ -58,6 +58,13 @@ export type Expression =
   | { readonly type: "function"; readonly name: string; readonly args: readonly Expression[] }
   /** `arg` absent: `count(*)`. */
   | { readonly type: "aggregate"; readonly name: AggregateName; readonly arg?: Expression; readonly distinct?: boolean; readonly separator?: string }
+  /**
+   * A window function call (`f(args) OVER (…)`): a ranking or value
+   * function, or an aggregate over the window's frame (`args` absent or
+   * empty for `count(*)` and the functions that take none). Only in a
+   * select's list and ORDER BY.
+   */
+  | { readonly type: "window"; readonly name: WindowFunctionName | AggregateName; readonly args?: readonly Expression[]; readonly separator?: string; readonly over: WindowSpec }
   /** A scalar subquery: the one value of its one column, NULL for no row. */
   | { readonly type: "subquery"; readonly select: SelectCommand }
   | { readonly type: "exists"; readonly select: SelectCommand; readonly not?: boolean }
@@ -65,6 +72,36 @@ export type Expression =
 
 /** `group_concat` joins a group's non-NULL values as text, with `separator` (default `,`) between them. */
 export type AggregateName = "count" | "sum" | "avg" | "min" | "max" | "group_concat";
+
+export type WindowFunctionName = "row_number" | "rank" | "dense_rank" | "percent_rank" | "cume_dist" | "ntile" | "lag" | "lead" | "first_value" | "last_value" | "nth_value";
+
+/**
+ * A window: rows with equal `partitionBy` values (NULLs together), in
+ * `orderBy` (source columns and expressions; an integer literal is a
+ * constant here, as in SQL), seen through `frame`. Without a frame: from the
+ * partition's first row to the current row's last peer (its last row
+ * without `orderBy`).
+ */
+export interface WindowSpec {
+  readonly partitionBy?: readonly Expression[];
+  readonly orderBy?: readonly OrderBy[];
+  readonly frame?: WindowFrameSpec;
+}
+
+export type FrameUnits = "rows" | "range" | "groups";
+
+export type FrameExclude = "no others" | "current row" | "group" | "ties";
+
+/** A frame's end: `{"preceding": n}` and `{"following": n}` count rows (`rows`), peer groups (`groups`) or ORDER BY distance (`range`). */
+export type FrameBoundSpec = "unbounded preceding" | "current row" | "unbounded following" | { readonly preceding: number } | { readonly following: number };
+
+/** `end` absent: `current row`. */
+export interface WindowFrameSpec {
+  readonly units: FrameUnits;
+  readonly start: FrameBoundSpec;
+  readonly end?: FrameBoundSpec;
+  readonly exclude?: FrameExclude;
+}
 
 /** What an insert row may hold: a JSON value, or a parameter slot from SQL. */
 export type ValueOrParam = Value | ParamSlot;

@@ -131,7 +131,8 @@ const HELPERS = Object.freeze({
  * `t`); `tuple`: over a join tuple `r` of stored rows (their heaps'
  * columns `t[source]`); `values`: over a row of values `r` (not stored);
  * `values-tuple`: over a tuple `r` of such rows; `{ groupKeys: n }`: over
- * a group row `r` — its n key values, then its aggregates' values.
+ * a group row `r` — its n key values, then its aggregates' values — or a
+ * window row, its n carried values then its window calls' values.
  */
 export type RowMode = "row" | "tuple" | "values" | "values-tuple" | { readonly groupKeys: number };
 
@@ -312,6 +313,7 @@ export class Codegen {
       case "group-key":
         return `r[${int(e.index)}]`;
       case "aggregate":
+      case "window":
         return `r[${int(this.groupKeys() + e.index)}]`;
       case "outer": {
         if (this.context === undefined) throw new StoreError("internal_error", "A subquery's outer value needs a compile context");
@@ -503,6 +505,7 @@ export class Codegen {
       case "function":
       case "group-key":
       case "aggregate":
+      case "window":
       case "outer":
       case "subquery":
       case "exists":

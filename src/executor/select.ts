@@ -49,6 +49,7 @@ import { prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
 import { orderItems } from "./order.js";
 import { compileProjection, type ProjectFn } from "./project.js";
 import { SubqueryRunner, type SubqueryNode } from "./subquery.js";
+import { compileWindows, type WindowFn } from "./window.js";
 import type { Column, Stores, StoredRow, TableStore } from "./table-store.js";
 
 export interface PreparedSelect {
@@ -69,6 +70,8 @@ export interface PreparedSelect {
   readonly afterJoin: readonly (PredicateFn | undefined)[];
   readonly aggregate: AggregateFn | undefined;
   readonly having: PredicateFn | undefined;
+  /** The window stage: after the grouping, before DISTINCT, ORDER BY and the projection, which read its rows. */
+  readonly window: WindowFn | undefined;
   readonly sortKeys: readonly ValueFn[];
   readonly project: ProjectFn;
   /** With DISTINCT: every result row as an array, to compare rows before they are shaped. */
@@ -159,8 +162,9 @@ function prepareWith(
   const columnOf = (table: string, column: string): number => derivedColumns.get(table)?.indexOf(column) ?? positionOf(table, column);
   const joined = plan.joins.length > 0;
   const sourceMode: RowMode = joined ? "tuple" : "row";
-  // After a grouping, HAVING, ORDER BY and the select list read group rows.
+  // After a grouping, HAVING, ORDER BY and the select list read group rows; after a window stage, ORDER BY and the list read window rows.
   const mode: RowMode = plan.group === undefined ? sourceMode : { groupKeys: plan.group.keys.length };
+  const resultMode: RowMode = plan.window === undefined ? mode : { groupKeys: plan.window.carried.length };
   const firstTable = plan.sources[0]?.table ?? "";
   const terms = conjuncts(plan.where).filter((t) => !impliedByAccess(t, plan.access, (c) => columnOf(firstTable, c)));
   const first = joined ? terms.filter((t) => maxSource(t) <= 0) : terms;
@@ -182,9 +186,10 @@ function prepareWith(
     }),
     aggregate: plan.group === undefined ? undefined : compileAggregate(plan.group, sourceMode, context),
     having: plan.having === undefined ? undefined : compilePredicate(plan.having, mode, context),
-    sortKeys: plan.orderBy.map((k) => compileValue(k.expr, mode, context)),
-    project: compileProjection(plan.columns, plan.output, mode, context),
-    projectArrays: plan.distinct ? compileProjection(plan.columns, "arrays", mode, context) : undefined,
+    window: plan.window === undefined ? undefined : compileWindows(plan.window, mode, context),
+    sortKeys: plan.orderBy.map((k) => compileValue(k.expr, resultMode, context)),
+    project: compileProjection(plan.columns, plan.output, resultMode, context),
+    projectArrays: plan.distinct ? compileProjection(plan.columns, "arrays", resultMode, context) : undefined,
     runners,
     lateProjection: plan.columns.every((c) => c.expr.kind === "column" || c.expr.kind === "const" || c.expr.kind === "param"),
     compound: undefined,
@@ -253,7 +258,7 @@ function selectRows(prepared: PreparedSelect, base: Stores, params: readonly Val
   const project = prepared.project as unknown as Fn<Row>;
   // Nothing between the sources and the result (no grouping, DISTINCT or sort to do): a scan can stop early, a join project as it goes.
   const sorted = plan.orderBy.length > 0 && !orderServed(plan);
-  const streaming = plan.group === undefined && !plan.distinct && !sorted;
+  const streaming = plan.group === undefined && plan.window === undefined && !plan.distinct && !sorted;
   const first = plan.sources[0];
   const store = first === undefined ? undefined : stores.store(first.table);
   const columns = store === undefined ? NO_COLUMNS : store.heap.columns;
@@ -266,6 +271,7 @@ function selectRows(prepared: PreparedSelect, base: Stores, params: readonly Val
   if (prepared.aggregate !== undefined) {
     items = prepared.aggregate(items, params, prepared.having as unknown as GroupTest | undefined, t);
   }
+  if (prepared.window !== undefined) items = prepared.window(items, params, t);
   if (prepared.projectArrays !== undefined) return rowsResult(names, distinctRows(prepared, items, params, t, offset, keep));
 
   if (sorted) {

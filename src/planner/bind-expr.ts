@@ -21,6 +21,7 @@ import { castValue } from "./casts.js";
 import { FUNCTIONS, arity, functionNamed, readsClock } from "./functions.js";
 import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy } from "./plan.js";
 import { Scope, tableScope, type ScopeSource } from "./scope.js";
+import { WINDOW_ONLY, WindowCollector, bindWindowCall } from "./bind-window.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
 import { some } from "./walk.js";
@@ -142,6 +143,8 @@ export class ExprBinder {
     readonly outer?: OuterLink,
     /** HAVING's: the select list, whose result names stand for their expressions where no source column has the name (as SQLite). */
     readonly results?: readonly OutputColumn[],
+    /** Where a window function may stand (the select list, ORDER BY), the collector it goes to; elsewhere, the clause's name for the error (default: `aggregates`'s). */
+    readonly windows?: WindowCollector | string,
   ) {}
 
   get params(): ParamUses {
@@ -241,6 +244,8 @@ export class ExprBinder {
         return this.call(e.name, e.args, next);
       case "aggregate":
         return this.aggregate(e, next);
+      case "window":
+        return this.window(e, next);
       case "subquery": {
         const { plan, outer } = this.subplan(e.select);
         const column = this.oneColumn(plan, "A subquery used as a value");
@@ -362,7 +367,7 @@ export class ExprBinder {
    * reaches the parameters among them; two parameters alone must at least
    * agree with each other.
    */
-  private unifyAll(list: readonly BoundExpr[], what: string): StaticType {
+  unifyAll(list: readonly BoundExpr[], what: string): StaticType {
     const type = unify(list.map(typeOf), what);
     const family = familyOf(type);
     if (family !== undefined) {
@@ -435,10 +440,22 @@ export class ExprBinder {
     return collector.add({ name: e.name, arg, distinct, type });
   }
 
+  /** A window function call: its arguments and window over the rows the window stage reads (aggregates may stand there, window functions not). */
+  private window(e: Extract<Expression, { type: "window" }>, depth: number): BoundExpr {
+    const collector = this.windows;
+    if (!(collector instanceof WindowCollector)) {
+      const where = collector ?? (typeof this.aggregates === "string" ? this.aggregates : "this clause");
+      throw this.misuse(`${e.name}() OVER (…) is a window function, and window functions are not allowed in ${where}: only in the select list and ORDER BY`);
+    }
+    const inner = new ExprBinder(this.scope, this.context, this.aggregates, this.outer, undefined, "another window function");
+    return collector.add(bindWindowCall(e, inner, depth));
+  }
+
   private call(name: string, args: readonly Expression[], depth: number): BoundExpr {
     if (name.toLowerCase() === "iif") return this.iif(args, depth);
     const fn: FunctionName | undefined = functionNamed(name);
     if (fn === undefined) {
+      if (WINDOW_ONLY.has(name.toLowerCase())) throw this.misuse(`${name}() is a window function: it needs OVER (…) (JSON: {"type":"window","name":"${name.toLowerCase()}","over":{…}})`);
       if (AGGREGATE_NAMES.has(name.toLowerCase())) throw this.misuse(`${name}() is an aggregate: write {"type":"aggregate","name":"${name.toLowerCase()}"}`);
       throw this.misuse(`Unknown function ${name}()`);
     }

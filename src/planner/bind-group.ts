@@ -58,7 +58,7 @@ export function overGroups(e: BoundExpr, keys: readonly BoundExpr[], binder: Exp
   const texts = keys.map(sameExprKey);
   const rewrite = (x: BoundExpr): BoundExpr => {
     // Constants, parameters, aggregates and a subquery's outer values are the same for a whole group.
-    if (x.kind === "const" || x.kind === "param" || x.kind === "aggregate" || x.kind === "outer" || x.kind === "group-key") return x;
+    if (x.kind === "const" || x.kind === "param" || x.kind === "aggregate" || x.kind === "window" || x.kind === "outer" || x.kind === "group-key") return x;
     const index = texts.indexOf(sameExprKey(x));
     if (index >= 0) return { kind: "group-key", index, type: typeOf(keys[index]!) };
     if (x.kind === "column") {

@@ -23,7 +23,8 @@ import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
 import { AggregateCollector, ExprBinder, OuterLink, bindContext, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
-import type { BoundExpr, CompoundStep, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source } from "./plan.js";
+import { WindowCarry, WindowCollector, holdsWindow } from "./bind-window.js";
+import type { BoundExpr, CompoundStep, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, WindowCall, Windowing } from "./plan.js";
 import { derivedTableInfo, describeDerived } from "./derived-table.js";
 import { Scope, type ScopeSource } from "./scope.js";
 import { typeOf, unify } from "./static-types.js";
@@ -176,8 +177,9 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
   const sources = bindSources(cmd, catalog, context);
   const scope = new Scope(sources);
   const aggregates = new AggregateCollector();
-  // The select list, HAVING and ORDER BY may hold aggregates; WHERE, ON and GROUP BY may not.
-  const all = new ExprBinder(scope, context, aggregates, outer);
+  const windows = new WindowCollector();
+  // The select list, HAVING and ORDER BY may hold aggregates; WHERE, ON and GROUP BY may not. Window functions stand only in the list and ORDER BY.
+  const all = new ExprBinder(scope, context, aggregates, outer, undefined, windows);
 
   const steps: JoinStep[] = (cmd.joins ?? []).map((j, i) => {
     // ON sees the sources joined so far, itself included.
@@ -189,18 +191,31 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
   const output = outer === undefined ? (cmd.output ?? "objects") : "arrays";
   if (output === "objects") checkDistinctNames(columns);
   const keys = bindGroupBy(cmd.groupBy ?? [], columns, new ExprBinder(scope, context, "GROUP BY", outer));
-  const havingBinder = new ExprBinder(scope, context, aggregates, outer, columns);
+  if (keys.some(holdsWindow)) throw all.misuse("GROUP BY cannot group by a window function");
+  const havingBinder = new ExprBinder(scope, context, aggregates, outer, columns, "HAVING");
   let having = cmd.having === undefined ? undefined : havingBinder.boolean(cmd.having, 0, "HAVING");
+  if (having !== undefined && holdsWindow(having)) throw all.misuse("HAVING cannot read a window function: filter on it in an enclosing select");
   let orderBy = bindOrderBy(cmd.orderBy ?? [], columns, all);
   const limit = bindCount(cmd.limit, "limit", context);
   const offset = bindCount(cmd.offset, "offset", context);
 
   // GROUP BY, HAVING or any aggregate makes the query grouped: what follows reads groups.
   const grouped = keys.length > 0 || having !== undefined || aggregates.calls.length > 0;
+  let calls: readonly WindowCall[] = windows.calls;
   if (grouped) {
     columns = columns.map((c) => ({ ...c, expr: overGroups(c.expr, keys, all, "the select list") }));
     if (having !== undefined) having = overGroups(having, keys, all, "HAVING");
     orderBy = orderBy.map((k) => ({ ...k, expr: overGroups(k.expr, keys, all, "ORDER BY") }));
+    const over = (e: BoundExpr): BoundExpr => overGroups(e, keys, all, "a window function");
+    calls = calls.map((c) => ({ ...c, args: c.args.map(over), partition: c.partition.map(over), order: c.order.map((k) => ({ ...k, expr: over(k.expr) })) }));
+  }
+  // Window functions make the select list and ORDER BY read window rows: what they read of each row is carried into it.
+  let window: Windowing | undefined;
+  if (calls.length > 0) {
+    const carry = new WindowCarry();
+    columns = columns.map((c) => ({ ...c, expr: carry.over(c.expr) }));
+    orderBy = orderBy.map((k) => ({ ...k, expr: carry.over(k.expr) }));
+    window = { carried: carry.carried, calls };
   }
   const distinct = cmd.distinct === true;
   if (distinct) orderBy = orderBy.map((k) => ({ ...k, output: outputOf(k.expr, columns, all) }));
@@ -213,6 +228,7 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
     ...(where === undefined ? {} : { where }),
     ...(grouped ? { group: { keys, aggregates: aggregates.calls } } : {}),
     ...(having === undefined ? {} : { having }),
+    ...(window === undefined ? {} : { window }),
     distinct,
     orderBy,
     ...(limit === undefined ? {} : { limit }),

@@ -113,8 +113,8 @@ const accessPath: Pass = {
       case "select": {
         const first = s.sources[0];
         if (first === undefined) return plan;
-        // After grouping or DISTINCT, ORDER BY sorts groups or result rows, not the first table's rows; in a compound, the combined rows.
-        const order = s.group === undefined && !s.distinct && s.compound === undefined ? { orderBy: s.orderBy, limited: s.limit !== undefined } : undefined;
+        // After grouping, windows or DISTINCT, ORDER BY sorts groups, window rows or result rows, not the first table's rows; in a compound, the combined rows.
+        const order = s.group === undefined && s.window === undefined && !s.distinct && s.compound === undefined ? { orderBy: s.orderBy, limited: s.limit !== undefined } : undefined;
         return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(first.table), s.where, order) } };
       }
       case "update":

@@ -14,7 +14,7 @@
  * (`bind*.ts`), the executor's compiler and the explain tests change with it.
  */
 
-import type { AggregateName, ColumnType, CompoundOperator, IndexDef, TableSchema, Value } from "../commands/types.js";
+import type { AggregateName, ColumnType, CompoundOperator, FrameExclude, FrameUnits, IndexDef, TableSchema, Value, WindowFunctionName } from "../commands/types.js";
 
 export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
 
@@ -99,6 +99,8 @@ export type BoundExpr =
   | { readonly kind: "group-key"; readonly index: number; readonly type: StaticType }
   /** After grouping: the value of aggregate `index` (`SelectPlan.group.aggregates`). */
   | { readonly kind: "aggregate"; readonly index: number; readonly type: StaticType }
+  /** After the window stage: the value of window call `index` (`SelectPlan.window.calls`) for the row at hand. */
+  | { readonly kind: "window"; readonly index: number; readonly type: StaticType }
   /** Inside a subquery: the value of the enclosing query's expression `outer[index]` for the row at hand (a correlation). */
   | { readonly kind: "outer"; readonly index: number; readonly type: StaticType }
   /** `(SELECT x …)`: its one row's one value, NULL for no row (two rows are an error). */
@@ -155,6 +157,51 @@ export interface AggregateCall {
 export interface Grouping {
   readonly keys: readonly BoundExpr[];
   readonly aggregates: readonly AggregateCall[];
+}
+
+/** One end of a window frame: `offset` rows, groups or (RANGE) ORDER BY distance, for `preceding` and `following`. */
+export type FrameBound =
+  | { readonly kind: "unbounded-preceding" | "current-row" | "unbounded-following" }
+  | { readonly kind: "preceding" | "following"; readonly offset: number };
+
+/** The rows of its partition a window call sees from each row: SQL's frame, its defaults filled in. */
+export interface WindowFrame {
+  readonly units: FrameUnits;
+  readonly start: FrameBound;
+  readonly end: FrameBound;
+  readonly exclude: FrameExclude;
+}
+
+/**
+ * One window function call: `args` (over the rows the window stage reads)
+ * computed for each row from the rows of its partition — those with equal
+ * `partition` values (NULLs together) — in `order`, within `frame`
+ * (ranking functions, lag and lead ignore the frame). An aggregate name
+ * aggregates the frame as `AggregateCall` does a group.
+ */
+export interface WindowCall {
+  readonly name: WindowFunctionName | AggregateName;
+  readonly args: readonly BoundExpr[];
+  readonly partition: readonly BoundExpr[];
+  readonly order: readonly SortKey[];
+  readonly frame: WindowFrame;
+  readonly type: StaticType;
+  /** group_concat's: what goes between two values. */
+  readonly separator?: string;
+}
+
+/**
+ * The window stage: after the WHERE, the grouping and HAVING, each row (a
+ * source row, join tuple or group) becomes a window row — the `carried`
+ * values (what the select list and ORDER BY read of the row), then each
+ * call's value. Everything after it — the select list, DISTINCT, ORDER BY —
+ * reads window rows: carried value `i` as `group-key` i, call `j` as
+ * `window` j. Rows leave the stage ordered as the first call's partition
+ * and order sort them (ties in the order they came), as SQLite's do.
+ */
+export interface Windowing {
+  readonly carried: readonly BoundExpr[];
+  readonly calls: readonly WindowCall[];
 }
 
 /** What a parameter slot must hold when values are bound. */
@@ -302,6 +349,8 @@ export interface SelectPlan {
   readonly group?: Grouping;
   /** Over groups. */
   readonly having?: BoundExpr;
+  /** Present for a query with a window function: see `Windowing`. */
+  readonly window?: Windowing;
   /** Drop repeated result rows (before ORDER BY, LIMIT and OFFSET). */
   readonly distinct: boolean;
   /** Present for a compound select (UNION, INTERSECT, EXCEPT): see `Compound`. */

@@ -38,6 +38,7 @@ export function typeOf(e: BoundExpr): StaticType {
     case "function":
     case "group-key":
     case "aggregate":
+    case "window":
     case "outer":
     case "subquery":
       return e.type;

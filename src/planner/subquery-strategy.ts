@@ -58,7 +58,7 @@ function correlation(term: BoundExpr): { inner: BoundExpr; outer: number } | und
 
 function decorrelate(node: Extract<SubqueryNode, { kind: "exists" | "in-subquery" }>): SubqueryNode | undefined {
   const p = node.plan;
-  if (p.group !== undefined || p.having !== undefined || p.compound !== undefined || p.limit !== undefined || p.offset !== undefined) return undefined;
+  if (p.group !== undefined || p.having !== undefined || p.window !== undefined || p.compound !== undefined || p.limit !== undefined || p.offset !== undefined) return undefined;
   const keys: OutputColumn[] = [];
   const outerKeys: number[] = [];
   const rest: BoundExpr[] = [];

@@ -21,6 +21,7 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
     case "column":
     case "group-key":
     case "aggregate":
+    case "window":
     case "outer":
       return NONE;
     case "subquery":
@@ -87,6 +88,7 @@ export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): B
     case "column":
     case "group-key":
     case "aggregate":
+    case "window":
     case "outer":
       return e;
     case "compare":
@@ -166,6 +168,10 @@ export function planExprs(plan: SelectPlan): BoundExpr[] {
     for (const a of plan.group.aggregates) if (a.arg !== undefined) out.push(a.arg);
   }
   if (plan.having !== undefined) out.push(plan.having);
+  if (plan.window !== undefined) {
+    out.push(...plan.window.carried);
+    for (const call of plan.window.calls) out.push(...call.args, ...call.partition, ...call.order.map((k) => k.expr));
+  }
   for (const c of plan.columns) out.push(c.expr);
   for (const k of plan.orderBy) out.push(k.expr);
   return out;
@@ -184,6 +190,12 @@ export function mapPlanExprs(plan: SelectPlan, f: (e: BoundExpr) => BoundExpr): 
     out.group = { keys: plan.group.keys.map(f), aggregates: plan.group.aggregates.map((a) => (a.arg === undefined ? a : { ...a, arg: f(a.arg) })) };
   }
   if (plan.having !== undefined) out.having = f(plan.having);
+  if (plan.window !== undefined) {
+    out.window = {
+      carried: plan.window.carried.map(f),
+      calls: plan.window.calls.map((call) => ({ ...call, args: call.args.map(f), partition: call.partition.map(f), order: call.order.map((k) => ({ ...k, expr: f(k.expr) })) })),
+    };
+  }
   return out;
 }
 

@@ -114,6 +114,8 @@ export function expressionText(expr: Expression): string {
       return `${expr.name}(${expr.args.map(expressionText).join(", ")})`;
     case "aggregate":
       return `${expr.name}(${expr.arg === undefined ? "*" : `${expr.distinct === true ? "DISTINCT " : ""}${expressionText(expr.arg)}`})`;
+    case "window":
+      return `${expr.name}(${(expr.args ?? []).map(expressionText).join(", ")}) OVER (…)`;
     // Checks and computed fields, all this prints, refuse subqueries when the table is created: an outline is enough.
     case "subquery":
       return "(SELECT …)";

@@ -1,0 +1,211 @@
+/**
+ * Window functions (CONTRACT §11): a `window` expression bound into a
+ * `WindowCall`, and the rewrite that makes the select list and ORDER BY
+ * read the window stage's rows.
+ *
+ * A call's arguments, PARTITION BY and ORDER BY are expressions over the
+ * rows the stage reads — source rows, or groups when the query is grouped
+ * (they may hold aggregates, never another window function). A window
+ * ORDER BY `column` names a source column (as in SQLite, not a result
+ * name) and an integer literal there is a constant. The frame is checked as
+ * SQLite checks it: a frame may not start after it ends, offsets are
+ * numbers ≥ 0 (whole for ROWS and GROUPS), and RANGE with an offset sorts
+ * by exactly one number.
+ */
+
+import type { AggregateName, Expression, FrameBoundSpec, OrderBy, WindowFrameSpec, WindowFunctionName } from "../commands/types.js";
+import { assertNever } from "../errors.js";
+import type { ExprBinder } from "./bind-expr.js";
+import type { BoundExpr, FrameBound, SortKey, StaticType, WindowCall, WindowFrame } from "./plan.js";
+import { numericType, typeOf } from "./static-types.js";
+import { mapChildren, some } from "./walk.js";
+
+type WindowName = WindowFunctionName | AggregateName;
+
+/** Each window function's argument count: [least, most]. */
+const ARITY: Record<WindowName, readonly [number, number]> = {
+  row_number: [0, 0],
+  rank: [0, 0],
+  dense_rank: [0, 0],
+  percent_rank: [0, 0],
+  cume_dist: [0, 0],
+  ntile: [1, 1],
+  lag: [1, 3],
+  lead: [1, 3],
+  first_value: [1, 1],
+  last_value: [1, 1],
+  nth_value: [2, 2],
+  count: [0, 1],
+  sum: [1, 1],
+  avg: [1, 1],
+  min: [1, 1],
+  max: [1, 1],
+  group_concat: [1, 1],
+};
+
+/** The names that are window functions only (no aggregate, no scalar function): without OVER they are misuse. */
+export const WINDOW_ONLY: ReadonlySet<string> = new Set<WindowFunctionName>(["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value"]);
+
+/** The default frame: the partition's first row to the current row's last peer. */
+const DEFAULT_FRAME: WindowFrame = { units: "range", start: { kind: "unbounded-preceding" }, end: { kind: "current-row" }, exclude: "no others" };
+
+/**
+ * The window calls of one select, numbered in the order met: the same call
+ * written twice is one.
+ */
+export class WindowCollector {
+  private readonly keys = new Map<string, number>();
+  readonly calls: WindowCall[] = [];
+
+  add(call: WindowCall): BoundExpr {
+    const key = JSON.stringify(call);
+    let index = this.keys.get(key);
+    if (index === undefined) {
+      index = this.calls.push(call) - 1;
+      this.keys.set(key, index);
+    }
+    return { kind: "window", index, type: call.type };
+  }
+}
+
+/** `e`'s call, bound with `binder` (which refuses window functions in it). */
+export function bindWindowCall(e: Extract<Expression, { type: "window" }>, binder: ExprBinder, depth: number): WindowCall {
+  const name = e.name;
+  const [least, most] = ARITY[name];
+  const written = e.args ?? [];
+  if (written.length < least || written.length > most) {
+    const expected = least === most ? `${least} argument${least === 1 ? "" : "s"}` : `${least} to ${most} arguments`;
+    throw binder.misuse(`${name}() takes ${expected}, got ${written.length}`);
+  }
+  if (e.separator !== undefined && name !== "group_concat") throw binder.misuse(`${name}() takes no separator: only group_concat does`);
+  let args = written.map((a) => binder.bind(a, depth));
+  const over = e.over;
+  const partition = (over.partitionBy ?? []).map((p) => binder.bind(p, depth));
+  const order = (over.orderBy ?? []).map((item) => sortKey(item, binder, depth));
+  const frame = over.frame === undefined ? DEFAULT_FRAME : bindFrame(over.frame, order, binder);
+  let type: StaticType;
+  switch (name) {
+    case "row_number":
+    case "rank":
+    case "dense_rank":
+    case "count":
+      type = "integer";
+      break;
+    case "percent_rank":
+    case "cume_dist":
+      type = "real";
+      break;
+    case "ntile":
+      binder.expect(args[0]!, "number", "ntile()");
+      type = "integer";
+      break;
+    case "lag":
+    case "lead":
+      if (args[1] !== undefined) binder.expect(args[1], "number", `${name}()`);
+      // The default stands where the row is missing: one type with the value.
+      type = args[2] === undefined ? typeOf(args[0]!) : binder.unifyAll([args[0]!, args[2]], `${name}()`);
+      break;
+    case "first_value":
+    case "last_value":
+      type = typeOf(args[0]!);
+      break;
+    case "nth_value":
+      binder.expect(args[1]!, "number", "nth_value()");
+      type = typeOf(args[0]!);
+      break;
+    case "sum":
+      binder.expect(args[0]!, "number", "sum()");
+      type = numericType([typeOf(args[0]!)]);
+      break;
+    case "avg":
+      binder.expect(args[0]!, "number", "avg()");
+      type = "real";
+      break;
+    case "min":
+    case "max":
+      type = typeOf(args[0]!);
+      break;
+    case "group_concat":
+      // Values join as the text CAST makes of them, as the aggregate's do.
+      if (typeOf(args[0]!) !== "text") args = [{ kind: "cast", expr: args[0]!, to: "text" }];
+      type = "text";
+      return { name, args, partition, order, frame, type, separator: e.separator ?? "," };
+    default:
+      return assertNever(name, "window function");
+  }
+  return { name, args, partition, order, frame, type };
+}
+
+/** A window ORDER BY item: a source column by name, or an expression (an integer literal is a constant). */
+function sortKey(item: OrderBy, binder: ExprBinder, depth: number): SortKey {
+  const expr = "column" in item ? binder.bind({ type: "identifier", name: item.column }, depth) : binder.bind(item.expr, depth);
+  const direction = item.direction ?? "asc";
+  return item.nulls === undefined ? { expr, direction } : { expr, direction, nulls: item.nulls };
+}
+
+/** Where a bound sits, for "a frame may not start after it ends". */
+const PLACE: Record<FrameBound["kind"], number> = { "unbounded-preceding": 0, preceding: 1, "current-row": 2, following: 3, "unbounded-following": 4 };
+
+function bindFrame(spec: WindowFrameSpec, order: readonly SortKey[], binder: ExprBinder): WindowFrame {
+  const start = frameBound(spec.start, spec.units, "start", binder);
+  const end = spec.end === undefined ? ({ kind: "current-row" } as const) : frameBound(spec.end, spec.units, "end", binder);
+  if (start.kind === "unbounded-following") throw binder.misuse("A window frame cannot start at UNBOUNDED FOLLOWING");
+  if (end.kind === "unbounded-preceding") throw binder.misuse("A window frame cannot end at UNBOUNDED PRECEDING");
+  if (PLACE[start.kind] > PLACE[end.kind]) throw binder.misuse("A window frame cannot start after it ends (its start is FOLLOWING where its end is not, or its end PRECEDING where its start is not)");
+  if (spec.units === "range" && (start.kind === "preceding" || start.kind === "following" || end.kind === "preceding" || end.kind === "following")) {
+    if (order.length !== 1) throw binder.misuse(`RANGE with an offset PRECEDING or FOLLOWING needs exactly one ORDER BY term, got ${order.length}`);
+    binder.expect(order[0]!.expr, "number", "RANGE with an offset");
+  }
+  return { units: spec.units, start, end, exclude: spec.exclude ?? "no others" };
+}
+
+function frameBound(spec: FrameBoundSpec, units: WindowFrameSpec["units"], which: "start" | "end", binder: ExprBinder): FrameBound {
+  switch (spec) {
+    case "unbounded preceding":
+      return { kind: "unbounded-preceding" };
+    case "current row":
+      return { kind: "current-row" };
+    case "unbounded following":
+      return { kind: "unbounded-following" };
+    default: {
+      const [kind, offset] = "preceding" in spec ? (["preceding", spec.preceding] as const) : (["following", spec.following] as const);
+      const whole = units !== "range";
+      if (typeof offset !== "number" || !Number.isFinite(offset) || offset < 0 || (whole && !Number.isSafeInteger(offset))) {
+        throw binder.misuse(`The window frame's ${which} offset must be ${whole ? "an integer" : "a number"} ≥ 0, got ${JSON.stringify(offset)}`);
+      }
+      return { kind, offset };
+    }
+  }
+}
+
+export const holdsWindow = (e: BoundExpr): boolean => some(e, (x) => x.kind === "window");
+
+/**
+ * The select list and ORDER BY over window rows: each part that reads the
+ * row (a source column, a group key, an aggregate) becomes a carried value,
+ * the same part written twice one value. Constants, parameters and a
+ * subquery's outer values read no row; a subquery's feeds are rewritten
+ * like any other part.
+ */
+export class WindowCarry {
+  private readonly keys = new Map<string, number>();
+  readonly carried: BoundExpr[] = [];
+
+  over(e: BoundExpr): BoundExpr {
+    switch (e.kind) {
+      case "column":
+      case "group-key":
+      case "aggregate": {
+        const key = JSON.stringify(e);
+        let index = this.keys.get(key);
+        if (index === undefined) {
+          index = this.carried.push(e) - 1;
+          this.keys.set(key, index);
+        }
+        return { kind: "group-key", index, type: typeOf(e) };
+      }
+      default:
+        return mapChildren(e, (x) => this.over(x));
+    }
+  }
+}
