@@ -35,7 +35,8 @@ export const QuotedIdentifier = createToken({
 });
 
 /** Keywords that may also serve as names: nowhere in the grammar can they be mistaken for one (an implicit alias is never RETURNING: see the grammar's `aliasAhead`). */
-const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING", "CONFLICT", "DO", "NOTHING", "IGNORE", "INDEX", "ALTER", "ADD", "RENAME", "RECURSIVE", "NULLS", "FIRST", "LAST"];
+const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING", "CONFLICT", "DO", "NOTHING", "IGNORE", "INDEX", "ALTER", "ADD", "RENAME", "RECURSIVE", "NULLS", "FIRST", "LAST",
+  "OVER", "PARTITION", "WINDOW", "ROWS", "RANGE", "GROUPS", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT", "ROW", "EXCLUDE", "NO", "OTHERS", "TIES"];
 
 function keyword(word: string): TokenType {
   const name = word.charAt(0) + word.slice(1).toLowerCase();
@@ -126,6 +127,21 @@ export const Recursive = keyword("RECURSIVE");
 export const Nulls = keyword("NULLS");
 export const First = keyword("FIRST");
 export const Last = keyword("LAST");
+export const Over = keyword("OVER");
+export const Partition = keyword("PARTITION");
+export const Window = keyword("WINDOW");
+export const Rows = keyword("ROWS");
+export const Range = keyword("RANGE");
+export const Groups = keyword("GROUPS");
+export const Unbounded = keyword("UNBOUNDED");
+export const Preceding = keyword("PRECEDING");
+export const Following = keyword("FOLLOWING");
+export const Current = keyword("CURRENT");
+export const Row = keyword("ROW");
+export const Exclude = keyword("EXCLUDE");
+export const No = keyword("NO");
+export const Others = keyword("OTHERS");
+export const Ties = keyword("TIES");
 
 /** Every keyword, for tests and documentation. */
 export const keywords: readonly TokenType[] = [
@@ -134,6 +150,7 @@ export const keywords: readonly TokenType[] = [
   Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain, Case, When, Then, Else, End,
   Cast, In, Between, Like, Escape, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore, Index, Alter, Add, Column, Rename, To,
   Union, All, Intersect, Except, With, Recursive, Nulls, First, Last,
+  Over, Partition, Window, Rows, Range, Groups, Unbounded, Preceding, Following, Current, Row, Exclude, No, Others, Ties,
 ];
 
 export const StringLiteral = createToken({

@@ -182,6 +182,38 @@ export interface CallExpr {
   readonly args: readonly Expr[];
   readonly distinct: boolean;
   readonly star: boolean;
+  /** `OVER name` or `OVER (…)`: a window function call. */
+  readonly over?: { readonly name: Name } | { readonly spec: WindowSpec };
+  readonly span: Span;
+}
+
+/** A window as written: a base window it extends (`OVER (w ORDER BY x)`), PARTITION BY, ORDER BY and the frame. */
+export interface WindowSpec {
+  readonly base?: Name;
+  readonly partitionBy: readonly Expr[];
+  readonly orderBy: readonly OrderItem[];
+  readonly frame?: FrameClause;
+  readonly span: Span;
+}
+
+/** `n PRECEDING` and `n FOLLOWING` carry `n` as written (a number ≥ 0). */
+export type FrameEnd =
+  | { readonly kind: "unbounded-preceding" | "current-row" | "unbounded-following"; readonly span: Span }
+  | { readonly kind: "preceding" | "following"; readonly offset: number; readonly span: Span };
+
+export interface FrameClause {
+  readonly units: "rows" | "range" | "groups";
+  readonly start: FrameEnd;
+  /** Absent: `CURRENT ROW` (a frame of one bound). */
+  readonly end?: FrameEnd;
+  readonly exclude?: "no others" | "current row" | "group" | "ties";
+  readonly span: Span;
+}
+
+/** `name AS (window)` in a WINDOW clause. */
+export interface WindowDefinition {
+  readonly name: Name;
+  readonly spec: WindowSpec;
   readonly span: Span;
 }
 
@@ -278,6 +310,8 @@ export interface SelectStmt {
   readonly where?: Expr;
   readonly groupBy: readonly Expr[];
   readonly having?: Expr;
+  /** WINDOW's named windows, for the OVER clauses of the select list and ORDER BY. */
+  readonly windows?: readonly WindowDefinition[];
   /** The selects joined to this one by UNION [ALL], INTERSECT or EXCEPT, left to right; ORDER BY, LIMIT and OFFSET then apply to the whole. */
   readonly compound?: readonly SetOperation[];
   readonly orderBy: readonly OrderItem[];

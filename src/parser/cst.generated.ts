@@ -119,6 +119,85 @@ export type SelectCoreCstChildren = {
   Group?: IToken[];
   By?: IToken[];
   Having?: IToken[];
+  Window?: IToken[];
+  windowDefinition?: (WindowDefinitionCstNode)[];
+};
+
+export interface WindowDefinitionCstNode extends CstNode {
+  name: "windowDefinition";
+  children: WindowDefinitionCstChildren;
+}
+
+export type WindowDefinitionCstChildren = {
+  Identifier: IToken[];
+  As: IToken[];
+  LParen: IToken[];
+  windowSpec: WindowSpecCstNode[];
+  RParen: IToken[];
+};
+
+export interface WindowSpecCstNode extends CstNode {
+  name: "windowSpec";
+  children: WindowSpecCstChildren;
+}
+
+export type WindowSpecCstChildren = {
+  Identifier?: IToken[];
+  Partition?: IToken[];
+  By?: (IToken)[];
+  expression?: (ExpressionCstNode)[];
+  Comma?: (IToken)[];
+  Order?: IToken[];
+  orderItem?: (OrderItemCstNode)[];
+  frameSpec?: FrameSpecCstNode[];
+};
+
+export interface FrameSpecCstNode extends CstNode {
+  name: "frameSpec";
+  children: FrameSpecCstChildren;
+}
+
+export type FrameSpecCstChildren = {
+  Rows?: IToken[];
+  Range?: IToken[];
+  Groups?: IToken[];
+  Between?: IToken[];
+  frameBound?: (FrameBoundCstNode)[];
+  And?: IToken[];
+  Exclude?: IToken[];
+  No?: IToken[];
+  Others?: IToken[];
+  Current?: IToken[];
+  Row?: IToken[];
+  Group?: IToken[];
+  Ties?: IToken[];
+};
+
+export interface FrameBoundCstNode extends CstNode {
+  name: "frameBound";
+  children: FrameBoundCstChildren;
+}
+
+export type FrameBoundCstChildren = {
+  Current?: IToken[];
+  Row?: IToken[];
+  Unbounded?: IToken[];
+  NumberLiteral?: IToken[];
+  Preceding?: IToken[];
+  Following?: IToken[];
+};
+
+export interface OverClauseCstNode extends CstNode {
+  name: "overClause";
+  children: OverClauseCstChildren;
+}
+
+export type OverClauseCstChildren = {
+  Over: IToken[];
+  Identifier?: IToken[];
+  LParen?: IToken[];
+  windowSpec?: WindowSpecCstNode[];
+  RParen?: IToken[];
 };
 
 export interface SelectItemCstNode extends CstNode {
@@ -537,6 +616,7 @@ export type OperandCstChildren = {
   expression?: (ExpressionCstNode)[];
   Comma?: IToken[];
   RParen?: (IToken)[];
+  overClause?: OverClauseCstNode[];
   selectStatement?: (SelectStatementCstNode)[];
   Exists?: IToken[];
   caseExpression?: CaseExpressionCstNode[];

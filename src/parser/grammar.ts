@@ -205,6 +205,133 @@ class SqlGrammar extends CstParser {
       this.CONSUME(T.Having);
       this.SUBRULE4(this.expression);
     });
+    this.OPTION9(() => {
+      this.CONSUME(T.Window);
+      this.SUBRULE(this.windowDefinition);
+      this.MANY5(() => {
+        this.CONSUME4(T.Comma);
+        this.SUBRULE2(this.windowDefinition);
+      });
+    });
+  });
+
+  /** `name AS (window)` in a WINDOW clause. */
+  readonly windowDefinition = this.RULE("windowDefinition", () => {
+    this.CONSUME(T.Identifier);
+    this.CONSUME(T.As);
+    this.CONSUME(T.LParen);
+    this.SUBRULE(this.windowSpec);
+    this.CONSUME(T.RParen);
+  });
+
+  /** The words that open a part of a window, not a base window's name (they are soft keywords, so names too). */
+  private windowNameAhead(): boolean {
+    const next = this.LA(1).tokenType;
+    return tokenMatcher(this.LA(1), T.Identifier) && next !== T.Partition && next !== T.Rows && next !== T.Range && next !== T.Groups;
+  }
+
+  /** `[base] [PARTITION BY …] [ORDER BY …] [frame]`, inside the parentheses of OVER or a WINDOW definition. */
+  readonly windowSpec = this.RULE("windowSpec", () => {
+    this.OPTION({ GATE: () => this.windowNameAhead(), DEF: () => this.CONSUME(T.Identifier) });
+    this.OPTION2(() => {
+      this.CONSUME(T.Partition);
+      this.CONSUME(T.By);
+      this.SUBRULE(this.expression);
+      this.MANY(() => {
+        this.CONSUME(T.Comma);
+        this.SUBRULE2(this.expression);
+      });
+    });
+    this.OPTION3(() => {
+      this.CONSUME(T.Order);
+      this.CONSUME2(T.By);
+      this.SUBRULE(this.orderItem);
+      this.MANY2(() => {
+        this.CONSUME2(T.Comma);
+        this.SUBRULE2(this.orderItem);
+      });
+    });
+    this.OPTION4(() => this.SUBRULE(this.frameSpec));
+  });
+
+  /** `ROWS | RANGE | GROUPS`, one bound (the start; the end is the current row) or `BETWEEN start AND end`, then `EXCLUDE …`. */
+  readonly frameSpec = this.RULE("frameSpec", () => {
+    this.OR(
+      (this.alternatives.frameUnits ??= [{ ALT: () => this.CONSUME(T.Rows) }, { ALT: () => this.CONSUME(T.Range) }, { ALT: () => this.CONSUME(T.Groups) }]),
+    );
+    this.OR2(
+      (this.alternatives.frameExtent ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.Between);
+            this.SUBRULE(this.frameBound);
+            this.CONSUME(T.And);
+            this.SUBRULE2(this.frameBound);
+          },
+        },
+        { ALT: () => this.SUBRULE3(this.frameBound) },
+      ]),
+    );
+    this.OPTION(() => {
+      this.CONSUME(T.Exclude);
+      this.OR3(
+        (this.alternatives.frameExclude ??= [
+          {
+            ALT: () => {
+              this.CONSUME(T.No);
+              this.CONSUME(T.Others);
+            },
+          },
+          {
+            ALT: () => {
+              this.CONSUME(T.Current);
+              this.CONSUME(T.Row);
+            },
+          },
+          { ALT: () => this.CONSUME(T.Group) },
+          { ALT: () => this.CONSUME(T.Ties) },
+        ]),
+      );
+    });
+  });
+
+  /** `UNBOUNDED PRECEDING`, `n PRECEDING`, `CURRENT ROW`, `n FOLLOWING`, `UNBOUNDED FOLLOWING`. */
+  readonly frameBound = this.RULE("frameBound", () => {
+    this.OR(
+      (this.alternatives.frameBound ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.Current);
+            this.CONSUME(T.Row);
+          },
+        },
+        {
+          ALT: () => {
+            this.OR2(
+              (this.alternatives.frameDistance ??= [{ ALT: () => this.CONSUME(T.Unbounded) }, { ALT: () => this.CONSUME(T.NumberLiteral) }]),
+            );
+            this.OR3((this.alternatives.frameSide ??= [{ ALT: () => this.CONSUME(T.Preceding) }, { ALT: () => this.CONSUME(T.Following) }]));
+          },
+        },
+      ]),
+    );
+  });
+
+  /** `OVER name` or `OVER (window)` after a call. */
+  readonly overClause = this.RULE("overClause", () => {
+    this.CONSUME(T.Over);
+    this.OR(
+      (this.alternatives.overClause ??= [
+        { ALT: () => this.CONSUME(T.Identifier) },
+        {
+          ALT: () => {
+            this.CONSUME(T.LParen);
+            this.SUBRULE(this.windowSpec);
+            this.CONSUME(T.RParen);
+          },
+        },
+      ]),
+    );
   });
 
   /** An expression, optionally named: `expr [AS] name`. */
@@ -269,11 +396,12 @@ class SqlGrammar extends CstParser {
   });
 
   /**
-   * An alias may follow, unless the next word is RETURNING: a soft keyword, so
-   * also a name, but after `INSERT … SELECT … FROM t` it starts the clause
-   * (`AS returning` still names a column).
+   * An alias may follow, unless the next word is RETURNING or WINDOW: soft
+   * keywords, so also names, but after `INSERT … SELECT … FROM t` and after
+   * a select's sources they start their clauses (`AS returning` still
+   * names a column).
    */
-  private readonly aliasAhead = (): boolean => this.LA(1).tokenType !== T.Returning;
+  private readonly aliasAhead = (): boolean => this.LA(1).tokenType !== T.Returning && this.LA(1).tokenType !== T.Window;
 
   readonly joinClause = this.RULE("joinClause", () => {
     this.OPTION(() => {
@@ -814,6 +942,8 @@ class SqlGrammar extends CstParser {
                         );
                       });
                       this.CONSUME(T.RParen);
+                      // A window function: `f(…) OVER …`.
+                      this.OPTION4(() => this.SUBRULE(this.overClause));
                     },
                   },
                 ]),

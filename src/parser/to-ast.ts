@@ -76,7 +76,13 @@ function operandStart(node: C.OperandCstNode): number {
 
 function operandEnd(node: C.OperandCstNode): number {
   const c = node.children;
+  if (c.overClause) return overEnd(c.overClause[0]!);
   return c.caseExpression ? endOf(c.caseExpression[0]!.children.End[0]!) : endOf(lastToken(c));
+}
+
+function overEnd(node: C.OverClauseCstNode): number {
+  const c = node.children;
+  return endOf((c.RParen ?? c.Identifier)![0]!);
 }
 
 /** A chain starts at its first minus sign if one comes before its first operand (minus signs come only before operands). */
@@ -382,6 +388,15 @@ class AstBuilder {
       else where = expr;
       end = expressionEnd(cst);
     }
+    const windows: A.WindowDefinition[] = [];
+    for (const definition of c.windowDefinition ?? []) {
+      const d = definition.children;
+      const spec = this.windowSpec(d.windowSpec[0]!, d.LParen[0]!, d.RParen[0]!);
+      depth = Math.max(depth, this.depth);
+      const name = this.name(d.Identifier[0]!);
+      windows.push({ name, spec, span: this.span(name.span.start, spec.span.end) });
+      end = spec.span.end;
+    }
     this.depth = depth;
     return {
       kind: "select",
@@ -392,6 +407,7 @@ class AstBuilder {
       ...(where ? { where } : {}),
       groupBy,
       ...(having ? { having } : {}),
+      ...(windows.length > 0 ? { windows } : {}),
       orderBy: [],
       span: this.span(c.Select[0]!.startOffset, end),
     };
@@ -887,6 +903,12 @@ class AstBuilder {
       args.push(this.expression(arg));
       depth = Math.max(depth, this.depth);
     }
+    let over: A.CallExpr["over"];
+    const clause = c.overClause?.[0]?.children;
+    if (clause?.windowSpec) {
+      over = { spec: this.windowSpec(clause.windowSpec[0]!, clause.LParen![0]!, clause.RParen![0]!) };
+      depth = Math.max(depth, this.depth);
+    } else if (clause?.Identifier) over = { name: this.name(clause.Identifier[0]!) };
     this.deep(depth + 1, name.span.start);
     return {
       kind: "call",
@@ -894,8 +916,62 @@ class AstBuilder {
       args,
       distinct: c.Distinct !== undefined,
       star: c.Star !== undefined,
-      span: this.span(name.span.start, endOf(c.RParen![0]!)),
+      ...(over === undefined ? {} : { over }),
+      span: this.span(name.span.start, operandEnd(node)),
     };
+  }
+
+  /** A window between its parentheses; it leaves the depth of its deepest expression in `this.depth`. */
+  private windowSpec(node: C.WindowSpecCstNode, open: IToken, close: IToken): A.WindowSpec {
+    const c = node.children;
+    let depth = 0;
+    const partitionBy: A.Expr[] = [];
+    for (const cst of c.expression ?? []) {
+      partitionBy.push(this.expression(cst));
+      depth = Math.max(depth, this.depth);
+    }
+    const orderBy: A.OrderItem[] = [];
+    for (const item of c.orderItem ?? []) {
+      orderBy.push(this.orderItem(item));
+      depth = Math.max(depth, this.depth);
+    }
+    const frame = c.frameSpec === undefined ? undefined : this.frameSpec(c.frameSpec[0]!);
+    this.depth = depth;
+    return {
+      ...(c.Identifier ? { base: this.name(c.Identifier[0]!) } : {}),
+      partitionBy,
+      orderBy,
+      ...(frame === undefined ? {} : { frame }),
+      span: this.span(open.startOffset, endOf(close)),
+    };
+  }
+
+  private frameSpec(node: C.FrameSpecCstNode): A.FrameClause {
+    const c = node.children;
+    const unitsToken = (c.Rows ?? c.Range ?? c.Groups)![0]!;
+    const units = c.Rows ? "rows" : c.Range ? "range" : "groups";
+    const bounds = (c.frameBound ?? []).map((b) => this.frameEnd(b));
+    const exclude = c.No ? "no others" : c.Current ? "current row" : c.Group ? "group" : c.Ties ? "ties" : undefined;
+    const lastToken = (c.Others ?? c.Row ?? c.Group ?? c.Ties)?.[0];
+    const end = lastToken === undefined ? last(bounds).span.end : endOf(lastToken);
+    return {
+      units,
+      start: bounds[0]!,
+      ...(bounds[1] === undefined ? {} : { end: bounds[1] }),
+      ...(exclude === undefined ? {} : { exclude }),
+      span: this.span(unitsToken.startOffset, end),
+    };
+  }
+
+  private frameEnd(node: C.FrameBoundCstNode): A.FrameEnd {
+    const c = node.children;
+    if (c.Current) return { kind: "current-row", span: this.span(c.Current[0]!.startOffset, endOf(c.Row![0]!)) };
+    const side = (c.Preceding ?? c.Following)![0]!;
+    const preceding = c.Preceding !== undefined;
+    if (c.Unbounded) return { kind: preceding ? "unbounded-preceding" : "unbounded-following", span: this.span(c.Unbounded[0]!.startOffset, endOf(side)) };
+    const token = c.NumberLiteral![0]!;
+    const span = this.span(token.startOffset, endOf(side));
+    return { kind: preceding ? "preceding" : "following", offset: this.number(token, false), span };
   }
 
   private caseExpression(node: C.CaseExpressionCstNode): A.CaseExpr {

@@ -39,6 +39,9 @@ import type {
   Check,
   ExplainCommand,
   CompoundOperator,
+  FrameBoundSpec,
+  WindowFunctionName,
+  WindowSpec as WindowSpecCommand,
 } from "../commands/types.js";
 import { IDENTIFIER_RULE, isValidIdentifier, quote } from "../commands/names.js";
 import { SqlError, StoreError, assertNever, type SourcePosition } from "../errors.js";
@@ -67,6 +70,9 @@ import type {
   TypeName,
   UpdateStmt,
   ValueExpr,
+  FrameEnd,
+  WindowDefinition,
+  WindowSpec,
 } from "../parser/ast.js";
 
 type Lowerable = SelectStmt | InsertStmt | UpdateStmt | DeleteStmt;
@@ -156,10 +162,15 @@ export function countParams(stmt: Statement): number {
         return;
       case "call":
         for (const arg of expr.args) visit(arg);
+        if (expr.over !== undefined && "spec" in expr.over) visitWindow(expr.over.spec);
         return;
       default:
         assertNever(expr, "expression");
     }
+  };
+  const visitWindow = (spec: WindowSpec): void => {
+    for (const e of spec.partitionBy) visit(e);
+    for (const item of spec.orderBy) visit(item.expr);
   };
   const visitCount = (value: Count | undefined): void => {
     if (typeof value === "object") count++;
@@ -177,6 +188,7 @@ export function countParams(stmt: Statement): number {
         visit(s.where);
         for (const item of s.groupBy) visit(item);
         visit(s.having);
+        for (const definition of s.windows ?? []) visitWindow(definition.spec);
         for (const arm of s.compound ?? []) visitStatement(arm.select);
         for (const item of s.orderBy) visit(item.expr);
         visitCount(s.limit);
@@ -324,7 +336,25 @@ function aliasOf(item: FromItem, read: { table: string } | { from: SelectCommand
   return "from" in read && "name" in item ? { as: name(item.name) } : {};
 }
 
+/** The WINDOW definitions of each select being lowered, innermost last: an OVER names one of its own select's. */
+const windowScopes: Map<string, WindowDefinition>[] = [];
+
 function lowerSelectBody(stmt: SelectStmt): SelectCommand {
+  const windows = new Map<string, WindowDefinition>();
+  for (const definition of stmt.windows ?? []) {
+    const windowName = name(definition.name);
+    if (windows.has(windowName)) throw new SqlError("sql_error", `WINDOW defines "${windowName}" twice`, at(definition.name.span));
+    windows.set(windowName, definition);
+  }
+  windowScopes.push(windows);
+  try {
+    return lowerSelectParts(stmt);
+  } finally {
+    windowScopes.pop();
+  }
+}
+
+function lowerSelectParts(stmt: SelectStmt): SelectCommand {
   const command: { -readonly [K in keyof SelectCommand]: SelectCommand[K] } = {
     kind: "select",
     columns: stmt.columns === "*" ? "*" : stmt.columns.map(selectColumn),
@@ -693,12 +723,109 @@ function lowerGroupConcat(call: CallExpr, name: string): Expression {
   return { type: "aggregate", name: "group_concat", arg, ...(call.distinct ? { distinct: true } : {}), ...separator };
 }
 
+const WINDOW_FUNCTIONS: ReadonlySet<string> = new Set<WindowFunctionName>([
+  "row_number",
+  "rank",
+  "dense_rank",
+  "percent_rank",
+  "cume_dist",
+  "ntile",
+  "lag",
+  "lead",
+  "first_value",
+  "last_value",
+  "nth_value",
+]);
+
+/**
+ * `f(…) OVER …`: a window function, or an aggregate over a window
+ * (`count(*)`, `group_concat(x, ', ')` and `string_agg` as without OVER).
+ * A named window is looked up among its select's WINDOW definitions.
+ */
+function lowerWindowCall(call: CallExpr, over: NonNullable<CallExpr["over"]>): Expression {
+  const lower = call.name.text.toLowerCase();
+  if (call.distinct) throw new SqlError("sql_error", `${call.name.text}() OVER (…) cannot take DISTINCT: window functions do not support it`, at(call.span));
+  const window = "spec" in over ? resolveWindow(over.spec) : resolveWindow(namedWindow(over.name).spec);
+  if (lower === "group_concat" || lower === "string_agg") {
+    const aggregate = lowerGroupConcat(call, lower) as Extract<Expression, { type: "aggregate" }>;
+    return { type: "window", name: "group_concat", args: [aggregate.arg!], ...(aggregate.separator === undefined ? {} : { separator: aggregate.separator }), over: window };
+  }
+  if (call.star && lower !== "count") throw new SqlError("sql_error", `${call.name.text}(*) does not exist: only count takes *`, at(call.span));
+  if (!AGGREGATES.has(lower) && !WINDOW_FUNCTIONS.has(lower)) {
+    throw new SqlError("sql_error", `${call.name.text}() is not a window function: OVER goes with the ranking and value functions and the aggregates`, at(call.span));
+  }
+  return { type: "window", name: lower as WindowFunctionName | AggregateName, args: call.args.map(lowerExpr), over: window };
+}
+
+function namedWindow(windowName: Name): WindowDefinition {
+  const definition = windowScopes[windowScopes.length - 1]?.get(name(windowName));
+  if (definition === undefined) throw new SqlError("sql_error", `No window named "${name(windowName)}": define it in the select's WINDOW clause`, at(windowName.span));
+  return definition;
+}
+
+/**
+ * A window with its base window's parts filled in, as SQLite does: the
+ * base gives PARTITION BY, and ORDER BY unless the window has its own; a
+ * window that names a base adds no PARTITION BY, no ORDER BY over the
+ * base's, and extends no base that has a frame.
+ */
+function resolveWindow(spec: WindowSpec, seen: ReadonlySet<string> = new Set()): WindowSpecCommand {
+  if (spec.base !== undefined) {
+    const baseName = name(spec.base);
+    if (seen.has(baseName)) throw new SqlError("sql_error", `Window "${baseName}" is defined through itself`, at(spec.base.span));
+    const base = namedWindow(spec.base).spec;
+    const refuse = (part: string): SqlError => new SqlError("sql_error", `A window based on "${baseName}" cannot override its ${part}`, at(spec.span));
+    if (spec.partitionBy.length > 0) throw refuse("PARTITION BY");
+    if (spec.orderBy.length > 0 && base.orderBy.length > 0) throw refuse("ORDER BY");
+    if (base.frame !== undefined) throw refuse("frame");
+    const resolved = resolveWindow(base, new Set([...seen, baseName]));
+    return { ...resolved, ...windowParts([], spec.orderBy, spec) };
+  }
+  return windowParts(spec.partitionBy, spec.orderBy, spec);
+}
+
+function windowParts(partitionBy: WindowSpec["partitionBy"], orderBy: WindowSpec["orderBy"], spec: WindowSpec): WindowSpecCommand {
+  const frame = spec.frame;
+  return {
+    ...(partitionBy.length > 0 ? { partitionBy: partitionBy.map(lowerExpr) } : {}),
+    ...(orderBy.length > 0 ? { orderBy: orderBy.map((item): OrderBy => ({ expr: lowerExpr(item.expr), direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }) })) } : {}),
+    ...(frame === undefined
+      ? {}
+      : {
+          frame: {
+            units: frame.units,
+            start: frameBound(frame.start),
+            ...(frame.end === undefined ? {} : { end: frameBound(frame.end) }),
+            ...(frame.exclude === undefined ? {} : { exclude: frame.exclude }),
+          },
+        }),
+  };
+}
+
+function frameBound(end: FrameEnd): FrameBoundSpec {
+  switch (end.kind) {
+    case "unbounded-preceding":
+      return "unbounded preceding";
+    case "current-row":
+      return "current row";
+    case "unbounded-following":
+      return "unbounded following";
+    case "preceding":
+      return { preceding: end.offset };
+    case "following":
+      return { following: end.offset };
+    default:
+      return assertNever(end, "frame bound");
+  }
+}
+
 /**
  * A call is an aggregate when it names one (any case): `count(*)`, or one
  * argument with or without DISTINCT; anything else is a function, for which
- * `*` and DISTINCT mean nothing.
+ * `*` and DISTINCT mean nothing. With OVER it is a window function.
  */
 function lowerCall(call: CallExpr): Expression {
+  if (call.over !== undefined) return lowerWindowCall(call, call.over);
   const name = call.name.text.toLowerCase();
   if (name === "group_concat" || name === "string_agg") return lowerGroupConcat(call, name);
   if (AGGREGATES.has(name)) {
