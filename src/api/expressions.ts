@@ -19,7 +19,20 @@
  * are the bind step's job, the same one JSON and SQL go through.
  */
 
-import type { AggregateName, BinaryOp, ColumnType, Command, ComparisonOp, Expression, SelectCommand, Value } from "../commands/types.js";
+import type {
+  AggregateName,
+  BinaryOp,
+  ColumnType,
+  Command,
+  ComparisonOp,
+  Expression,
+  OrderBy,
+  SelectCommand,
+  Value,
+  WindowFrameSpec,
+  WindowFunctionName,
+  WindowSpec,
+} from "../commands/types.js";
 import { StoreError } from "../errors.js";
 
 /** Anything that can stand as an operand: an expression, or a plain value. */
@@ -412,3 +425,72 @@ export const groupConcat = (operand: Operand, options: AggregateOptions & { read
   const node: Expression = { type: "aggregate", name: "group_concat", arg: toLeft(operand), ...(options.distinct === true ? { distinct: true } : {}) };
   return fluent(options.separator === undefined ? node : { ...node, separator: options.separator });
 };
+
+/**
+ * A window for `over()`: PARTITION BY (a string names a column), ORDER BY
+ * (a string is a column ascending; an expression sorts ascending; a wire
+ * sort key says its direction and NULLs), and the frame.
+ */
+export interface WindowOptions {
+  readonly partitionBy?: readonly Operand[];
+  readonly orderBy?: readonly (string | Expression | OrderBy)[];
+  readonly frame?: WindowFrameSpec;
+}
+
+function windowCall(name: WindowFunctionName, args: readonly Expression[]): Expr {
+  return fluent({ type: "window", name, args, over: {} });
+}
+
+/**
+ * `call OVER (window)`: an aggregate helper's result (`sum("x")`,
+ * `count()`) or a window function's (`rowNumber()`, `lag("x")`) computed
+ * over its window. A window function without `over()` sees the whole
+ * result as one partition, as `OVER ()` does.
+ */
+export function over(call: Expression, window: WindowOptions = {}): Expr {
+  const spec: WindowSpec = {
+    ...(window.partitionBy === undefined ? {} : { partitionBy: window.partitionBy.map(toLeft) }),
+    ...(window.orderBy === undefined ? {} : { orderBy: window.orderBy.map(sortKey) }),
+    ...(window.frame === undefined ? {} : { frame: window.frame }),
+  };
+  if (call.type === "window") return fluent({ ...call, over: spec });
+  if (call.type !== "aggregate") throw new StoreError("invalid_request", `over() takes an aggregate or a window function, not a ${call.type} expression`);
+  if (call.distinct === true) throw new StoreError("invalid_request", "over() cannot take a DISTINCT aggregate: window functions do not support it");
+  const node: Expression = { type: "window", name: call.name, args: call.arg === undefined ? [] : [call.arg], over: spec };
+  return fluent(call.separator === undefined ? node : { ...node, separator: call.separator });
+}
+
+function sortKey(key: string | Expression | OrderBy): OrderBy {
+  if (typeof key === "string") return { column: key };
+  return "type" in key ? { expr: key } : key;
+}
+
+/** The row's number in its partition, from 1. */
+export const rowNumber = (): Expr => windowCall("row_number", []);
+/** 1 + the rows before the row's peers (ties share a rank, gaps follow). */
+export const rank = (): Expr => windowCall("rank", []);
+/** The row's peer group's number, from 1 (no gaps). */
+export const denseRank = (): Expr => windowCall("dense_rank", []);
+/** (rank − 1) / (rows − 1), 0 for a partition of one row. */
+export const percentRank = (): Expr => windowCall("percent_rank", []);
+/** The share of the partition's rows up to the row's last peer. */
+export const cumeDist = (): Expr => windowCall("cume_dist", []);
+/** The row's bucket, 1 to `buckets`, the partition cut in that many as even as can be. */
+export const ntile = (buckets: Operand): Expr => windowCall("ntile", [toRight(buckets)]);
+/** `x` of the row `offset` (default 1) before in the partition, else `otherwise` (default NULL). */
+export const lag = (x: Operand, offset?: Operand, otherwise?: Operand): Expr => windowCall("lag", shiftArgs(x, offset, otherwise));
+/** `x` of the row `offset` (default 1) after in the partition, else `otherwise` (default NULL). */
+export const lead = (x: Operand, offset?: Operand, otherwise?: Operand): Expr => windowCall("lead", shiftArgs(x, offset, otherwise));
+/** `x` of the frame's first row. */
+export const firstValue = (x: Operand): Expr => windowCall("first_value", [toLeft(x)]);
+/** `x` of the frame's last row. */
+export const lastValue = (x: Operand): Expr => windowCall("last_value", [toLeft(x)]);
+/** `x` of the frame's `n`th row (from 1), NULL if the frame is shorter. */
+export const nthValue = (x: Operand, n: Operand): Expr => windowCall("nth_value", [toLeft(x), toRight(n)]);
+
+function shiftArgs(x: Operand, offset: Operand | undefined, otherwise: Operand | undefined): Expression[] {
+  const args = [toLeft(x)];
+  if (offset !== undefined || otherwise !== undefined) args.push(toRight(offset ?? 1));
+  if (otherwise !== undefined) args.push(toRight(otherwise));
+  return args;
+}

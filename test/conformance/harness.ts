@@ -27,11 +27,12 @@ import { returningCases } from "./cases-returning.js";
 import { transactionCases } from "./cases-transaction.js";
 import { upsertCases } from "./cases-upsert.js";
 import { subqueryCases } from "./cases-subqueries.js";
+import { windowCases } from "./cases-window.js";
 import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...insertSelectCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...insertSelectCases, ...windowCases];
 
 export interface Failure {
   readonly error: string;

@@ -323,7 +323,8 @@ test("errors from number checks name the number", () => {
 
 test("long offending tokens are shortened in messages", () => {
   const error = failure(`SELECT a FROM t WHERE a = 1 '${"x".repeat(500)}'`);
-  assert.ok(error.message.length < 200, error.message);
+  // The list of what may come there is ~170 characters; the 502 of the token are cut to 40.
+  assert.ok(error.message.length < 250, error.message);
 });
 
 test.run();
