@@ -1,7 +1,8 @@
 /**
  * Runs a select plan: access path → filter on the first table → joins, each
- * followed by the WHERE terms it completes → grouping and HAVING → order
- * (top-k with a limit) → offset/limit → projection; with DISTINCT the rows
+ * followed by the WHERE terms it completes → grouping and HAVING → the
+ * window stage (`window.ts`) → order (top-k with a limit) → offset/limit →
+ * projection; with DISTINCT the rows
  * are projected first, then deduplicated, ordered and cut. An index range
  * tests the first table's filter as it walks: in ORDER BY's order there is
  * no sort and the walk stops once the limit is reached; in table order
