@@ -24,19 +24,7 @@ export function orderItems<T>(items: readonly T[], specs: readonly SortSpec<T>[]
     for (let i = 0; i < n; i++) column[i] = s.key(items[i] as T);
     return column;
   });
-  const signs = specs.map((s) => (s.descending ? -1 : 1));
-  // NULL sorts below every value, so the direction puts it first or last; a key that says otherwise flips it back.
-  const nullSigns = specs.map((s) => (s.nulls === undefined ? (s.descending ? -1 : 1) : s.nulls === "first" ? 1 : -1));
-  const cmp = (i: number, j: number): number => {
-    for (let k = 0; k < keys.length; k++) {
-      const column = keys[k] as Value[];
-      const a = column[i] as Value;
-      const b = column[j] as Value;
-      const c = compareValues(a, b);
-      if (c !== 0) return c * ((a === null || b === null ? nullSigns[k] : signs[k]) as number);
-    }
-    return i - j; // stable: earlier row first
-  };
+  const cmp = keyOrder(keys, specs);
   let order: number[];
   if (keep !== undefined && keep < n) order = topK(n, keep, cmp);
   else {
@@ -44,6 +32,47 @@ export function orderItems<T>(items: readonly T[], specs: readonly SortSpec<T>[]
     order.sort(cmp);
   }
   return order.map((i) => items[i] as T);
+}
+
+/**
+ * The order of indexes `i`, `j` into the key columns `keys` (one per
+ * spec): by the keys, then by `tie[i]` (the index itself when absent), so
+ * a sort by it is stable. A column of numbers only is compared from a
+ * Float64Array: no call and no boxed number per comparison, which made
+ * half the time of sorting 100,000 rows by a real.
+ */
+export function keyOrder(keys: readonly (readonly Value[])[], specs: readonly Pick<SortSpec<never>, "descending" | "nulls">[], tie?: ArrayLike<number>): (i: number, j: number) => number {
+  const signs = specs.map((s) => (s.descending ? -1 : 1));
+  // NULL sorts below every value, so the direction puts it first or last; a key that says otherwise flips it back.
+  const nullSigns = specs.map((s) => (s.nulls === undefined ? (s.descending ? -1 : 1) : s.nulls === "first" ? 1 : -1));
+  const numbers = keys.map((column) => (column.every((v) => typeof v === "number") ? Float64Array.from(column as number[]) : undefined));
+  const ties = (i: number, j: number): number => (tie === undefined ? i - j : (tie[i] as number) - (tie[j] as number)); // stable: earlier row first
+  const only = numbers[0];
+  if (keys.length === 1 && only !== undefined) {
+    const sign = signs[0] as number;
+    return (i, j) => {
+      const a = only[i] as number;
+      const b = only[j] as number;
+      return a < b ? -sign : a > b ? sign : ties(i, j);
+    };
+  }
+  return (i: number, j: number): number => {
+    for (let k = 0; k < keys.length; k++) {
+      const typed = numbers[k];
+      if (typed !== undefined) {
+        const a = typed[i] as number;
+        const b = typed[j] as number;
+        if (a !== b) return a < b ? -(signs[k] as number) : (signs[k] as number);
+        continue;
+      }
+      const column = keys[k] as Value[];
+      const a = column[i] as Value;
+      const b = column[j] as Value;
+      const c = compareValues(a, b);
+      if (c !== 0) return c * ((a === null || b === null ? nullSigns[k] : signs[k]) as number);
+    }
+    return ties(i, j);
+  };
 }
 
 /** The `k` smallest indexes under `cmp`, sorted, via a max-heap of size k. */

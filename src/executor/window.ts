@@ -24,10 +24,10 @@
 
 import type { Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import type { SortKey, WindowCall, WindowFrame, Windowing } from "../planner/plan.js";
+import type { OutputColumn, SortKey, WindowCall, WindowFrame, Windowing } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { compileValue, type CompileContext, type RowMode } from "./codegen.js";
-import { orderItems } from "./order.js";
+import { keyOrder } from "./order.js";
 import { compileProjection } from "./project.js";
 import { compareValues } from "./value-order.js";
 
@@ -51,8 +51,10 @@ interface PreparedWindow {
 }
 
 export function compileWindows(windowing: Windowing, mode: RowMode, context?: CompileContext): WindowFn {
+  // Each window row is made whole at once, its calls' places NULL until computed: writing past an array's end would grow it row by row.
+  const places: OutputColumn[] = windowing.calls.map((_, i) => ({ name: `w${i}`, expr: { kind: "const", value: null } }));
   const carry = compileProjection(
-    windowing.carried.map((expr, i) => ({ name: String(i), expr })),
+    [...windowing.carried.map((expr, i) => ({ name: String(i), expr })), ...places],
     "arrays",
     mode,
     context,
@@ -79,34 +81,75 @@ export function compileWindows(windowing: Windowing, mode: RowMode, context?: Co
   };
 }
 
-/** Sorts `perm` by the window and writes its calls' values into `rows`; returns the new order. */
+/** Sorts `perm` by the window (ties kept in `perm`'s order) and writes its calls' values into `rows`; returns the new order. */
 function runWindow(window: PreparedWindow, items: readonly unknown[], p: readonly Value[], t: unknown, perm: number[], rows: Value[][]): number[] {
-  const column = (f: Fn): Value[] => items.map((item) => f(item, p, t));
+  const column = (f: Fn): Value[] => {
+    const values = new Array<Value>(items.length);
+    for (let i = 0; i < items.length; i++) values[i] = f(items[i], p, t);
+    return values;
+  };
   const partition = window.partition.map(column);
   const order = window.order.map(column);
-  const specs = [
-    ...partition.map((values) => ({ key: (i: number) => values[i] as Value, descending: false })),
-    ...order.map((values, k) => {
-      const key = window.sortKeys[k]!;
-      return { key: (i: number) => values[i] as Value, descending: key.direction === "desc", ...(key.nulls === undefined ? {} : { nulls: key.nulls }) };
-    }),
-  ];
-  const sorted = specs.length === 0 ? perm : orderItems(perm, specs);
-  const same = (columns: Value[][], a: number, b: number): boolean => columns.every((values) => compareValues(values[a] as Value, values[b] as Value) === 0);
+  const place = new Int32Array(perm.length);
+  for (let pos = 0; pos < perm.length; pos++) place[perm[pos]!] = pos;
+  const specs = window.sortKeys.map((k) => ({ descending: k.direction === "desc", ...(k.nulls === undefined ? {} : { nulls: k.nulls }) }));
+  // A partition's rows sorted by ORDER BY, ties in the order `perm` has them.
+  const cmp = order.length === 0 ? undefined : keyOrder(order, specs, place);
+  const sortPart = (part: number[]): number[] => (cmp === undefined ? part : part.sort(cmp));
+  const { sorted, starts } = partition.length === 0 ? { sorted: sortPart(perm.slice()), starts: [0, perm.length] } : partitioned(partition, perm, sortPart);
   const args = window.calls.map((c) => c.args.map(column));
-  const n = sorted.length;
-  let start = 0;
-  while (start < n) {
-    let end = start + 1;
-    while (end < n && same(partition, sorted[start]!, sorted[end]!)) end++;
-    const part = new Partition(sorted, start, end, order, window.sortKeys, same);
-    window.calls.forEach((c, k) => {
-      const values = callValues(c.call, args[k]!, part);
+  for (let k = 0; k + 1 < starts.length; k++) {
+    const [start, end] = [starts[k]!, starts[k + 1]!];
+    const part = new Partition(sorted, start, end, order, window.sortKeys);
+    window.calls.forEach((c, j) => {
+      const values = callValues(c.call, args[j]!, part);
       for (let pos = start; pos < end; pos++) rows[sorted[pos]!]![c.slot] = values[pos - start]!;
     });
-    start = end;
   }
   return sorted;
+}
+
+/**
+ * The items of `perm` by partition — the partitions in the order of their
+ * values (ascending, NULL first), as one sort by them would put them — each
+ * partition's items sorted by `sortPart`; and where each partition starts
+ * (then the end). Hashing the rows into partitions and sorting each on its
+ * own compares far fewer pairs than one sort by both.
+ */
+function partitioned(partition: readonly Value[][], perm: readonly number[], sortPart: (part: number[]) => number[]): { sorted: number[]; starts: number[] } {
+  // Map keys compare as `=` does (1 and 1.0 one key, NULL one key); several columns key by their JSON.
+  const single = partition.length === 1 ? partition[0]! : undefined;
+  const buckets = new Map<unknown, { readonly values: Value[]; readonly items: number[] }>();
+  for (const i of perm) {
+    const key = single !== undefined ? single[i] : JSON.stringify(partition.map((values) => values[i]));
+    let bucket = buckets.get(key);
+    if (bucket === undefined) {
+      bucket = { values: partition.map((values) => values[i] as Value), items: [] };
+      buckets.set(key, bucket);
+    }
+    bucket.items.push(i);
+  }
+  const list = [...buckets.values()].sort((a, b) => {
+    for (let k = 0; k < a.values.length; k++) {
+      const c = compareValues(a.values[k] as Value, b.values[k] as Value);
+      if (c !== 0) return c;
+    }
+    return 0;
+  });
+  const sorted = new Array<number>(perm.length);
+  const starts = [0];
+  let at = 0;
+  for (const bucket of list) {
+    for (const i of sortPart(bucket.items)) sorted[at++] = i;
+    starts.push(at);
+  }
+  return { sorted, starts };
+}
+
+/** Whether items `a` and `b` hold equal values (as `=` finds them, NULLs equal) in every column. */
+function equalKeys(columns: readonly Value[][], a: number, b: number): boolean {
+  for (const values of columns) if (compareValues(values[a] as Value, values[b] as Value) !== 0) return false;
+  return true;
 }
 
 /** One partition: positions `[start, end)` of `perm`, with its peer groups. */
@@ -125,7 +168,6 @@ class Partition {
     end: number,
     private readonly order: Value[][],
     private readonly sortKeys: readonly SortKey[],
-    same: (columns: Value[][], a: number, b: number) => boolean,
   ) {
     const size = end - start;
     this.size = size;
@@ -134,7 +176,7 @@ class Partition {
     this.groupEnd = new Int32Array(size);
     let g = -1;
     for (let i = 0; i < size; i++) {
-      if (i === 0 || !same(order, perm[start + i - 1]!, perm[start + i]!)) this.groupStarts.push(i), g++;
+      if (i === 0 || !equalKeys(order, perm[start + i - 1]!, perm[start + i]!)) this.groupStarts.push(i), g++;
       this.group[i] = g;
       this.groupStart[i] = this.groupStarts[g]!;
     }
@@ -147,34 +189,41 @@ class Partition {
     return this.perm[this.start + i]!;
   }
 
-  /** The frame of position `i`: `[from, to)`, empty when `to <= from`. */
-  frame(frame: WindowFrame, i: number): [number, number] {
-    return [this.bound(frame, frame.start, i, true), this.bound(frame, frame.end, i, false)];
+  /** Each position's frame: `[starts[i], ends[i])`, empty when the end is not after the start. */
+  frames(frame: WindowFrame): { readonly starts: Int32Array; readonly ends: Int32Array } {
+    return { starts: this.bounds(frame, frame.start, true), ends: this.bounds(frame, frame.end, false) };
   }
 
-  private bound(frame: WindowFrame, bound: WindowFrame["start"], i: number, isStart: boolean): number {
+  private bounds(frame: WindowFrame, bound: WindowFrame["start"], isStart: boolean): Int32Array {
+    const size = this.size;
+    const out = new Int32Array(size);
     switch (bound.kind) {
       case "unbounded-preceding":
-        return 0;
+        return out;
       case "unbounded-following":
-        return this.size;
+        return out.fill(size);
       case "current-row":
-        if (frame.units === "rows") return isStart ? i : i + 1;
-        return isStart ? this.groupStart[i]! : this.groupEnd[i]!;
+        if (frame.units === "rows") for (let i = 0; i < size; i++) out[i] = isStart ? i : i + 1;
+        else out.set(isStart ? this.groupStart : this.groupEnd);
+        return out;
       case "preceding":
       case "following": {
-        const sign = bound.kind === "preceding" ? -1 : 1;
+        const offset = bound.kind === "preceding" ? -bound.offset : bound.offset;
         switch (frame.units) {
           case "rows":
-            return clamp(i + sign * bound.offset + (isStart ? 0 : 1), this.size);
+            for (let i = 0; i < size; i++) out[i] = clamp(i + offset + (isStart ? 0 : 1), size);
+            return out;
           case "groups": {
-            const g = this.group[i]! + sign * bound.offset;
             const groups = this.groupStarts.length - 1;
-            if (isStart) return g < 0 ? 0 : g >= groups ? this.size : this.groupStarts[g]!;
-            return g < 0 ? 0 : g >= groups ? this.size : this.groupStarts[g + 1]!;
+            for (let i = 0; i < size; i++) {
+              const g = this.group[i]! + offset;
+              out[i] = g < 0 ? 0 : g >= groups ? size : this.groupStarts[isStart ? g : g + 1]!;
+            }
+            return out;
           }
           case "range":
-            return this.rangeBound(i, sign * bound.offset, isStart);
+            this.rangeBounds(offset, isStart, out);
+            return out;
           default:
             return assertNever(frame.units, "frame units");
         }
@@ -185,36 +234,34 @@ class Partition {
   }
 
   /**
-   * RANGE `offset` from position `i` (negative: PRECEDING): the first
+   * RANGE `offset` (negative: PRECEDING) from each position: the first
    * position whose ORDER BY value lies at or beyond `value + offset` in the
-   * sort's direction (`isStart`), or past it (the end). A NULL value's
-   * frame is its peers, as in SQLite; other rows never reach the NULLs.
+   * sort's direction (`isStart`), or past it (the end). The values are
+   * sorted, so the target only moves on and one sweep finds every bound. A
+   * NULL value's frame is its peers, as in SQLite; other rows never reach
+   * the NULLs, which sort before or after all of them.
    */
-  private rangeBound(i: number, offset: number, isStart: boolean): number {
+  private rangeBounds(offset: number, isStart: boolean, out: Int32Array): void {
     const values = this.order[0]!;
-    const v = values[this.item(i)] as number | null;
-    if (v === null) return isStart ? this.groupStart[i]! : this.groupEnd[i]!;
-    const descending = this.sortKeys[0]!.direction === "desc";
-    const target = descending ? v - offset : v + offset;
-    let [lo, hi] = (this.valued ??= this.valuedRun(values));
-    const before = (x: number): boolean => (descending ? x > target : x < target) || (!isStart && x === target);
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (before(values[this.item(mid)] as number)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** The positions whose ORDER BY value is not NULL: sorted, with the NULLs before or after them. */
-  private valued: [number, number] | undefined;
-
-  private valuedRun(values: readonly Value[]): [number, number] {
+    const at = (i: number): Value => values[this.perm[this.start + i]!] as Value;
     let lo = 0;
     let hi = this.size;
-    while (lo < this.size && values[this.item(lo)] === null) lo++;
-    while (hi > lo && values[this.item(hi - 1)] === null) hi--;
-    return [lo, hi];
+    while (lo < hi && at(lo) === null) lo++;
+    while (hi > lo && at(hi - 1) === null) hi--;
+    for (let i = 0; i < lo; i++) out[i] = isStart ? this.groupStart[i]! : this.groupEnd[i]!;
+    for (let i = hi; i < this.size; i++) out[i] = isStart ? this.groupStart[i]! : this.groupEnd[i]!;
+    const descending = this.sortKeys[0]!.direction === "desc";
+    let p = lo;
+    for (let i = lo; i < hi; i++) {
+      const v = at(i) as number;
+      const target = descending ? v - offset : v + offset;
+      for (; p < hi; p++) {
+        const x = at(p) as number;
+        const before = (descending ? x > target : x < target) || (!isStart && x === target);
+        if (!before) break;
+      }
+      out[i] = p;
+    }
   }
 
   /** Whether EXCLUDE takes position `j` out of position `i`'s frame. */
@@ -288,8 +335,9 @@ function callValues(call: WindowCall, args: readonly Value[][], part: Partition)
     case "first_value":
     case "last_value":
     case "nth_value": {
+      const { starts, ends } = part.frames(call.frame);
       for (let i = 0; i < size; i++) {
-        const [from, to] = part.frame(call.frame, i);
+        const [from, to] = [starts[i]!, ends[i]!];
         let wanted = call.name === "nth_value" ? wholeArgument(arg(1, i), "nth_value()'s second argument", false) : 1;
         out[i] = null;
         if (call.name === "last_value") {
@@ -385,10 +433,13 @@ function aggregateValues(call: WindowCall, values: readonly Value[] | undefined,
   const size = part.size;
   const out = new Array<Value>(size);
   const value = (j: number): Value => (values === undefined ? true : (values[part.item(j)] as Value));
+  const { starts, ends } = part.frames(call.frame);
+  if ((call.name === "min" || call.name === "max") && call.frame.exclude === "no others") return extremes(call.name, value, starts, ends, out);
   let acc = accumulator(call);
   let [from, to] = [0, 0];
   for (let i = 0; i < size; i++) {
-    const [start, end] = part.frame(call.frame, i);
+    const start = starts[i]!;
+    const end = ends[i]!;
     if (call.frame.exclude !== "no others") {
       acc = accumulator(call);
       for (let j = start; j < end; j++) if (!part.excluded(call.frame, i, j)) acc.add(value(j));
@@ -403,6 +454,36 @@ function aggregateValues(call: WindowCall, values: readonly Value[] | undefined,
     for (; from < start; from++) remove!(value(from));
     for (to = Math.max(to, start); to < end; to++) acc.add(value(to));
     out[i] = acc.value();
+  }
+  return out;
+}
+
+/**
+ * min or max over frames whose ends only move forward: a queue of the
+ * positions that may still be the extreme (each better than the ones
+ * after it), so a sliding frame costs O(1) a row, not its width.
+ */
+function extremes(name: "min" | "max", value: (j: number) => Value, starts: Int32Array, ends: Int32Array, out: Value[]): Value[] {
+  const sign = name === "min" ? -1 : 1;
+  const queue: number[] = [];
+  let head = 0;
+  let to = 0;
+  for (let i = 0; i < out.length; i++) {
+    const start = starts[i]!;
+    if (i > 0 && (start < starts[i - 1]! || ends[i]! < ends[i - 1]!)) {
+      // A frame that moved back (none of today's frames do) starts the queue over.
+      queue.length = head = 0;
+      to = start;
+    }
+    for (to = Math.max(to, start); to < ends[i]!; to++) {
+      const v = value(to);
+      if (v === null) continue;
+      // A value at least as good as the last queued one outlives it in every later frame.
+      while (queue.length > head && compareValues(v, value(queue[queue.length - 1]!)) * sign >= 0) queue.pop();
+      queue.push(to);
+    }
+    while (head < queue.length && queue[head]! < start) head++;
+    out[i] = head < queue.length && queue[head]! < ends[i]! ? value(queue[head]!) : null;
   }
   return out;
 }
