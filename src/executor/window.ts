@@ -11,24 +11,26 @@
  * peers are rows of a partition with equal ORDER BY values (all its rows,
  * without ORDER BY).
  *
- * Ranking functions, ntile, lag and lead read the partition and the peers;
- * the value functions and aggregates read the frame: positions `[start,
- * end)` of the partition, less what EXCLUDE takes out. An aggregate keeps
- * its state from one row's frame to the next, adding the rows that enter
- * and, for count, sum and avg, taking out those that leave (min, max and
- * group_concat start over when the frame's start moves; with EXCLUDE every
- * row's frame is aggregated afresh). Aggregates follow the grouping's
+ * Ranking functions, ntile, lag and lead read the partition and the peers
+ * (`window-layout.ts`); the value functions and aggregates read the frame:
+ * positions `[start, end)` of the partition, less what EXCLUDE takes out.
+ * An aggregate keeps its state from one row's frame to the next, adding
+ * the rows that enter and, for count, sum and avg, taking out those that
+ * leave; min and max keep a queue of candidates; group_concat starts over
+ * when the frame's start moves, and with EXCLUDE every row's frame is
+ * aggregated afresh. Aggregates follow the grouping's
  * semantics: count counts non-NULL values, sum of integers is an integer,
  * a real sum is compensated (Neumaier), min and max compare as ORDER BY.
  */
 
 import type { Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import type { OutputColumn, SortKey, WindowCall, WindowFrame, Windowing } from "../planner/plan.js";
+import type { OutputColumn, SortKey, WindowCall, Windowing } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { compileValue, type CompileContext, type RowMode } from "./codegen.js";
 import { keyOrder } from "./order.js";
 import { compileProjection } from "./project.js";
+import { WindowLayout } from "./window-layout.js";
 import { compareValues } from "./value-order.js";
 
 /** The window rows of `items` (in the heaps `t`), in the first window's order. */
@@ -97,276 +99,174 @@ function runWindow(window: PreparedWindow, items: readonly unknown[], p: readonl
   const cmp = order.length === 0 ? undefined : keyOrder(order, specs, place);
   const sortPart = (part: number[]): number[] => (cmp === undefined ? part : part.sort(cmp));
   const { sorted, starts } = partition.length === 0 ? { sorted: sortPart(perm.slice()), starts: [0, perm.length] } : partitioned(partition, perm, sortPart);
-  const args = window.calls.map((c) => c.args.map(column));
-  for (let k = 0; k + 1 < starts.length; k++) {
-    const [start, end] = [starts[k]!, starts[k + 1]!];
-    const part = new Partition(sorted, start, end, order, window.sortKeys);
-    window.calls.forEach((c, j) => {
-      const values = callValues(c.call, args[j]!, part);
-      for (let pos = start; pos < end; pos++) rows[sorted[pos]!]![c.slot] = values[pos - start]!;
-    });
-  }
+  const layout = new WindowLayout(sorted, starts, order, window.sortKeys);
+  for (const c of window.calls) callValues(c.call, c.args.map(column), layout, new Output(rows, sorted, c.slot));
   return sorted;
+}
+
+/** Where a call's values go: the slot of each window row, by position. One class, so `set` is one call site V8 inlines. */
+class Output {
+  constructor(
+    private readonly rows: Value[][],
+    private readonly sorted: readonly number[],
+    private readonly slot: number,
+  ) {}
+
+  set(pos: number, value: Value): void {
+    this.rows[this.sorted[pos]!]![this.slot] = value;
+  }
 }
 
 /**
  * The items of `perm` by partition — the partitions in the order of their
- * values (ascending, NULL first), as one sort by them would put them — each
- * partition's items sorted by `sortPart`; and where each partition starts
- * (then the end). Hashing the rows into partitions and sorting each on its
- * own compares far fewer pairs than one sort by both.
+ * values (ascending, NULL first), as one sort by them would put them, each
+ * partition's items in `perm`'s order then sorted by `sortPart` — and
+ * where each partition starts (then the end). Hashing the rows into
+ * partitions and sorting each on its own compares far fewer pairs than one
+ * sort by both; the partitions are numbered, counted and laid out by
+ * counting, with no object per partition.
  */
 function partitioned(partition: readonly Value[][], perm: readonly number[], sortPart: (part: number[]) => number[]): { sorted: number[]; starts: number[] } {
+  const n = perm.length;
   // Map keys compare as `=` does (1 and 1.0 one key, NULL one key); several columns key by their JSON.
   const single = partition.length === 1 ? partition[0]! : undefined;
-  const buckets = new Map<unknown, { readonly values: Value[]; readonly items: number[] }>();
+  const numbers = new Map<unknown, number>();
+  const first: number[] = [];
+  const bucket = new Int32Array(n);
   for (const i of perm) {
     const key = single !== undefined ? single[i] : JSON.stringify(partition.map((values) => values[i]));
-    let bucket = buckets.get(key);
-    if (bucket === undefined) {
-      bucket = { values: partition.map((values) => values[i] as Value), items: [] };
-      buckets.set(key, bucket);
+    let b = numbers.get(key);
+    if (b === undefined) {
+      b = first.push(i) - 1;
+      numbers.set(key, b);
     }
-    bucket.items.push(i);
+    bucket[i] = b;
   }
-  const list = [...buckets.values()].sort((a, b) => {
-    for (let k = 0; k < a.values.length; k++) {
-      const c = compareValues(a.values[k] as Value, b.values[k] as Value);
-      if (c !== 0) return c;
-    }
-    return 0;
-  });
-  const sorted = new Array<number>(perm.length);
+  // The partitions in the order of their values: each by its first item's.
+  const byValue = first
+    .slice()
+    .sort(keyOrder(partition, partition.map(() => ({ descending: false }))))
+    .map((i) => bucket[i]!);
+  const counts = new Int32Array(first.length);
+  for (const i of perm) counts[bucket[i]!]!++;
+  const offset = new Int32Array(first.length);
   const starts = [0];
   let at = 0;
-  for (const bucket of list) {
-    for (const i of sortPart(bucket.items)) sorted[at++] = i;
+  for (const b of byValue) {
+    offset[b] = at;
+    at += counts[b]!;
     starts.push(at);
+  }
+  const sorted = new Array<number>(n);
+  for (const i of perm) sorted[offset[bucket[i]!]!++] = i;
+  for (let k = 0; k + 1 < starts.length; k++) {
+    const [from, to] = [starts[k]!, starts[k + 1]!];
+    if (to - from < 2) continue;
+    const part = sortPart(sorted.slice(from, to));
+    for (let pos = from; pos < to; pos++) sorted[pos] = part[pos - from]!;
   }
   return { sorted, starts };
 }
 
-/** Whether items `a` and `b` hold equal values (as `=` finds them, NULLs equal) in every column. */
-function equalKeys(columns: readonly Value[][], a: number, b: number): boolean {
-  for (const values of columns) if (compareValues(values[a] as Value, values[b] as Value) !== 0) return false;
-  return true;
-}
-
-/** One partition: positions `[start, end)` of `perm`, with its peer groups. */
-class Partition {
-  readonly size: number;
-  /** Per position (from the partition's start): its peer group's number, first and end position. */
-  readonly group: Int32Array;
-  readonly groupStart: Int32Array;
-  readonly groupEnd: Int32Array;
-  /** Per peer group number: its first position; one more entry, the partition's size. */
-  readonly groupStarts: number[] = [];
-
-  constructor(
-    readonly perm: readonly number[],
-    readonly start: number,
-    end: number,
-    private readonly order: Value[][],
-    private readonly sortKeys: readonly SortKey[],
-  ) {
-    const size = end - start;
-    this.size = size;
-    this.group = new Int32Array(size);
-    this.groupStart = new Int32Array(size);
-    this.groupEnd = new Int32Array(size);
-    let g = -1;
-    for (let i = 0; i < size; i++) {
-      if (i === 0 || !equalKeys(order, perm[start + i - 1]!, perm[start + i]!)) this.groupStarts.push(i), g++;
-      this.group[i] = g;
-      this.groupStart[i] = this.groupStarts[g]!;
-    }
-    this.groupStarts.push(size);
-    for (let i = 0; i < size; i++) this.groupEnd[i] = this.groupStarts[this.group[i]! + 1]!;
-  }
-
-  /** The item at position `i` of the partition. */
-  item(i: number): number {
-    return this.perm[this.start + i]!;
-  }
-
-  /** Each position's frame: `[starts[i], ends[i])`, empty when the end is not after the start. */
-  frames(frame: WindowFrame): { readonly starts: Int32Array; readonly ends: Int32Array } {
-    return { starts: this.bounds(frame, frame.start, true), ends: this.bounds(frame, frame.end, false) };
-  }
-
-  private bounds(frame: WindowFrame, bound: WindowFrame["start"], isStart: boolean): Int32Array {
-    const size = this.size;
-    const out = new Int32Array(size);
-    switch (bound.kind) {
-      case "unbounded-preceding":
-        return out;
-      case "unbounded-following":
-        return out.fill(size);
-      case "current-row":
-        if (frame.units === "rows") for (let i = 0; i < size; i++) out[i] = isStart ? i : i + 1;
-        else out.set(isStart ? this.groupStart : this.groupEnd);
-        return out;
-      case "preceding":
-      case "following": {
-        const offset = bound.kind === "preceding" ? -bound.offset : bound.offset;
-        switch (frame.units) {
-          case "rows":
-            for (let i = 0; i < size; i++) out[i] = clamp(i + offset + (isStart ? 0 : 1), size);
-            return out;
-          case "groups": {
-            const groups = this.groupStarts.length - 1;
-            for (let i = 0; i < size; i++) {
-              const g = this.group[i]! + offset;
-              out[i] = g < 0 ? 0 : g >= groups ? size : this.groupStarts[isStart ? g : g + 1]!;
-            }
-            return out;
-          }
-          case "range":
-            this.rangeBounds(offset, isStart, out);
-            return out;
-          default:
-            return assertNever(frame.units, "frame units");
-        }
-      }
-      default:
-        return assertNever(bound, "frame bound");
-    }
-  }
-
-  /**
-   * RANGE `offset` (negative: PRECEDING) from each position: the first
-   * position whose ORDER BY value lies at or beyond `value + offset` in the
-   * sort's direction (`isStart`), or past it (the end). The values are
-   * sorted, so the target only moves on and one sweep finds every bound. A
-   * NULL value's frame is its peers, as in SQLite; other rows never reach
-   * the NULLs, which sort before or after all of them.
-   */
-  private rangeBounds(offset: number, isStart: boolean, out: Int32Array): void {
-    const values = this.order[0]!;
-    const at = (i: number): Value => values[this.perm[this.start + i]!] as Value;
-    let lo = 0;
-    let hi = this.size;
-    while (lo < hi && at(lo) === null) lo++;
-    while (hi > lo && at(hi - 1) === null) hi--;
-    for (let i = 0; i < lo; i++) out[i] = isStart ? this.groupStart[i]! : this.groupEnd[i]!;
-    for (let i = hi; i < this.size; i++) out[i] = isStart ? this.groupStart[i]! : this.groupEnd[i]!;
-    const descending = this.sortKeys[0]!.direction === "desc";
-    let p = lo;
-    for (let i = lo; i < hi; i++) {
-      const v = at(i) as number;
-      const target = descending ? v - offset : v + offset;
-      for (; p < hi; p++) {
-        const x = at(p) as number;
-        const before = (descending ? x > target : x < target) || (!isStart && x === target);
-        if (!before) break;
-      }
-      out[i] = p;
-    }
-  }
-
-  /** Whether EXCLUDE takes position `j` out of position `i`'s frame. */
-  excluded(frame: WindowFrame, i: number, j: number): boolean {
-    switch (frame.exclude) {
-      case "no others":
-        return false;
-      case "current row":
-        return j === i;
-      case "group":
-        return this.group[j] === this.group[i];
-      case "ties":
-        return j !== i && this.group[j] === this.group[i];
-      default:
-        return assertNever(frame.exclude, "frame exclusion");
-    }
-  }
-}
-
-function clamp(x: number, size: number): number {
-  return x < 0 ? 0 : x > size ? size : x;
-}
-
-/** A call's value at each position of the partition. */
-function callValues(call: WindowCall, args: readonly Value[][], part: Partition): Value[] {
-  const size = part.size;
-  const out = new Array<Value>(size);
-  const arg = (k: number, i: number): Value => args[k]![part.item(i)] as Value;
+/** A call's value at each position of the window, into `out`. `args[k]` holds argument k by item. */
+function callValues(call: WindowCall, args: readonly Value[][], layout: WindowLayout, out: Output): void {
+  const { size, sorted, partStart, partEnd, group, groupStart, groupEnd } = layout;
+  const arg = (k: number, pos: number): Value => args[k]![sorted[pos]!] as Value;
   switch (call.name) {
     case "row_number":
-      for (let i = 0; i < size; i++) out[i] = i + 1;
-      return out;
+      for (let pos = 0; pos < size; pos++) out.set(pos, pos - partStart[pos]! + 1);
+      return;
     case "rank":
-      for (let i = 0; i < size; i++) out[i] = part.groupStart[i]! + 1;
-      return out;
+      for (let pos = 0; pos < size; pos++) out.set(pos, groupStart[pos]! - partStart[pos]! + 1);
+      return;
     case "dense_rank":
-      for (let i = 0; i < size; i++) out[i] = part.group[i]! + 1;
-      return out;
+      for (let pos = 0; pos < size; pos++) out.set(pos, group[pos]! - group[partStart[pos]!]! + 1);
+      return;
     case "percent_rank":
-      for (let i = 0; i < size; i++) out[i] = size > 1 ? part.groupStart[i]! / (size - 1) : 0;
-      return out;
-    case "cume_dist":
-      for (let i = 0; i < size; i++) out[i] = part.groupEnd[i]! / size;
-      return out;
-    case "ntile": {
-      // SQLite reads the bucket count at the partition's first row; the first `size % n` buckets take one row more.
-      const n = wholeArgument(arg(0, 0), "ntile()'s argument", true);
-      const small = Math.floor(size / n);
-      const large = size % n;
-      for (let i = 0; i < size; i++) {
-        if (small === 0) out[i] = i + 1;
-        else if (i < large * (small + 1)) out[i] = Math.floor(i / (small + 1)) + 1;
-        else out[i] = Math.floor((i - large * (small + 1)) / small) + large + 1;
+      for (let pos = 0; pos < size; pos++) {
+        const rows = partEnd[pos]! - partStart[pos]!;
+        out.set(pos, rows > 1 ? (groupStart[pos]! - partStart[pos]!) / (rows - 1) : 0);
       }
-      return out;
-    }
+      return;
+    case "cume_dist":
+      for (let pos = 0; pos < size; pos++) out.set(pos, (groupEnd[pos]! - partStart[pos]!) / (partEnd[pos]! - partStart[pos]!));
+      return;
+    case "ntile":
+      for (let k = 0; k + 1 < layout.starts.length; k++) {
+        const [from, to] = [layout.starts[k]!, layout.starts[k + 1]!];
+        // SQLite reads the bucket count at the partition's first row; the first `rows % n` buckets take one row more.
+        const n = wholeArgument(arg(0, from), "ntile()'s argument", true);
+        const rows = to - from;
+        const small = Math.floor(rows / n);
+        const large = rows % n;
+        for (let pos = from; pos < to; pos++) {
+          const i = pos - from;
+          if (small === 0) out.set(pos, i + 1);
+          else if (i < large * (small + 1)) out.set(pos, Math.floor(i / (small + 1)) + 1);
+          else out.set(pos, Math.floor((i - large * (small + 1)) / small) + large + 1);
+        }
+      }
+      return;
     case "lag":
     case "lead": {
       const sign = call.name === "lag" ? -1 : 1;
-      for (let i = 0; i < size; i++) {
-        const offset = args.length > 1 ? arg(1, i) : 1;
+      for (let pos = 0; pos < size; pos++) {
+        const offset = args.length > 1 ? arg(1, pos) : 1;
         // A NULL or fractional offset reads no row (SQLite answers NULL); a negative one looks the other way.
-        if (typeof offset !== "number" || !Number.isInteger(offset)) out[i] = null;
+        if (typeof offset !== "number" || !Number.isInteger(offset)) out.set(pos, null);
         else {
-          const j = i + sign * offset;
-          out[i] = j >= 0 && j < size ? arg(0, j) : args.length > 2 ? arg(2, i) : null;
+          const j = pos + sign * offset;
+          out.set(pos, j >= partStart[pos]! && j < partEnd[pos]! ? arg(0, j) : args.length > 2 ? arg(2, pos) : null);
         }
       }
-      return out;
+      return;
     }
     case "first_value":
     case "last_value":
-    case "nth_value": {
-      const { starts, ends } = part.frames(call.frame);
-      for (let i = 0; i < size; i++) {
-        const [from, to] = [starts[i]!, ends[i]!];
-        let wanted = call.name === "nth_value" ? wholeArgument(arg(1, i), "nth_value()'s second argument", false) : 1;
-        out[i] = null;
-        if (call.name === "last_value") {
-          for (let j = to - 1; j >= from; j--) {
-            if (part.excluded(call.frame, i, j)) continue;
-            out[i] = arg(0, j);
-            break;
-          }
-          continue;
-        }
-        for (let j = from; j < to; j++) {
-          if (part.excluded(call.frame, i, j)) continue;
-          if (--wanted === 0) {
-            out[i] = arg(0, j);
-            break;
-          }
-        }
-      }
-      return out;
-    }
+    case "nth_value":
+      return valueAt(call, args, layout, out);
     case "count":
     case "sum":
     case "avg":
     case "min":
     case "max":
     case "group_concat":
-      return aggregateValues(call, args[0], part);
+      return aggregateValues(call, args[0], layout, out);
     default:
       return assertNever(call.name, "window function");
+  }
+}
+
+/** first_value, last_value and nth_value: the argument at one row of the frame, NULL where it has none. */
+function valueAt(call: WindowCall, args: readonly Value[][], layout: WindowLayout, out: Output): void {
+  const arg = (k: number, pos: number): Value => args[k]![layout.sorted[pos]!] as Value;
+  const { starts, ends } = layout.frames(call.frame);
+  for (let pos = 0; pos < layout.size; pos++) {
+    const [from, to] = [starts[pos]!, ends[pos]!];
+    let wanted = call.name === "nth_value" ? wholeArgument(arg(1, pos), "nth_value()'s second argument", false) : 1;
+    if (call.frame.exclude === "no others") {
+      // Every row of the frame counts: the one wanted is found by position.
+      const j = call.name === "last_value" ? to - 1 : from + wanted - 1;
+      out.set(pos, j >= from && j < to ? arg(0, j) : null);
+      continue;
+    }
+    let value: Value = null;
+    if (call.name === "last_value") {
+      for (let j = to - 1; j >= from; j--) {
+        if (layout.excluded(call.frame, pos, j)) continue;
+        value = arg(0, j);
+        break;
+      }
+    } else {
+      for (let j = from; j < to; j++) {
+        if (layout.excluded(call.frame, pos, j)) continue;
+        if (--wanted === 0) {
+          value = arg(0, j);
+          break;
+        }
+      }
+    }
+    out.set(pos, value);
   }
 }
 
@@ -377,105 +277,168 @@ function wholeArgument(value: Value, what: string, truncate: boolean): number {
   return n;
 }
 
-/** An aggregate's running state over a frame. `remove` only where taking a value out is exact enough (count, sum, avg). */
+/** An aggregate's running state over a frame; `remove` only where taking a value out is exact enough (count, sum, avg). */
 interface Accumulator {
+  reset(): void;
   add(v: Value): void;
-  remove?(v: Value): void;
+  readonly remove: ((v: Value) => void) | undefined;
   value(): Value;
 }
 
+class CountState implements Accumulator {
+  private n = 0;
+  reset(): void {
+    this.n = 0;
+  }
+  add(v: Value): void {
+    if (v !== null) this.n++;
+  }
+  readonly remove = (v: Value): void => {
+    if (v !== null) this.n--;
+  };
+  value(): Value {
+    return this.n;
+  }
+}
+
+/** sum and avg; a sum of reals (or of numbers not known to be integers) is compensated as the grouping's. */
+class SumState implements Accumulator {
+  private n = 0;
+  private sum = 0;
+  private c = 0;
+  constructor(
+    private readonly average: boolean,
+    private readonly compensated: boolean,
+  ) {}
+  reset(): void {
+    this.n = this.sum = this.c = 0;
+  }
+  private plus(v: number): void {
+    if (!this.compensated) {
+      this.sum += v;
+      return;
+    }
+    // Neumaier's compensation.
+    const t = this.sum + v;
+    this.c += Math.abs(this.sum) >= Math.abs(v) ? this.sum - t + v : v - t + this.sum;
+    this.sum = t;
+  }
+  add(v: Value): void {
+    if (v === null) return;
+    this.plus(v as number);
+    this.n++;
+  }
+  readonly remove = (v: Value): void => {
+    if (v === null) return;
+    this.plus(-(v as number));
+    this.n--;
+  };
+  value(): Value {
+    if (this.n === 0) return null;
+    return this.average ? (this.sum + this.c) / this.n : this.sum + this.c;
+  }
+}
+
+class ConcatState implements Accumulator {
+  private parts: string[] = [];
+  constructor(private readonly separator: string) {}
+  reset(): void {
+    this.parts = [];
+  }
+  add(v: Value): void {
+    if (v !== null) this.parts.push(v as string);
+  }
+  readonly remove = undefined;
+  value(): Value {
+    return this.parts.length === 0 ? null : this.parts.join(this.separator);
+  }
+}
+
+/** min or max aggregated afresh (with EXCLUDE): the sliding form is `extremes`. */
+class ExtremeState implements Accumulator {
+  private best: Value = null;
+  constructor(private readonly sign: number) {}
+  reset(): void {
+    this.best = null;
+  }
+  add(v: Value): void {
+    if (v !== null && (this.best === null || compareValues(v, this.best) * this.sign > 0)) this.best = v;
+  }
+  readonly remove = undefined;
+  value(): Value {
+    return this.best;
+  }
+}
+
 function accumulator(call: WindowCall): Accumulator {
-  const argType = call.args[0] === undefined ? "integer" : typeOf(call.args[0]);
   switch (call.name) {
-    case "count": {
-      let n = 0;
-      // count(*) counts rows: its values are all `true`.
-      return { add: (v) => void (v !== null && n++), remove: (v) => void (v !== null && n--), value: () => n };
-    }
+    case "count":
+      return new CountState();
     case "sum":
-    case "avg": {
-      let n = 0;
-      let sum = 0;
-      let c = 0;
-      const compensated = argType !== "integer";
-      const add = (v: number): void => {
-        if (!compensated) sum += v;
-        else {
-          // Neumaier's compensation, as the grouping's real sums.
-          const t = sum + v;
-          c += Math.abs(sum) >= Math.abs(v) ? sum - t + v : v - t + sum;
-          sum = t;
-        }
-      };
-      return {
-        add: (v) => void (v !== null && (add(v as number), n++)),
-        remove: (v) => void (v !== null && (add(-(v as number)), n--)),
-        value: () => (n === 0 ? null : call.name === "sum" ? sum + c : (sum + c) / n),
-      };
-    }
+    case "avg":
+      return new SumState(call.name === "avg", call.args[0] === undefined || typeOf(call.args[0]) !== "integer");
     case "min":
-    case "max": {
-      let best: Value = null;
-      const sign = call.name === "min" ? -1 : 1;
-      return { add: (v) => void (v !== null && (best === null || compareValues(v, best) * sign > 0) && (best = v)), value: () => best };
-    }
-    case "group_concat": {
-      const parts: string[] = [];
-      return { add: (v) => void (v !== null && parts.push(v as string)), value: () => (parts.length === 0 ? null : parts.join(call.separator ?? ",")) };
-    }
+    case "max":
+      return new ExtremeState(call.name === "min" ? -1 : 1);
+    case "group_concat":
+      return new ConcatState(call.separator ?? ",");
     default:
       throw new StoreError("internal_error", `${call.name}() is no aggregate`);
   }
 }
 
-/** An aggregate over each position's frame: incremental while the frame only moves forward. */
-function aggregateValues(call: WindowCall, values: readonly Value[] | undefined, part: Partition): Value[] {
-  const size = part.size;
-  const out = new Array<Value>(size);
-  const value = (j: number): Value => (values === undefined ? true : (values[part.item(j)] as Value));
-  const { starts, ends } = part.frames(call.frame);
-  if ((call.name === "min" || call.name === "max") && call.frame.exclude === "no others") return extremes(call.name, value, starts, ends, out);
-  let acc = accumulator(call);
-  let [from, to] = [0, 0];
-  for (let i = 0; i < size; i++) {
-    const start = starts[i]!;
-    const end = ends[i]!;
+/**
+ * An aggregate over each position's frame: within a partition the frame
+ * only moves on, so the state keeps what stays in it — rows that enter are
+ * added, rows that leave taken out where the aggregate can (else it starts
+ * over). `values` by item; absent for `count(*)`, which counts rows.
+ */
+function aggregateValues(call: WindowCall, values: readonly Value[] | undefined, layout: WindowLayout, out: Output): void {
+  const value = (pos: number): Value => (values === undefined ? true : (values[layout.sorted[pos]!] as Value));
+  const { starts, ends } = layout.frames(call.frame);
+  if ((call.name === "min" || call.name === "max") && call.frame.exclude === "no others") return extremes(call.name, value, layout, starts, ends, out);
+  const acc = accumulator(call);
+  let from = 0;
+  let to = 0;
+  for (let pos = 0; pos < layout.size; pos++) {
+    const start = starts[pos]!;
+    const end = ends[pos]!;
     if (call.frame.exclude !== "no others") {
-      acc = accumulator(call);
-      for (let j = start; j < end; j++) if (!part.excluded(call.frame, i, j)) acc.add(value(j));
-      out[i] = acc.value();
+      acc.reset();
+      for (let j = start; j < end; j++) if (!layout.excluded(call.frame, pos, j)) acc.add(value(j));
+      out.set(pos, acc.value());
       continue;
     }
     const remove = acc.remove;
-    if (start < from || end < to || start >= to || (start > from && remove === undefined)) {
-      acc = accumulator(call);
+    if (pos === layout.partStart[pos] || start < from || end < to || start >= to || (start > from && remove === undefined)) {
+      acc.reset();
       from = to = start;
     }
     for (; from < start; from++) remove!(value(from));
     for (to = Math.max(to, start); to < end; to++) acc.add(value(to));
-    out[i] = acc.value();
+    out.set(pos, acc.value());
   }
-  return out;
 }
 
 /**
- * min or max over frames whose ends only move forward: a queue of the
- * positions that may still be the extreme (each better than the ones
- * after it), so a sliding frame costs O(1) a row, not its width.
+ * min or max over frames that only move on: a queue of the positions that
+ * may still be the extreme (each better than the ones after it), so a
+ * sliding frame costs O(1) a row, not its width.
  */
-function extremes(name: "min" | "max", value: (j: number) => Value, starts: Int32Array, ends: Int32Array, out: Value[]): Value[] {
+function extremes(name: "min" | "max", value: (pos: number) => Value, layout: WindowLayout, starts: Int32Array, ends: Int32Array, out: Output): void {
   const sign = name === "min" ? -1 : 1;
   const queue: number[] = [];
   let head = 0;
   let to = 0;
-  for (let i = 0; i < out.length; i++) {
-    const start = starts[i]!;
-    if (i > 0 && (start < starts[i - 1]! || ends[i]! < ends[i - 1]!)) {
-      // A frame that moved back (none of today's frames do) starts the queue over.
+  for (let pos = 0; pos < layout.size; pos++) {
+    const start = starts[pos]!;
+    const end = ends[pos]!;
+    if (pos === layout.partStart[pos] || start < starts[pos - 1]! || end < ends[pos - 1]!) {
+      // A new partition (or a frame that moved back, which none of today's do) starts the queue over.
       queue.length = head = 0;
       to = start;
     }
-    for (to = Math.max(to, start); to < ends[i]!; to++) {
+    for (to = Math.max(to, start); to < end; to++) {
       const v = value(to);
       if (v === null) continue;
       // A value at least as good as the last queued one outlives it in every later frame.
@@ -483,7 +446,6 @@ function extremes(name: "min" | "max", value: (j: number) => Value, starts: Int3
       queue.push(to);
     }
     while (head < queue.length && queue[head]! < start) head++;
-    out[i] = head < queue.length && queue[head]! < ends[i]! ? value(queue[head]!) : null;
+    out.set(pos, head < queue.length && queue[head]! < end ? value(queue[head]!) : null);
   }
-  return out;
 }

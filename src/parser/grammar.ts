@@ -205,13 +205,16 @@ class SqlGrammar extends CstParser {
       this.CONSUME(T.Having);
       this.SUBRULE4(this.expression);
     });
-    this.OPTION9(() => {
-      this.CONSUME(T.Window);
-      this.SUBRULE(this.windowDefinition);
-      this.MANY5(() => {
-        this.CONSUME4(T.Comma);
-        this.SUBRULE2(this.windowDefinition);
-      });
+    this.OPTION9({
+      GATE: () => this.windowClauseAhead(),
+      DEF: () => {
+        this.CONSUME(T.Window);
+        this.SUBRULE(this.windowDefinition);
+        this.MANY5(() => {
+          this.CONSUME4(T.Comma);
+          this.SUBRULE2(this.windowDefinition);
+        });
+      },
     });
   });
 
@@ -223,6 +226,16 @@ class SqlGrammar extends CstParser {
     this.SUBRULE(this.windowSpec);
     this.CONSUME(T.RParen);
   });
+
+  /** OVER starts a window clause when `(` or a name follows it. */
+  private overAhead(): boolean {
+    return this.LA(1).tokenType === T.Over && (this.LA(2).tokenType === T.LParen || tokenMatcher(this.LA(2), T.Identifier));
+  }
+
+  /** WINDOW starts the clause when `name AS` follows it; otherwise it is a name (an alias). */
+  private windowClauseAhead(): boolean {
+    return this.LA(1).tokenType === T.Window && tokenMatcher(this.LA(2), T.Identifier) && this.LA(3).tokenType === T.As;
+  }
 
   /** The words that open a part of a window, not a base window's name (they are soft keywords, so names too). */
   private windowNameAhead(): boolean {
@@ -396,12 +409,12 @@ class SqlGrammar extends CstParser {
   });
 
   /**
-   * An alias may follow, unless the next word is RETURNING or WINDOW: soft
-   * keywords, so also names, but after `INSERT … SELECT … FROM t` and after
-   * a select's sources they start their clauses (`AS returning` still
-   * names a column).
+   * An alias may follow, unless the next word is RETURNING, or WINDOW
+   * followed by `name AS`: soft keywords, so also names, but after
+   * `INSERT … SELECT … FROM t` and after a select's sources they start
+   * their clauses (`AS returning` still names a column).
    */
-  private readonly aliasAhead = (): boolean => this.LA(1).tokenType !== T.Returning && this.LA(1).tokenType !== T.Window;
+  private readonly aliasAhead = (): boolean => this.LA(1).tokenType !== T.Returning && !this.windowClauseAhead();
 
   readonly joinClause = this.RULE("joinClause", () => {
     this.OPTION(() => {
@@ -942,8 +955,8 @@ class SqlGrammar extends CstParser {
                         );
                       });
                       this.CONSUME(T.RParen);
-                      // A window function: `f(…) OVER …`.
-                      this.OPTION4(() => this.SUBRULE(this.overClause));
+                      // A window function: `f(…) OVER (…)` or `OVER name`; otherwise `over` is the call's alias (`SELECT count(*) over FROM t`).
+                      this.OPTION4({ GATE: () => this.overAhead(), DEF: () => this.SUBRULE(this.overClause) });
                     },
                   },
                 ]),

@@ -336,17 +336,25 @@ function aliasOf(item: FromItem, read: { table: string } | { from: SelectCommand
   return "from" in read && "name" in item ? { as: name(item.name) } : {};
 }
 
-/** The WINDOW definitions of each select being lowered, innermost last: an OVER names one of its own select's. */
-const windowScopes: Map<string, WindowDefinition>[] = [];
+/**
+ * The WINDOW definitions of each select being lowered, innermost last: an
+ * OVER names one of its own select's. Each definition is resolved once,
+ * when first named (`resolved`).
+ */
+interface WindowScope {
+  readonly definitions: Map<string, WindowDefinition>;
+  readonly resolved: Map<string, WindowSpecCommand>;
+}
+const windowScopes: WindowScope[] = [];
 
 function lowerSelectBody(stmt: SelectStmt): SelectCommand {
-  const windows = new Map<string, WindowDefinition>();
+  const definitions = new Map<string, WindowDefinition>();
   for (const definition of stmt.windows ?? []) {
     const windowName = name(definition.name);
-    if (windows.has(windowName)) throw new SqlError("sql_error", `WINDOW defines "${windowName}" twice`, at(definition.name.span));
-    windows.set(windowName, definition);
+    if (definitions.has(windowName)) throw new SqlError("sql_error", `WINDOW defines "${windowName}" twice`, at(definition.name.span));
+    definitions.set(windowName, definition);
   }
-  windowScopes.push(windows);
+  windowScopes.push({ definitions, resolved: new Map() });
   try {
     return lowerSelectParts(stmt);
   } finally {
@@ -432,7 +440,7 @@ function holdsAggregate(node: unknown): boolean {
   if (Array.isArray(node)) return node.some(holdsAggregate);
   if (typeof node !== "object" || node === null) return false;
   const record = node as Record<string, unknown>;
-  return record["type"] === "aggregate" || Object.keys(record).some((key) => key !== "select" && holdsAggregate(record[key]));
+  return record["type"] === "aggregate" || record["type"] === "window" || Object.keys(record).some((key) => key !== "select" && holdsAggregate(record[key]));
 }
 
 /**
@@ -444,7 +452,7 @@ function valuesSelect(tuples: readonly (readonly Expr[])[], columns: readonly st
   const item = (e: Expr): Expression => {
     const expr = lowerExpr(e);
     // A select without FROM would aggregate its one row; VALUES has no rows to aggregate (SQLite: misuse).
-    if (holdsAggregate(expr)) throw new SqlError("sql_error", "VALUES cannot hold an aggregate: there are no rows to aggregate", at(e.span));
+    if (holdsAggregate(expr)) throw new SqlError("sql_error", "VALUES cannot hold an aggregate or a window function: there are no rows to aggregate", at(e.span));
     return expr;
   };
   const select = (tuple: readonly Expr[]): SelectCommand => ({ kind: "select", columns: tuple.map((e, i) => ({ expr: item(e), as: columns[i] as string })) });
@@ -758,7 +766,7 @@ function lowerWindowCall(call: CallExpr, over: NonNullable<CallExpr["over"]>): E
 }
 
 function namedWindow(windowName: Name): WindowDefinition {
-  const definition = windowScopes[windowScopes.length - 1]?.get(name(windowName));
+  const definition = windowScopes[windowScopes.length - 1]?.definitions.get(name(windowName));
   if (definition === undefined) throw new SqlError("sql_error", `No window named "${name(windowName)}": define it in the select's WINDOW clause`, at(windowName.span));
   return definition;
 }
@@ -767,21 +775,41 @@ function namedWindow(windowName: Name): WindowDefinition {
  * A window with its base window's parts filled in, as SQLite does: the
  * base gives PARTITION BY, and ORDER BY unless the window has its own; a
  * window that names a base adds no PARTITION BY, no ORDER BY over the
- * base's, and extends no base that has a frame.
+ * base's, and extends no base that has a frame. A chain of bases is
+ * followed in a loop, each definition resolved once for its select.
  */
-function resolveWindow(spec: WindowSpec, seen: ReadonlySet<string> = new Set()): WindowSpecCommand {
-  if (spec.base !== undefined) {
-    const baseName = name(spec.base);
-    if (seen.has(baseName)) throw new SqlError("sql_error", `Window "${baseName}" is defined through itself`, at(spec.base.span));
-    const base = namedWindow(spec.base).spec;
-    const refuse = (part: string): SqlError => new SqlError("sql_error", `A window based on "${baseName}" cannot override its ${part}`, at(spec.span));
-    if (spec.partitionBy.length > 0) throw refuse("PARTITION BY");
-    if (spec.orderBy.length > 0 && base.orderBy.length > 0) throw refuse("ORDER BY");
-    if (base.frame !== undefined) throw refuse("frame");
-    const resolved = resolveWindow(base, new Set([...seen, baseName]));
-    return { ...resolved, ...windowParts([], spec.orderBy, spec) };
+function resolveWindow(spec: WindowSpec): WindowSpecCommand {
+  const scope = windowScopes[windowScopes.length - 1]!;
+  // The chain from `spec` down to the first window that is resolved or names no base.
+  const chain: { spec: WindowSpec; name?: string }[] = [{ spec }];
+  const seen = new Set<string>();
+  let base: WindowSpecCommand | undefined;
+  for (let current = spec; current.base !== undefined; ) {
+    const baseName = name(current.base);
+    if (seen.has(baseName)) throw new SqlError("sql_error", `Window "${baseName}" is defined through itself`, at(current.base.span));
+    seen.add(baseName);
+    base = scope.resolved.get(baseName);
+    if (base !== undefined) break;
+    current = namedWindow(current.base).spec;
+    chain.push({ spec: current, name: baseName });
   }
-  return windowParts(spec.partitionBy, spec.orderBy, spec);
+  for (let k = chain.length - 1; k >= 0; k--) {
+    const { spec: next, name: defined } = chain[k]!;
+    let resolved: WindowSpecCommand;
+    if (next.base === undefined) resolved = windowParts(next.partitionBy, next.orderBy, next);
+    else {
+      const baseName = name(next.base);
+      const definition = namedWindow(next.base).spec;
+      const refuse = (part: string): SqlError => new SqlError("sql_error", `A window based on "${baseName}" cannot override its ${part}`, at(next.span));
+      if (next.partitionBy.length > 0) throw refuse("PARTITION BY");
+      if (next.orderBy.length > 0 && definition.orderBy.length > 0) throw refuse("ORDER BY");
+      if (definition.frame !== undefined) throw refuse("frame");
+      resolved = { ...base!, ...windowParts([], next.orderBy, next) };
+    }
+    if (defined !== undefined) scope.resolved.set(defined, resolved);
+    base = resolved;
+  }
+  return base!;
 }
 
 function windowParts(partitionBy: WindowSpec["partitionBy"], orderBy: WindowSpec["orderBy"], spec: WindowSpec): WindowSpecCommand {
