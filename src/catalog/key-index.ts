@@ -22,7 +22,7 @@ import type { Value } from "../commands/types.js";
 import { compareValues } from "../executor/index.js";
 import { BTree } from "./btree.js";
 import { compareKeys, keyWalk } from "./key-range.js";
-import { columnValue, type KeyRange } from "../executor/table-store.js";
+import { columnValue, type Column, type KeyRange } from "../executor/table-store.js";
 import type { ColumnHeap } from "./row-heap.js";
 
 /** What an index reads of its table. */
@@ -160,7 +160,12 @@ export class UniqueIndex {
     const taken: number[] = [];
     const heap = this.table.heap;
     const single = this.positions.length === 1 ? heap.columns[this.positions[0] as number]! : undefined;
-    for (let i = 0; i < ids.length; i++) {
+    let i = 0;
+    if (single instanceof Float64Array && ids.length > 0 && this.isSlot(single[ids[0] as number])) {
+      this.slots = new Int32Array(this.limit);
+      [i, this.filled] = fillSlots(single, ids, this.slots, taken);
+    }
+    for (; i < ids.length; i++) {
       const id = ids[i] as number;
       let key: unknown;
       if (single !== undefined) {
@@ -216,8 +221,66 @@ export class UniqueIndex {
   }
 }
 
+/**
+ * Files the rows `ids` under their keys in `column` into `slots` (`UniqueIndex`'s
+ * typed-array store, `slots.length` its limit) until a key that is not a
+ * slot's: skips NULL (NaN), adds the position of a row whose key is taken to
+ * `taken`. Returns where it stopped and how many keys it filed. A function of
+ * arrays alone, so its optimized loop outlives the indexes it filled (see
+ * `read-rows.ts`): as a loop of `build` it ran in the interpreter again after
+ * each close and reopen.
+ */
+function fillSlots(column: Float64Array, ids: readonly number[], slots: Int32Array, taken: number[]): [stop: number, filled: number] {
+  const limit = slots.length;
+  let filled = 0;
+  let i = 0;
+  for (; i < ids.length; i++) {
+    const id = ids[i] as number;
+    const key = column[id] as number;
+    if (key !== key) continue;
+    if ((key | 0) !== key || key < 0 || key >= limit) break;
+    if (slots[key] !== 0) {
+      taken.push(i);
+      continue;
+    }
+    slots[key] = id;
+    filled++;
+  }
+  return [i, filled];
+}
+
 /** The bucket of rows whose one key column is NULL (never found by equality: no lookup asks for it). */
 const NULL_BUCKET = Symbol("NULL");
+
+/**
+ * Files the rows `ids` (table order) into `MultiIndex` buckets: `map` from
+ * each key to its bucket's first row, `next` and `prev` linking its rows. A
+ * row's key is its value in `single` (NULL under `NULL_BUCKET`), or, for a
+ * composite key, `composite(id)`. A function of arrays alone, as
+ * `fillSlots` is.
+ */
+function fillBuckets(ids: readonly number[], single: Column | undefined, composite: (id: number) => unknown, map: Map<unknown, number>, next: Int32Array, prev: Int32Array): void {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
+    let key: unknown;
+    if (single !== undefined) {
+      key = single[id];
+      if (key === null || key !== key) key = NULL_BUCKET;
+    } else key = composite(id);
+    const head = map.get(key);
+    if (head === undefined) {
+      next[id] = id;
+      prev[id] = id;
+      map.set(key, id);
+    } else {
+      const last = prev[head] as number;
+      next[last] = id;
+      prev[id] = last;
+      next[id] = head;
+      prev[head] = id;
+    }
+  }
+}
 
 /**
  * A secondary index: rows by key, each key's rows (its bucket) in table
@@ -377,29 +440,8 @@ export class MultiIndex {
     this.tree = undefined;
     this.next = new Int32Array(this.table.heap.count);
     this.prev = new Int32Array(this.table.heap.count);
-    const { next, prev, map } = this;
-    const heap = this.table.heap;
-    const single = this.positions.length === 1 ? heap.columns[this.positions[0] as number]! : undefined;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as number;
-      let key: unknown;
-      if (single !== undefined) {
-        key = single[id];
-        if (key === null || key !== key) key = NULL_BUCKET;
-      } else key = this.bucketKey(id);
-      const head = map.get(key);
-      if (head === undefined) {
-        next[id] = id;
-        prev[id] = id;
-        map.set(key, id);
-      } else {
-        const last = prev[head] as number;
-        next[last] = id;
-        prev[id] = last;
-        next[id] = head;
-        prev[head] = id;
-      }
-    }
+    const single = this.positions.length === 1 ? this.table.heap.columns[this.positions[0] as number]! : undefined;
+    fillBuckets(ids, single, (id) => this.bucketKey(id), this.map, this.next, this.prev);
   }
 
   /**

@@ -62,12 +62,8 @@ export function loadTables(loaded: readonly LoadedTable[], options: LoadOptions 
       valuesChecked = false;
       readRow(table, lt.rows[i], i, problems);
     }
-    // The rows read are the ids from `first` on, in the file's order. The array is made with the spare
-    // room and then shortened: V8 keeps a backing store shortened by less than half (it fills the tail
-    // with holes), so the table's first appends do not copy it.
-    const ids = new Array<number>(heap.count - first + spare);
-    for (let k = 0; k < ids.length - spare; k++) ids[k] = first + k;
-    ids.length = heap.count - first;
+    // The rows read are the ids from `first` on, in the file's order.
+    const ids = idRange(first, heap.count - first, spare);
     table.rows = table.rows.length === 0 ? ids : table.rows.concat(ids);
     facts.set(table, { valuesChecked, duplicates: [] });
   }
@@ -88,6 +84,20 @@ export function loadTables(loaded: readonly LoadedTable[], options: LoadOptions 
  */
 function spareRows(rows: number): number {
   return (rows >> 1) + 64;
+}
+
+/**
+ * The ids `first` … `first + count - 1`, with room for `spare` more: the
+ * array is made with the room and then shortened (V8 keeps a backing store
+ * shortened by less than half, filling the tail with holes), so the table's
+ * first appends do not copy it. A function of numbers alone, so its
+ * optimized loop outlives the tables it filled (see `read-rows.ts`).
+ */
+function idRange(first: number, count: number, spare: number): number[] {
+  const ids = new Array<number>(count + spare);
+  for (let k = 0; k < count; k++) ids[k] = first + k;
+  ids.length = count;
+  return ids;
 }
 
 /**
