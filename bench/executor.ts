@@ -39,6 +39,9 @@
  *   Q14 WITH t AS (SELECT user_id, sum(amount) AS total FROM orders GROUP BY user_id)
  *       SELECT users.name, t.total FROM users JOIN t ON t.user_id = users.id WHERE users.city = ?   (a derived table, joined)
  *   Q15 SELECT id FROM users WHERE city = ? UNION SELECT user_id FROM orders WHERE amount > ?      (a compound, distinct rows)
+ *   Q16 SELECT id, rank() OVER (ORDER BY score DESC) AS r FROM users WHERE city = ?      (a window: a leaderboard)
+ *   Q17 SELECT user_id, amount, sum(amount) OVER (PARTITION BY user_id ORDER BY id) AS running FROM orders WHERE status = ?
+ *       (a running total in each of ~50,000 partitions)
  */
 import { createRequire } from "node:module";
 import { Engine } from "../src/catalog/engine.js";
@@ -170,6 +173,9 @@ const p13 = (i: number): Value[] => [CITIES[i % 50] as string, 900 + (i % 5) * 1
 const q14 = "WITH t AS (SELECT user_id, sum(amount) AS total FROM orders GROUP BY user_id) SELECT users.name, t.total FROM users JOIN t ON t.user_id = users.id WHERE users.city = ?";
 const q15 = "SELECT id FROM users WHERE city = ? UNION SELECT user_id FROM orders WHERE amount > ?";
 const p15 = (i: number): Value[] => [CITIES[i % 50] as string, 990 + (i % 5)];
+const q16 = "SELECT id, rank() OVER (ORDER BY score DESC) AS r FROM users WHERE city = ?";
+const q17 = "SELECT user_id, amount, sum(amount) OVER (PARTITION BY user_id ORDER BY id) AS running FROM orders WHERE status = ?";
+const p17 = (i: number): Value[] => [STATUSES[i % 4] as string];
 
 const pointSqlite = ((s) => (i: number) => (s.get(...p1(i)) === undefined ? 0 : 1))(db.prepare(q0));
 const pointLoop = (i: number): number => (usersById.get(p1(i)[0] as string) === undefined ? 0 : 1);
@@ -411,6 +417,40 @@ const queries: Query[] = [
       for (const u of users) if (u.city === city) ids.add(u.id);
       for (const o of orders) if (o.amount > min) ids.add(o.user_id);
       return ids.size;
+    },
+  },
+  {
+    name: "Q16 window: rank by score",
+    sql: q16,
+    params: p3,
+    engine: viaEngine(q16, p3),
+    sqlite: viaSqlite(q16, p3),
+    loop: (i) => {
+      const city = p3(i)[0];
+      const chosen = users.filter((u) => u.city === city).sort((a, b) => b.score - a.score);
+      const out: { id: string; r: number }[] = [];
+      chosen.forEach((u, k) => out.push({ id: u.id, r: k > 0 && chosen[k - 1]!.score === u.score ? out[k - 1]!.r : k + 1 }));
+      return out.length;
+    },
+  },
+  {
+    name: "Q17 window: running sum per user",
+    sql: q17,
+    params: p17,
+    engine: viaEngine(q17, p17),
+    sqlite: viaSqlite(q17, p17),
+    loop: (i) => {
+      const status = p17(i)[0];
+      // Orders come in id order, so each user's running total is a sum as they come.
+      const totals = new Map<string, number>();
+      const out: { user_id: string; amount: number; running: number }[] = [];
+      for (const o of orders) {
+        if (o.status !== status) continue;
+        const running = (totals.get(o.user_id) ?? 0) + o.amount;
+        totals.set(o.user_id, running);
+        out.push({ user_id: o.user_id, amount: o.amount, running });
+      }
+      return out.length;
     },
   },
 ];

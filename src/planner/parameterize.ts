@@ -14,7 +14,9 @@
  * bind to one plan (a failing command is never cached). Literals whose value bind reads are part of the shape, never
  * slots: an ORDER BY or GROUP BY column number, a LIKE's ESCAPE, and with
  * GROUP BY or DISTINCT every literal of the list, GROUP BY, HAVING and
- * ORDER BY (bind matches those expressions with each other). `withSlots` rewrites a
+ * ORDER BY (bind matches those expressions with each other); a window's
+ * PARTITION BY and ORDER BY literals and its frame (a window function's
+ * arguments are slots). `withSlots` rewrites a
  * command with literal n replaced by parameter slot n, in the same walk
  * order: a select's column expressions, its joins' ON in order, its
  * `where`, its groupBy, its `having`, its orderBy expressions; an update's `set` values (the literals
@@ -39,7 +41,22 @@
  * with today's errors.
  */
 
-import type { DeleteCommand, Expression, Join, OrderBy, ParamSlot, Returning, SelectColumn, SelectCommand, SetValue, UpdateCommand, Value } from "../commands/types.js";
+import type {
+  DeleteCommand,
+  Expression,
+  FrameBoundSpec,
+  Join,
+  OrderBy,
+  ParamSlot,
+  Returning,
+  SelectColumn,
+  SelectCommand,
+  SetValue,
+  UpdateCommand,
+  Value,
+  WindowFrameSpec,
+  WindowSpec,
+} from "../commands/types.js";
 import { MAX_DEPTH } from "./bind-expr.js";
 import { FUNCTIONS, functionNamed } from "./functions.js";
 import type { Count, ParamUse, Plan } from "./plan.js";
@@ -109,6 +126,7 @@ const enum Tag {
   Subquery,
   Exists,
   NotExists,
+  Window,
 }
 
 const FNV_PRIME = 0x01000193;
@@ -271,10 +289,67 @@ class ShapeWriter {
       case "aggregate":
         this.tag(e.distinct === true ? Tag.AggregateDistinct : Tag.Aggregate);
         return this.name(e.name) && this.optionalExpr(e.arg, depth + 1) && this.optionalName(e.separator);
+      case "window":
+        this.tag(Tag.Window);
+        return this.name(e.name) && this.list(e.args ?? [], depth + 1) && this.optionalName(e.separator) && this.window(e.over, depth + 1);
       default:
         // A parameter slot (it needs values the command does not carry) or no expression at all.
         return false;
     }
+  }
+
+  /**
+   * A window: its PARTITION BY and ORDER BY literals are shape (the binder
+   * tells one window from another by its expressions, and rows come out in
+   * the first window's order), its frame written out.
+   */
+  private window(over: WindowSpec, depth: number): boolean {
+    if (typeof over !== "object" || over === null) return false;
+    const outer = this.inline;
+    this.inline = true;
+    const ok = this.list(over.partitionBy ?? [], depth) && this.windowOrder(over.orderBy ?? [], depth) && this.frame(over.frame);
+    this.inline = outer;
+    return ok;
+  }
+
+  /** A window's sort keys: `column` a source column, `expr` an expression (an integer there is a constant, not a column number). */
+  private windowOrder(items: readonly OrderBy[], depth: number): boolean {
+    if (!Array.isArray(items)) return false;
+    for (const o of items) {
+      if (typeof o !== "object" || o === null || !this.optionalName(o.direction) || !this.optionalName(o.nulls)) return false;
+      if ("column" in o) {
+        this.tag(Tag.Order);
+        if (!this.name(o.column)) return false;
+      } else {
+        this.tag(Tag.OrderExpr);
+        if (!this.expr(o.expr, depth)) return false;
+      }
+    }
+    this.tag(Tag.End);
+    return true;
+  }
+
+  private frame(frame: WindowFrameSpec | undefined): boolean {
+    if (frame === undefined) {
+      this.tag(Tag.None);
+      return true;
+    }
+    if (typeof frame !== "object" || frame === null) return false;
+    this.tag(Tag.Some);
+    if (!this.name(frame.units) || !this.frameBound(frame.start)) return false;
+    if (frame.end === undefined) this.tag(Tag.None);
+    else if (!this.frameBound(frame.end)) return false;
+    return this.optionalName(frame.exclude);
+  }
+
+  /** A frame bound: its words, or its side and offset (tagged apart, so the two never read alike). */
+  private frameBound(bound: FrameBoundSpec): boolean {
+    this.tag(Tag.Some);
+    if (typeof bound === "string") return this.name(bound);
+    if (typeof bound !== "object" || bound === null) return false;
+    const [side, offset] = "preceding" in bound ? ["preceding", bound.preceding] : ["following", (bound as { following: unknown }).following];
+    this.tag(Tag.Window);
+    return typeof offset === "number" && Number.isFinite(offset) && this.name(side) && this.name(String(offset));
   }
 
   private optionalExpr(e: Expression | undefined, depth: number): boolean {
@@ -541,6 +616,20 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
         return { ...e, args: keepsTextArgs(e) ? e.args.map((a) => (isTextLiteral(a) ? a : expr(a))) : e.args.map(expr) };
       case "aggregate":
         return e.arg === undefined ? e : { ...e, arg: expr(e.arg) };
+      case "window": {
+        // In the shape's order: the arguments, then the window, whose literals are shape.
+        const args = e.args?.map(expr);
+        const saved = inline;
+        inline = true;
+        const { partitionBy, orderBy } = e.over;
+        const over = {
+          ...e.over,
+          ...(partitionBy === undefined ? {} : { partitionBy: partitionBy.map(expr) }),
+          ...(orderBy === undefined ? {} : { orderBy: orderBy.map((o) => ("column" in o ? o : { ...o, expr: expr(o.expr) })) }),
+        };
+        inline = saved;
+        return { ...e, ...(args === undefined ? {} : { args }), over };
+      }
       default:
         return e;
     }

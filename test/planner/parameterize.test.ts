@@ -170,6 +170,21 @@ test("a select's limit and offset are the slots after its literals", () => {
   }
 });
 
+test("a window function's arguments are slots; its window's literals and frame are shape", () => {
+  const W = (args: Expression[], over: Record<string, unknown>): Expression => ({ type: "window", name: "lag", args, over }) as unknown as Expression;
+  const list = (e: Expression) => sel({ columns: [{ expr: e, as: "w" }] });
+  const over = (p: Value, frame?: Record<string, unknown>) => ({ partitionBy: [DIV(I("a"), L(p))], orderBy: [{ column: "b" }, { expr: L(1), direction: "desc" }], ...(frame === undefined ? {} : { frame }) });
+  assert.ok(same(list(W([I("x"), L(1), L(0)], over(2))), list(W([I("x"), L(3), L(9)], over(2)))), "arguments are slots");
+  assert.not.ok(same(list(W([I("x")], over(2))), list(W([I("x")], over(3)))), "PARTITION BY literals are shape");
+  const frame = (start: unknown, end?: unknown) => ({ units: "rows", start, ...(end === undefined ? {} : { end }) });
+  assert.not.ok(same(list(W([I("x")], over(2, frame({ preceding: 1 })))), list(W([I("x")], over(2, frame({ preceding: 2 }))))), "offsets are shape");
+  assert.not.ok(same(list(W([I("x")], over(2, frame("current row")))), list(W([I("x")], over(2, frame("current row", "current row"))))));
+  assert.not.ok(same(list(W([I("x")], over(2, frame({ following: 1 })))), list(W([I("x")], over(2, frame({ preceding: 1 }))))));
+  const cmd = list(W([I("x"), L(1), L("d")], over(2, frame({ preceding: 1 }, "unbounded following"))));
+  assert.equal(shape(cmd).values, [1, "d"]);
+  assert.equal(fill(withSlots(cmd), shape(cmd).values), cmd);
+});
+
 test("what the tokens cannot stand for is bound as written", () => {
   let deep: Expression = I("a");
   for (let i = 0; i < 300; i++) deep = { type: "not", expr: deep };
