@@ -62,7 +62,9 @@ export function keyOrder(keys: readonly (readonly Value[])[], specs: readonly Pi
       if (typed !== undefined) {
         const a = typed[i] as number;
         const b = typed[j] as number;
-        if (a !== b) return a < b ? -(signs[k] as number) : (signs[k] as number);
+        // Written as two tests, not `a !== b`: a NaN (an overflow's Inf - Inf) ties, as compareValues has it, and the next key decides.
+        if (a < b) return -(signs[k] as number);
+        if (a > b) return signs[k] as number;
         continue;
       }
       const column = keys[k] as Value[];

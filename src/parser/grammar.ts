@@ -227,9 +227,10 @@ class SqlGrammar extends CstParser {
     this.CONSUME(T.RParen);
   });
 
-  /** OVER starts a window clause when `(` or a name follows it. */
+  /** OVER starts a window clause when `(` or a name follows it (not RETURNING, which starts its clause after `INSERT … SELECT f(x) over`). */
   private overAhead(): boolean {
-    return this.LA(1).tokenType === T.Over && (this.LA(2).tokenType === T.LParen || tokenMatcher(this.LA(2), T.Identifier));
+    const next = this.LA(2).tokenType;
+    return this.LA(1).tokenType === T.Over && (next === T.LParen || (tokenMatcher(this.LA(2), T.Identifier) && next !== T.Returning));
   }
 
   /** WINDOW starts the clause when `name AS` follows it; otherwise it is a name (an alias). */

@@ -13,9 +13,9 @@
  * cancelled, new, new.
  */
 
-import { count, cumeDist, denseRank, firstValue, gt, lag, lastValue, lead, ntile, over, rank, rowNumber, sum } from "../../src/api/expressions.js";
+import { col, count, cumeDist, denseRank, firstValue, gt, lag, lastValue, lead, ntile, over, rank, rowNumber, sum } from "../../src/api/expressions.js";
 import type { Expression, OrderBy, WindowSpec } from "../../src/commands/types.js";
-import { AS, C, I, L, c, err, misuse, rows, sel, type Case } from "./dsl.js";
+import { AS, B, C, I, L, c, err, misuse, ret, rows, sel, type Case } from "./dsl.js";
 
 const orders = "orders";
 const byId: OrderBy[] = [{ column: "id" }];
@@ -93,6 +93,16 @@ export const windowCases: readonly Case[] = [
     "SELECT count(*) over FROM orders",
     rows(["over"], [6]),
     [sel(orders, [AS(I("window.id"), "window")], { as: "window", where: C("=", "window.id", 2) }), rows(["window"], [2])]),
+  c("over before RETURNING is an alias, as in SQLite",
+    null,
+    null,
+    "INSERT INTO orders (id, user_id) SELECT 34, lower('U1') over RETURNING id, user_id",
+    ret("insert", orders, 1, ["id", "user_id"], [34, "u1"])),
+  c("ORDER BY a key that overflowed to NaN ties on it, and the next key decides",
+    (t) => t(orders).select("id").where(gt("id", 3)).orderBy(col("amount").mul(1e308).mul(10).sub(col("amount").mul(1e308).mul(10))).orderBy("id", "desc"),
+    sel(orders, ["id"], { where: C(">", "id", 3), orderBy: [{ expr: B("-", B("*", B("*", "amount", 1e308), 10), B("*", B("*", "amount", 1e308), 10)) }, { column: "id", direction: "desc" }] }),
+    "SELECT id FROM orders WHERE id > 3 ORDER BY amount * 1e308 * 10 - amount * 1e308 * 10, id DESC",
+    rows(["id"], [6], [5], [4])),
   c("window as a table's alias and a column's, in SQL",
     null,
     sel(orders, [AS(I("window.id"), "window")], { as: "window", where: C("=", "window.id", 2) }),
