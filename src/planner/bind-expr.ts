@@ -20,6 +20,7 @@ import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
 import { FUNCTIONS, arity, functionNamed, readsClock } from "./functions.js";
 import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy } from "./plan.js";
+import { Numbering } from "./numbering.js";
 import { Scope, tableScope, type ScopeSource } from "./scope.js";
 import { WINDOW_ONLY, WindowCollector, bindWindowCall } from "./bind-window.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
@@ -81,22 +82,6 @@ export class OuterLink {
 
   reference(e: BoundExpr): BoundExpr {
     return { kind: "outer", index: this.numbering.number(e), type: typeOf(e) };
-  }
-}
-
-/** Values numbered in the order first met; values equal as JSON share a number. */
-class Numbering<T> {
-  readonly items: T[] = [];
-  private readonly keys = new Map<string, number>();
-
-  number(item: T): number {
-    const key = JSON.stringify(item);
-    let index = this.keys.get(key);
-    if (index === undefined) {
-      index = this.items.push(item) - 1;
-      this.keys.set(key, index);
-    }
-    return index;
   }
 }
 

@@ -17,6 +17,7 @@ import type { AggregateName, Expression, FrameBoundSpec, OrderBy, WindowFrameSpe
 import { assertNever } from "../errors.js";
 import type { ExprBinder } from "./bind-expr.js";
 import type { BoundExpr, FrameBound, SortKey, StaticType, WindowCall, WindowFrame } from "./plan.js";
+import { Numbering } from "./numbering.js";
 import { numericType, typeOf } from "./static-types.js";
 import { mapChildren, some } from "./walk.js";
 
@@ -54,17 +55,14 @@ const DEFAULT_FRAME: WindowFrame = { units: "range", start: { kind: "unbounded-p
  * written twice is one.
  */
 export class WindowCollector {
-  private readonly keys = new Map<string, number>();
-  readonly calls: WindowCall[] = [];
+  private readonly numbering = new Numbering<WindowCall>();
+
+  get calls(): readonly WindowCall[] {
+    return this.numbering.items;
+  }
 
   add(call: WindowCall): BoundExpr {
-    const key = JSON.stringify(call);
-    let index = this.keys.get(key);
-    if (index === undefined) {
-      index = this.calls.push(call) - 1;
-      this.keys.set(key, index);
-    }
-    return { kind: "window", index, type: call.type };
+    return { kind: "window", index: this.numbering.number(call), type: call.type };
   }
 }
 
@@ -188,22 +186,18 @@ export const holdsWindow = (e: BoundExpr): boolean => some(e, (x) => x.kind === 
  * like any other part.
  */
 export class WindowCarry {
-  private readonly keys = new Map<string, number>();
-  readonly carried: BoundExpr[] = [];
+  private readonly numbering = new Numbering<BoundExpr>();
+
+  get carried(): readonly BoundExpr[] {
+    return this.numbering.items;
+  }
 
   over(e: BoundExpr): BoundExpr {
     switch (e.kind) {
       case "column":
       case "group-key":
-      case "aggregate": {
-        const key = JSON.stringify(e);
-        let index = this.keys.get(key);
-        if (index === undefined) {
-          index = this.carried.push(e) - 1;
-          this.keys.set(key, index);
-        }
-        return { kind: "group-key", index, type: typeOf(e) };
-      }
+      case "aggregate":
+        return { kind: "group-key", index: this.numbering.number(e), type: typeOf(e) };
       default:
         return mapChildren(e, (x) => this.over(x));
     }

@@ -307,26 +307,10 @@ class ShapeWriter {
     if (typeof over !== "object" || over === null) return false;
     const outer = this.inline;
     this.inline = true;
-    const ok = this.list(over.partitionBy ?? [], depth) && this.windowOrder(over.orderBy ?? [], depth) && this.frame(over.frame);
+    // A window's ORDER BY has no column numbers: an integer there is a constant.
+    const ok = this.list(over.partitionBy ?? [], depth) && this.orderBy(over.orderBy ?? [], depth, false) && this.frame(over.frame);
     this.inline = outer;
     return ok;
-  }
-
-  /** A window's sort keys: `column` a source column, `expr` an expression (an integer there is a constant, not a column number). */
-  private windowOrder(items: readonly OrderBy[], depth: number): boolean {
-    if (!Array.isArray(items)) return false;
-    for (const o of items) {
-      if (typeof o !== "object" || o === null || !this.optionalName(o.direction) || !this.optionalName(o.nulls)) return false;
-      if ("column" in o) {
-        this.tag(Tag.Order);
-        if (!this.name(o.column)) return false;
-      } else {
-        this.tag(Tag.OrderExpr);
-        if (!this.expr(o.expr, depth)) return false;
-      }
-    }
-    this.tag(Tag.End);
-    return true;
   }
 
   private frame(frame: WindowFrameSpec | undefined): boolean {
@@ -483,20 +467,21 @@ class ShapeWriter {
     return true;
   }
 
-  private orderBy(items: readonly OrderBy[]): boolean {
+  /** Sort keys; `numbers`: an integer literal is a column number (a select's ORDER BY, not a window's). */
+  private orderBy(items: readonly OrderBy[], depth = 0, numbers = true): boolean {
     if (!Array.isArray(items)) return false;
     for (const o of items) {
       if (typeof o !== "object" || o === null || !this.optionalName(o.direction) || !this.optionalName(o.nulls)) return false;
       if ("column" in o) {
         this.tag(Tag.Order);
         if (!this.name(o.column)) return false;
-      } else if (isColumnNumber(o.expr)) {
+      } else if (numbers && isColumnNumber(o.expr)) {
         // A column number is read by bind: its value is shape.
         this.tag(Tag.OrderNumber);
         this.name(String(o.expr.value));
       } else {
         this.tag(Tag.OrderExpr);
-        if (!this.expr(o.expr, 0)) return false;
+        if (!this.expr(o.expr, depth)) return false;
       }
     }
     this.tag(Tag.End);
