@@ -92,8 +92,17 @@ export type FrameUnits = "rows" | "range" | "groups";
 
 export type FrameExclude = "no others" | "current row" | "group" | "ties";
 
-/** A frame's end: `{"preceding": n}` and `{"following": n}` count rows (`rows`), peer groups (`groups`) or ORDER BY distance (`range`). */
-export type FrameBoundSpec = "unbounded preceding" | "current row" | "unbounded following" | { readonly preceding: number } | { readonly following: number };
+/**
+ * A frame's end: `{"preceding": n}` and `{"following": n}` count rows
+ * (`rows`), peer groups (`groups`) or ORDER BY distance (`range`); from SQL
+ * `n` may be a parameter slot (`? PRECEDING`).
+ */
+export type FrameBoundSpec =
+  | "unbounded preceding"
+  | "current row"
+  | "unbounded following"
+  | { readonly preceding: number | ParamSlot }
+  | { readonly following: number | ParamSlot };
 
 /** `end` absent: `current row`. */
 export interface WindowFrameSpec {

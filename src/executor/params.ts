@@ -24,6 +24,12 @@ export function checkParams(uses: readonly ParamUse[], values: readonly Value[])
       if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw new StoreError("invalid_request", `${use.clause} must be an integer ≥ 0`);
       continue;
     }
+    if (use.kind === "frame-offset") {
+      if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (use.whole && !Number.isSafeInteger(value))) {
+        throw new StoreError("invalid_request", `Parameter ${i + 1} is a window frame's offset and must be ${use.whole ? "an integer" : "a number"} ≥ 0`);
+      }
+      continue;
+    }
     if (value === null) continue;
     if (use.kind === "compare") {
       const want = use.type === "integer" || use.type === "real" ? "number" : use.type;

@@ -32,13 +32,15 @@ export class WindowLayout {
 
   /**
    * `sorted`: the items in window order; `starts`: where each partition
-   * starts (then the size); `order`: the ORDER BY values by item.
+   * starts (then the size); `order`: the ORDER BY values by item;
+   * `params`: the statement's values (a frame's offset may be one).
    */
   constructor(
     readonly sorted: readonly number[],
     readonly starts: readonly number[],
     private readonly order: readonly (readonly Value[])[],
     private readonly sortKeys: readonly SortKey[],
+    private readonly params: readonly Value[],
   ) {
     const size = sorted.length;
     this.size = size;
@@ -80,7 +82,9 @@ export class WindowLayout {
         return Int32Array.from({ length: size }, (_, i) => (isStart ? i : i + 1));
       case "preceding":
       case "following": {
-        const offset = bound.kind === "preceding" ? -bound.offset : bound.offset;
+        // A parameter's value was checked when the statement's values were bound (a number ≥ 0).
+        const distance = typeof bound.offset === "number" ? bound.offset : (this.params[bound.offset.index] as number);
+        const offset = bound.kind === "preceding" ? -distance : distance;
         const out = new Int32Array(size);
         switch (frame.units) {
           case "rows":

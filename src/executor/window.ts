@@ -99,7 +99,7 @@ function runWindow(window: PreparedWindow, items: readonly unknown[], p: readonl
   const cmp = order.length === 0 ? undefined : keyOrder(order, specs, place);
   const sortPart = (part: number[]): number[] => (cmp === undefined ? part : part.sort(cmp));
   const { sorted, starts } = partition.length === 0 ? { sorted: sortPart(perm.slice()), starts: [0, perm.length] } : partitioned(partition, perm, sortPart);
-  const layout = new WindowLayout(sorted, starts, order, window.sortKeys);
+  const layout = new WindowLayout(sorted, starts, order, window.sortKeys, p);
   for (const c of window.calls) callValues(c.call, c.args.map(column), layout, new Output(rows, sorted, c.slot));
   return sorted;
 }

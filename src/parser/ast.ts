@@ -196,10 +196,10 @@ export interface WindowSpec {
   readonly span: Span;
 }
 
-/** `n PRECEDING` and `n FOLLOWING` carry `n` as written (a number ≥ 0). */
+/** `n PRECEDING` and `n FOLLOWING` carry `n` as written: a number ≥ 0, or `?`. */
 export type FrameEnd =
   | { readonly kind: "unbounded-preceding" | "current-row" | "unbounded-following"; readonly span: Span }
-  | { readonly kind: "preceding" | "following"; readonly offset: number; readonly span: Span };
+  | { readonly kind: "preceding" | "following"; readonly offset: number | ParamExpr; readonly span: Span };
 
 export interface FrameClause {
   readonly units: "rows" | "range" | "groups";

@@ -183,6 +183,7 @@ export type FrameBoundCstChildren = {
   Row?: IToken[];
   Unbounded?: IToken[];
   NumberLiteral?: IToken[];
+  Param?: IToken[];
   Preceding?: IToken[];
   Following?: IToken[];
 };

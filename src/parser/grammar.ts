@@ -309,7 +309,7 @@ class SqlGrammar extends CstParser {
     });
   });
 
-  /** `UNBOUNDED PRECEDING`, `n PRECEDING`, `CURRENT ROW`, `n FOLLOWING`, `UNBOUNDED FOLLOWING`. */
+  /** `UNBOUNDED PRECEDING`, `n PRECEDING`, `CURRENT ROW`, `n FOLLOWING`, `UNBOUNDED FOLLOWING`; `n` a number or `?`. */
   readonly frameBound = this.RULE("frameBound", () => {
     this.OR(
       (this.alternatives.frameBound ??= [
@@ -322,7 +322,11 @@ class SqlGrammar extends CstParser {
         {
           ALT: () => {
             this.OR2(
-              (this.alternatives.frameDistance ??= [{ ALT: () => this.CONSUME(T.Unbounded) }, { ALT: () => this.CONSUME(T.NumberLiteral) }]),
+              (this.alternatives.frameDistance ??= [
+                { ALT: () => this.CONSUME(T.Unbounded) },
+                { ALT: () => this.CONSUME(T.NumberLiteral) },
+                { ALT: () => this.CONSUME(T.Param) },
+              ]),
             );
             this.OR3((this.alternatives.frameSide ??= [{ ALT: () => this.CONSUME(T.Preceding) }, { ALT: () => this.CONSUME(T.Following) }]));
           },

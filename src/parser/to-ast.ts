@@ -969,9 +969,9 @@ class AstBuilder {
     const side = (c.Preceding ?? c.Following)![0]!;
     const preceding = c.Preceding !== undefined;
     if (c.Unbounded) return { kind: preceding ? "unbounded-preceding" : "unbounded-following", span: this.span(c.Unbounded[0]!.startOffset, endOf(side)) };
-    const token = c.NumberLiteral![0]!;
+    const token = (c.NumberLiteral ?? c.Param)![0]!;
     const span = this.span(token.startOffset, endOf(side));
-    return { kind: preceding ? "preceding" : "following", offset: this.number(token, false), span };
+    return { kind: preceding ? "preceding" : "following", offset: c.Param ? this.param(token) : this.number(token, false), span };
   }
 
   private caseExpression(node: C.CaseExpressionCstNode): A.CaseExpr {

@@ -168,6 +168,10 @@ function frameBound(spec: FrameBoundSpec, units: WindowFrameSpec["units"], which
     default: {
       const [kind, offset] = "preceding" in spec ? (["preceding", spec.preceding] as const) : (["following", spec.following] as const);
       const whole = units !== "range";
+      if (typeof offset === "object" && offset !== null && offset.type === "param") {
+        binder.params.use(offset.index, { kind: "frame-offset", whole });
+        return { kind, offset: { kind: "param", index: offset.index } };
+      }
       if (typeof offset !== "number" || !Number.isFinite(offset) || offset < 0 || (whole && !Number.isSafeInteger(offset))) {
         throw binder.misuse(`The window frame's ${which} offset must be ${whole ? "an integer" : "a number"} ≥ 0, got ${JSON.stringify(offset)}`);
       }

@@ -71,6 +71,7 @@ import type {
   UpdateStmt,
   ValueExpr,
   FrameEnd,
+  ParamExpr,
   WindowDefinition,
   WindowSpec,
 } from "../parser/ast.js";
@@ -171,6 +172,7 @@ export function countParams(stmt: Statement): number {
   const visitWindow = (spec: WindowSpec): void => {
     for (const e of spec.partitionBy) visit(e);
     for (const item of spec.orderBy) visit(item.expr);
+    for (const end of [spec.frame?.start, spec.frame?.end]) if (end !== undefined && "offset" in end && typeof end.offset === "object") count++;
   };
   const visitCount = (value: Count | undefined): void => {
     if (typeof value === "object") count++;
@@ -830,6 +832,10 @@ function windowParts(partitionBy: WindowSpec["partitionBy"], orderBy: WindowSpec
   };
 }
 
+function frameOffset(offset: number | ParamExpr): number | ParamSlot {
+  return typeof offset === "number" ? offset : { type: "param", index: offset.index };
+}
+
 function frameBound(end: FrameEnd): FrameBoundSpec {
   switch (end.kind) {
     case "unbounded-preceding":
@@ -839,9 +845,9 @@ function frameBound(end: FrameEnd): FrameBoundSpec {
     case "unbounded-following":
       return "unbounded following";
     case "preceding":
-      return { preceding: end.offset };
+      return { preceding: frameOffset(end.offset) };
     case "following":
-      return { following: end.offset };
+      return { following: frameOffset(end.offset) };
     default:
       return assertNever(end, "frame bound");
   }

@@ -159,10 +159,10 @@ export interface Grouping {
   readonly aggregates: readonly AggregateCall[];
 }
 
-/** One end of a window frame: `offset` rows, groups or (RANGE) ORDER BY distance, for `preceding` and `following`. */
+/** One end of a window frame: `offset` rows, groups or (RANGE) ORDER BY distance, for `preceding` and `following` (a parameter's value checked when bound). */
 export type FrameBound =
   | { readonly kind: "unbounded-preceding" | "current-row" | "unbounded-following" }
-  | { readonly kind: "preceding" | "following"; readonly offset: number };
+  | { readonly kind: "preceding" | "following"; readonly offset: Count };
 
 /** The rows of its partition a window call sees from each row: SQL's frame, its defaults filled in. */
 export interface WindowFrame {
@@ -219,7 +219,9 @@ export type ParamUse =
   /** Compared only with untyped things (e.g. `? IS NULL`): any value. */
   | { readonly kind: "any" }
   /** A select's limit or offset: an integer ≥ 0, else 400 `invalid_request`. */
-  | { readonly kind: "count"; readonly clause: "limit" | "offset" };
+  | { readonly kind: "count"; readonly clause: "limit" | "offset" }
+  /** A window frame's offset: a number ≥ 0 (`whole`: an integer, for ROWS and GROUPS), else 400 `invalid_request`. */
+  | { readonly kind: "frame-offset"; readonly whole: boolean };
 
 /**
  * A limit or offset: as written, or a parameter slot. The JSON plan cache
