@@ -235,12 +235,17 @@ export const definitions = {
       },
     },
   },
+  // A string names a bound; otherwise one of `preceding` and `following` with its distance (if/then, not oneOf, so an error names the field at fault).
   frameBound: {
-    oneOf: [
-      { enum: ["unbounded preceding", "current row", "unbounded following"] },
-      { type: "object", additionalProperties: false, required: ["preceding"], properties: { preceding: { type: "number", minimum: 0 } } },
-      { type: "object", additionalProperties: false, required: ["following"], properties: { following: { type: "number", minimum: 0 } } },
-    ],
+    if: { type: "string" },
+    then: { enum: ["unbounded preceding", "current row", "unbounded following"] },
+    else: {
+      type: "object",
+      additionalProperties: false,
+      minProperties: 1,
+      maxProperties: 1,
+      properties: { preceding: { type: "number", minimum: 0 }, following: { type: "number", minimum: 0 } },
+    },
   },
   functionExpr: {
     type: "object",

@@ -298,6 +298,8 @@ function toStoreError(errors: readonly ErrorObject[] | null | undefined, root: s
       return new StoreError("invalid_request", `${at}: needs exactly one of ${alternatives(error.parentSchema).join(", ")}`);
     case "minProperties":
       return new StoreError("invalid_request", `${at}: must have at least ${String(params["limit"])} field(s)`);
+    case "maxProperties":
+      return new StoreError("invalid_request", `${at}: must have at most ${String(params["limit"])} field(s)`);
     default:
       return new StoreError("invalid_request", `${at}: invalid (${error.keyword})`);
   }

@@ -106,6 +106,11 @@ test("enums, tags and types are named with what is allowed", () => {
     "invalid_request",
     "command.where.operands[2].op: must be one of =, !=, <>, <, <=, >, >=, is, is not",
   );
+  const frame = (start: unknown) => select({ columns: [{ as: "w", expr: { type: "window", name: "rank", over: { frame: { units: "rows", start } } } }] });
+  rejects(frame({ preceding: -1 }), "invalid_request", "command.columns[0].expr.over.frame.start.preceding: must be >= 0");
+  rejects(frame({ precedin: 1 }), "invalid_request", "command.columns[0].expr.over.frame.start.precedin: unknown field");
+  rejects(frame({ preceding: 1, following: 1 }), "invalid_request", "command.columns[0].expr.over.frame.start: must have at most 1 field(s)");
+  rejects(frame("current"), "invalid_request", "command.columns[0].expr.over.frame.start: must be one of unbounded preceding, current row, unbounded following");
   rejects({ kind: "nope" }, "invalid_request", "command.kind: must be one of select, insert, update, delete, create-table, drop-table, create-index, drop-index, alter-table, validate, sql, describe, explain, checkpoint, transaction");
   rejects({ kind: 7 }, "invalid_request", "command.kind: must be a string");
   rejects(select({ where: { type: "param", index: 0 } }), "invalid_request", "command.where.type: must be one of literal, identifier, comparison, is-null, and, or, not, binary, negate, in, between, like, case, cast, function, aggregate, window, subquery, exists");
