@@ -13,7 +13,7 @@ import type { FrameBound, SortKey, WindowFrame } from "../planner/plan.js";
 import { compareValues } from "./value-order.js";
 
 /** Whether items `a` and `b` hold equal values (as `=` finds them, NULLs equal) in every column. */
-export function equalKeys(columns: readonly (readonly Value[])[], a: number, b: number): boolean {
+function equalKeys(columns: readonly (readonly Value[])[], a: number, b: number): boolean {
   for (const values of columns) if (compareValues(values[a] as Value, values[b] as Value) !== 0) return false;
   return true;
 }

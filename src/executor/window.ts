@@ -92,16 +92,25 @@ function runWindow(window: PreparedWindow, items: readonly unknown[], p: readonl
   };
   const partition = window.partition.map(column);
   const order = window.order.map(column);
-  const place = new Int32Array(perm.length);
-  for (let pos = 0; pos < perm.length; pos++) place[perm[pos]!] = pos;
-  const specs = window.sortKeys.map((k) => ({ descending: k.direction === "desc", ...(k.nulls === undefined ? {} : { nulls: k.nulls }) }));
   // A partition's rows sorted by ORDER BY, ties in the order `perm` has them.
-  const cmp = order.length === 0 ? undefined : keyOrder(order, specs, place);
+  const cmp = order.length === 0 ? undefined : keyOrder(order, window.sortKeys.map(sortSpec), placeOf(perm));
   const sortPart = (part: number[]): number[] => (cmp === undefined ? part : part.sort(cmp));
   const { sorted, starts } = partition.length === 0 ? { sorted: sortPart(perm.slice()), starts: [0, perm.length] } : partitioned(partition, perm, sortPart);
   const layout = new WindowLayout(sorted, starts, order, window.sortKeys, p);
   for (const c of window.calls) callValues(c.call, c.args.map(column), layout, new Output(rows, sorted, c.slot));
   return sorted;
+}
+
+/** A window sort key as the sort takes it. */
+function sortSpec(key: SortKey): { descending: boolean; nulls?: "first" | "last" } {
+  return { descending: key.direction === "desc", ...(key.nulls === undefined ? {} : { nulls: key.nulls }) };
+}
+
+/** Each item's position in `perm`: the tie-break that keeps the order before. */
+function placeOf(perm: readonly number[]): Int32Array {
+  const place = new Int32Array(perm.length);
+  for (let pos = 0; pos < perm.length; pos++) place[perm[pos]!] = pos;
+  return place;
 }
 
 /** Where a call's values go: the slot of each window row, by position. One class, so `set` is one call site V8 inlines. */

@@ -15,7 +15,7 @@
  * JSON (CONTRACT §11): the caller says which through `BindContext.misuse`.
  */
 
-import type { Expression, SelectCommand } from "../commands/types.js";
+import type { AggregateName, Expression, SelectCommand } from "../commands/types.js";
 import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
 import { FUNCTIONS, arity, functionNamed, readsClock } from "./functions.js";
@@ -392,37 +392,39 @@ export class ExprBinder {
       if (distinct) throw this.misuse("count(DISTINCT) needs an argument");
       return collector.add({ name: "count", distinct: false, type: "integer" });
     }
-    let arg = inner.bind(e.arg, depth);
+    const arg = inner.bind(e.arg, depth);
     // An aggregate of the enclosing query's values only would belong to that query in SQL; storedb does not move it there.
     if (some(arg, (x) => x.kind === "outer") && !some(arg, (x) => x.kind === "column")) {
       throw this.misuse(`${e.name}() in a subquery reads only the enclosing query's columns: aggregate them in the enclosing query`);
     }
-    let type: StaticType;
-    switch (e.name) {
+    const typed = inner.aggregateArgument(e.name, arg);
+    if (e.name === "group_concat") return collector.add({ name: e.name, ...typed, distinct, separator: e.separator ?? "," });
+    return collector.add({ name: e.name, ...typed, distinct });
+  }
+
+  /**
+   * An aggregate's argument checked and its result typed — a grouping's or
+   * a window's: sum and avg take numbers; group_concat joins the text CAST
+   * makes of its values (SQLite converts them the same way).
+   */
+  aggregateArgument(name: AggregateName, arg: BoundExpr): { arg: BoundExpr; type: StaticType } {
+    switch (name) {
       case "count":
-        type = "integer";
-        break;
+        return { arg, type: "integer" };
       case "sum":
-        inner.expect(arg, "number", "sum()");
-        type = numericType([typeOf(arg)]);
-        break;
+        this.expect(arg, "number", "sum()");
+        return { arg, type: numericType([typeOf(arg)]) };
       case "avg":
-        inner.expect(arg, "number", "avg()");
-        type = "real";
-        break;
+        this.expect(arg, "number", "avg()");
+        return { arg, type: "real" };
       case "min":
       case "max":
-        type = typeOf(arg);
-        break;
+        return { arg, type: typeOf(arg) };
       case "group_concat":
-        // Values join as the text CAST makes of them (SQLite converts them the same way).
-        if (typeOf(arg) !== "text") arg = { kind: "cast", expr: arg, to: "text" };
-        type = "text";
-        return collector.add({ name: e.name, arg, distinct, type, separator: e.separator ?? "," });
+        return { arg: typeOf(arg) === "text" ? arg : { kind: "cast", expr: arg, to: "text" }, type: "text" };
       default:
-        return assertNever(e.name, "aggregate");
+        return assertNever(name, "aggregate");
     }
-    return collector.add({ name: e.name, arg, distinct, type });
   }
 
   /** A window function call: its arguments and window over the rows the window stage reads (aggregates may stand there, window functions not). */

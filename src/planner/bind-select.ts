@@ -23,7 +23,7 @@ import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
 import { AggregateCollector, ExprBinder, OuterLink, bindContext, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
-import { WindowCarry, WindowCollector, holdsWindow } from "./bind-window.js";
+import { WindowCarry, WindowCollector, holdsWindow, sortOrder } from "./bind-window.js";
 import type { BoundExpr, CompoundStep, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, WindowCall, Windowing } from "./plan.js";
 import { derivedTableInfo, describeDerived } from "./derived-table.js";
 import { Scope, type ScopeSource } from "./scope.js";
@@ -152,12 +152,6 @@ function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[]
     }
     return { expr: all.bind(e), ...order };
   });
-}
-
-/** An ORDER BY item's direction, and where its NULLs go when it says. */
-function sortOrder(item: OrderBy): Pick<SortKey, "direction" | "nulls"> {
-  const direction = item.direction ?? "asc";
-  return item.nulls === undefined ? { direction } : { direction, nulls: item.nulls };
 }
 
 /** The context to bind a statement in: its subqueries, wherever they stand, are selects over `catalog`. */

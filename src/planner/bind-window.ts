@@ -18,7 +18,7 @@ import { assertNever } from "../errors.js";
 import type { ExprBinder } from "./bind-expr.js";
 import type { BoundExpr, FrameBound, SortKey, StaticType, WindowCall, WindowFrame } from "./plan.js";
 import { Numbering } from "./numbering.js";
-import { numericType, typeOf } from "./static-types.js";
+import { typeOf } from "./static-types.js";
 import { mapChildren, some } from "./walk.js";
 
 type WindowName = WindowFunctionName | AggregateName;
@@ -76,7 +76,7 @@ export function bindWindowCall(e: Extract<Expression, { type: "window" }>, binde
     throw binder.misuse(`${name}() takes ${expected}, got ${written.length}`);
   }
   if (e.separator !== undefined && name !== "group_concat") throw binder.misuse(`${name}() takes no separator: only group_concat does`);
-  let args = written.map((a) => binder.bind(a, depth));
+  const args = written.map((a) => binder.bind(a, depth));
   const over = e.over;
   const partition = (over.partitionBy ?? []).map((p) => binder.bind(p, depth));
   const order = (over.orderBy ?? []).map((item) => sortKey(item, binder, depth));
@@ -86,7 +86,6 @@ export function bindWindowCall(e: Extract<Expression, { type: "window" }>, binde
     case "row_number":
     case "rank":
     case "dense_rank":
-    case "count":
       type = "integer";
       break;
     case "percent_rank":
@@ -111,23 +110,18 @@ export function bindWindowCall(e: Extract<Expression, { type: "window" }>, binde
       binder.expect(args[1]!, "number", "nth_value()");
       type = typeOf(args[0]!);
       break;
+    case "count":
     case "sum":
-      binder.expect(args[0]!, "number", "sum()");
-      type = numericType([typeOf(args[0]!)]);
-      break;
     case "avg":
-      binder.expect(args[0]!, "number", "avg()");
-      type = "real";
-      break;
     case "min":
     case "max":
-      type = typeOf(args[0]!);
-      break;
-    case "group_concat":
-      // Values join as the text CAST makes of them, as the aggregate's do.
-      if (typeOf(args[0]!) !== "text") args = [{ kind: "cast", expr: args[0]!, to: "text" }];
-      type = "text";
-      return { name, args, partition, order, frame, type, separator: e.separator ?? "," };
+    case "group_concat": {
+      // count(*) takes no argument and counts rows.
+      if (args[0] === undefined) return { name, args, partition, order, frame, type: "integer" };
+      const typed = binder.aggregateArgument(name, args[0]);
+      const call = { name, args: [typed.arg], partition, order, frame, type: typed.type };
+      return name === "group_concat" ? { ...call, separator: e.separator ?? "," } : call;
+    }
     default:
       return assertNever(name, "window function");
   }
@@ -137,8 +131,13 @@ export function bindWindowCall(e: Extract<Expression, { type: "window" }>, binde
 /** A window ORDER BY item: a source column by name, or an expression (an integer literal is a constant). */
 function sortKey(item: OrderBy, binder: ExprBinder, depth: number): SortKey {
   const expr = "column" in item ? binder.bind({ type: "identifier", name: item.column }, depth) : binder.bind(item.expr, depth);
+  return { expr, ...sortOrder(item) };
+}
+
+/** An ORDER BY item's direction, and where its NULLs go when it says (a select's and a window's). */
+export function sortOrder(item: OrderBy): Pick<SortKey, "direction" | "nulls"> {
   const direction = item.direction ?? "asc";
-  return item.nulls === undefined ? { expr, direction } : { expr, direction, nulls: item.nulls };
+  return item.nulls === undefined ? { direction } : { direction, nulls: item.nulls };
 }
 
 /** Where a bound sits, for "a frame may not start after it ends". */
