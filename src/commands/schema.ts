@@ -321,7 +321,7 @@ export const definitions = {
       { required: ["table"], properties: { table: true } },
       { required: ["from"], properties: { from: true } },
     ],
-    properties: { type: { enum: ["inner", "left"] }, table: name, from: ref("select"), as: name, on: ref("expression") },
+    properties: { type: { enum: ["inner", "left"] }, table: name, from: ref("derived"), as: name, on: ref("expression") },
   },
   // `column` is a source column or a result name (any text a result may be named); the binder resolves it.
   orderBy: {
@@ -361,6 +361,19 @@ export const definitions = {
     additionalProperties: { if: { type: "object" }, then: ref("expression") },
   },
 
+  // A derived table's rows: a select, or (kind "with") a WITH table, which names its columns and may read itself.
+  derived: {
+    type: "object",
+    if: { required: ["kind"], properties: { kind: { const: "with" } } },
+    then: ref("withTable"),
+    else: ref("select"),
+  },
+  withTable: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "name", "select"],
+    properties: { kind: { const: "with" }, name, columns: names, select: ref("select") },
+  },
   compoundArm: {
     type: "object",
     additionalProperties: false,
@@ -374,7 +387,7 @@ export const definitions = {
     properties: {
       kind: { const: "select" },
       table: name,
-      from: ref("select"),
+      from: ref("derived"),
       as: name,
       columns: ref("selectList"),
       joins: { type: "array", items: ref("join") },

@@ -144,9 +144,9 @@ export type SelectColumn = string | { readonly expr: Expression; readonly as: st
 
 export interface Join {
   readonly type: "inner" | "left";
-  /** The table joined; or `from`, a select whose rows are joined as a table's rows (exactly one of the two). */
+  /** The table joined; or `from`, a select (or WITH table) whose rows are joined as a table's rows (exactly one of the two). */
   readonly table?: string;
-  readonly from?: SelectCommand;
+  readonly from?: DerivedSource;
   readonly as?: string;
   readonly on: Expression;
 }
@@ -164,8 +164,8 @@ export interface SelectCommand {
   readonly kind: "select";
   /** Absent (and no `from`): no FROM, the columns are evaluated once (`SELECT 1 + 1`). */
   readonly table?: string;
-  /** Instead of `table`, a derived table: the rows of this select, read as a table's. */
-  readonly from?: SelectCommand;
+  /** Instead of `table`, a derived table: the rows of this select (or WITH table), read as a table's. */
+  readonly from?: DerivedSource;
   /** An alias for `table` (or `from`), so a table can join itself; qualified names then use it. */
   readonly as?: string;
   readonly columns: "*" | readonly SelectColumn[];
@@ -189,6 +189,25 @@ export interface SelectCommand {
   readonly limit?: number | ParamSlot;
   readonly offset?: number | ParamSlot;
   readonly output?: "objects" | "arrays";
+}
+
+/** What a derived table reads: a select, or a WITH table (a select with a name it may read itself by, and column names). */
+export type DerivedSource = SelectCommand | WithTable;
+
+/**
+ * SQL's `WITH name(columns…) AS (select)`, read where it stands. Its
+ * columns are `columns` (by position), else the select's own. A compound
+ * `select` whose later selects read `name` (each once, in its FROM or a
+ * JOIN) is recursive: the selects before the first that reads it make the
+ * first rows, and the ones that read it run over the rows the step before
+ * made, joined by `union` or `union-all`, until a step makes none (or the
+ * compound's `limit` is reached). `name` is read nowhere else in `select`.
+ */
+export interface WithTable {
+  readonly kind: "with";
+  readonly name: string;
+  readonly columns?: readonly string[];
+  readonly select: SelectCommand;
 }
 
 /** `union` and `intersect` and `except` keep each distinct row once; `union-all` keeps every row of both sides. */

@@ -10,7 +10,8 @@ import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import { isNumericType, type Column, type KeyRange, type RangeOrder, type RowHeap, type Stores, type StoredRow, type TableStore } from "./table-store.js";
 
-class DerivedStore implements TableStore {
+/** Rows that are no stored table's, stored by column as a table's are. */
+export class DerivedStore implements TableStore {
   readonly rows: readonly StoredRow[];
   readonly heap: RowHeap;
   readonly width: number;
@@ -57,16 +58,32 @@ function noKey(key: string): StoreError {
 }
 
 /**
+ * A derived table's rows as an execution reads them (`DerivedRows`, or a
+ * recursive table's `RecursiveRows`): made when first read, kept until
+ * the execution ends.
+ */
+export interface TableRows {
+  /** Its name in the plan (`Source.table`). */
+  readonly name: string;
+  begin(): void;
+  end(): void;
+  /**
+   * Its rows; `wanted`: a select that needs only its first rows in order
+   * (a LIMIT over it) asks for at least that many, if there are.
+   */
+  rows(stores: Stores, params: readonly Value[], wanted?: number): TableStore;
+}
+
+/**
  * One derived table's rows, made the first time an execution of its
  * statement reads them and kept until that execution ends: they read the
  * statement's parameters only, never an enclosing row, so a subquery run
  * per outer row reads them once, not once per row.
  */
-export class DerivedRows {
+export class DerivedRows implements TableRows {
   private store: DerivedStore | undefined;
 
   constructor(
-    /** Its name in the plan (`Source.table`). */
     readonly name: string,
     private readonly types: readonly ColumnType[],
     private readonly make: (stores: Stores, params: readonly Value[]) => readonly (readonly Value[])[],
@@ -83,8 +100,8 @@ export class DerivedRows {
   }
 }
 
-/** `stores` with each of `tables` under its plan name. */
-export function withDerived(stores: Stores, tables: readonly DerivedRows[], params: readonly Value[]): Stores {
-  const derived = new Map(tables.map((t) => [t.name, t.rows(stores, params)] as const));
+/** `stores` with each of `tables` under its plan name; `first`: the one whose first rows are `wanted`, no more. */
+export function withDerived(stores: Stores, tables: readonly TableRows[], params: readonly Value[], first?: { readonly table: TableRows; readonly wanted: number }): Stores {
+  const derived = new Map(tables.map((t) => [t.name, t.rows(stores, params, t === first?.table ? first.wanted : undefined)] as const));
   return { store: (table) => derived.get(table) ?? stores.store(table) };
 }

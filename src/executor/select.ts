@@ -44,7 +44,8 @@ import { conjuncts, maxSource } from "../planner/passes.js";
 import { accessRows, impliedByAccess, keyInRunner, rangeRows } from "./access.js";
 import { compileAggregate, type AggregateFn, type GroupTest } from "./aggregate.js";
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
-import { DerivedRows, withDerived } from "./derived.js";
+import { DerivedRows, withDerived, type TableRows } from "./derived.js";
+import { RecursiveRows } from "./recursive.js";
 import { compileFilter, type FilterFn } from "./filter.js";
 import { prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
 import { orderItems } from "./order.js";
@@ -52,6 +53,7 @@ import { compileProjection, type ProjectFn } from "./project.js";
 import { SubqueryRunner, type SubqueryNode } from "./subquery.js";
 import { compileWindows, type WindowFn } from "./window.js";
 import type { Column, Stores, StoredRow, TableStore } from "./table-store.js";
+import { rowKey } from "./value-order.js";
 
 export interface PreparedSelect {
   readonly plan: SelectPlan;
@@ -84,7 +86,7 @@ export interface PreparedSelect {
   /** A compound select's selects, prepared each on its own (the rest of this one is its first's). */
   readonly compound: PreparedCompound | undefined;
   /** The derived tables among the sources, each made once per execution. */
-  readonly derived: readonly DerivedRows[];
+  readonly derived: readonly TableRows[];
 }
 
 /** What a statement starts and ends with each execution: its subqueries' runners and its derived tables' rows. */
@@ -151,12 +153,31 @@ function prepareWith(
     const steps = plan.compound.steps.map((step) => ({ op: step.op, select: prepareWith(step.plan, positionOf, context, runners) }));
     return { ...first, plan, compound: { first, steps } };
   }
-  const derived: DerivedRows[] = [];
+  const derived: TableRows[] = [];
   const derivedColumns = new Map<string, readonly string[]>();
+  const arrays = (select: SelectPlan) => {
+    const prepared = prepareWith(select, positionOf, context, runners);
+    return (stores: Stores, params: readonly Value[]): Value[][] => selectRows(prepared, stores, params).rows as Value[][];
+  };
   for (const source of plan.sources) {
+    // A recursive select's rows of the step before: `RecursiveRows` hands them in as this table.
+    if (source.working !== undefined) derivedColumns.set(source.table, source.working.columns);
     if (source.derived === undefined) continue;
-    const select = prepareWith(source.derived.select, positionOf, context, runners);
-    derived.push(new DerivedRows(source.table, source.derived.types, (stores, params) => selectRows(select, stores, params).rows as Value[][]));
+    const { recursion, types } = source.derived;
+    if (recursion === undefined) derived.push(new DerivedRows(source.table, types, arrays(source.derived.select)));
+    else {
+      const { limit, offset } = recursion;
+      derived.push(
+        new RecursiveRows(source.table, types, {
+          name: recursion.name,
+          working: recursion.working,
+          union: recursion.op === "union",
+          initial: arrays(source.derived.select),
+          steps: recursion.steps.map(arrays),
+          bounds: (params) => ({ offset: offset === undefined ? 0 : count(offset, params), limit: limit === undefined ? undefined : count(limit, params) }),
+        }),
+      );
+    }
     derivedColumns.set(source.table, source.derived.columns);
   }
   runners.push(...derived);
@@ -255,7 +276,34 @@ function selectRows(prepared: PreparedSelect, base: Stores, params: readonly Val
   const names = plan.columns.map((c) => c.name);
   if (keep === 0) return rowsResult(names, []);
   // Each derived table's rows, read by this execution as a table's.
-  const stores = prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params);
+  if (prepared.derived.length === 0) return selectFrom(prepared, base, params, offset, keep);
+  const first = prefixRead(prepared, keep);
+  if (first === undefined) return selectFrom(prepared, withDerived(base, prepared.derived, params), params, offset, keep);
+  // Only the first rows of a recursive table are read: make as many as the limit, then twice as many, … until the answer is whole or the recursion ends.
+  for (let wanted = keep!; ; wanted *= 2) {
+    const result = selectFrom(prepared, withDerived(base, prepared.derived, params, { table: first, wanted }), params, offset, keep);
+    if (result.rowCount === keep! - offset || first.complete) return result;
+  }
+}
+
+/**
+ * The recursive table a select reads first, when the select's answer over
+ * the first rows of it is the first rows of its whole answer — rows pass
+ * from it in order, through filters and joins, to a LIMIT, with no sort,
+ * grouping or window between — so a LIMIT over a recursion that would not
+ * end stops it, as in SQLite.
+ */
+function prefixRead(prepared: PreparedSelect, keep: number | undefined): RecursiveRows | undefined {
+  const plan = prepared.plan;
+  if (keep === undefined || plan.group !== undefined || plan.window !== undefined || plan.orderBy.length > 0) return undefined;
+  const first = prepared.derived.find((t) => t.name === plan.sources[0]?.table);
+  return first instanceof RecursiveRows ? first : undefined;
+}
+
+/** A select over `stores`, which hold its derived tables' rows. */
+function selectFrom(prepared: PreparedSelect, stores: Stores, params: readonly Value[], offset: number, keep: number | undefined): RowsResult {
+  const plan = prepared.plan;
+  const names = plan.columns.map((c) => c.name);
   const project = prepared.project as unknown as Fn<Row>;
   // Nothing between the sources and the result (no grouping, DISTINCT or sort to do): a scan can stop early, a join project as it goes.
   const sorted = plan.orderBy.length > 0 && !orderServed(plan);
@@ -413,10 +461,6 @@ function shaped(plan: SelectPlan, rows: Value[][]): Row[] {
   });
 }
 
-/** What DISTINCT and the compound operators compare rows by: equal for rows `=` finds equal, NULLs equal. */
-function rowKey(row: readonly Value[]): unknown {
-  return row.length === 1 ? row[0] : JSON.stringify(row);
-}
 
 /**
  * A compound select: the first select's rows, then each step's combined

@@ -39,3 +39,8 @@ export function compareValues(a: Value, b: Value): number {
   if (ta === "number") return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
   return a === false ? -1 : 1;
 }
+
+/** What DISTINCT, the compound operators and a recursive table's UNION compare rows by: equal for rows `=` finds equal, NULLs equal. */
+export function rowKey(row: readonly Value[]): unknown {
+  return row.length === 1 ? row[0] : JSON.stringify(row);
+}

@@ -261,6 +261,8 @@ export type FromItem = TableRef | DerivedTableRef;
 /** `name AS (SELECT …)` of a WITH clause. */
 export interface CommonTable {
   readonly name: Name;
+  /** `name(a, b)`: the table's column names, by position, in place of its select's. */
+  readonly columns?: readonly Name[];
   readonly select: SelectStmt;
   readonly span: Span;
 }

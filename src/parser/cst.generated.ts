@@ -80,11 +80,12 @@ export interface CommonTableCstNode extends CstNode {
 }
 
 export type CommonTableCstChildren = {
-  Identifier: IToken[];
+  Identifier: (IToken)[];
+  LParen: (IToken)[];
+  Comma?: IToken[];
+  RParen: (IToken)[];
   As: IToken[];
-  LParen: IToken[];
   selectStatement: SelectStatementCstNode[];
-  RParen: IToken[];
 };
 
 export interface CompoundOperatorCstNode extends CstNode {

@@ -140,9 +140,18 @@ class SqlGrammar extends CstParser {
     });
   });
 
-  /** `name AS (SELECT …)` of a WITH clause. */
+  /** `name [(column, …)] AS (SELECT …)` of a WITH clause. */
   readonly commonTable = this.RULE("commonTable", () => {
     this.CONSUME(T.Identifier);
+    this.OPTION(() => {
+      this.CONSUME2(T.LParen);
+      this.CONSUME2(T.Identifier);
+      this.MANY(() => {
+        this.CONSUME(T.Comma);
+        this.CONSUME3(T.Identifier);
+      });
+      this.CONSUME2(T.RParen);
+    });
     this.CONSUME(T.As);
     this.CONSUME(T.LParen);
     this.SUBRULE(this.selectStatement);

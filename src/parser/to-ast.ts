@@ -291,10 +291,12 @@ class AstBuilder {
     if (c.With) {
       const tables = (c.commonTable ?? []).map((table) => {
         const t = table.children;
-        const name = this.name(t.Identifier[0]!);
+        // The table's name, then the column list's names (Chevrotain collects every Identifier of the rule).
+        const [name, ...columns] = t.Identifier.map((token) => this.name(token));
         const select = this.select(t.selectStatement[0]!);
         depth = Math.max(depth, this.depth);
-        return { name, select, span: this.span(name.span.start, endOf(t.RParen[0]!)) };
+        const closing = t.RParen.reduce((a, b) => (a.startOffset > b.startOffset ? a : b));
+        return { name: name!, ...(t.LParen.length > 1 ? { columns } : {}), select, span: this.span(name!.span.start, endOf(closing)) };
       });
       withClause = { recursive: c.Recursive !== undefined, tables, span: this.span(c.With[0]!.startOffset, last(tables).span.end) };
     }

@@ -18,11 +18,12 @@
  * binds its select on its own and is read as a table (`derived-table.ts`).
  */
 
-import type { CompoundArm, CompoundOperator, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
+import type { CompoundArm, CompoundOperator, DerivedSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
 import { AggregateCollector, ExprBinder, OuterLink, bindContext, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
+import { bindWithTable, withTableSource } from "./bind-recursive.js";
 import { WindowCarry, WindowCollector, holdsWindow, sortOrder } from "./bind-window.js";
 import type { BoundExpr, CompoundStep, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, WindowCall, Windowing } from "./plan.js";
 import { derivedTableInfo, describeDerived } from "./derived-table.js";
@@ -61,8 +62,8 @@ function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext)
     return [];
   }
   const joined = (cmd.joins ?? []).length > 0;
-  const sources = [bindSource(cmd, 0, joined, catalog, context)];
-  for (const j of cmd.joins ?? []) sources.push(bindSource(j, sources.length, true, catalog, context));
+  const sources = [bindSource(cmd, cmd, 0, joined, catalog, context)];
+  for (const j of cmd.joins ?? []) sources.push(bindSource(cmd, j, sources.length, true, catalog, context));
   return sources;
 }
 
@@ -72,13 +73,21 @@ function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext)
  * join a derived table needs an alias: it has no name of its own for
  * qualified names, `*`'s keys or messages to use.
  */
-function bindSource(item: { readonly table?: string; readonly from?: SelectCommand; readonly as?: string }, index: number, joined: boolean, catalog: Catalog, context: BindContext): ScopeSource {
+function bindSource(cmd: SelectCommand, item: { readonly table?: string; readonly from?: DerivedSource; readonly as?: string }, index: number, joined: boolean, catalog: Catalog, context: BindContext): ScopeSource {
   const alias = item.as === undefined ? {} : { alias: checkName(item.as, "alias") };
   if (item.from === undefined) {
     if (item.table === undefined) throw new StoreError("invalid_request", "A join names a table, or a select as its from");
-    return { table: requireTable(catalog, item.table), name: item.as ?? item.table, index, ...alias };
+    return withTableSource(cmd, checkName(item.table, "table"), item.as, index, context) ?? { table: requireTable(catalog, item.table), name: item.as ?? item.table, index, ...alias };
   }
   if (item.table !== undefined) throw new StoreError("invalid_request", "A source is a table or a select (from), not both");
+  if (item.from.kind === "with") {
+    // A WITH table answers to its own name, as SQL's reference to one does.
+    const name = checkName(item.as ?? item.from.name, "alias");
+    checkName(item.from.name, "WITH table");
+    const bind = (select: SelectCommand): SelectPlan => bindSelectPlan(select, catalog, context);
+    const derived = bindWithTable(item.from, context, bind, (value, clause) => bindCount(value, clause, context));
+    return { table: derivedTableInfo(index, derived), name, alias: name, index, derived };
+  }
   if (joined && item.as === undefined) throw new StoreError(context.misuse, "A derived table in a join needs an alias: (SELECT …) AS name");
   const derived = describeDerived(bindSelectPlan({ ...item.from, output: "arrays" }, catalog, context), context.misuse);
   const table = derivedTableInfo(index, derived);
@@ -216,7 +225,7 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
 
   const plan: SelectPlan = {
     kind: "select",
-    sources: sources.map((s): Source => (s.derived === undefined ? { table: s.table.name, name: s.name } : { table: s.table.name, name: s.name, derived: s.derived })),
+    sources: sources.map((s): Source => ({ table: s.table.name, name: s.name, ...(s.derived === undefined ? {} : { derived: s.derived }), ...(s.working === undefined ? {} : { working: s.working }) })),
     access: sources.length === 0 ? { kind: "single-row" } : { kind: "scan" },
     joins: steps,
     ...(where === undefined ? {} : { where }),

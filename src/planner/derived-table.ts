@@ -11,7 +11,7 @@
 
 import type { ColumnType } from "../commands/types.js";
 import { StoreError } from "../errors.js";
-import type { DerivedTable, SelectPlan, StaticType } from "./plan.js";
+import type { DerivedTable, SelectPlan, StaticType, TableShape } from "./plan.js";
 import { typeOf } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
 
@@ -20,9 +20,15 @@ export function derivedTableName(index: number): string {
   return `(derived ${index})`;
 }
 
-/** The table `plan` is read as; `misuse` is the code its errors take (SQL's or JSON's). */
-export function describeDerived(plan: SelectPlan, misuse: "sql_error" | "invalid_request"): DerivedTable {
-  const columns = plan.columns.map((c) => c.column ?? c.name);
+/**
+ * The table `plan` is read as; `misuse` is the code its errors take (SQL's
+ * or JSON's). `names`: a WITH table's column list, in place of the select's.
+ */
+export function describeDerived(plan: SelectPlan, misuse: "sql_error" | "invalid_request", names?: readonly string[]): DerivedTable {
+  if (names !== undefined && names.length !== plan.columns.length) {
+    throw new StoreError(misuse, `A WITH table names ${names.length} column(s) but its select yields ${plan.columns.length}`);
+  }
+  const columns = names ?? plan.columns.map((c) => c.column ?? c.name);
   const seen = new Set<string>();
   for (const column of columns) {
     if (seen.has(column)) throw new StoreError(misuse, `A derived table has two columns named "${column}": rename one with AS`);
@@ -32,16 +38,15 @@ export function describeDerived(plan: SelectPlan, misuse: "sql_error" | "invalid
   return { select: plan, columns, types };
 }
 
-/** The derived source at `index` as the binder and the passes see a table. */
-export function derivedTableInfo(index: number, derived: DerivedTable): TableInfo {
-  const name = derivedTableName(index);
-  const { columns, types } = derived;
+/** The derived source at `index` (or rows of another `name` in the plan) as the binder and the passes see a table. */
+export function derivedTableInfo(index: number, shape: TableShape, name = derivedTableName(index)): TableInfo {
+  const { columns, types } = shape;
   const schema = { name, columns: Object.fromEntries(columns.map((c, i) => [c, types[i]!])) };
   return { name, schema, columns, types, position: new Map(columns.map((c, i) => [c, i])), computed: new Map(), keys: [] };
 }
 
 /** A derived column's type: a number that may be integer or real reads as real; a column of no known type is refused. */
-function storedType(type: StaticType, column: string, misuse: "sql_error" | "invalid_request"): ColumnType {
+export function storedType(type: StaticType, column: string, misuse: "sql_error" | "invalid_request"): ColumnType {
   switch (type) {
     case "number":
       return "real";

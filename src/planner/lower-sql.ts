@@ -39,6 +39,7 @@ import type {
   Check,
   ExplainCommand,
   CompoundOperator,
+  DerivedSource,
   FrameBoundSpec,
   WindowFunctionName,
   WindowSpec as WindowSpecCommand,
@@ -258,10 +259,16 @@ const TRUE: Expression = { type: "literal", value: true };
 
 const COMPOUND_OPS: Record<SetOperator, CompoundOperator> = { union: "union", "union all": "union-all", intersect: "intersect", except: "except" };
 
-/** A WITH table while its statement is lowered: not yet lowered (`LATER`), being lowered (`SELF`), or its select and how many derived tables it holds. */
-type CommonTable = typeof LATER | typeof SELF | { readonly select: SelectCommand; readonly derived: number };
+/**
+ * A WITH table while its statement is lowered: not yet lowered (`LATER`),
+ * being lowered (`Self`: whether its select read its own name yet), or
+ * what a reference reads and how many derived tables that holds.
+ */
+type CommonTable = typeof LATER | Self | { readonly read: DerivedSource; readonly derived: number };
 const LATER = Symbol("a WITH table after the one being lowered");
-const SELF = Symbol("the WITH table being lowered");
+class Self {
+  read = false;
+}
 
 /**
  * The WITH tables in scope while a statement is lowered, innermost last,
@@ -278,13 +285,15 @@ const MAX_DERIVED_TABLES = 256;
 
 /**
  * A select with a WITH clause: each table's select is lowered once, in
- * order (a table reads the ones before it; one after it, or itself, is
- * refused), and every FROM or JOIN that names it, in the select or its
- * subqueries, reads that select as a derived table.
+ * order (a table reads the ones before it; one after it is refused), and
+ * every FROM or JOIN that names it, in the select or its subqueries, reads
+ * that select as a derived table. A table that reads its own name, or
+ * names its columns, is read as a WITH table (`{kind: "with"}`), which the
+ * binder checks and runs as a recursion; RECURSIVE itself changes nothing,
+ * as in SQLite.
  */
 function lowerSelect(stmt: SelectStmt): SelectCommand {
   if (stmt.with === undefined) return lowerSelectBody(stmt);
-  if (stmt.with.recursive) throw new SqlError("sql_error", "WITH RECURSIVE is not supported: only tables that do not refer to themselves", at(stmt.with.span));
   const scope = new Map<string, CommonTable>();
   for (const table of stmt.with.tables) {
     const tableName = name(table.name);
@@ -295,10 +304,13 @@ function lowerSelect(stmt: SelectStmt): SelectCommand {
   try {
     for (const table of stmt.with.tables) {
       const tableName = name(table.name);
-      scope.set(tableName, SELF);
+      const self = new Self();
+      scope.set(tableName, self);
       const before = derivedTables;
       const select = lowerSelect(table.select);
-      scope.set(tableName, { select, derived: derivedTables - before });
+      const columns = table.columns === undefined ? {} : { columns: distinctNames(table.columns, `column list of WITH table ${tableName}`) };
+      const read: DerivedSource = self.read || table.columns !== undefined ? { kind: "with", name: tableName, ...columns, select } : select;
+      scope.set(tableName, { read, derived: derivedTables - before });
       derivedTables = before;
     }
     return lowerSelectBody(stmt);
@@ -307,8 +319,8 @@ function lowerSelect(stmt: SelectStmt): SelectCommand {
   }
 }
 
-/** What a FROM or JOIN item reads: a table, or a WITH table or a derived table (as `from`). */
-function lowerFromItem(item: FromItem): { table: string } | { from: SelectCommand } {
+/** What a FROM or JOIN item reads: a table (a WITH table's own name, inside it), or a WITH table or a derived table (as `from`). */
+function lowerFromItem(item: FromItem): { table: string } | { from: DerivedSource } {
   if ("select" in item) {
     countDerived(1, item.span);
     return { from: lowerSelect(item.select) };
@@ -317,10 +329,14 @@ function lowerFromItem(item: FromItem): { table: string } | { from: SelectComman
   for (let i = commonTables.length - 1; i >= 0; i--) {
     const common = commonTables[i]!.get(tableName);
     if (common === undefined) continue;
-    if (common === SELF) throw new SqlError("sql_error", `WITH table "${tableName}" refers to itself: recursive queries are not supported`, at(item.name.span));
+    if (common instanceof Self) {
+      // Its recursion: the binder decides whether this is a place it may be read.
+      common.read = true;
+      return { table: tableName };
+    }
     if (common === LATER) throw new SqlError("sql_error", `WITH table "${tableName}" is defined after the one reading it: a WITH table reads only those before it`, at(item.name.span));
     countDerived(1 + common.derived, item.span);
-    return { from: common.select };
+    return { from: common.read };
   }
   return { table: tableName };
 }
@@ -333,7 +349,7 @@ function countDerived(n: number, span: Span): void {
 }
 
 /** An item's alias; a WITH table read without one answers to its own name. */
-function aliasOf(item: FromItem, read: { table: string } | { from: SelectCommand }): { as?: string } {
+function aliasOf(item: FromItem, read: { table: string } | { from: DerivedSource }): { as?: string } {
   if (item.alias !== undefined) return { as: name(item.alias) };
   return "from" in read && "name" in item ? { as: name(item.name) } : {};
 }

@@ -24,7 +24,7 @@
 
 import { derivedTableInfo } from "./derived-table.js";
 import { chooseRange, isSlotOrConst, type OrderWanted } from "./index-range.js";
-import type { AccessPath, BoundExpr, JoinStep, JoinStrategy, Plan, PlanNode, SelectPlan } from "./plan.js";
+import type { AccessPath, BoundExpr, DerivedTable, JoinStep, JoinStrategy, Plan, PlanNode, SelectPlan } from "./plan.js";
 import { chooseSubqueryStrategies } from "./subquery-strategy.js";
 import type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
 import { children, conjuncts, mapPlanExprs, mapSubqueries, mapSubqueryPlans, some } from "./walk.js";
@@ -145,8 +145,9 @@ const joinStrategy: Pass = {
     if (s.kind !== "select" || s.joins.length === 0) return plan;
     const tableOf = (index: number): TableInfo | undefined => {
       const source = s.sources[index];
-      // A derived table has no keys, but an equi-join on it still hashes.
-      return source?.derived === undefined ? catalog.table(source?.table ?? "") : derivedTableInfo(index, source.derived);
+      // A derived table (or a recursive table's rows of the step before) has no keys, but an equi-join on it still hashes.
+      const shape = source?.derived ?? source?.working;
+      return shape === undefined ? catalog.table(source?.table ?? "") : derivedTableInfo(index, shape, source!.table);
     };
     const joins = s.joins.map((j) => ({ ...j, strategy: chooseJoin(tableOf(j.source), j) }));
     return { ...plan, statement: { ...s, joins } };
@@ -183,10 +184,15 @@ export function optimize(plan: Plan, catalog: Catalog, passes: readonly Pass[] =
   const s = out.statement;
   switch (s.kind) {
     case "select": {
-      // Derived tables and a compound's other selects are optimized as statements of their own.
+      // Derived tables (a recursive one's selects too) and a compound's other selects are optimized as statements of their own.
+      const derived = (d: DerivedTable): DerivedTable => ({
+        ...d,
+        select: sub(d.select),
+        ...(d.recursion === undefined ? {} : { recursion: { ...d.recursion, steps: d.recursion.steps.map(sub) } }),
+      });
       const mapped: SelectPlan = {
         ...mapSubqueries(s, sub),
-        sources: s.sources.map((source) => (source.derived === undefined ? source : { ...source, derived: { ...source.derived, select: sub(source.derived.select) } })),
+        sources: s.sources.map((source) => (source.derived === undefined ? source : { ...source, derived: derived(source.derived) })),
       };
       if (s.compound === undefined) return { ...out, statement: mapped };
       return { ...out, statement: { ...mapped, compound: { ...s.compound, steps: s.compound.steps.map((step) => ({ ...step, plan: sub(step.plan) })) } } };

@@ -235,13 +235,38 @@ export interface Source {
   readonly name: string;
   /** A derived table (`table` is then its name in the plan, `derivedTableName`). */
   readonly derived?: DerivedTable;
+  /** In a recursive table's recursive select: the rows its step before made (`table` is then `Recursion.working`). */
+  readonly working?: TableShape;
+}
+
+/** The columns of rows that are no stored table's: their names and types. */
+export interface TableShape {
+  readonly columns: readonly string[];
+  readonly types: readonly ColumnType[];
 }
 
 /** A select read as a table: its rows as columns of these names and types (`planner/derived-table.ts`). */
-export interface DerivedTable {
+export interface DerivedTable extends TableShape {
+  /** The select; for a recursive table, the selects that make its first rows. */
   readonly select: SelectPlan;
-  readonly columns: readonly string[];
-  readonly types: readonly ColumnType[];
+  readonly recursion?: Recursion;
+}
+
+/**
+ * A recursive table's loop (`planner/bind-recursive.ts`, `executor/recursive.ts`):
+ * after `DerivedTable.select`, each step runs `steps` over the rows the step
+ * before made — read as the source named `working` — and adds what they
+ * yield (with `union`, the rows not made before), until a step adds none or
+ * `offset` + `limit` rows are made; the table is those rows after `offset`.
+ */
+export interface Recursion {
+  /** The table's name as written, for messages. */
+  readonly name: string;
+  readonly working: string;
+  readonly op: "union" | "union-all";
+  readonly steps: readonly SelectPlan[];
+  readonly limit?: Count;
+  readonly offset?: Count;
 }
 
 /** One end of an index range: a const or param expression, and whether keys equal to it are inside. */

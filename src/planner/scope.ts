@@ -14,7 +14,7 @@
 import type { Expression } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import type { DerivedTable } from "./plan.js";
+import type { DerivedTable, TableShape } from "./plan.js";
 import type { TableInfo } from "./table-info.js";
 
 export interface ScopeSource {
@@ -28,6 +28,8 @@ export interface ScopeSource {
   readonly qualifiedOnly?: boolean;
   /** A derived table (`table` describes its rows). */
   readonly derived?: DerivedTable;
+  /** A recursive table's rows of the step before, in one of its recursive selects. */
+  readonly working?: TableShape;
 }
 
 /** What an identifier resolved to: a stored column, or a computed field (expression unbound yet). */

@@ -7,7 +7,8 @@
  * named as SQLite names them (`u.id` is `id`), its own ORDER BY and LIMIT,
  * one in a subquery; WITH tables read twice, by later WITH tables and by
  * subqueries, shadowing a stored table, with parameters numbered in text
- * order; and each misuse: a recursive WITH, two columns of one name, a
+ * order; and each misuse: a WITH table reading itself outside a recursion (see
+ * `cases-recursive.ts`), two columns of one name, a
  * column of no type, a derived table reading the enclosing query's row, a
  * source that is both a table and a select.
  *
@@ -94,7 +95,7 @@ export const derivedCases: readonly Case[] = [
     `WITH w0 AS (SELECT id FROM users)${Array.from({ length: 3000 }, (_, i) => `, w${i + 1} AS (SELECT id FROM w${i})`).join("")} SELECT count(*) AS n FROM w3000`, err("sql_error")),
   c("a derived table in a join needs an alias", null,
     sel(users, ["id"], { joins: [{ type: "inner", from: Q(orders, ["user_id"]), on: L(true) }] }), "SELECT id FROM users JOIN (SELECT user_id FROM orders) ON TRUE", misuse),
-  c("WITH RECURSIVE", null, null, "WITH RECURSIVE x AS (SELECT 1 AS n) SELECT * FROM x", err("sql_error")),
+  c("WITH RECURSIVE over a table that does not read itself is a WITH table", null, null, "WITH RECURSIVE x AS (SELECT 1 AS n) SELECT * FROM x", rows(["n"], [1])),
   c("WITH names one table twice", null, null, "WITH x AS (SELECT 1 AS n), x AS (SELECT 2 AS n) SELECT * FROM x", err("sql_error")),
   c("a derived table with two columns of one name", null,
     { kind: "select", from: Q(users, ["u.id", "o.id"], { as: "u", joins: [{ type: "inner", table: orders, as: "o", on: C("=", "o.user_id", I("u.id")) }] }), columns: "*" },

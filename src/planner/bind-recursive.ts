@@ -1,0 +1,141 @@
+/**
+ * WITH tables (`{kind: "with"}`): a derived table with column names of its
+ * own and a name it may read itself by — SQL's `WITH [RECURSIVE] t(a, b)
+ * AS (…)`, as SQLite reads it.
+ *
+ * A compound select whose later selects read the table's name in their
+ * FROM or a JOIN is recursive: the selects before the first such one make
+ * the first rows (the initial select); the rest (the recursive selects),
+ * joined by one operator, UNION or UNION ALL, run over the rows the step
+ * before made. The binder checks SQLite's rules: the name is read once per
+ * recursive select and nowhere else in the table's select (not in the
+ * initial select, a subquery or a derived table: SQLite's "circular
+ * reference"), and a recursive select neither aggregates nor calls a
+ * window function. Beyond SQLite, a recursive select has no DISTINCT and
+ * the compound no ORDER BY: SQLite runs the recursive selects once per row
+ * and ORDER BY picks the next row from its queue, where storedb runs them
+ * once per step over all of that step's rows (see `executor/recursive.ts`)
+ * — those two would answer otherwise, so they are refused.
+ *
+ * The table's column types are the initial select's, unified with what
+ * the recursive selects yield as a compound's are; since those read the
+ * table, they are bound again when a column widens (integer to real), at
+ * most once more.
+ */
+
+import type { CompoundArm, SelectCommand, WithTable } from "../commands/types.js";
+import { StoreError } from "../errors.js";
+import type { BindContext } from "./bind-expr.js";
+import { derivedTableInfo, describeDerived, storedType } from "./derived-table.js";
+import type { Count, DerivedTable, SelectPlan, TableShape } from "./plan.js";
+import type { ScopeSource } from "./scope.js";
+import { typeOf, unify } from "./static-types.js";
+
+/**
+ * A WITH table while its select is bound: its name, read anywhere in it,
+ * is the table — in the FROM or a JOIN of `arm` (a recursive select being
+ * bound) once, the rows of the step before (`shape`); anywhere else an error.
+ */
+export interface WithFrame {
+  readonly name: string;
+  arm: SelectCommand | undefined;
+  shape: TableShape | undefined;
+  reads: number;
+}
+
+type BindSelect = (cmd: SelectCommand) => SelectPlan;
+type BindCount = (value: SelectCommand["limit"], clause: "limit" | "offset") => Count | undefined;
+
+/** The name a recursive table's rows of the last step go by in its recursive selects' plans: no valid identifier, so no query can name it. */
+export function workingTableName(name: string): string {
+  return `(recursive ${name})`;
+}
+
+/**
+ * A source `cmd` names `table` by: the rows of the step before, when it is
+ * a WITH table being bound and `cmd` one of its recursive selects; undefined
+ * when no WITH table being bound has that name (a stored table, then).
+ */
+export function withTableSource(cmd: SelectCommand, table: string, as: string | undefined, index: number, context: BindContext): ScopeSource | undefined {
+  const frame = context.withTables.findLast((f) => f.name === table);
+  if (frame === undefined) return undefined;
+  if (frame.arm !== cmd || frame.shape === undefined) {
+    throw new StoreError(context.misuse, `Circular reference to WITH table "${table}": it reads itself only in the FROM or a JOIN of a recursive select (one after UNION [ALL] that starts from its first rows), not in a subquery, a derived table or its first select`);
+  }
+  if (++frame.reads > 1) throw new StoreError(context.misuse, `A recursive select of WITH table "${table}" reads it twice: each reads it once`);
+  const name = as ?? table;
+  return { table: derivedTableInfo(index, frame.shape, workingTableName(table)), name, alias: name, index, working: frame.shape };
+}
+
+const MEMBERS_OF_THE_WHOLE = ["compound", "orderBy", "limit", "offset", "output"] as const;
+
+/** A WITH table's rows as a derived table: recursive when a select of its compound reads its name. */
+export function bindWithTable(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount): DerivedTable {
+  const misuse = (message: string): StoreError => new StoreError(context.misuse, message);
+  const name = table.name;
+  const { compound = [], orderBy = [], limit, offset, output: _output, ...core } = table.select;
+  const selects: readonly SelectCommand[] = [core, ...compound.map((arm) => arm.select)];
+  const first = selects.findIndex((s) => s.table === name || (s.joins ?? []).some((j) => j.table === name));
+  const frame: WithFrame = { name, arm: undefined, shape: undefined, reads: 0 };
+  context.withTables.push(frame);
+  try {
+    if (first < 0) return describeDerived(bind({ ...table.select, output: "arrays" }), context.misuse, table.columns);
+    if (first === 0) throw misuse(`WITH table "${name}" reads itself in its first select: a recursive table starts from a select that does not read it, then UNION [ALL] selects that do`);
+    const arms = compound.slice(first - 1);
+    const op = arms[0]!.op;
+    if (op !== "union" && op !== "union-all") throw misuse(`Recursive WITH table "${name}" joins its recursive selects by UNION or UNION ALL, not ${op.toUpperCase()}`);
+    for (const arm of arms) checkArm(arm, op, name, misuse);
+    if (orderBy.length > 0) throw misuse(`ORDER BY in recursive WITH table "${name}" is not supported (SQLite's order of its queue): order the select that reads it`);
+    const initialArms = compound.slice(0, first - 1);
+    const initial = describeDerived(bind({ ...core, ...(initialArms.length > 0 ? { compound: initialArms } : {}), output: "arrays" }), context.misuse, table.columns);
+    const bounds = { ...optional("limit", count(limit, "limit")), ...optional("offset", count(offset, "offset")) };
+    for (let shape: TableShape = { columns: initial.columns, types: initial.types }; ; ) {
+      const steps = arms.map((arm) => bindStep(arm.select, frame, shape, bind, misuse));
+      const types = shape.types.map((type, j) => {
+        const column = shape.columns[j]!;
+        const unified = unify([type, ...steps.map((step) => typeOf(step.columns[j]!.expr))], `Column ${j + 1} ("${column}") of recursive WITH table "${name}"`);
+        return storedType(unified, column, context.misuse);
+      });
+      // A column widened by a recursive select (integer to real) is read as real by them too: bind them again over it.
+      if (types.some((type, j) => type !== shape.types[j])) shape = { columns: shape.columns, types };
+      else return { ...initial, types, recursion: { name, working: workingTableName(name), op, steps, ...bounds } };
+    }
+  } finally {
+    context.withTables.pop();
+  }
+}
+
+function optional<K extends string>(key: K, value: Count | undefined): { [P in K]?: Count } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: Count };
+}
+
+function checkArm(arm: CompoundArm, op: "union" | "union-all", name: string, misuse: (message: string) => StoreError): void {
+  const s = arm.select;
+  if (arm.op !== op) throw misuse(`Recursive WITH table "${name}" joins all its recursive selects by one operator (UNION or UNION ALL)`);
+  if (s.table !== name && !(s.joins ?? []).some((j) => j.table === name)) {
+    throw misuse(`A select after the first recursive select of WITH table "${name}" must read it too: its first rows come from the selects before`);
+  }
+  const own = MEMBERS_OF_THE_WHOLE.find((member) => s[member] !== undefined);
+  if (own !== undefined) throw misuse(`A recursive select of WITH table "${name}" has a ${own} of its own: the table's compound has one for all`);
+}
+
+/** One recursive select, bound over the rows of the step before as `shape`. */
+function bindStep(select: SelectCommand, frame: WithFrame, shape: TableShape, bind: BindSelect, misuse: (message: string) => StoreError): SelectPlan {
+  const arm: SelectCommand = { ...select, output: "arrays" };
+  frame.arm = arm;
+  frame.shape = shape;
+  frame.reads = 0;
+  let plan: SelectPlan;
+  try {
+    plan = bind(arm);
+  } finally {
+    frame.arm = undefined;
+    frame.shape = undefined;
+  }
+  const what = `A recursive select of WITH table "${frame.name}"`;
+  if (plan.columns.length !== shape.columns.length) throw misuse(`${what} yields ${plan.columns.length} column(s), its first rows ${shape.columns.length}`);
+  if (plan.group !== undefined) throw misuse(`${what} cannot aggregate (GROUP BY, HAVING or an aggregate function), as in SQLite: it runs over one step's rows, not the table`);
+  if (plan.window !== undefined) throw misuse(`${what} cannot call a window function, as in SQLite`);
+  if (plan.distinct) throw misuse(`${what} cannot be DISTINCT: join it by UNION to keep each row once`);
+  return plan;
+}
