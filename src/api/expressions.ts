@@ -25,6 +25,7 @@ import type {
   ColumnType,
   Command,
   ComparisonOp,
+  DerivedSource,
   Expression,
   OrderBy,
   SelectCommand,
@@ -32,6 +33,7 @@ import type {
   WindowFrameSpec,
   WindowFunctionName,
   WindowSpec,
+  WithTable,
 } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 
@@ -295,6 +297,31 @@ export function selectOf(query: Subquery, what = "A subquery"): SelectCommand {
   const command = query.toPlan();
   if (command.kind !== "select") throw new StoreError("invalid_request", `${what} must be a select, not ${command.kind === "explain" ? "an explain" : `a ${command.kind}`}`);
   return command;
+}
+
+/**
+ * A WITH table for the builder, read by `table(…)`, `join` and `leftJoin`
+ * as a derived table under its name: `withTable("c", query, ["x"])` is
+ * SQL's `WITH c(x) AS (query)`. A select of the query's compound that reads
+ * the table `name` makes it recursive (SQL's WITH RECURSIVE).
+ */
+export class WithTableSource {
+  /** The wire form (`from`). */
+  readonly table: WithTable;
+
+  constructor(name: string, query: Subquery, columns?: readonly string[]) {
+    const select = selectOf(query, "The query given to withTable()");
+    this.table = columns === undefined ? { kind: "with", name, select } : { kind: "with", name, columns: [...columns], select };
+  }
+}
+
+export function withTable(name: string, query: Subquery, columns?: readonly string[]): WithTableSource {
+  return new WithTableSource(name, query, columns);
+}
+
+/** What a derived table reads: a select, or a WITH table. */
+export function derivedSourceOf(source: Subquery | WithTableSource, what: string): DerivedSource {
+  return source instanceof WithTableSource ? source.table : selectOf(source, what);
 }
 
 /** `x [NOT] IN (SELECT …)`: the select yields one column. */

@@ -15,7 +15,7 @@
 import type { Result } from "../commands/results.js";
 import type { Command, CompoundOperator, Expression, Join, OnConflict, OrderBy, Returning, SelectColumn, SelectCommand, SetValue, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import { and, eq, isNull, selectOf, type Aliased, type Operand, type Subquery } from "./expressions.js";
+import { and, derivedSourceOf, eq, isNull, selectOf, type Aliased, type Operand, type Subquery, type WithTableSource } from "./expressions.js";
 
 export type Runner = (command: Command) => Promise<Result>;
 
@@ -69,7 +69,7 @@ const EXPRESSION_TYPES = new Set([
 ]);
 
 export class TableQuery<R extends Row = Row> {
-  readonly #table: string | Subquery;
+  readonly #table: string | Subquery | WithTableSource;
   readonly #run: Runner;
   #state: State = INITIAL;
 
@@ -78,7 +78,7 @@ export class TableQuery<R extends Row = Row> {
    * (a derived table, SQL's `FROM (SELECT …)`); `run` executes a wire
    * command, e.g. `(command) => db.execute(command)`.
    */
-  constructor(table: string | Subquery, run: Runner) {
+  constructor(table: string | Subquery | WithTableSource, run: Runner) {
     this.#table = table;
     this.#run = run;
   }
@@ -163,16 +163,16 @@ export class TableQuery<R extends Row = Row> {
   }
 
   /** Joins a table, or a select's rows as a derived table (name it with `as`). */
-  join(table: string | Subquery, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
+  join(table: string | Subquery | WithTableSource, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
     return this.#addJoin("inner", table, on, options.as, "join");
   }
 
-  leftJoin(table: string | Subquery, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
+  leftJoin(table: string | Subquery | WithTableSource, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
     return this.#addJoin("left", table, on, options.as, "leftJoin");
   }
 
-  #addJoin(type: Join["type"], table: string | Subquery, on: Expression, as: string | undefined, call: string): TableQuery<R> {
-    const source = typeof table === "string" ? { table } : { from: selectOf(table, `The query given to .${call}()`) };
+  #addJoin(type: Join["type"], table: string | Subquery | WithTableSource, on: Expression, as: string | undefined, call: string): TableQuery<R> {
+    const source = typeof table === "string" ? { table } : { from: derivedSourceOf(table, `The query given to .${call}()`) };
     const join: Join = as === undefined ? { type, ...source, on } : { type, ...source, as, on };
     return this.#with({ joins: [...this.#state.joins, join] }, ["select"], call);
   }
@@ -296,7 +296,7 @@ export class TableQuery<R extends Row = Row> {
       case "select": {
         const command: { -readonly [K in keyof SelectCommand]: SelectCommand[K] } = {
           kind: "select",
-          ...(typeof source === "string" ? { table } : { from: selectOf(source, "A derived table") }),
+          ...(typeof source === "string" ? { table } : { from: derivedSourceOf(source, "A derived table") }),
           columns: state.columns ? [...state.columns] : "*",
         };
         if (state.alias !== undefined) command.as = state.alias;

@@ -7,7 +7,7 @@
  */
 
 import * as assert from "uvu/assert";
-import type { Subquery } from "../../src/api/expressions.js";
+import type { Subquery, WithTableSource } from "../../src/api/expressions.js";
 import { TableQuery } from "../../src/api/table-query.js";
 import type { Result } from "../../src/commands/results.js";
 import type { Command, Value } from "../../src/commands/types.js";
@@ -16,6 +16,7 @@ import { aggregateCases } from "./cases-aggregates.js";
 import { alterCases } from "./cases-alter.js";
 import { compoundCases } from "./cases-compound.js";
 import { derivedCases } from "./cases-derived.js";
+import { recursiveCases } from "./cases-recursive.js";
 import { insertSelectCases } from "./cases-insert-select.js";
 import { errorCases } from "./cases-errors.js";
 import { expressionCases } from "./cases-expressions.js";
@@ -32,7 +33,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...insertSelectCases, ...windowCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...recursiveCases, ...insertSelectCases, ...windowCases];
 
 export interface Failure {
   readonly error: string;
@@ -69,7 +70,7 @@ export async function attempt(run: () => Result | Promise<Result>): Promise<Outc
 
 /** One fresh fixture database, reachable through each surface. */
 export interface Session {
-  fluent(table: string | Subquery): TableQuery;
+  fluent(table: string | Subquery | WithTableSource): TableQuery;
   json(wire: unknown): Promise<Result>;
   sql(text: string, params: readonly Value[]): Promise<Result>;
   /** The library's own transaction: each command run on `tx` in `db.transaction`, the results gathered. */
