@@ -91,7 +91,7 @@ export class RecursiveRows implements TableRows {
       this.last = this.add(this.run.initial(stores, params), cap);
     }
     while (!this.ended && this.made.length < target) {
-      if (this.last.length === 0 || this.made.length >= cap) {
+      if (this.last.length === 0) {
         this.ended = true;
         break;
       }
@@ -102,6 +102,8 @@ export class RecursiveRows implements TableRows {
       for (const step of this.run.steps) for (const row of this.add(step(over, params), cap)) added.push(row);
       this.last = added;
     }
+    // The table's own LIMIT reached: no reader can ask for more.
+    if (this.made.length >= cap) this.ended = true;
   }
 
   /** The rows of `rows` that are added (with UNION, the new ones), up to `cap` made in all. */
