@@ -10,8 +10,7 @@ import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import { isNumericType, type Column, type KeyRange, type RangeOrder, type RowHeap, type Stores, type StoredRow, type TableStore } from "./table-store.js";
 
-/** Rows that are no stored table's, stored by column as a table's are. */
-export class DerivedStore implements TableStore {
+class DerivedStore implements TableStore {
   readonly rows: readonly StoredRow[];
   readonly heap: RowHeap;
   readonly width: number;
@@ -100,8 +99,17 @@ export class DerivedRows implements TableRows {
   }
 }
 
-/** `stores` with each of `tables` under its plan name; `first`: the one whose first rows are `wanted`, no more. */
-export function withDerived(stores: Stores, tables: readonly TableRows[], params: readonly Value[], first?: { readonly table: TableRows; readonly wanted: number }): Stores {
-  const derived = new Map(tables.map((t) => [t.name, t.rows(stores, params, t === first?.table ? first.wanted : undefined)] as const));
+/**
+ * `stores` with each of `tables` under its plan name; `first`: the one
+ * whose first rows are `wanted`, no more; `wrap`: what each is read as.
+ */
+export function withDerived(
+  stores: Stores,
+  tables: readonly TableRows[],
+  params: readonly Value[],
+  first?: { readonly table: TableRows; readonly wanted: number },
+  wrap: (store: TableStore) => TableStore = (store) => store,
+): Stores {
+  const derived = new Map(tables.map((t) => [t.name, wrap(t.rows(stores, params, t === first?.table ? first.wanted : undefined))] as const));
   return { store: (table) => derived.get(table) ?? stores.store(table) };
 }

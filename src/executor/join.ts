@@ -77,16 +77,22 @@ function innerKey(columns: readonly Column[]): (row: StoredRow) => unknown {
   };
 }
 
-/** A hash join built on the joined rows: each outer tuple looks its key up. */
-function hashInner(rows: readonly StoredRow[], keyOf: (row: StoredRow) => unknown, outerKey: (t: Tuple) => unknown): (t: Tuple) => readonly StoredRow[] {
+/** `store`'s rows by their key on the columns at `positions` (a row with a NULL there under none), each key's rows in table order. */
+export function hashRows(store: TableStore, positions: readonly number[]): ReadonlyMap<unknown, readonly StoredRow[]> {
+  const keyOf = innerKey(positions.map((p) => store.heap.columns[p] as Column));
   const table = new Map<unknown, StoredRow[]>();
-  for (const row of rows) {
+  for (const row of store.rows) {
     const k = keyOf(row);
     if (k === null) continue;
     const bucket = table.get(k);
     if (bucket) bucket.push(row);
     else table.set(k, [row]);
   }
+  return table;
+}
+
+/** A hash join on the joined rows' `table` (`hashRows`): each outer tuple looks its key up. */
+function hashInner(table: ReadonlyMap<unknown, readonly StoredRow[]>, outerKey: (t: Tuple) => unknown): (t: Tuple) => readonly StoredRow[] {
   return (t) => {
     const k = outerKey(t);
     return k === null ? NO_ROWS : (table.get(k) ?? NO_ROWS);
@@ -126,6 +132,9 @@ function hashOuter(tuples: readonly Tuple[], rows: readonly StoredRow[], keyOf: 
  * nothing after it projects in place, allocating no tuples). `where`, for an
  * inner join only, is a WHERE term tested with ON, before a tuple is made
  * (for a left join it must wait: a row it rejects still counts as a match).
+ * `max`: stop once that many are made (-1: no limit). A store that keeps a
+ * hash of its rows (`TableStore.hashOn`: one read again and again by a
+ * recursion's steps) is looked up in it rather than hashed again.
  */
 export function runJoin<T = Tuple>(
   join: PreparedJoin,
@@ -135,6 +144,7 @@ export function runJoin<T = Tuple>(
   heaps: readonly (readonly Column[])[],
   emit: (t: Tuple) => T = (t) => t.slice() as T,
   where?: (t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean,
+  max = -1,
 ): T[] {
   if (where && join.step.type === "left") throw new StoreError("internal_error", "A WHERE term cannot run inside a left join");
   const out: T[] = [];
@@ -155,12 +165,14 @@ export function runJoin<T = Tuple>(
       break;
     }
     case "hash": {
-      const columns = join.innerPositions.map((p) => store.heap.columns[p] as Column);
       const outerKey = (t: Tuple): unknown => {
         const values = keys.map((k) => k(t, params, heaps));
         return values.includes(null) ? null : hashKey(values);
       };
-      candidates = tuples.length < store.rows.length ? hashOuter(tuples, store.rows, innerKey(columns), outerKey) : hashInner(store.rows, innerKey(columns), outerKey);
+      const kept = store.hashOn?.(join.innerPositions);
+      if (kept !== undefined) candidates = hashInner(kept, outerKey);
+      else if (tuples.length < store.rows.length) candidates = hashOuter(tuples, store.rows, innerKey(join.innerPositions.map((p) => store.heap.columns[p] as Column)), outerKey);
+      else candidates = hashInner(hashRows(store, join.innerPositions), outerKey);
       break;
     }
     case "nested-loop":
@@ -170,15 +182,15 @@ export function runJoin<T = Tuple>(
       return assertNever(s, "join strategy");
   }
   const at = join.step.source;
-  for (let i = 0; i < tuples.length; i++) {
+  for (let i = 0; i < tuples.length && out.length !== max; i++) {
     const t = tuples[i]!;
     let matched = false;
     const scratch = t.slice();
     for (const row of candidates(t, i)) {
       scratch[at] = row;
       if ((on === undefined || on(scratch, params, heaps)) && (where === undefined || where(scratch, params, heaps))) {
-        out.push(emit(scratch));
         matched = true;
+        if (out.push(emit(scratch)) === max) break;
       }
     }
     if (left && !matched) {

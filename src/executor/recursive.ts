@@ -1,58 +1,81 @@
 /**
- * Recursive tables at run time (`planner/bind-recursive.ts`): the initial
- * select's rows, then step after step the recursive selects run over the
- * rows the step before added (read as the plan's working table), until a
- * step adds none. With UNION a row made before is not added again, so a
- * walk round a cycle ends; with UNION ALL every row is added.
+ * Recursive tables at run time (`planner/bind-recursive.ts`), SQLite's
+ * queue: the initial select's rows are queued; each row taken from the
+ * queue is the table's next row, and the recursive selects run over it,
+ * queuing what they yield. With UNION a row made before is not queued
+ * again, so a walk round a cycle ends; with UNION ALL every row is.
  *
- * SQLite keeps a queue and runs the recursive selects once per row taken
- * from it; a FIFO queue takes every row of one step before any of the
- * next, so running them once per step over all of its rows makes the same
- * rows, step by step — the order within a step is the order the recursive
- * selects yield them, one select after the other — and a join in a
- * recursive select hashes a step's rows at once rather than one at a time.
+ * The queue here is the table itself (`MadeRows`: row n is the n-th
+ * queued) and a head, `next`: the rows before it have been run over. The
+ * recursive selects run over a run of queued rows at once (a chunk, up to
+ * `CHUNK` rows), which yields what running them over each row in turn
+ * would, in the same order: a select driven from the rows it runs over
+ * (`planner/recursive-drive.ts`) yields them row by row already, and
+ * otherwise (several recursive selects, or one that could not be driven
+ * so) each yielded row carries the id of the row it came from and they
+ * are put in order by it, then select by select (`Recursion.tagged`). So
+ * the rows, their order, which of them UNION keeps and which rows a LIMIT
+ * keeps are SQLite's, and a step of a few rows pays for its select once,
+ * not once per row.
  *
  * Rows are made as far as they are read, as SQLite's are: the table's own
  * LIMIT (with OFFSET) ends the recursion once that many rows are made, and
- * a select that needs only the first rows of it (`wanted`: a LIMIT over a
- * scan of it) has it stop once those are made; a later reader of the same
- * execution goes on from there. A recursion no LIMIT stops would run until
- * memory runs out, on the event loop every request shares: past
- * `MAX_RECURSIVE_ROWS` rows it is 400 `invalid_request`, naming the table.
+ * a reader that needs only its first rows (`wanted`: a LIMIT over a scan
+ * of it) has it stop once those are made; a later reader of the same
+ * execution goes on from there. A select run over a chunk yields at most
+ * as many rows as can still be used — its first rows in queue order are
+ * exact — so a fan-out of millions of rows is never made to keep a few;
+ * a chunk cut short that way is run again, for twice as many, when more
+ * are wanted.
+ *
+ * A recursion no LIMIT stops would run until memory runs out, on the event
+ * loop every request shares: past `MAX_RECURSIVE_ROWS` rows, or
+ * `MAX_RECURSIVE_TEXT` bytes of text, it is 400 `invalid_request`, naming
+ * the table. Both are counted as rows are made, before the next is.
  */
 
 import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError } from "../errors.js";
-import { DerivedStore, type TableRows } from "./derived.js";
+import type { TableRows } from "./derived.js";
+import { KeptHashes } from "./kept-hashes.js";
+import { MadeRows } from "./made-rows.js";
 import type { Stores, TableStore } from "./table-store.js";
-import { rowKey } from "./value-order.js";
 
 /** The most rows one recursive table may make in one execution (see docs/decisions.md). */
 export const MAX_RECURSIVE_ROWS = 1_000_000;
+/** The most text its rows may hold, in bytes: two per UTF-16 code unit, as a JavaScript string may take. */
+export const MAX_RECURSIVE_TEXT = 256 * 1024 * 1024;
+
+/** Queued rows the recursive selects run over at once, at most. */
+const CHUNK = 4096;
+/** Rows a run over a chunk may yield at least (so a run cut short is not run again for a few rows more). */
+const MIN_RUN = 1024;
 
 type Select = (stores: Stores, params: readonly Value[]) => readonly (readonly Value[])[];
 
+/** A recursive select: at most `max` rows, each handed to `made` as it is made. */
+export interface RecursiveStep {
+  readonly rows: (stores: Stores, params: readonly Value[], max: number, made: ((row: Value[]) => void) | undefined) => Value[][];
+  /** Driven from the rows it runs over: it yields their rows in their order, so its first `max` are exact. */
+  readonly driven: boolean;
+}
+
 export interface RecursionRun {
-  /** The table's name as written, for the error past the bound. */
+  /** The table's name as written, for the errors past the bounds. */
   readonly name: string;
-  /** The plan name its recursive selects read the step before's rows by. */
+  /** The plan name its recursive selects read the rows they run over by. */
   readonly working: string;
   readonly union: boolean;
+  /** Each step's rows end with the id of the row they came from (`Recursion.tagged`). */
+  readonly tagged: boolean;
   readonly initial: Select;
-  readonly steps: readonly Select[];
+  readonly steps: readonly RecursiveStep[];
   /** The table's OFFSET and LIMIT for these parameters (`limit` undefined: none). */
   readonly bounds: (params: readonly Value[]) => { readonly offset: number; readonly limit: number | undefined };
 }
 
 export class RecursiveRows implements TableRows {
-  /** Every row made so far, in order. */
-  private made: (readonly Value[])[] = [];
-  /** The rows the last step added, which the next runs over; undefined before the initial select ran. */
-  private last: (readonly Value[])[] | undefined;
-  /** With UNION: the keys of the rows made. */
-  private seen: Set<unknown> | undefined;
-  private ended = false;
-  private store: { readonly rows: number; readonly store: TableStore } | undefined;
+  private queue: Queue | undefined;
 
   constructor(
     readonly name: string,
@@ -63,65 +86,180 @@ export class RecursiveRows implements TableRows {
   begin(): void {}
 
   end(): void {
-    this.made = [];
-    this.last = undefined;
-    this.seen = undefined;
-    this.ended = false;
-    this.store = undefined;
+    this.queue = undefined;
   }
 
   /** Whether every row is made: no more can come of asking again. */
   get complete(): boolean {
-    return this.ended;
+    return this.queue?.ended ?? false;
   }
 
   rows(stores: Stores, params: readonly Value[], wanted?: number): TableStore {
     const { offset, limit } = this.run.bounds(params);
     const cap = limit === undefined ? Infinity : offset + limit;
-    this.grow(stores, params, Math.min(cap, wanted === undefined ? Infinity : offset + wanted), cap);
-    const end = Math.min(this.made.length, cap);
-    if (this.store?.rows !== end) this.store = { rows: end, store: new DerivedStore(this.made.slice(offset, end), this.types) };
-    return this.store.store;
-  }
-
-  /** Makes rows until `target` are made or a step adds none; never more than `cap`. */
-  private grow(stores: Stores, params: readonly Value[], target: number, cap: number): void {
-    if (this.last === undefined) {
-      this.seen = this.run.union ? new Set() : undefined;
-      this.last = this.add(this.run.initial(stores, params), cap);
-    }
-    while (!this.ended && this.made.length < target) {
-      if (this.last.length === 0) {
-        this.ended = true;
-        break;
-      }
-      const before = new DerivedStore(this.last, this.types);
-      const working = this.run.working;
-      const over: Stores = { store: (table) => (table === working ? before : stores.store(table)) };
-      const added: (readonly Value[])[] = [];
-      for (const step of this.run.steps) for (const row of this.add(step(over, params), cap)) added.push(row);
-      this.last = added;
-    }
+    const queue = (this.queue ??= new Queue(this.types, this.run, stores, params));
+    const goal = Math.min(cap, wanted === undefined ? Infinity : offset + wanted);
+    // A reader of the first rows grows it up to the bound, and past it only when it asks again for more.
+    queue.grow(wanted === undefined || queue.count >= MAX_RECURSIVE_ROWS ? Math.min(goal, MAX_RECURSIVE_ROWS + 1) : Math.min(goal, MAX_RECURSIVE_ROWS));
     // The table's own LIMIT reached: no reader can ask for more.
-    if (this.made.length >= cap) this.ended = true;
+    if (queue.count >= cap) queue.ended = true;
+    return queue.table(offset, Math.min(queue.count, cap));
+  }
+}
+
+/** One execution's queue of a recursive table (see the header). */
+class Queue {
+  ended = false;
+  private readonly made: MadeRows;
+  /** The ids of the rows made, in order (1, 2, …), read as the table's rows. */
+  private readonly ids: number[] = [];
+  private readonly seen: Set<unknown> | undefined;
+  private readonly width: number;
+  private readonly textColumns: readonly number[];
+  /** Bytes of text in the rows made. */
+  private bytes = 0;
+  /** The stores the recursive selects read: the chunk as the working table, every other table as `KeptHashes`. */
+  private readonly over: Stores;
+  private chunk: TableStore | undefined;
+  /** The first queued row not yet run over. */
+  private next = 1;
+  /** The end (exclusive) of the chunk being run over, from `next`. */
+  private chunkEnd = 1;
+  /** The chunk's rows in queue order (first, the initial select's), `exact` of them for sure, `whole` when that is all. */
+  private out: readonly (readonly Value[])[];
+  private exact: number;
+  private whole = true;
+  /** How many of `out` are queued (or dropped by UNION). */
+  private at = 0;
+  private last: { readonly from: number; readonly to: number; readonly store: TableStore } | undefined;
+
+  constructor(
+    types: readonly ColumnType[],
+    private readonly run: RecursionRun,
+    stores: Stores,
+    private readonly params: readonly Value[],
+  ) {
+    this.width = types.length;
+    this.made = new MadeRows(this.width, types, run.tagged);
+    this.seen = run.union ? new Set() : undefined;
+    this.textColumns = types.flatMap((type, c) => (type === "text" ? [c] : []));
+    const kept = new Map<string, TableStore>();
+    this.over = {
+      store: (table) => {
+        if (table === run.working) return this.chunk!;
+        let store = kept.get(table);
+        if (store === undefined) kept.set(table, (store = new KeptHashes(stores.store(table))));
+        return store;
+      },
+    };
+    this.out = run.initial(stores, params);
+    this.exact = this.out.length;
   }
 
-  /** The rows of `rows` that are added (with UNION, the new ones), up to `cap` made in all. */
-  private add(rows: readonly (readonly Value[])[], cap: number): (readonly Value[])[] {
-    const added: (readonly Value[])[] = [];
-    for (const row of rows) {
-      if (this.made.length >= cap) break;
-      if (this.seen !== undefined) {
-        const key = rowKey(row);
-        if (this.seen.has(key)) continue;
-        this.seen.add(key);
-      }
-      if (this.made.length === MAX_RECURSIVE_ROWS) {
-        throw new StoreError("invalid_request", `Recursive WITH table "${this.run.name}" made more than ${MAX_RECURSIVE_ROWS.toLocaleString("en-US")} rows: end its recursion with a WHERE its recursive select stops at, UNION in place of UNION ALL for a walk that may come round again, or a LIMIT`);
-      }
-      this.made.push(row);
-      added.push(row);
+  get count(): number {
+    return this.made.count;
+  }
+
+  /** The made rows `from` (0-based) to `to` (exclusive) as a table: the same store while they are the same rows. */
+  table(from: number, to: number): TableStore {
+    if (this.last?.from !== from || this.last.to !== to) {
+      this.last = { from, to, store: this.made.view(this.ids.slice(from, to)) };
     }
-    return added;
+    return this.last.store;
+  }
+
+  /** Queues rows until `target` are made or the queue is empty. */
+  grow(target: number): void {
+    while (this.made.count < target && !this.ended) {
+      if (this.at === this.exact) {
+        if (this.whole) {
+          if (this.chunkEnd > this.made.count) {
+            this.ended = true;
+            break;
+          }
+          this.next = this.chunkEnd;
+          this.chunkEnd = Math.min(this.made.count + 1, this.next + CHUNK);
+          this.at = 0;
+        }
+        this.runChunk(target);
+      }
+      while (this.at < this.exact && this.made.count < target) this.add(this.out[this.at++]!);
+    }
+  }
+
+  /** Runs the recursive selects over the chunk, for as many rows (past those queued) as `target` may still take. */
+  private runChunk(target: number): void {
+    const { steps, tagged } = this.run;
+    const ids: number[] = [];
+    for (let id = this.next; id < this.chunkEnd; id++) ids.push(id);
+    this.chunk = this.made.view(ids);
+    const wanted = Math.min(target - this.made.count, MAX_RECURSIVE_ROWS + 1 - this.made.count);
+    const max = this.at + Math.max(wanted, this.at, MIN_RUN);
+    let text = 0;
+    const meter =
+      this.textColumns.length === 0
+        ? undefined
+        : (row: Value[]): void => {
+            text += this.textOf(row);
+            if (this.bytes + text > MAX_RECURSIVE_TEXT) throw this.overflow("text");
+          };
+    const outputs = steps.map((step) => {
+      const rows = step.rows(this.over, this.params, step.driven ? max : MAX_RECURSIVE_ROWS + 1, meter);
+      if (!step.driven && rows.length > MAX_RECURSIVE_ROWS) throw this.overflow("rows");
+      return rows;
+    });
+    this.chunk = undefined;
+    const cut = steps.some((step, i) => step.driven && outputs[i]!.length === max);
+    this.out = tagged ? this.inQueueOrder(outputs) : outputs[0]!;
+    // Cut short, its first `max` rows in queue order are exact all the same: each select's first `max` are among them.
+    this.exact = cut ? max : this.out.length;
+    this.whole = !cut;
+  }
+
+  /** Tagged rows in queue order: by the row they came from, then select by select. */
+  private inQueueOrder(outputs: readonly Value[][][]): Value[][] {
+    const byRow: Value[][][] = [];
+    for (const rows of outputs) {
+      for (const row of rows) {
+        const at = (row[this.width] as number) - this.next;
+        (byRow[at] ??= []).push(row);
+      }
+    }
+    const out: Value[][] = [];
+    for (const rows of byRow) if (rows !== undefined) for (const row of rows) out.push(row);
+    return out;
+  }
+
+  /** Queues `row`, unless UNION has made it before. */
+  private add(row: readonly Value[]): void {
+    if (this.seen !== undefined) {
+      const key = this.width === 1 ? row[0] : JSON.stringify(row.length === this.width ? row : row.slice(0, this.width));
+      if (this.seen.has(key)) return;
+      this.seen.add(key);
+    }
+    if (this.made.count === MAX_RECURSIVE_ROWS) throw this.overflow("rows");
+    if (this.textColumns.length > 0) {
+      this.bytes += this.textOf(row);
+      if (this.bytes > MAX_RECURSIVE_TEXT) throw this.overflow("text");
+    }
+    this.made.add(row);
+    this.ids.push(this.made.count);
+  }
+
+  private textOf(row: readonly Value[]): number {
+    let bytes = 0;
+    for (const c of this.textColumns) {
+      const v = row[c];
+      if (typeof v === "string") bytes += 2 * v.length;
+    }
+    return bytes;
+  }
+
+  private overflow(what: "rows" | "text"): StoreError {
+    const made = what === "rows" ? `${MAX_RECURSIVE_ROWS.toLocaleString("en-US")} rows` : `${MAX_RECURSIVE_TEXT / 1024 / 1024} MB of text`;
+    return new StoreError(
+      "invalid_request",
+      `Recursive WITH table "${this.run.name}" made more than ${made}: end its recursion with a WHERE its recursive select stops at, UNION in place of UNION ALL for a walk that may come round again, or a LIMIT`,
+    );
   }
 }

@@ -45,6 +45,7 @@ import { accessRows, impliedByAccess, keyInRunner, rangeRows } from "./access.js
 import { compileAggregate, type AggregateFn, type GroupTest } from "./aggregate.js";
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
 import { DerivedRows, withDerived, type TableRows } from "./derived.js";
+import { keptHashes } from "./kept-hashes.js";
 import { RecursiveRows } from "./recursive.js";
 import { compileFilter, type FilterFn } from "./filter.js";
 import { prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
@@ -160,7 +161,7 @@ function prepareWith(
     return (stores: Stores, params: readonly Value[]): Value[][] => selectRows(prepared, stores, params).rows as Value[][];
   };
   for (const source of plan.sources) {
-    // A recursive select's rows of the step before: `RecursiveRows` hands them in as this table.
+    // The rows a recursive select runs over: `RecursiveRows` hands them in as this table.
     if (source.working !== undefined) derivedColumns.set(source.table, source.working.columns);
     if (source.derived === undefined) continue;
     const { recursion, types } = source.derived;
@@ -172,8 +173,12 @@ function prepareWith(
           name: recursion.name,
           working: recursion.working,
           union: recursion.op === "union",
+          tagged: recursion.tagged,
           initial: arrays(source.derived.select),
-          steps: recursion.steps.map(arrays),
+          steps: recursion.steps.map((step) => {
+            const prepared = prepareWith(step, positionOf, context, runners);
+            return { rows: (stores, params, max, made) => stepRows(prepared, stores, params, max, made), driven: step.sources[0]?.working !== undefined };
+          }),
           bounds: (params) => ({ offset: offset === undefined ? 0 : count(offset, params), limit: limit === undefined ? undefined : count(limit, params) }),
         }),
       );
@@ -300,6 +305,38 @@ function prefixRead(prepared: PreparedSelect, keep: number | undefined): Recursi
   return first instanceof RecursiveRows ? first : undefined;
 }
 
+/**
+ * A recursive select's rows (`recursive.ts`) over `base`, which holds the
+ * rows it runs over: at most `max`, as arrays, each handed to `made` as it
+ * is made (a recursion counts what its rows hold before the next is made).
+ * Such a select has nothing between its sources and its rows (no grouping,
+ * window, DISTINCT, ORDER BY, LIMIT or OFFSET: `planner/bind-recursive.ts`).
+ */
+export function stepRows(prepared: PreparedSelect, base: Stores, params: readonly Value[], max: number, made: ((row: Value[]) => void) | undefined): Value[][] {
+  const plan = prepared.plan;
+  // It runs again and again over a few rows at a time: a derived table it joins is hashed once, not each time.
+  const stores = prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params, undefined, keptHashes);
+  const store = stores.store(plan.sources[0]!.table);
+  const columns = store.heap.columns;
+  const heaps = plan.joins.length === 0 ? undefined : plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
+  const t: Heaps = heaps ?? columns;
+  const arrays = prepared.project as unknown as Fn<Value[]>;
+  const project: Fn<Value[]> =
+    made === undefined
+      ? arrays
+      : (item, p, h) => {
+          const row = arrays(item, p, h);
+          made(row);
+          return row;
+        };
+  const sourced = sourceItems(prepared, stores, store, params, columns, heaps, max, project);
+  if (sourced.kind === "rows") return sourced.rows as Value[][];
+  const items = sourced.items;
+  const rows = new Array<Value[]>(Math.min(items.length, max));
+  for (let i = 0; i < rows.length; i++) rows[i] = project(items[i], params, t);
+  return rows;
+}
+
 /** A select over `stores`, which hold its derived tables' rows. */
 function selectFrom(prepared: PreparedSelect, stores: Stores, params: readonly Value[], offset: number, keep: number | undefined): RowsResult {
   const plan = prepared.plan;
@@ -381,8 +418,9 @@ function lateRowsResult(columns: readonly string[], items: readonly Item[], proj
 /**
  * The rows (or join tuples) the query reads: the access path, the first
  * table's filter, then the joins with the WHERE terms each completes.
- * `stopAt`: the filter may stop after that many rows. `emit`: the last join
- * projects each tuple as it makes it, and the result's rows come back.
+ * `stopAt`: the filter (or, with `emit`, the last join) may stop after that
+ * many rows. `emit`: the last join projects each tuple as it makes it, and
+ * the result's rows come back.
  */
 function sourceItems(
   prepared: PreparedSelect,
@@ -414,7 +452,7 @@ function sourceItems(
     const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
     const inner = join.step.type === "inner";
     if (emit !== undefined && i === last && (filter === undefined || inner)) {
-      return { kind: "rows", rows: runJoin(join, tuples, stores.store(join.table), params, heaps, (t) => emit(t, params, heaps), filter) };
+      return { kind: "rows", rows: runJoin(join, tuples, stores.store(join.table), params, heaps, (t) => emit(t, params, heaps), filter, stopAt ?? -1) };
     }
     tuples = runJoin(join, tuples, stores.store(join.table), params, heaps, undefined, inner ? filter : undefined);
     if (filter && !inner) tuples = tuples.filter((t) => filter(t, params, heaps));

@@ -100,6 +100,12 @@ export interface TableStore {
    * caller filters them with the whole WHERE either way.
    */
   rangeRows(key: string, ranges: readonly KeyRange[], order: RangeOrder, max: number, test?: (row: StoredRow) => boolean): StoredRow[];
+  /**
+   * Its rows hashed on the columns at `positions`, kept for as long as the
+   * store lives (`recursive.ts` wraps a table its steps read again and
+   * again); absent, a hash join hashes the rows it is given each time.
+   */
+  hashOn?(positions: readonly number[]): ReadonlyMap<unknown, readonly StoredRow[]>;
 }
 
 export interface Stores {

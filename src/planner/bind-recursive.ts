@@ -6,35 +6,41 @@
  * A compound select whose later selects read the table's name in their
  * FROM or a JOIN is recursive: the selects before the first such one make
  * the first rows (the initial select); the rest (the recursive selects),
- * joined by one operator, UNION or UNION ALL, run over the rows the step
- * before made. The binder checks SQLite's rules: the name is read once per
- * recursive select and nowhere else in the table's select (not in the
- * initial select, a subquery or a derived table: SQLite's "circular
- * reference"), and a recursive select neither aggregates nor calls a
- * window function. Beyond SQLite, a recursive select has no DISTINCT and
- * the compound no ORDER BY: SQLite runs the recursive selects once per row
- * and ORDER BY picks the next row from its queue, where storedb runs them
- * once per step over all of that step's rows (see `executor/recursive.ts`)
- * — those two would answer otherwise, so they are refused.
+ * joined by one operator, UNION or UNION ALL, run over the rows made
+ * before (SQLite's queue: `executor/recursive.ts`). The binder checks
+ * SQLite's rules: the name is read once per recursive select and nowhere
+ * else in the table's select (not in the initial select, a subquery or a
+ * derived table: SQLite's "circular reference"), and a recursive select
+ * neither aggregates nor calls a window function. Beyond SQLite, a
+ * recursive select has no DISTINCT and the compound no ORDER BY (which in
+ * SQLite picks the next row from its queue): refused rather than answered
+ * otherwise.
+ *
+ * Each recursive select is driven from the rows it runs over
+ * (`recursive-drive.ts`). When the executor cannot take their rows in
+ * queue order as they come — several recursive selects, or one that could
+ * not be driven so — each yields one more column, the id of the row it ran
+ * over (`Recursion.tagged`).
  *
  * The table's column types are the initial select's, unified with what
  * the recursive selects yield as a compound's are; since those read the
- * table, they are bound again when a column widens (integer to real), at
- * most once more.
+ * table, they are bound again when a column widens (integer to real), so
+ * at most once per column.
  */
 
 import type { CompoundArm, SelectCommand, WithTable } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import type { BindContext } from "./bind-expr.js";
 import { derivedTableInfo, describeDerived, storedType } from "./derived-table.js";
-import type { Count, DerivedTable, SelectPlan, TableShape } from "./plan.js";
+import type { Count, DerivedTable, OutputColumn, SelectPlan, TableShape } from "./plan.js";
+import { driveFrom } from "./recursive-drive.js";
 import type { ScopeSource } from "./scope.js";
 import { typeOf, unify } from "./static-types.js";
 
 /**
  * A WITH table while its select is bound: its name, read anywhere in it,
  * is the table — in the FROM or a JOIN of `arm` (a recursive select being
- * bound) once, the rows of the step before (`shape`); anywhere else an error.
+ * bound) once, the rows it runs over (`shape`); anywhere else an error.
  */
 export interface WithFrame {
   readonly name: string;
@@ -52,7 +58,7 @@ export function workingTableName(name: string): string {
 }
 
 /**
- * A source `cmd` names `table` by: the rows of the step before, when it is
+ * A source `cmd` names `table` by: the rows it runs over, when it is
  * a WITH table being bound and `cmd` one of its recursive selects; undefined
  * when no WITH table being bound has that name (a stored table, then).
  */
@@ -98,7 +104,11 @@ export function bindWithTable(table: WithTable, context: BindContext, bind: Bind
       });
       // A column widened by a recursive select (integer to real) is read as real by them too: bind them again over it.
       if (types.some((type, j) => type !== shape.types[j])) shape = { columns: shape.columns, types };
-      else return { ...initial, types, recursion: { name, working: workingTableName(name), op, steps, ...bounds } };
+      else {
+        const tagged = steps.length > 1 || steps.some((step) => workingSource(step) !== 0);
+        const recursion = { name, working: workingTableName(name), op, steps: tagged ? steps.map(tag) : steps, tagged, ...bounds };
+        return { ...initial, types, recursion };
+      }
     }
   } finally {
     context.withTables.pop();
@@ -119,7 +129,7 @@ function checkArm(arm: CompoundArm, op: "union" | "union-all", name: string, mis
   if (own !== undefined) throw misuse(`A recursive select of WITH table "${name}" has a ${own} of its own: the table's compound has one for all`);
 }
 
-/** One recursive select, bound over the rows of the step before as `shape`. */
+/** One recursive select, bound over the rows it runs over as `shape`. */
 function bindStep(select: SelectCommand, frame: WithFrame, shape: TableShape, bind: BindSelect, misuse: (message: string) => StoreError): SelectPlan {
   const arm: SelectCommand = { ...select, output: "arrays" };
   frame.arm = arm;
@@ -134,8 +144,23 @@ function bindStep(select: SelectCommand, frame: WithFrame, shape: TableShape, bi
   }
   const what = `A recursive select of WITH table "${frame.name}"`;
   if (plan.columns.length !== shape.columns.length) throw misuse(`${what} yields ${plan.columns.length} column(s), its first rows ${shape.columns.length}`);
-  if (plan.group !== undefined) throw misuse(`${what} cannot aggregate (GROUP BY, HAVING or an aggregate function), as in SQLite: it runs over one step's rows, not the table`);
+  if (plan.group !== undefined) throw misuse(`${what} cannot aggregate (GROUP BY, HAVING or an aggregate function), as in SQLite: it runs over one row at a time, not the table`);
   if (plan.window !== undefined) throw misuse(`${what} cannot call a window function, as in SQLite`);
   if (plan.distinct) throw misuse(`${what} cannot be DISTINCT: join it by UNION to keep each row once`);
-  return plan;
+  return driveFrom(plan, workingSource(plan));
 }
+
+/** Where a recursive select reads the rows it runs over. */
+function workingSource(plan: SelectPlan): number {
+  return plan.sources.findIndex((source) => source.working !== undefined);
+}
+
+/** A recursive select that also yields the id of the row it ran over (its working table's hidden last column: `Recursion.tagged`). */
+function tag(plan: SelectPlan): SelectPlan {
+  const source = workingSource(plan);
+  const width = plan.sources[source]!.working!.columns.length;
+  const id: OutputColumn = { name: WORKING_ROW, expr: { kind: "column", source, column: width, name: WORKING_ROW, type: "integer" } };
+  return { ...plan, columns: [...plan.columns, id] };
+}
+
+const WORKING_ROW = "(working row)";

@@ -145,7 +145,7 @@ const joinStrategy: Pass = {
     if (s.kind !== "select" || s.joins.length === 0) return plan;
     const tableOf = (index: number): TableInfo | undefined => {
       const source = s.sources[index];
-      // A derived table (or a recursive table's rows of the step before) has no keys, but an equi-join on it still hashes.
+      // A derived table (or the rows a recursive select runs over) has no keys, but an equi-join on it still hashes.
       const shape = source?.derived ?? source?.working;
       return shape === undefined ? catalog.table(source?.table ?? "") : derivedTableInfo(index, shape, source!.table);
     };

@@ -235,7 +235,7 @@ export interface Source {
   readonly name: string;
   /** A derived table (`table` is then its name in the plan, `derivedTableName`). */
   readonly derived?: DerivedTable;
-  /** In a recursive table's recursive select: the rows its step before made (`table` is then `Recursion.working`). */
+  /** In a recursive table's recursive select: the rows it runs over (`table` is then `Recursion.working`). */
   readonly working?: TableShape;
 }
 
@@ -253,10 +253,11 @@ export interface DerivedTable extends TableShape {
 }
 
 /**
- * A recursive table's loop (`planner/bind-recursive.ts`, `executor/recursive.ts`):
- * after `DerivedTable.select`, each step runs `steps` over the rows the step
- * before made — read as the source named `working` — and adds what they
- * yield (with `union`, the rows not made before), until a step adds none or
+ * A recursive table's loop (`planner/bind-recursive.ts`, `executor/recursive.ts`),
+ * SQLite's queue: the rows of `DerivedTable.select` are queued; each row
+ * taken from the queue is a row of the table, and `steps` run over it —
+ * read as the source named `working` — queuing what they yield (with
+ * `union`, the rows not made before), until the queue is empty or
  * `offset` + `limit` rows are made; the table is those rows after `offset`.
  */
 export interface Recursion {
@@ -265,6 +266,14 @@ export interface Recursion {
   readonly working: string;
   readonly op: "union" | "union-all";
   readonly steps: readonly SelectPlan[];
+  /**
+   * Whether each step yields, after the table's columns, the id of the row
+   * of `working` it came from (a hidden column after the table's), so the
+   * executor puts the steps' rows in SQLite's queue order: by that row,
+   * then step by step. Untagged, a lone step driven from `working` yields
+   * them in that order already.
+   */
+  readonly tagged: boolean;
   readonly limit?: Count;
   readonly offset?: Count;
 }

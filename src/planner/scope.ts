@@ -28,7 +28,7 @@ export interface ScopeSource {
   readonly qualifiedOnly?: boolean;
   /** A derived table (`table` describes its rows). */
   readonly derived?: DerivedTable;
-  /** A recursive table's rows of the step before, in one of its recursive selects. */
+  /** In a recursive table's recursive select: the rows it runs over. */
   readonly working?: TableShape;
 }
 

@@ -1,0 +1,50 @@
+/**
+ * A recursive select driven from its working table (the rows it runs
+ * over): `FROM t JOIN r ON t.parent = r.n` becomes `FROM r JOIN t ON …`,
+ * so each step reads its few working rows first and looks each one's
+ * matches up in t (its index, or a hash the executor keeps across steps)
+ * instead of scanning t once per step — quadratic over a long chain.
+ *
+ * Only inner joins before the working table move: the joined tuples are
+ * the same, each ON conjunct going to the join of the last source it reads
+ * (WHERE, if it reads only the working table). The select list keeps its
+ * columns in place (`*` was expanded by the binder), every column read is
+ * renumbered. A select with a LEFT JOIN before the working table keeps its
+ * order (the executor puts its rows in queue order by their working row).
+ */
+
+import { maxSource } from "./passes.js";
+import type { BoundExpr, JoinStep, SelectPlan } from "./plan.js";
+import { conjuncts, mapExpr, mapPlanExprs } from "./walk.js";
+
+const TRUE: BoundExpr = { kind: "const", value: true };
+
+function all(terms: readonly BoundExpr[]): BoundExpr {
+  if (terms.length === 0) return TRUE;
+  return terms.length === 1 ? terms[0]! : { kind: "and", operands: terms };
+}
+
+/** `plan` with source `working` first, when only inner joins come before it; else `plan` as it is. */
+export function driveFrom(plan: SelectPlan, working: number): SelectPlan {
+  if (working === 0 || plan.joins.slice(0, working).some((j) => j.type !== "inner")) return plan;
+  const renumber = (source: number): number => (source === working ? 0 : source < working ? source + 1 : source);
+  const remap = (e: BoundExpr): BoundExpr => mapExpr(e, (x) => (x.kind === "column" ? { ...x, source: renumber(x.source) } : x));
+  const placed = new Map<number, BoundExpr[]>();
+  const where = conjuncts(plan.where).map(remap);
+  for (const term of plan.joins.slice(0, working).flatMap((j) => conjuncts(j.on))) {
+    if (term.kind === "const" && term.value === true) continue;
+    const moved = remap(term);
+    const last = maxSource(moved);
+    if (last <= 0) where.push(moved);
+    else placed.set(last, [...(placed.get(last) ?? []), moved]);
+  }
+  const joins: JoinStep[] = plan.sources.slice(1).map((_, i) => {
+    const source = i + 1;
+    if (source <= working) return { type: "inner", source, strategy: { kind: "nested-loop" }, on: all(placed.get(source) ?? []) };
+    const j = plan.joins[i]!;
+    return { ...j, on: remap(j.on) };
+  });
+  const sources = [plan.sources[working]!, ...plan.sources.slice(0, working), ...plan.sources.slice(working + 1)];
+  const { where: _where, ...rest } = mapPlanExprs({ ...plan, joins: [] }, remap);
+  return { ...rest, sources, joins, ...(where.length === 0 ? {} : { where: all(where) }) };
+}
