@@ -15,7 +15,7 @@
  * JSON (CONTRACT §11): the caller says which through `BindContext.misuse`.
  */
 
-import type { WithFrame } from "./bind-recursive.js";
+import { withTables, type WithTables } from "./bind-recursive.js";
 import type { AggregateName, Expression, SelectCommand } from "../commands/types.js";
 import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
@@ -59,11 +59,11 @@ export interface BindContext {
   readonly misuse: Extract<ErrorCode, "sql_error" | "invalid_request">;
   readonly subquery?: (select: SelectCommand, outer: OuterLink) => SelectPlan;
   /** The WITH tables whose selects are being bound, innermost last (`bind-recursive.ts`). */
-  readonly withTables: WithFrame[];
+  readonly withTables: WithTables;
 }
 
 export function bindContext(sql = false, subquery?: BindContext["subquery"]): BindContext {
-  const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const), withTables: [] };
+  const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const), withTables: withTables() };
   return subquery === undefined ? context : { ...context, subquery };
 }
 

@@ -25,7 +25,9 @@
  * The table's column types are the initial select's, unified with what
  * the recursive selects yield as a compound's are; since those read the
  * table, they are bound again when a column widens (integer to real), so
- * at most once per column.
+ * at most once per column. A WITH table is bound once per statement
+ * (`WithTables.bound`), however often the selects around it are bound
+ * again, so nested recursive tables bind in time linear in their depth.
  */
 
 import type { CompoundArm, SelectCommand, WithTable } from "../commands/types.js";
@@ -49,6 +51,17 @@ export interface WithFrame {
   reads: number;
 }
 
+/** The WITH tables of one bind: those whose selects are being bound, innermost last, and those bound already. */
+export interface WithTables {
+  readonly frames: WithFrame[];
+  /** Each WITH table bound, under the names of the frames it was bound in (a name read in it is a stored table only outside those). */
+  readonly bound: Map<WithTable, { readonly frames: string; readonly derived: DerivedTable }>;
+}
+
+export function withTables(): WithTables {
+  return { frames: [], bound: new Map() };
+}
+
 type BindSelect = (cmd: SelectCommand) => SelectPlan;
 type BindCount = (value: SelectCommand["limit"], clause: "limit" | "offset") => Count | undefined;
 
@@ -63,7 +76,7 @@ export function workingTableName(name: string): string {
  * when no WITH table being bound has that name (a stored table, then).
  */
 export function withTableSource(cmd: SelectCommand, table: string, as: string | undefined, index: number, context: BindContext): ScopeSource | undefined {
-  const frame = context.withTables.findLast((f) => f.name === table);
+  const frame = context.withTables.frames.findLast((f) => f.name === table);
   if (frame === undefined) return undefined;
   if (frame.arm !== cmd || frame.shape === undefined) {
     throw new StoreError(context.misuse, `Circular reference to WITH table "${table}": it reads itself only in the FROM or a JOIN of a recursive select (one after UNION [ALL] that starts from its first rows), not in a subquery, a derived table or its first select`);
@@ -77,13 +90,23 @@ const MEMBERS_OF_THE_WHOLE = ["compound", "orderBy", "limit", "offset", "output"
 
 /** A WITH table's rows as a derived table: recursive when a select of its compound reads its name. */
 export function bindWithTable(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount): DerivedTable {
+  // Bound once: a recursive select around it is bound again when its columns widen, and nested so, that would be exponential.
+  const frames = context.withTables.frames.map((f) => f.name).join("\0");
+  const bound = context.withTables.bound.get(table);
+  if (bound?.frames === frames) return bound.derived;
+  const derived = bindAnew(table, context, bind, count);
+  context.withTables.bound.set(table, { frames, derived });
+  return derived;
+}
+
+function bindAnew(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount): DerivedTable {
   const misuse = (message: string): StoreError => new StoreError(context.misuse, message);
   const name = table.name;
   const { compound = [], orderBy = [], limit, offset, output: _output, ...core } = table.select;
   const selects: readonly SelectCommand[] = [core, ...compound.map((arm) => arm.select)];
   const first = selects.findIndex((s) => s.table === name || (s.joins ?? []).some((j) => j.table === name));
   const frame: WithFrame = { name, arm: undefined, shape: undefined, reads: 0 };
-  context.withTables.push(frame);
+  context.withTables.frames.push(frame);
   try {
     if (first < 0) return describeDerived(bind({ ...table.select, output: "arrays" }), context.misuse, table.columns);
     if (first === 0) throw misuse(`WITH table "${name}" reads itself in its first select: a recursive table starts from a select that does not read it, then UNION [ALL] selects that do`);
@@ -111,7 +134,7 @@ export function bindWithTable(table: WithTable, context: BindContext, bind: Bind
       }
     }
   } finally {
-    context.withTables.pop();
+    context.withTables.frames.pop();
   }
 }
 

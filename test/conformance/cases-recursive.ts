@@ -47,6 +47,12 @@ const subtree = (root: number, op: "union" | "union-all", extra: Select = {}): S
     compound: [{ op, select: Q(nodes, ["n.id", "n.name", AS(B("+", "sub.depth", 1), "depth")], { as: "n", joins: [{ type: "inner", table: "sub", on: C("=", "n.parent", I("sub.id")) }] }) }],
   }));
 
+/** A recursive table whose recursive select joins one nested `depth` - 1 deep; each widens its column to real. */
+const nested = (depth: number): string =>
+  depth === 0
+    ? "SELECT 1 AS z"
+    : `WITH RECURSIVE r${depth}(x) AS (SELECT 1 UNION ALL SELECT r${depth}.x + 0.5 FROM r${depth} JOIN (${nested(depth - 1)}) AS d${depth} ON TRUE WHERE r${depth}.x < 2) SELECT x AS z FROM r${depth} ORDER BY x DESC LIMIT 1`;
+
 export const recursiveCases: readonly Case[] = [
   // ---- counting
   c("WITH RECURSIVE counts until its recursive select's WHERE stops it", null,
@@ -148,6 +154,8 @@ export const recursiveCases: readonly Case[] = [
   c("a recursive select's real widens an integer column to real", null, null,
     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 0.5 FROM c WHERE x < 2) SELECT x, typeof(x) AS t FROM c",
     rows(["x", "t"], [1, "real"], [1.5, "real"], [2, "real"])),
+  c("recursive tables nested 20 deep, each widened to real, bind in linear time (each was bound again per widening)", null, null,
+    `${nested(20)}`, rows(["z"], [2])),
   c("a recursive select yielding text for a number column", null, null,
     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT 'a' FROM c WHERE x < 2) SELECT x FROM c", err("type_mismatch")),
   c("a recursive select of another width", null, null,
