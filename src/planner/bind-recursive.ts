@@ -10,8 +10,9 @@
  * before (SQLite's queue: `executor/recursive.ts`). The binder checks
  * SQLite's rules: the name is read once per recursive select and nowhere
  * else in the table's select (not in the initial select, a subquery or a
- * derived table: SQLite's "circular reference"), and a recursive select
- * neither aggregates nor calls a window function. Beyond SQLite, a
+ * derived table: SQLite's "circular reference"), nor as the right side
+ * of a LEFT JOIN, and a recursive select neither aggregates nor calls a
+ * window function. Beyond SQLite, a
  * recursive select has no DISTINCT and the compound no ORDER BY (which in
  * SQLite picks the next row from its queue): refused rather than answered
  * otherwise.
@@ -147,6 +148,10 @@ function checkArm(arm: CompoundArm, op: "union" | "union-all", name: string, mis
   if (arm.op !== op) throw misuse(`Recursive WITH table "${name}" joins all its recursive selects by one operator (UNION or UNION ALL)`);
   if (s.table !== name && !(s.joins ?? []).some((j) => j.table === name)) {
     throw misuse(`A select after the first recursive select of WITH table "${name}" must read it too: its first rows come from the selects before`);
+  }
+  // SQLite refuses it too ("ON clause references tables to its right"); run row by row, it would repeat each unmatched row per queued row.
+  if ((s.joins ?? []).some((j) => j.table === name && j.type === "left")) {
+    throw misuse(`A recursive select of WITH table "${name}" reads it as the right side of a LEFT JOIN: read it first (FROM ${name} LEFT JOIN …), as SQLite requires`);
   }
   const own = MEMBERS_OF_THE_WHOLE.find((member) => s[member] !== undefined);
   if (own !== undefined) throw misuse(`A recursive select of WITH table "${name}" has a ${own} of its own: the table's compound has one for all`);
