@@ -362,11 +362,16 @@ export const definitions = {
   },
 
   // A derived table's rows: a select, or (kind "with") a WITH table, which names its columns and may read itself.
+  // Chosen by `kind` (if/then, not oneOf, so an error names the field at fault: a mistyped kind is "kind: must be one of select, with").
   derived: {
     type: "object",
     if: { required: ["kind"], properties: { kind: { const: "with" } } },
     then: ref("withTable"),
-    else: ref("select"),
+    else: {
+      if: { required: ["kind"], properties: { kind: { const: "select" } } },
+      then: ref("select"),
+      else: { required: ["kind"], properties: { kind: { enum: ["select", "with"] } } },
+    },
   },
   withTable: {
     type: "object",
