@@ -72,6 +72,12 @@ export const insertSelectCases: readonly Case[] = [
     "INSERT INTO orders (id, user_id, amount) WITH big AS (SELECT id, user_id, amount FROM orders WHERE amount >= 100) SELECT id + 60, user_id, amount / 2 FROM big",
     mut("insert", orders, 2),
     [sel(orders, ["id", "amount"], { where: C(">", "id", 60), orderBy: [{ column: "id" }] }), rows(["id", "amount"], [61, 125], [64, 50])]),
+  c("a recursive WITH table read by the insert's select", null,
+    insertSelect({ kind: "select", columns: [AS(I("x"), "id"), AS(L("u1"), "user_id"), AS(I("x"), "amount")], from: { kind: "with", name: "c", columns: ["x"], select: {
+      kind: "select", columns: [AS(L(80), "x")], compound: [{ op: "union-all", select: { kind: "select", table: "c", columns: [AS(plus("x", 1), "x")], where: C("<", "x", 82) } }] } } }),
+    "INSERT INTO orders (id, user_id, amount) WITH RECURSIVE c(x) AS (SELECT 80 UNION ALL SELECT x + 1 FROM c WHERE x < 82) SELECT x, 'u1', x FROM c",
+    mut("insert", orders, 3),
+    [sel(orders, ["id", "amount"], { where: C(">=", "id", 80), orderBy: [{ column: "id" }] }), rows(["id", "amount"], [80, 80], [81, 81], [82, 82])]),
   c("RETURNING the inserted rows",
     (t) => t(orders).insert(t(orders).select(col("id").add(70).as("id"), "user_id").where(eq("id", 3))).returning("id", "status"),
     insertSelect(sel(orders, [AS(plus("id", 70), "id"), "user_id"], { where: C("=", "id", 3) }), { returning: ["id", "status"] }),
