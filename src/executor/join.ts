@@ -165,10 +165,14 @@ export function runJoin<T = Tuple>(
       break;
     }
     case "hash": {
-      const outerKey = (t: Tuple): unknown => {
-        const values = keys.map((k) => k(t, params, heaps));
-        return values.includes(null) ? null : hashKey(values);
-      };
+      const single = keys.length === 1 ? keys[0]! : undefined;
+      const outerKey =
+        single !== undefined
+          ? (t: Tuple): unknown => single(t, params, heaps)
+          : (t: Tuple): unknown => {
+              const values = keys.map((k) => k(t, params, heaps));
+              return values.includes(null) ? null : hashKey(values);
+            };
       const kept = store.hashOn?.(join.innerPositions);
       if (kept !== undefined) candidates = hashInner(kept, outerKey);
       else if (tuples.length < store.rows.length) candidates = hashOuter(tuples, store.rows, innerKey(join.innerPositions.map((p) => store.heap.columns[p] as Column)), outerKey);
