@@ -93,6 +93,13 @@ export const recursiveCases: readonly Case[] = [
       { op: "union-all", select: Q("c", [AS(B("+", "x", 100), "x")], { where: C("<", "x", 300) }) }] }), ["x"]) },
     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x * 2 FROM c WHERE x < 300 UNION ALL SELECT x + 100 FROM c WHERE x < 300) SELECT x FROM c LIMIT 8",
     xs(1, 2, 101, 4, 102, 202, 201, 8)),
+  c("the builder's withTable with two recursive selects, under a LIMIT: SQLite's queue order",
+    (t) => t(withTable("c", t("users").select(col("age").as("n")).where(eq("id", "u2"))
+      .unionAll(t("c").select(col("n").mul(2).as("n")).where(lt("n", 300)))
+      .unionAll(t("c").select(col("n").add(100).as("n")).where(lt("n", 300))))).select("n").limit(8),
+    null,
+    "WITH RECURSIVE c AS (SELECT age AS n FROM users WHERE id = 'u2' UNION ALL SELECT n * 2 AS n FROM c WHERE n < 300 UNION ALL SELECT n + 100 AS n FROM c WHERE n < 300) SELECT n FROM c LIMIT 8",
+    rows(["n"], [17], [34], [117], [68], [134], [234], [217], [136])),
   c("several recursive selects joined by UNION: which repeat is dropped follows the queue", null, null,
     "WITH RECURSIVE c(x) AS (SELECT 1 UNION SELECT x * 2 FROM c WHERE x < 300 UNION SELECT x + 100 FROM c WHERE x < 300 LIMIT 12) SELECT x FROM c",
     xs(1, 2, 101, 4, 102, 202, 201, 8, 104, 204, 404, 302)),
