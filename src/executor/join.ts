@@ -26,6 +26,9 @@ import { columnValue, NULL_ROW, type Column, type StoredRow, type TableStore } f
 
 export type Tuple = StoredRow[];
 
+/** A join that made more tuples than its caller allows (`sourceItems`' bound: one run of a recursive select). */
+export class TooManyTuples extends Error {}
+
 export interface PreparedJoin {
   readonly step: JoinStep;
   readonly table: string;

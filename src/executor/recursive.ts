@@ -37,6 +37,7 @@
 import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import type { TableRows } from "./derived.js";
+import { TooManyTuples } from "./join.js";
 import { KeptHashes } from "./kept-hashes.js";
 import { MadeRows } from "./made-rows.js";
 import type { Stores, TableStore } from "./table-store.js";
@@ -171,15 +172,17 @@ class Queue {
   /** Queues rows until `target` are made or the queue is empty. */
   grow(target: number): void {
     while (this.made.count < target && !this.ended) {
-      if (this.at === this.exact) {
+      if (this.at >= this.exact) {
         if (this.whole) {
           if (this.chunkEnd > this.made.count) {
             this.ended = true;
             break;
           }
+          // A chunk halved after some of its rows were queued: those past its end are the next chunk's first.
+          this.at -= this.out.length;
           this.next = this.chunkEnd;
-          this.chunkEnd = Math.min(this.made.count + 1, this.next + CHUNK);
-          this.at = 0;
+          // No more queued rows than rows wanted: each yields none or more.
+          this.chunkEnd = Math.min(this.made.count + 1, this.next + Math.min(CHUNK, target - this.made.count));
         }
         this.runChunk(target);
       }
@@ -187,8 +190,26 @@ class Queue {
     }
   }
 
-  /** Runs the recursive selects over the chunk, for as many rows (past those queued) as `target` may still take. */
+  /**
+   * Runs the recursive selects over the chunk, for as many rows (past those
+   * queued) as `target` may still take. A join inside one that makes more
+   * than the bound's worth of tuples halves the chunk and runs again: the
+   * rows of its first half are the first rows of the whole, in queue order.
+   */
   private runChunk(target: number): void {
+    for (;;) {
+      try {
+        this.runOnce(target);
+        return;
+      } catch (error) {
+        if (!(error instanceof TooManyTuples)) throw error;
+        if (this.chunkEnd - this.next === 1) throw this.overflow("rows");
+        this.chunkEnd = this.next + Math.ceil((this.chunkEnd - this.next) / 2);
+      }
+    }
+  }
+
+  private runOnce(target: number): void {
     const { steps, tagged } = this.run;
     const ids: number[] = [];
     for (let id = this.next; id < this.chunkEnd; id++) ids.push(id);

@@ -46,9 +46,9 @@ import { compileAggregate, type AggregateFn, type GroupTest } from "./aggregate.
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
 import { DerivedRows, withDerived, type TableRows } from "./derived.js";
 import { keptHashes } from "./kept-hashes.js";
-import { RecursiveRows } from "./recursive.js";
+import { MAX_RECURSIVE_ROWS, RecursiveRows } from "./recursive.js";
 import { compileFilter, type FilterFn } from "./filter.js";
-import { prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
+import { TooManyTuples, prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
 import { orderItems } from "./order.js";
 import { compileProjection, type ProjectFn } from "./project.js";
 import { SubqueryRunner, type SubqueryNode } from "./subquery.js";
@@ -308,7 +308,9 @@ function prefixRead(prepared: PreparedSelect, keep: number | undefined): Recursi
 /**
  * A recursive select's rows (`recursive.ts`) over `base`, which holds the
  * rows it runs over: at most `max`, as arrays, each handed to `made` as it
- * is made (a recursion counts what its rows hold before the next is made).
+ * is made (a recursion counts what its rows hold before the next is made);
+ * a join before its last that makes more than `MAX_RECURSIVE_ROWS` tuples
+ * is `TooManyTuples`.
  * Such a select has nothing between its sources and its rows (no grouping,
  * window, DISTINCT, ORDER BY, LIMIT or OFFSET: `planner/bind-recursive.ts`).
  */
@@ -329,7 +331,7 @@ export function stepRows(prepared: PreparedSelect, base: Stores, params: readonl
           made(row);
           return row;
         };
-  const sourced = sourceItems(prepared, stores, store, params, columns, heaps, max, project);
+  const sourced = sourceItems(prepared, stores, store, params, columns, heaps, max, project, MAX_RECURSIVE_ROWS);
   if (sourced.kind === "rows") return sourced.rows as Value[][];
   const items = sourced.items;
   const rows = new Array<Value[]>(Math.min(items.length, max));
@@ -420,7 +422,8 @@ function lateRowsResult(columns: readonly string[], items: readonly Item[], proj
  * table's filter, then the joins with the WHERE terms each completes.
  * `stopAt`: the filter (or, with `emit`, the last join) may stop after that
  * many rows. `emit`: the last join projects each tuple as it makes it, and
- * the result's rows come back.
+ * the result's rows come back. `tupleBound`: a join before the last that
+ * makes more tuples is `TooManyTuples`.
  */
 function sourceItems(
   prepared: PreparedSelect,
@@ -431,6 +434,7 @@ function sourceItems(
   heaps: readonly (readonly Column[])[] | undefined,
   stopAt: number | undefined,
   emit: Fn<Row> | undefined,
+  tupleBound?: number,
 ): { readonly kind: "items"; readonly items: readonly Item[] } | { readonly kind: "rows"; readonly rows: Row[] } {
   const plan = prepared.plan;
   const canStop = plan.joins.length === 0 && stopAt !== undefined;
@@ -454,7 +458,8 @@ function sourceItems(
     if (emit !== undefined && i === last && (filter === undefined || inner)) {
       return { kind: "rows", rows: runJoin(join, tuples, stores.store(join.table), params, heaps, (t) => emit(t, params, heaps), filter, stopAt ?? -1) };
     }
-    tuples = runJoin(join, tuples, stores.store(join.table), params, heaps, undefined, inner ? filter : undefined);
+    tuples = runJoin(join, tuples, stores.store(join.table), params, heaps, undefined, inner ? filter : undefined, tupleBound === undefined ? -1 : tupleBound + 1);
+    if (tupleBound !== undefined && tuples.length > tupleBound) throw new TooManyTuples();
     if (filter && !inner) tuples = tuples.filter((t) => filter(t, params, heaps));
   }
   return { kind: "items", items: tuples };

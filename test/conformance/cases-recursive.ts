@@ -109,6 +109,9 @@ export const recursiveCases: readonly Case[] = [
   c("a fan-out of millions under a LIMIT makes only the rows it keeps", null, null,
     "WITH RECURSIVE big(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM big WHERE x < 4000), r(n) AS (SELECT 1 UNION ALL SELECT n + big.x FROM r JOIN big ON TRUE) SELECT n FROM r LIMIT 4",
     rows(["n"], [1], [2], [3], [4])),
+  c("a fan-out through two joins under a LIMIT: the joins run over as few queued rows as are wanted", null, null,
+    "WITH RECURSIVE big(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM big WHERE x < 4000), r(n) AS (SELECT 1 UNION ALL SELECT n + a.x FROM r JOIN big a ON TRUE JOIN big b ON b.x = a.x) SELECT n FROM r LIMIT 5",
+    rows(["n"], [1], [2], [3], [4], [5])),
   c("a LIMIT over it asks for no more than the bound, though the rows it wants lie near it", null, null,
     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c WHERE x = 999999 LIMIT 1", xs(999999)),
 
