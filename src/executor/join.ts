@@ -132,7 +132,9 @@ function hashOuter(tuples: readonly Tuple[], rows: readonly StoredRow[], keyOf: 
 /**
  * Joins `tuples` with `store`. With `emit`, each joined tuple is handed to it
  * and its result kept instead of the tuple (the last join of a query with
- * nothing after it projects in place, allocating no tuples). `where`, for an
+ * nothing after it projects in place, allocating no tuples); undefined
+ * from it keeps nothing, nor counts toward `max` (a recursive select's
+ * row UNION drops as it is made). `where`, for an
  * inner join only, is a WHERE term tested with ON, before a tuple is made
  * (for a left join it must wait: a row it rejects still counts as a match).
  * `max`: stop once that many are made (-1: no limit). A store that keeps a
@@ -145,7 +147,7 @@ export function runJoin<T = Tuple>(
   store: TableStore,
   params: readonly Value[],
   heaps: readonly (readonly Column[])[],
-  emit: (t: Tuple) => T = (t) => t.slice() as T,
+  emit: (t: Tuple) => T | undefined = (t) => t.slice() as T,
   where?: (t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean,
   max = -1,
 ): T[] {
@@ -197,12 +199,14 @@ export function runJoin<T = Tuple>(
       scratch[at] = row;
       if ((on === undefined || on(scratch, params, heaps)) && (where === undefined || where(scratch, params, heaps))) {
         matched = true;
-        if (out.push(emit(scratch)) === max) break;
+        const made = emit(scratch);
+        if (made !== undefined && out.push(made) === max) break;
       }
     }
     if (left && !matched) {
       scratch[at] = NULL_ROW;
-      out.push(emit(scratch));
+      const made = emit(scratch);
+      if (made !== undefined) out.push(made);
     }
   }
   return out;

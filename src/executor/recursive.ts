@@ -3,7 +3,9 @@
  * queue: the initial select's rows are queued; each row taken from the
  * queue is the table's next row, and the recursive selects run over it,
  * queuing what they yield. With UNION a row made before is not queued
- * again, so a walk round a cycle ends; with UNION ALL every row is.
+ * again, so a walk round a cycle ends — it is dropped as the recursive
+ * select makes it, never held, so a join making millions of repeats keeps
+ * only the new rows; with UNION ALL every row is queued.
  *
  * The queue here is the table itself (`MadeRows`: row n is the n-th
  * queued) and a head, `next`: the rows before it have been run over. The
@@ -31,7 +33,8 @@
  * A recursion no LIMIT stops would run until memory runs out, on the event
  * loop every request shares: past `MAX_RECURSIVE_ROWS` rows, or
  * `MAX_RECURSIVE_TEXT` bytes of text, it is 400 `invalid_request`, naming
- * the table. Both are counted as rows are made, before the next is.
+ * the table. Both are counted as rows are made, before the next is; so
+ * are the rows one run makes, kept or dropped (`runChunk`).
  */
 
 import type { ColumnType, Value } from "../commands/types.js";
@@ -41,6 +44,7 @@ import { TooManyTuples } from "./join.js";
 import { KeptHashes } from "./kept-hashes.js";
 import { MadeRows } from "./made-rows.js";
 import type { Stores, TableStore } from "./table-store.js";
+import { rowKey } from "./value-order.js";
 
 /** The most rows one recursive table may make in one execution (see docs/decisions.md). */
 export const MAX_RECURSIVE_ROWS = 1_000_000;
@@ -54,9 +58,9 @@ const MIN_RUN = 1024;
 
 type Select = (stores: Stores, params: readonly Value[]) => readonly (readonly Value[])[];
 
-/** A recursive select: at most `max` rows, each handed to `made` as it is made. */
+/** A recursive select: at most `max` rows kept, each handed to `made` as it is made, which says whether to keep it. */
 export interface RecursiveStep {
-  readonly rows: (stores: Stores, params: readonly Value[], max: number, made: ((row: Value[]) => void) | undefined) => Value[][];
+  readonly rows: (stores: Stores, params: readonly Value[], max: number, made: ((row: Value[]) => boolean) | undefined) => Value[][];
   /** Driven from the rows it runs over: it yields their rows in their order, so its first `max` are exact. */
   readonly driven: boolean;
 }
@@ -193,8 +197,10 @@ class Queue {
   /**
    * Runs the recursive selects over the chunk, for as many rows (past those
    * queued) as `target` may still take. A join inside one that makes more
-   * than the bound's worth of tuples halves the chunk and runs again: the
-   * rows of its first half are the first rows of the whole, in queue order.
+   * than the bound's worth of tuples, or a run that makes more than the
+   * bound's worth of rows (most of them repeats UNION drops), halves the
+   * chunk and runs again: the rows of its first half are the first rows of
+   * the whole, in queue order.
    */
   private runChunk(target: number): void {
     for (;;) {
@@ -215,17 +221,33 @@ class Queue {
     for (let id = this.next; id < this.chunkEnd; id++) ids.push(id);
     this.chunk = this.made.view(ids);
     const wanted = Math.min(target - this.made.count, MAX_RECURSIVE_ROWS + 1 - this.made.count);
-    const max = this.at + Math.max(wanted, this.at, MIN_RUN);
+    const seen = this.seen;
+    // With UNION the rows queued already are dropped as they are made, so a run starts its `out` afresh; with UNION ALL it makes them again first.
+    const at = seen === undefined ? this.at : 0;
+    const max = at + Math.max(wanted, at, MIN_RUN);
+    // Rows made this run, kept or not: repeats UNION drops cost time, not memory, but a run of one queued row is bounded all the same.
+    let made = 0;
+    // Untagged, rows are made in queue order, so the first of a repeat is the one queue order keeps; tagged, `add` decides among this run's.
+    const kept = seen !== undefined && !tagged ? new Set<unknown>() : undefined;
+    const before = this.bytes;
     let text = 0;
-    const meter =
-      this.textColumns.length === 0
-        ? undefined
-        : (row: Value[]): void => {
-            text += this.textOf(row);
-            if (this.bytes + text > MAX_RECURSIVE_TEXT) throw this.overflow("text");
-          };
+    const keep = (row: Value[]): boolean => {
+      if (++made > MAX_RECURSIVE_ROWS + 1) throw new TooManyTuples();
+      if (seen !== undefined) {
+        const key = this.keyOf(row);
+        if (seen.has(key) || kept?.has(key)) return false;
+        kept?.add(key);
+      }
+      if (this.textColumns.length > 0) {
+        text += this.textOf(row);
+        if (before + text > MAX_RECURSIVE_TEXT) throw this.overflow("text");
+      }
+      return true;
+    };
+    // UNION ALL without text keeps every row it makes, no more than `max`: nothing to check per row.
+    const check = seen === undefined && this.textColumns.length === 0 ? undefined : keep;
     const outputs = steps.map((step) => {
-      const rows = step.rows(this.over, this.params, step.driven ? max : MAX_RECURSIVE_ROWS + 1, meter);
+      const rows = step.rows(this.over, this.params, step.driven ? max : MAX_RECURSIVE_ROWS + 1, check);
       if (!step.driven && rows.length > MAX_RECURSIVE_ROWS) throw this.overflow("rows");
       return rows;
     });
@@ -235,6 +257,7 @@ class Queue {
     // Cut short, its first `max` rows in queue order are exact all the same: each select's first `max` are among them.
     this.exact = cut ? max : this.out.length;
     this.whole = !cut;
+    if (seen !== undefined) this.at = 0;
   }
 
   /** Tagged rows in queue order: by the row they came from, then select by select. */
@@ -254,7 +277,7 @@ class Queue {
   /** Queues `row`, unless UNION has made it before. */
   private add(row: readonly Value[]): void {
     if (this.seen !== undefined) {
-      const key = this.width === 1 ? row[0] : JSON.stringify(row.length === this.width ? row : row.slice(0, this.width));
+      const key = this.keyOf(row);
       if (this.seen.has(key)) return;
       this.seen.add(key);
     }
@@ -265,6 +288,11 @@ class Queue {
     }
     this.made.add(row);
     this.ids.push(this.made.count);
+  }
+
+  /** What UNION compares a row by: its columns, not the id a tagged row ends with. */
+  private keyOf(row: readonly Value[]): unknown {
+    return rowKey(row.length === this.width ? row : row.slice(0, this.width));
   }
 
   private textOf(row: readonly Value[]): number {

@@ -308,13 +308,14 @@ function prefixRead(prepared: PreparedSelect, keep: number | undefined): Recursi
 /**
  * A recursive select's rows (`recursive.ts`) over `base`, which holds the
  * rows it runs over: at most `max`, as arrays, each handed to `made` as it
- * is made (a recursion counts what its rows hold before the next is made);
- * a join before its last that makes more than `MAX_RECURSIVE_ROWS` tuples
- * is `TooManyTuples`.
+ * is made, which keeps it or not (a recursion counts what its rows hold,
+ * and drops what UNION would, before the next is made: a repeat is never
+ * kept to be dropped later); a join before its last that makes more than
+ * `MAX_RECURSIVE_ROWS` tuples is `TooManyTuples`.
  * Such a select has nothing between its sources and its rows (no grouping,
  * window, DISTINCT, ORDER BY, LIMIT or OFFSET: `planner/bind-recursive.ts`).
  */
-export function stepRows(prepared: PreparedSelect, base: Stores, params: readonly Value[], max: number, made: ((row: Value[]) => void) | undefined): Value[][] {
+export function stepRows(prepared: PreparedSelect, base: Stores, params: readonly Value[], max: number, made: ((row: Value[]) => boolean) | undefined): Value[][] {
   const plan = prepared.plan;
   // It runs again and again over a few rows at a time: a derived table it joins is hashed once, not each time.
   const stores = prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params, undefined, keptHashes);
@@ -323,19 +324,20 @@ export function stepRows(prepared: PreparedSelect, base: Stores, params: readonl
   const heaps = plan.joins.length === 0 ? undefined : plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
   const t: Heaps = heaps ?? columns;
   const arrays = prepared.project as unknown as Fn<Value[]>;
-  const project: Fn<Value[]> =
+  const project: Fn<Value[] | undefined> =
     made === undefined
       ? arrays
       : (item, p, h) => {
           const row = arrays(item, p, h);
-          made(row);
-          return row;
+          return made(row) ? row : undefined;
         };
   const sourced = sourceItems(prepared, stores, store, params, columns, heaps, max, project, MAX_RECURSIVE_ROWS);
   if (sourced.kind === "rows") return sourced.rows as Value[][];
-  const items = sourced.items;
-  const rows = new Array<Value[]>(Math.min(items.length, max));
-  for (let i = 0; i < rows.length; i++) rows[i] = project(items[i], params, t);
+  const rows: Value[][] = [];
+  for (const item of sourced.items) {
+    const row = project(item, params, t);
+    if (row !== undefined && rows.push(row) === max) break;
+  }
   return rows;
 }
 
@@ -433,7 +435,7 @@ function sourceItems(
   columns: readonly Column[],
   heaps: readonly (readonly Column[])[] | undefined,
   stopAt: number | undefined,
-  emit: Fn<Row> | undefined,
+  emit: Fn<Row | undefined> | undefined,
   tupleBound?: number,
 ): { readonly kind: "items"; readonly items: readonly Item[] } | { readonly kind: "rows"; readonly rows: Row[] } {
   const plan = prepared.plan;
@@ -456,7 +458,7 @@ function sourceItems(
     const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
     const inner = join.step.type === "inner";
     if (emit !== undefined && i === last && (filter === undefined || inner)) {
-      return { kind: "rows", rows: runJoin(join, tuples, stores.store(join.table), params, heaps, (t) => emit(t, params, heaps), filter, stopAt ?? -1) };
+      return { kind: "rows", rows: runJoin<Row>(join, tuples, stores.store(join.table), params, heaps, (t) => emit(t, params, heaps), filter, stopAt ?? -1) };
     }
     tuples = runJoin(join, tuples, stores.store(join.table), params, heaps, undefined, inner ? filter : undefined, tupleBound === undefined ? -1 : tupleBound + 1);
     if (tupleBound !== undefined && tuples.length > tupleBound) throw new TooManyTuples();

@@ -95,4 +95,28 @@ test(`${queries.length} recursive queries agree with SQLite`, () => {
   }
 });
 
+// A fan-out of repeats: each queued row joins `fan` twice, making up to 4,000,000 rows of which UNION keeps at most 10.
+const fan: TableDef = {
+  name: "fan",
+  columns: [{ name: "id", type: "integer" }, { name: "x", type: "integer" }],
+  rows: Array.from({ length: 2000 }, (_, i) => [i + 1, (i + 1) % 10]),
+  indexes: [],
+};
+const wide = engines([fan]);
+const REPEATS = "WITH RECURSIVE r(n) AS (SELECT 1 UNION SELECT (a.x * 7 + b.x + n) % 10 FROM r JOIN fan a ON TRUE JOIN fan b ON TRUE";
+const isBound = (pattern: RegExp) => (err: { code?: string; message?: string }) => err.code === "invalid_request" && pattern.test(err.message ?? "");
+
+test("UNION drops repeats as a join makes them: 90,000 rows per queued row keep 10, as SQLite", () => {
+  const sql = `${REPEATS} WHERE a.id <= 300 AND b.id <= 300) SELECT count(*) AS n FROM r`;
+  const answers = run(wide.ours, wide.theirs, { sql, params: [], ordered: true });
+  assert.equal(answers.ours, [[10]]);
+  assert.equal(answers.ours, answers.theirs);
+});
+
+test("4,000,000 rows from one queued row, mostly repeats, is the bound (it ran out of memory)", () => {
+  const started = Date.now();
+  assert.throws(() => wide.ours.execute({ kind: "sql", sql: `${REPEATS}) SELECT count(*) AS n FROM r` }), isBound(/made more than 1,000,000 rows/));
+  assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+});
+
 test.run();
