@@ -136,6 +136,8 @@ class Queue {
   private whole = true;
   /** How many of `out` are queued (or dropped by UNION). */
   private at = 0;
+  /** Bytes of text in `out`'s first `at` rows: a run of the same chunk again makes them again, already counted. */
+  private atBytes = 0;
   private last: { readonly from: number; readonly to: number; readonly store: TableStore } | undefined;
 
   constructor(
@@ -184,6 +186,8 @@ class Queue {
           }
           // A chunk halved after some of its rows were queued: those past its end are the next chunk's first.
           this.at -= this.out.length;
+          // Rows of the next chunk queued already (at > 0) are counted twice: the text bound is reached early, never late.
+          this.atBytes = 0;
           this.next = this.chunkEnd;
           // No more queued rows than rows wanted: each yields none or more.
           this.chunkEnd = Math.min(this.made.count + 1, this.next + Math.min(CHUNK, target - this.made.count));
@@ -209,7 +213,7 @@ class Queue {
         return;
       } catch (error) {
         if (!(error instanceof TooManyTuples)) throw error;
-        if (this.chunkEnd - this.next === 1) throw this.overflow("rows");
+        if (this.chunkEnd - this.next === 1) throw this.overflow("one row");
         this.chunkEnd = this.next + Math.ceil((this.chunkEnd - this.next) / 2);
       }
     }
@@ -229,7 +233,7 @@ class Queue {
     let made = 0;
     // Untagged, rows are made in queue order, so the first of a repeat is the one queue order keeps; tagged, `add` decides among this run's.
     const kept = seen !== undefined && !tagged ? new Set<unknown>() : undefined;
-    const before = this.bytes;
+    const before = this.bytes - (seen === undefined ? this.atBytes : 0);
     let text = 0;
     const keep = (row: Value[]): boolean => {
       if (++made > MAX_RECURSIVE_ROWS + 1) throw new TooManyTuples();
@@ -257,7 +261,10 @@ class Queue {
     // Cut short, its first `max` rows in queue order are exact all the same: each select's first `max` are among them.
     this.exact = cut ? max : this.out.length;
     this.whole = !cut;
-    if (seen !== undefined) this.at = 0;
+    if (seen !== undefined) {
+      this.at = 0;
+      this.atBytes = 0;
+    }
   }
 
   /** Tagged rows in queue order: by the row they came from, then select by select. */
@@ -283,7 +290,9 @@ class Queue {
     }
     if (this.made.count === MAX_RECURSIVE_ROWS) throw this.overflow("rows");
     if (this.textColumns.length > 0) {
-      this.bytes += this.textOf(row);
+      const bytes = this.textOf(row);
+      this.bytes += bytes;
+      this.atBytes += bytes;
       if (this.bytes > MAX_RECURSIVE_TEXT) throw this.overflow("text");
     }
     this.made.add(row);
@@ -304,8 +313,14 @@ class Queue {
     return bytes;
   }
 
-  private overflow(what: "rows" | "text"): StoreError {
-    const made = what === "rows" ? `${MAX_RECURSIVE_ROWS.toLocaleString("en-US")} rows` : `${MAX_RECURSIVE_TEXT / 1024 / 1024} MB of text`;
+  private overflow(what: "rows" | "one row" | "text"): StoreError {
+    const bound = MAX_RECURSIVE_ROWS.toLocaleString("en-US");
+    const made =
+      what === "rows"
+        ? `${bound} rows`
+        : what === "one row"
+          ? `${bound} rows or joined tuples from one queued row in one step (repeats UNION drops count too)`
+          : `${MAX_RECURSIVE_TEXT / 1024 / 1024} MB of text`;
     return new StoreError(
       "invalid_request",
       `Recursive WITH table "${this.run.name}" made more than ${made}: end its recursion with a WHERE its recursive select stops at, UNION in place of UNION ALL for a walk that may come round again, or a LIMIT`,
