@@ -222,7 +222,8 @@ export class ExprBinder {
         return this.caseExpr(e, next);
       case "cast": {
         // A cast of a literal is a constant: `7.0` from SQL arrives as CAST(7 AS real) and must plan as one (and weigh no more than one).
-        if (e.expr.type === "literal") {
+        // But CAST(NULL AS type) stays a cast: a bare NULL has no type, and this is how a column of NULLs is given one.
+        if (e.expr.type === "literal" && e.expr.value !== null) {
           const value = castValue(e.expr.value, literalType(e.expr.value), e.as);
           return e.as === "real" && typeof value === "number" && Number.isInteger(value) ? { kind: "const", value, type: "real" } : { kind: "const", value };
         }

@@ -19,7 +19,7 @@
 
 import { col, count, eq, gt, sum } from "../../src/api/expressions.js";
 import type { Expression } from "../../src/commands/types.js";
-import { AS, C, I, L, c, err, ids, misuse, rows, sel, type Case } from "./dsl.js";
+import { AS, C, CAST, I, L, c, err, ids, misuse, rows, sel, type Case } from "./dsl.js";
 
 const users = "users";
 const orders = "orders";
@@ -102,6 +102,10 @@ export const derivedCases: readonly Case[] = [
     "SELECT * FROM (SELECT u.id, o.id FROM users u JOIN orders o ON o.user_id = u.id)", misuse),
   c("a derived column of no type", null,
     { kind: "select", from: { kind: "select", columns: [AS(L(null), "z")] }, columns: "*" }, "SELECT * FROM (SELECT NULL AS z)", misuse),
+  // As the error for a column of no type advises: a cast of NULL was folded to a bare NULL, of no type.
+  c("a derived column of NULL cast to a type", null,
+    { kind: "select", from: { kind: "select", columns: [AS(CAST(null, "integer"), "z")] }, columns: "*" }, "SELECT * FROM (SELECT CAST(NULL AS integer) AS z)",
+    rows(["z"], [null])),
   c("a derived table reads no row of the enclosing query", null,
     sel(users, ["id"], { as: "u", where: { type: "exists", select: { kind: "select", from: Q(orders, ["user_id"], { where: C("=", "user_id", I("u.id")) }), columns: "*" } } }),
     "SELECT id FROM users u WHERE EXISTS (SELECT * FROM (SELECT user_id FROM orders WHERE user_id = u.id))", err("unknown_column")),
