@@ -34,8 +34,8 @@
 import type { CompoundArm, SelectCommand, WithTable } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import type { BindContext } from "./bind-expr.js";
-import { derivedTableInfo, describeDerived, storedType } from "./derived-table.js";
-import type { Count, DerivedTable, OutputColumn, SelectPlan, TableShape } from "./plan.js";
+import { derivedColumns, derivedTableInfo, describeDerived, selectTypes, storedType } from "./derived-table.js";
+import type { Count, DerivedTable, OutputColumn, SelectPlan, StaticType, TableShape } from "./plan.js";
 import { driveFrom } from "./recursive-drive.js";
 import type { ScopeSource } from "./scope.js";
 import { typeOf, unify } from "./static-types.js";
@@ -117,13 +117,18 @@ function bindAnew(table: WithTable, context: BindContext, bind: BindSelect, coun
     for (const arm of arms) checkArm(arm, op, name, misuse);
     if (orderBy.length > 0) throw misuse(`ORDER BY in recursive WITH table "${name}" is not supported (SQLite's order of its queue): order the select that reads it`);
     const initialArms = compound.slice(0, first - 1);
-    const initial = describeDerived(bind({ ...core, ...(initialArms.length > 0 ? { compound: initialArms } : {}), output: "arrays" }), context.misuse, table.columns);
+    const select = bind({ ...core, ...(initialArms.length > 0 ? { compound: initialArms } : {}), output: "arrays" });
+    const columns = derivedColumns(select, context.misuse, table.columns);
+    // A column the first rows leave untyped (NULL, a bare parameter) takes the recursive selects' type, as SQLite's NULL takes any:
+    // they are bound with it integer first, and again over the type they give it.
+    const firstTypes = selectTypes(select);
     const bounds = { ...optional("limit", count(limit, "limit")), ...optional("offset", count(offset, "offset")) };
-    for (let shape: TableShape = { columns: initial.columns, types: initial.types }; ; ) {
+    const untyped = (type: StaticType): boolean => type === "null" || type === "unknown";
+    for (let shape: TableShape = { columns, types: firstTypes.map((type, j) => (untyped(type) ? "integer" : storedType(type, columns[j]!, context.misuse))) }; ; ) {
       const steps = arms.map((arm) => bindStep(arm.select, frame, shape, bind, misuse));
-      const types = shape.types.map((type, j) => {
-        const column = shape.columns[j]!;
-        const unified = unify([type, ...steps.map((step) => typeOf(step.columns[j]!.expr))], `Column ${j + 1} ("${column}") of recursive WITH table "${name}"`);
+      const types = firstTypes.map((type, j) => {
+        const column = columns[j]!;
+        const unified = unify([type, ...steps.map((step) => carriedType(step, j))], `Column ${j + 1} ("${column}") of recursive WITH table "${name}"`);
         return storedType(unified, column, context.misuse);
       });
       // A column widened by a recursive select (integer to real) is read as real by them too: bind them again over it.
@@ -131,7 +136,7 @@ function bindAnew(table: WithTable, context: BindContext, bind: BindSelect, coun
       else {
         const tagged = steps.length > 1 || steps.some((step) => workingSource(step) !== 0);
         const recursion = { name, working: workingTableName(name), op, steps: tagged ? steps.map(tag) : steps, tagged, ...bounds };
-        return { ...initial, types, recursion };
+        return { select, columns, types, recursion };
       }
     }
   } finally {
@@ -176,6 +181,12 @@ function bindStep(select: SelectCommand, frame: WithFrame, shape: TableShape, bi
   if (plan.window !== undefined) throw misuse(`${what} cannot call a window function, as in SQLite`);
   if (plan.distinct) throw misuse(`${what} cannot be DISTINCT: join it by UNION to keep each row once`);
   return driveFrom(plan, workingSource(plan));
+}
+
+/** The type recursive select `step` gives column `j`: none when it carries the column on as it is (its type is the one being found). */
+function carriedType(step: SelectPlan, j: number): StaticType {
+  const e = step.columns[j]!.expr;
+  return e.kind === "column" && e.source === workingSource(step) && e.column === j ? "null" : typeOf(e);
 }
 
 /** Where a recursive select reads the rows it runs over. */

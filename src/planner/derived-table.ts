@@ -25,6 +25,18 @@ export function derivedTableName(index: number): string {
  * or JSON's). `names`: a WITH table's column list, in place of the select's.
  */
 export function describeDerived(plan: SelectPlan, misuse: "sql_error" | "invalid_request", names?: readonly string[]): DerivedTable {
+  const columns = derivedColumns(plan, misuse, names);
+  const types = selectTypes(plan).map((type, i) => storedType(type, columns[i]!, misuse));
+  return { select: plan, columns, types };
+}
+
+/** The static type of each column `plan` yields (a compound's, unified over its selects). */
+export function selectTypes(plan: SelectPlan): StaticType[] {
+  return plan.columns.map((c, i) => plan.compound?.types[i] ?? typeOf(c.expr));
+}
+
+/** The names of the columns `plan` is read as (`names`, or as SQLite names them), each once. */
+export function derivedColumns(plan: SelectPlan, misuse: "sql_error" | "invalid_request", names?: readonly string[]): readonly string[] {
   if (names !== undefined && names.length !== plan.columns.length) {
     throw new StoreError(misuse, `A WITH table names ${names.length} column(s) but its select yields ${plan.columns.length}`);
   }
@@ -34,8 +46,7 @@ export function describeDerived(plan: SelectPlan, misuse: "sql_error" | "invalid
     if (seen.has(column)) throw new StoreError(misuse, `A derived table has two columns named "${column}": rename one with AS`);
     seen.add(column);
   }
-  const types = plan.columns.map((c, i) => storedType(plan.compound?.types[i] ?? typeOf(c.expr), columns[i]!, misuse));
-  return { select: plan, columns, types };
+  return columns;
 }
 
 /** The derived source at `index` (or rows of another `name` in the plan) as the binder and the passes see a table. */
