@@ -64,7 +64,6 @@ function noKey(key: string): StoreError {
 export interface TableRows {
   /** Its name in the plan (`Source.table`). */
   readonly name: string;
-  begin(): void;
   end(): void;
   /**
    * Its rows; `wanted`: a select that needs only its first rows in order
@@ -87,8 +86,6 @@ export class DerivedRows implements TableRows {
     private readonly types: readonly ColumnType[],
     private readonly make: (stores: Stores, params: readonly Value[]) => readonly (readonly Value[])[],
   ) {}
-
-  begin(): void {}
 
   end(): void {
     this.store = undefined;

@@ -44,7 +44,7 @@ export function matchRows(prepared: PreparedMatch, store: TableStore, params: re
  */
 export function matchThen<T>(prepared: PreparedMatch, store: TableStore, params: readonly Value[], then: (rows: StoredRow[]) => T): T {
   const runners = prepared.subqueries.runners;
-  for (const runner of runners) runner.begin(prepared.stores);
+  for (const runner of runners) runner.begin?.(prepared.stores);
   try {
     return then(prepared.filter(accessRows(prepared.access, store, params, prepared.keyIn), params, -1, store.heap.columns));
   } finally {

@@ -88,8 +88,6 @@ export class RecursiveRows implements TableRows {
     private readonly run: RecursionRun,
   ) {}
 
-  begin(): void {}
-
   end(): void {
     this.queue = undefined;
   }

@@ -31,7 +31,8 @@
  * `SubqueryRunner` the compiled code calls, and derived tables each into
  * the `DerivedRows` that make its rows; every one of a statement, at any
  * depth, is listed on the outermost prepared select, which starts them
- * afresh (`begin`) at each execution and ends them after (`end`), so
+ * afresh (`begin`, those that keep anything before their first read) at
+ * each execution and ends them after (`end`), so
  * answers and rows they keep never outlive the data they were computed
  * from. A compound select prepares each of its selects the same way and
  * combines their rows (`compoundRows`).
@@ -92,7 +93,8 @@ export interface PreparedSelect {
 
 /** What a statement starts and ends with each execution: its subqueries' runners and its derived tables' rows. */
 export interface PerExecution {
-  begin(stores: Stores): void;
+  /** Absent for what starts empty at each execution (a derived table's rows, made when first read). */
+  begin?(stores: Stores): void;
   end(): void;
 }
 
@@ -265,7 +267,7 @@ const NO_COLUMNS: readonly Column[] = Object.freeze([]);
 
 /** Runs a statement's prepared select: its subqueries start afresh. */
 export function runSelect(prepared: PreparedSelect, stores: Stores, params: readonly Value[]): RowsResult {
-  for (const runner of prepared.runners) runner.begin(stores);
+  for (const runner of prepared.runners) runner.begin?.(stores);
   try {
     return selectRows(prepared, stores, params);
   } finally {
@@ -341,7 +343,14 @@ export function stepRows(prepared: PreparedSelect, base: Stores, params: readonl
   return rows;
 }
 
-/** A select over `stores`, which hold its derived tables' rows. */
+/**
+ * A select over `stores`, which hold its derived tables' rows. A recursive
+ * select runs through `stepRows` instead: the same sources, but rows
+ * handed one by one to the recursion as they are made (to count or drop),
+ * a bound on the tuples of its joins, and none of the stages after the
+ * sources (`bind-recursive.ts` refuses them) — kept apart so the hot path
+ * of every other select carries none of that.
+ */
 function selectFrom(prepared: PreparedSelect, stores: Stores, params: readonly Value[], offset: number, keep: number | undefined): RowsResult {
   const plan = prepared.plan;
   const names = plan.columns.map((c) => c.name);
