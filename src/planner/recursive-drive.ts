@@ -11,6 +11,12 @@
  * columns in place (`*` was expanded by the binder), every column read is
  * renumbered. A select with a LEFT JOIN before the working table keeps its
  * order (the executor puts its rows in queue order by their working row).
+ *
+ * Then an equality in WHERE whose last source an inner join adds moves to
+ * that join's ON, where the join strategy (`passes.ts`) looks for a key:
+ * `FROM r, t WHERE t.parent = r.n` looked t up by a nested loop over all
+ * of it per step. An inner join tests ON and a WHERE term alike, once its
+ * last source is joined, so the rows are the same.
  */
 
 import { maxSource } from "./passes.js";
@@ -24,8 +30,12 @@ function all(terms: readonly BoundExpr[]): BoundExpr {
   return terms.length === 1 ? terms[0]! : { kind: "and", operands: terms };
 }
 
-/** `plan` with source `working` first, when only inner joins come before it; else `plan` as it is. */
+/** `plan` with source `working` first, when only inner joins come before it, and WHERE's equalities in the ON of the inner joins they belong to. */
 export function driveFrom(plan: SelectPlan, working: number): SelectPlan {
+  return equalitiesIntoOn(workingFirst(plan, working));
+}
+
+function workingFirst(plan: SelectPlan, working: number): SelectPlan {
   if (working === 0 || plan.joins.slice(0, working).some((j) => j.type !== "inner")) return plan;
   const renumber = (source: number): number => (source === working ? 0 : source < working ? source + 1 : source);
   const remap = (e: BoundExpr): BoundExpr => mapExpr(e, (x) => (x.kind === "column" ? { ...x, source: renumber(x.source) } : x));
@@ -47,4 +57,24 @@ export function driveFrom(plan: SelectPlan, working: number): SelectPlan {
   const sources = [plan.sources[working]!, ...plan.sources.slice(0, working), ...plan.sources.slice(working + 1)];
   const { where: _where, ...rest } = mapPlanExprs({ ...plan, joins: [] }, remap);
   return { ...rest, sources, joins, ...(where.length === 0 ? {} : { where: all(where) }) };
+}
+
+/** `plan` with each `=` of WHERE whose last source an inner join adds moved into that join's ON (see the header). */
+function equalitiesIntoOn(plan: SelectPlan): SelectPlan {
+  if (plan.joins.length === 0 || plan.where === undefined) return plan;
+  const where: BoundExpr[] = [];
+  const moved = new Map<number, BoundExpr[]>();
+  for (const term of conjuncts(plan.where)) {
+    const last = maxSource(term);
+    const join = plan.joins.find((j) => j.source === last);
+    if (term.kind === "compare" && term.op === "=" && join?.type === "inner") moved.set(last, [...(moved.get(last) ?? []), term]);
+    else where.push(term);
+  }
+  if (moved.size === 0) return plan;
+  const joins = plan.joins.map((j) => {
+    const terms = moved.get(j.source);
+    return terms === undefined ? j : { ...j, on: all([...conjuncts(j.on).filter((t) => !(t.kind === "const" && t.value === true)), ...terms]) };
+  });
+  const { where: _where, ...rest } = plan;
+  return { ...rest, joins, ...(where.length === 0 ? {} : { where: all(where) }) };
 }

@@ -123,6 +123,39 @@ test("subqueries: each gets its strategy, and every pass keeps results", () => {
   }
 });
 
+// A recursive select's join condition written in WHERE: moved into the join's ON (`recursive-drive.ts`), it is looked up, not a nested loop per step.
+test("a recursive select's join equality written in WHERE gets the join's strategy", () => {
+  const walk = (where: SelectCommand["where"], table = "b", key = "b.a_id"): SelectCommand =>
+    ({
+      kind: "select",
+      from: {
+        kind: "with",
+        name: "r",
+        columns: ["n"],
+        select: {
+          kind: "select",
+          columns: [{ expr: lit(0), as: "n" }],
+          compound: [{ op: "union", select: { kind: "select", table, columns: [{ expr: { type: "binary", op: "+", left: id(key), right: lit(1) }, as: "n" }], joins: [{ type: "inner", table: "r", on: lit(true) }], where } }],
+        },
+      },
+      columns: "*",
+    }) as SelectCommand;
+  for (const [cmd, strategy] of [
+    [walk(eq(id("b.a_id"), id("r.n"))), "index-nested-loop"],
+    [walk({ type: "and", operands: [eq(id("r.n"), id("b.a_id")), cmp("<", id("b.w"), lit(20))] }), "index-nested-loop"],
+    [walk(eq(id("b.w"), id("r.n")), "b", "b.w"), "hash"],
+  ] as const) {
+    const plain = bindSelect(cmd, catalog, false);
+    const s = optimize(plain, catalog).statement as SelectPlan;
+    const step = s.sources[0]!.derived!.recursion!.steps[0]!;
+    assert.is(step.joins[0]?.strategy.kind, strategy, JSON.stringify(cmd));
+    const run = (plan: SelectPlan) => runSelect(prepareSelect(plan, (t, c) => tables.get(t)?.position.get(c) ?? -1, 0), stores, []);
+    const expected = run(plain.statement as SelectPlan);
+    assert.ok(expected.rowCount > 1, JSON.stringify(cmd));
+    assert.equal(run(s), expected, JSON.stringify(cmd));
+  }
+});
+
 test("passes are pure: the input plan is not changed", () => {
   const plain = bindSelect(CASES[0]?.[0] as SelectCommand, catalog, false);
   const before = JSON.stringify(plain);
