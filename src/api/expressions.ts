@@ -382,6 +382,24 @@ export const char = (...codes: Operand[]): Expr => fn("char", ...codes);
 export const unicode = (x: Operand): Expr => fn("unicode", x);
 /** `hex(t)`: the UTF-8 bytes of a text in upper-case hexadecimal. */
 export const hex = (x: Operand): Expr => fn("hex", x);
+/** `max(a, b, …)` of SQL, the greatest argument (NULL if any is): the first a column if a string, the rest values (`max(x)` is the aggregate). */
+export const maxOf = (first: Operand, ...rest: Operand[]): Expr => fn("max", first, ...rest);
+/** `min(a, b, …)` of SQL, the least argument (NULL if any is). */
+export const minOf = (first: Operand, ...rest: Operand[]): Expr => fn("min", first, ...rest);
+/** `printf(format, …)`: the format a text value, each argument a column if a string (`printf("%s: %d", "name", "qty")`). */
+export const printf = (format: Operand, ...args: Operand[]): Expr =>
+  fluent({ type: "function", name: "printf", args: [toRight(format), ...args.map(toLeft)] });
+/** `quote(x)`: x as an SQL literal. */
+export const quote = (x: Operand): Expr => fn("quote", x);
+/** `random()`: a random integer, a new one for each row. */
+export const random = (): Expr => fn("random");
+export const sqrt = (x: Operand): Expr => fn("sqrt", x);
+export const pow = (x: Operand, y: Operand): Expr => fn("pow", x, y);
+export const exp = (x: Operand): Expr => fn("exp", x);
+export const ln = (x: Operand): Expr => fn("ln", x);
+/** `log(x)` is the base-10 logarithm; `log(b, x)` of base b. */
+export const log = (x: Operand, y?: Operand): Expr => (y === undefined ? fn("log", x) : fn("log", x, y));
+export const pi = (): Expr => fn("pi");
 
 /**
  * SQLite's date and time functions: a time value (a string is a column, as

@@ -862,7 +862,8 @@ function lowerCall(call: CallExpr): Expression {
   if (call.over !== undefined) return lowerWindowCall(call, call.over);
   const name = call.name.text.toLowerCase();
   if (name === "group_concat" || name === "string_agg") return lowerGroupConcat(call, name);
-  if (AGGREGATES.has(name)) {
+  // min and max of two arguments or more compare them, as in SQLite.
+  if (AGGREGATES.has(name) && !((name === "min" || name === "max") && call.args.length >= 2 && !call.star && !call.distinct)) {
     const aggregate = name as AggregateName;
     if (call.star) {
       if (aggregate !== "count") throw new SqlError("sql_error", `${aggregate}(*) does not exist: only count takes *`, at(call.span));
