@@ -393,13 +393,15 @@ export const printf = (format: Operand, ...args: Operand[]): Expr =>
 export const quote = (x: Operand): Expr => fn("quote", x);
 /** `random()`: a random integer, a new one for each row. */
 export const random = (): Expr => fn("random");
-export const sqrt = (x: Operand): Expr => fn("sqrt", x);
-export const pow = (x: Operand, y: Operand): Expr => fn("pow", x, y);
-export const exp = (x: Operand): Expr => fn("exp", x);
-export const ln = (x: Operand): Expr => fn("ln", x);
+/** A math function: it takes numbers only, so every string argument is a column (`pow(2, "x")`). */
+const math = (name: string, ...args: Operand[]): Expr => fluent({ type: "function", name, args: args.map(toLeft) });
+export const sqrt = (x: Operand): Expr => math("sqrt", x);
+export const pow = (x: Operand, y: Operand): Expr => math("pow", x, y);
+export const exp = (x: Operand): Expr => math("exp", x);
+export const ln = (x: Operand): Expr => math("ln", x);
 /** `log(x)` is the base-10 logarithm; `log(b, x)` of base b. */
-export const log = (x: Operand, y?: Operand): Expr => (y === undefined ? fn("log", x) : fn("log", x, y));
-export const pi = (): Expr => fn("pi");
+export const log = (x: Operand, y?: Operand): Expr => (y === undefined ? math("log", x) : math("log", x, y));
+export const pi = (): Expr => math("pi");
 
 /**
  * SQLite's date and time functions: a time value (a string is a column, as

@@ -148,10 +148,14 @@ function extreme(sign: 1 | -1, values: Value[]): Value {
   return best;
 }
 
-/** A random integer (SQLite's is 64 bits; storedb's integers stop at ±(2^53−1)), as 2^53 values and a sign. */
+/**
+ * A random integer (SQLite's is 64 bits; storedb's integers stop at
+ * ±(2^53−1)): 53 bits and a sign. Math.random has 52 random bits, so
+ * `Math.random() * 2^53` would always be even: the bits come in two draws.
+ */
 function random(): number {
-  const magnitude = Math.floor(Math.random() * 2 ** 53);
-  return Math.random() < 0.5 ? -magnitude : magnitude;
+  const magnitude = Math.floor(Math.random() * 2 ** 26) * 2 ** 27 + Math.floor(Math.random() * 2 ** 27);
+  return Math.random() < 0.5 && magnitude !== 0 ? -magnitude : magnitude;
 }
 
 export const STRICT_FUNCTIONS: Readonly<Record<StrictFunction, (...args: never[]) => Value>> = {

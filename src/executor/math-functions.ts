@@ -25,7 +25,8 @@ export const MATH_FUNCTIONS = {
   atanh: unary(Math.atanh),
   cos: unary(Math.cos),
   cosh: unary(Math.cosh),
-  degrees: unary((x) => (x * 180) / Math.PI),
+  // SQLite multiplies by the constant ratio; (x * 180) / π rounds differently in the last place.
+  degrees: unary((x) => x * (180 / Math.PI)),
   exp: unary(Math.exp),
   // ln(0) is -Infinity in JS and NULL in SQLite, as every value at or below 0.
   ln: unary((x) => (x > 0 ? Math.log(x) : NaN)),
@@ -37,7 +38,7 @@ export const MATH_FUNCTIONS = {
   mod: (x: number, y: number) => finite(x % y),
   pi: () => Math.PI,
   pow: (x: number, y: number) => finite(x ** y),
-  radians: unary((x) => (x * Math.PI) / 180),
+  radians: unary((x) => x * (Math.PI / 180)),
   sin: unary(Math.sin),
   sinh: unary(Math.sinh),
   sqrt: unary(Math.sqrt),

@@ -69,16 +69,20 @@ function textLiteral(): string {
 }
 
 function conversion(): string {
+  // `y` is no conversion: the text ends there.
+  const type = pick(["d", "i", "u", "x", "X", "o", "p", "r", "f", "e", "E", "g", "G", "s", "z", "q", "Q", "w", "c", "%", "d", "f", "s", "y"]);
   let spec = "%";
-  for (const flag of ["-", "+", " ", "0", "#", ","]) if (int(5) === 0) spec += flag;
+  for (const flag of ["-", "+", " ", "0", "#", ",", "!"]) if (int(5) === 0) spec += flag;
   const width = int(3);
   if (width === 1) spec += String(1 + int(14));
   if (width === 2) spec += "*";
+  // With `!` a real takes up to 26 digits, past the 17 both conversions agree on: keep its precision short.
+  const short = spec.includes("!") && /[feEgG]/.test(type);
   const precision = int(3);
-  if (precision === 1) spec += "." + String(int(12));
-  if (precision === 2) spec += ".*";
+  if (precision === 1 || (precision === 2 && short)) spec += "." + String(int(short ? 4 : 12));
+  if (precision === 2 && !short) spec += ".*";
   if (int(8) === 0) spec += pick(["l", "ll"]);
-  return spec + pick(["d", "i", "u", "x", "X", "o", "f", "e", "E", "g", "G", "s", "z", "q", "Q", "w", "c", "%"]);
+  return spec + type;
 }
 
 test("printf against SQLite", () => {
@@ -91,7 +95,7 @@ test("printf against SQLite", () => {
       // A `*` reads a small integer (SQLite would build a text as wide as a large one), the conversion a value.
       for (let k = spec.match(/\*/g)?.length ?? 0; k > 0; k--) values.push(String(int(22) - 10));
       // A real in a text conversion keeps to a few digits and no exponent: SQLite writes one with an exponent from its approximate 15 digits, which may not read back (then 17).
-      if (!spec.endsWith("%")) values.push(/[szqQwc]$/.test(spec) ? textLiteral() : literal());
+      if (!/[%y]$/.test(spec)) values.push(/[szqQwc]$/.test(spec) ? textLiteral() : literal());
     }
     if (int(10) === 0 && values.length > 0) values.pop(); // a missing argument reads as NULL
     const format = parts.join("").replaceAll("'", "''");
@@ -123,6 +127,15 @@ test("math, concat, quote, min and max against SQLite", () => {
     const same = (got.ours as unknown[]).every((v, i) => close(v, (got.theirs as unknown[])[i]));
     assert.ok(same, `${sql}\nours:   ${JSON.stringify(got.ours)}\ntheirs: ${JSON.stringify(got.theirs)}`);
   }
+});
+
+test("random() draws odd and even integers, negative and positive, of every size", () => {
+  const engine = Engine.empty();
+  engine.execute({ kind: "create-table", schema: { name: "n", columns: { id: "integer" }, primary_key: { columns: ["id"] } } });
+  engine.execute({ kind: "insert", table: "n", rows: Array.from({ length: 256 }, (_, id) => ({ id })) });
+  const result = engine.execute({ kind: "sql", sql: "SELECT count(DISTINCT abs(random() % 2)) AS parities, count(DISTINCT random() > 0) AS signs, max(abs(random())) > 4503599627370496 AS big FROM n" }).result as RowsResult;
+  // Each fails with probability 2^-255 at most (big: about 2^-256).
+  assert.equal(result.rows[0], { parities: 2, signs: 2, big: true });
 });
 
 test.run();
