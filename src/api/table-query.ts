@@ -248,6 +248,15 @@ export class TableQuery<R extends Row = Row> {
   }
 
   /**
+   * An insert deletes every row a proposed row conflicts with, on the
+   * primary key or any unique key (and what that delete cascades to), then
+   * inserts it. SQL's `INSERT OR REPLACE`, `REPLACE INTO`.
+   */
+  onConflictReplace(): TableQuery<R> {
+    return this.#with({ onConflict: { action: "replace" } }, ["insert"], "onConflictReplace");
+  }
+
+  /**
    * What the insert, update or delete returns: columns and named
    * expressions, as in `select`; no arguments means `*`. The rows are the
    * written ones (new values; a delete's deleted rows).

@@ -360,8 +360,9 @@ export class Engine implements EngineApi {
         }
         const upserted = applyUpsert(this.tables, table, s, rows, prepared.assign, params, prepared.conflictWhere);
         this.compact(upserted.changes);
-        const { inserted, updated, ignored } = upserted;
-        return { result: writeResult("insert", s.table, upserted, prepared.returning, params, { inserted, updated, ignored }), changes: upserted.changes };
+        const { inserted, updated, ignored, replaced } = upserted;
+        const counts = s.onConflict.action === "replace" ? { inserted, replaced } : { inserted, updated, ignored };
+        return { result: writeResult("insert", s.table, upserted, prepared.returning, params, counts), changes: upserted.changes };
       }
       case "update": {
         const written = applyUpdate(this.tables, this.table(s.table), s, prepared.match as PreparedMatch, prepared.assign as AssignFn, params);
@@ -490,7 +491,7 @@ function writeResult(
   written: Written,
   returning: Returning | undefined,
   params: readonly Value[],
-  counts?: Pick<MutationResult, "inserted" | "updated" | "ignored">,
+  counts?: Pick<MutationResult, "inserted" | "updated" | "ignored" | "replaced">,
 ): Result {
   const result: MutationResult = { kind: "mutation", operation, table, rowsAffected: written.rows.length, ...counts };
   if (returning === undefined) return result;

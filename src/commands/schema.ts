@@ -409,7 +409,7 @@ export const definitions = {
         type: "object",
         additionalProperties: false,
         required: ["action"],
-        properties: { target: names, action: { enum: ["nothing", "update"] }, set: ref("setValues"), where: ref("expression") },
+        properties: { target: names, action: { enum: ["nothing", "update", "replace"] }, set: ref("setValues"), where: ref("expression") },
       },
       returning: ref("selectList"),
     },

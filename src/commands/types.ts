@@ -130,10 +130,12 @@ export type Returning = "*" | readonly SelectColumn[];
  * the columns of the primary key or a unique key; absent, any of them — do
  * nothing, or update the row already there with `set`, whose expressions
  * read that row (`col`, `t.col`) and the proposed one (`excluded.col`).
+ * `replace` (SQL's INSERT OR REPLACE) takes no target: the proposed row
+ * deletes every row it conflicts with, on any key, and is inserted.
  */
 export interface OnConflict {
   readonly target?: readonly string[];
-  readonly action: "nothing" | "update";
+  readonly action: "nothing" | "update" | "replace";
   readonly set?: Readonly<Record<string, SetValue>>;
   /** With action update: the conflicting row is updated only where this holds (over it and `excluded.*`); else the proposed row is ignored. */
   readonly where?: Expression;

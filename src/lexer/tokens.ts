@@ -36,7 +36,8 @@ export const QuotedIdentifier = createToken({
 
 /** Keywords that may also serve as names: nowhere in the grammar can they be mistaken for one (an implicit alias is never RETURNING: see the grammar's `aliasAhead`). */
 const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING", "CONFLICT", "DO", "NOTHING", "IGNORE", "INDEX", "ALTER", "ADD", "RENAME", "RECURSIVE", "NULLS", "FIRST", "LAST",
-  "OVER", "PARTITION", "WINDOW", "ROWS", "RANGE", "GROUPS", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT", "ROW", "EXCLUDE", "NO", "OTHERS", "TIES"];
+  "OVER", "PARTITION", "WINDOW", "ROWS", "RANGE", "GROUPS", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT", "ROW", "EXCLUDE", "NO", "OTHERS", "TIES",
+  "REPLACE", "ABORT", "FAIL", "ROLLBACK"];
 
 function keyword(word: string): TokenType {
   const name = word.charAt(0) + word.slice(1).toLowerCase();
@@ -142,6 +143,11 @@ export const Exclude = keyword("EXCLUDE");
 export const No = keyword("NO");
 export const Others = keyword("OTHERS");
 export const Ties = keyword("TIES");
+/** REPLACE is also a function's name: a soft keyword, so `replace(a, b, c)` still reads as a call. */
+export const Replace = keyword("REPLACE");
+export const Abort = keyword("ABORT");
+export const Fail = keyword("FAIL");
+export const Rollback = keyword("ROLLBACK");
 
 /** Every keyword, for tests and documentation. */
 export const keywords: readonly TokenType[] = [
@@ -151,6 +157,7 @@ export const keywords: readonly TokenType[] = [
   Cast, In, Between, Like, Escape, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore, Index, Alter, Add, Column, Rename, To,
   Union, All, Intersect, Except, With, Recursive, Nulls, First, Last,
   Over, Partition, Window, Rows, Range, Groups, Unbounded, Preceding, Following, Current, Row, Exclude, No, Others, Ties,
+  Replace, Abort, Fail, Rollback,
 ];
 
 export const StringLiteral = createToken({

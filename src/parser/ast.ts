@@ -354,8 +354,8 @@ export interface OnConflictClause {
 
 export interface InsertStmt {
   readonly kind: "insert";
-  /** `INSERT OR IGNORE`. */
-  readonly orIgnore?: true;
+  /** `INSERT OR IGNORE`; `INSERT OR REPLACE` or `REPLACE INTO`. (`OR ABORT` is the default, absent here.) */
+  readonly or?: "ignore" | "replace";
   readonly table: Name;
   /** Absent when the statement names none: the table's columns, in order. */
   readonly columns?: readonly Name[];

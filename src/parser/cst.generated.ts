@@ -261,9 +261,13 @@ export interface InsertStatementCstNode extends CstNode {
 }
 
 export type InsertStatementCstChildren = {
-  Insert: IToken[];
+  Insert?: IToken[];
   Or?: IToken[];
   Ignore?: IToken[];
+  Replace?: (IToken)[];
+  Abort?: IToken[];
+  Fail?: IToken[];
+  Rollback?: IToken[];
   Into: IToken[];
   Identifier: IToken[];
   nameList?: NameListCstNode[];

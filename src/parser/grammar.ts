@@ -451,12 +451,30 @@ class SqlGrammar extends CstParser {
 
   // ------------------------------------------------------- INSERT, UPDATE, DELETE
 
+  /** `INSERT [OR IGNORE | REPLACE | ABORT | FAIL | ROLLBACK]`, or `REPLACE` (SQLite's short form of INSERT OR REPLACE). */
   readonly insertStatement = this.RULE("insertStatement", () => {
-    this.CONSUME(T.Insert);
-    this.OPTION(() => {
-      this.CONSUME(T.Or);
-      this.CONSUME(T.Ignore);
-    });
+    this.OR2(
+      (this.alternatives.insertVerb ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.Insert);
+            this.OPTION(() => {
+              this.CONSUME(T.Or);
+              this.OR3(
+                (this.alternatives.conflictResolution ??= [
+                  { ALT: () => this.CONSUME(T.Ignore) },
+                  { ALT: () => this.CONSUME2(T.Replace) },
+                  { ALT: () => this.CONSUME(T.Abort) },
+                  { ALT: () => this.CONSUME(T.Fail) },
+                  { ALT: () => this.CONSUME(T.Rollback) },
+                ]),
+              );
+            });
+          },
+        },
+        { ALT: () => this.CONSUME(T.Replace) },
+      ]),
+    );
     this.CONSUME(T.Into);
     this.CONSUME(T.Identifier);
     // Without a list, the values are the table's columns in order (as SQLite).

@@ -482,7 +482,7 @@ class AstBuilder {
       rows.push(values);
     }
     const select = c.selectStatement ? this.select(c.selectStatement[0]!) : undefined;
-    const start = c.Insert[0]!.startOffset;
+    const start = (c.Insert ?? c.Replace)![0]!.startOffset;
     let end = select ? select.span.end : endOf(last(c.valueRow!).children.RParen[0]!);
     const onConflict = c.onConflictClause ? this.onConflict(c.onConflictClause[0]!) : undefined;
     if (onConflict) end = onConflict.span.end;
@@ -490,7 +490,7 @@ class AstBuilder {
     if (returning) end = returning.span.end;
     return {
       kind: "insert",
-      ...(c.Ignore ? { orIgnore: true as const } : {}),
+      ...this.resolution(c),
       table,
       ...columns,
       rows,
@@ -499,6 +499,22 @@ class AstBuilder {
       ...(returning ? { returning } : {}),
       span: this.span(start, end),
     };
+  }
+
+  /**
+   * `INSERT OR …`: IGNORE and REPLACE, and REPLACE INTO; ABORT is what every
+   * statement does anyway (a failing row undoes the whole statement). FAIL
+   * (keep the rows before the failing one) and ROLLBACK (end the
+   * transaction) would break that all-or-nothing rule: refused.
+   */
+  private resolution(c: C.InsertStatementCstNode["children"]): { or?: "ignore" | "replace" } {
+    if (c.Ignore) return { or: "ignore" };
+    if (c.Replace) return { or: "replace" };
+    const refused = c.Fail?.[0] ?? c.Rollback?.[0];
+    if (refused) {
+      throw this.error(refused, `INSERT OR ${refused.image.toUpperCase()} is not supported: a statement is all or nothing here (as INSERT OR ABORT), so a failing row undoes it whole`);
+    }
+    return {};
   }
 
   private onConflict(node: C.OnConflictClauseCstNode): A.OnConflictClause {

@@ -122,6 +122,13 @@ function bindInsertSelect(table: TableInfo, select: SelectCommand, columns: read
  * proposed row as `excluded`.
  */
 function bindConflict(table: TableInfo, clause: OnConflict, slots: boolean, context: BindContext): ConflictPlan {
+  if (clause.action === "replace") {
+    // A replace clears conflicts on every key; a target, set or where would say it does less.
+    for (const field of ["target", "set", "where"] as const) {
+      if (clause[field] !== undefined) throw new StoreError("invalid_request", `onConflict: action replace takes no ${field} (it replaces rows conflicting on any key)`);
+    }
+    return { action: "replace" };
+  }
   let target: { target?: string } = {};
   if (clause.target !== undefined) {
     const columns = clause.target;

@@ -473,12 +473,13 @@ function tableColumns(stmt: InsertStmt, catalog: Catalog | undefined): readonly 
   return requireTable(catalog, name(stmt.table)).columns;
 }
 
-/** ON CONFLICT, and INSERT OR IGNORE, which is ON CONFLICT DO NOTHING on any key. */
+/** ON CONFLICT; INSERT OR IGNORE, which is ON CONFLICT DO NOTHING on any key; INSERT OR REPLACE, the conflict action `replace`. */
 function lowerOnConflict(stmt: InsertStmt): { onConflict?: OnConflict } {
   const clause = stmt.onConflict;
-  if (stmt.orIgnore) {
-    if (clause) throw new SqlError("sql_error", "INSERT OR IGNORE takes no ON CONFLICT clause: it is ON CONFLICT DO NOTHING", at(clause.span));
-    return { onConflict: { action: "nothing" } };
+  if (stmt.or !== undefined) {
+    const or = stmt.or === "ignore" ? "INSERT OR IGNORE" : "INSERT OR REPLACE";
+    if (clause) throw new SqlError("sql_error", `${or} takes no ON CONFLICT clause: it acts on a conflict on any key`, at(clause.span));
+    return { onConflict: { action: stmt.or === "ignore" ? "nothing" : "replace" } };
   }
   if (clause === undefined) return {};
   const target = clause.target === undefined ? {} : { target: distinctNames(clause.target, "ON CONFLICT target") };

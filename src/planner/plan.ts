@@ -410,11 +410,13 @@ export type InsertValue =
  * primary key or a unique key, by its plan name; absent: any of them), and
  * whether a conflicting row is skipped or the row already there updated —
  * `set` reads that row as source 0 and the proposed row (`excluded`) as
- * source 1.
+ * source 1 — or (`replace`, on every key) every row the proposed one
+ * conflicts with deleted before it is inserted.
  */
 export type ConflictPlan =
   | { readonly target?: string; readonly action: "nothing" }
-  | { readonly target?: string; readonly action: "update"; readonly set: readonly Assignment[]; readonly where?: BoundExpr };
+  | { readonly target?: string; readonly action: "update"; readonly set: readonly Assignment[]; readonly where?: BoundExpr }
+  | { readonly action: "replace" };
 
 /**
  * INSERT … SELECT: the select whose result rows are inserted (read whole

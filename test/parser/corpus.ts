@@ -226,7 +226,11 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["DELETE FROM t RETURNING a", { ...del("t"), returning: returning(["a"]) }],
   ["DELETE FROM t WHERE a = 1 RETURNING t.a, b", { ...del("t", eq("a", 1)), returning: returning(["t.a", "b"]) }],
   ["SELECT returning FROM returning", select(["returning"], "returning")],
-  ["INSERT OR IGNORE INTO t (a) VALUES (1)", { ...insert("t", ["a"], [[1]]), orIgnore: true }],
+  ["INSERT OR IGNORE INTO t (a) VALUES (1)", { ...insert("t", ["a"], [[1]]), or: "ignore" }],
+  ["INSERT OR REPLACE INTO t (a) VALUES (1)", { ...insert("t", ["a"], [[1]]), or: "replace" }],
+  ["replace into t (a) values (1)", { ...insert("t", ["a"], [[1]]), or: "replace" }],
+  ["INSERT OR ABORT INTO t (a) VALUES (1)", insert("t", ["a"], [[1]])],
+  ["SELECT replace(a, 'x', 'y') AS rollback FROM fail", select([item(call("replace", "a", lit("x"), lit("y")), "rollback")], "fail")],
   ["INSERT INTO t (a) VALUES (1) ON CONFLICT DO NOTHING", { ...insert("t", ["a"], [[1]]), onConflict: { action: "nothing", assignments: [] } }],
   ["INSERT INTO t (a) VALUES (1) ON CONFLICT (a) DO NOTHING", { ...insert("t", ["a"], [[1]]), onConflict: { target: [n("a")], action: "nothing", assignments: [] } }],
   [

@@ -238,12 +238,12 @@ const insert: fc.Arbitrary<Bare<A.InsertStmt>> = fc
     name,
     fc.option(fc.array(name, { minLength: 1, maxLength: 3 }), { nil: undefined }),
     fc.array(fc.array(value, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
-    fc.oneof(fc.constant(undefined), fc.constant("ignore" as const), onConflict),
+    fc.oneof(fc.constant(undefined), fc.constant("ignore" as const), fc.constant("replace" as const), onConflict),
     returning,
   )
   .map(([table, columns, rows, conflict, ret]) => ({
     kind: "insert",
-    ...(conflict === "ignore" ? { orIgnore: true as const } : {}),
+    ...(typeof conflict === "string" ? { or: conflict } : {}),
     table,
     ...(columns ? { columns } : {}),
     rows,
@@ -309,7 +309,7 @@ function printStatement(s: Bare<A.Statement>): string {
       return sql;
     }
     case "insert":
-      return `INSERT${s.orIgnore ? " OR IGNORE" : ""} INTO ${printName(s.table)}${s.columns ? ` (${s.columns.map(printName).join(", ")})` : ""} VALUES ${s.rows
+      return `${s.or === "replace" ? "REPLACE" : s.or === "ignore" ? "INSERT OR IGNORE" : "INSERT"} INTO ${printName(s.table)}${s.columns ? ` (${s.columns.map(printName).join(", ")})` : ""} VALUES ${s.rows
         .map((r) => `(${r.map(printExpr).join(", ")})`)
         .join(", ")}${printConflict(s.onConflict)}${printReturning(s.returning)}`;
     case "update":

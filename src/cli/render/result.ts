@@ -30,7 +30,8 @@ function mutationLine(result: MutationResult): string {
   const rows = plural(result.rowsAffected, "row");
   switch (result.operation) {
     case "insert":
-      // An upsert's rowsAffected counts updates too: say what happened to each proposed row.
+      // An upsert's rowsAffected counts updates (a replace's, replacements) too: say what happened to each proposed row.
+      if (result.replaced !== undefined) return `${plural(result.inserted ?? 0, "row")} inserted into ${result.table}, ${result.replaced} replaced`;
       if (result.inserted !== undefined) return `${plural(result.inserted, "row")} inserted into ${result.table}, ${result.updated ?? 0} updated, ${result.ignored ?? 0} ignored`;
       return `${rows} inserted into ${result.table}`;
     case "update":
