@@ -330,6 +330,7 @@ export class Engine implements EngineApi {
         return { plan, ...select, ...assign, ...where, ...returningOf(s.returning) };
       }
       case "create-table":
+        return s.select === undefined ? { plan } : { plan, select: prepareSelect(s.select, positionOf, plan.params.length) };
       case "drop-table":
       case "create-index":
       case "drop-index":
@@ -380,9 +381,21 @@ export class Engine implements EngineApi {
           if (s.ifNotExists) return { result: mutation("create-table", name, 0), changes: NO_CHANGES };
           throw new StoreError("table_exists", `Table "${name}" already exists`);
         }
-        this.tables.set(name, new Table(s.schema));
+        // CREATE TABLE … AS SELECT: the select reads the tables before the new one exists.
+        const rows = s.select === undefined ? [] : (runSelect(prepared.select as PreparedSelect, this.stores, params).rows as Value[][]);
+        const table = new Table(s.schema);
+        this.tables.set(name, table);
         this.plans.clear();
-        return { result: mutation("create-table", name, 0), changes: [{ kind: "create-table", schema: s.schema }] };
+        const created: Change = { kind: "create-table", schema: s.schema };
+        if (rows.length === 0) return { result: mutation("create-table", name, 0), changes: [created] };
+        try {
+          // Checked as any insert: a value its column's type cannot hold (an integer sum past 2^53 is real) refuses the whole command.
+          const written = applyInsert(this.tables, table, rows);
+          return { result: mutation("create-table", name, rows.length), changes: [created, ...written.changes] };
+        } catch (error) {
+          this.tables.delete(name);
+          throw error;
+        }
       }
       case "drop-table": {
         const t = this.tables.get(s.table);

@@ -432,11 +432,16 @@ export const definitions = {
     required: ["kind", "table", "where"],
     properties: { kind: { const: "delete" }, table: name, where: ref("expression"), returning: ref("selectList") },
   },
+  // A schema, or (CREATE TABLE … AS SELECT) a table name and the select whose result columns and rows it takes.
   createTable: {
     type: "object",
     additionalProperties: false,
-    required: ["kind", "schema"],
-    properties: { kind: { const: "create-table" }, schema: ref("tableSchema"), ifNotExists: { type: "boolean" } },
+    required: ["kind"],
+    oneOf: [
+      { required: ["schema"], properties: { schema: true } },
+      { required: ["table", "select"], properties: { table: true, select: true } },
+    ],
+    properties: { kind: { const: "create-table" }, schema: ref("tableSchema"), table: name, select: ref("select"), ifNotExists: { type: "boolean" } },
   },
   dropTable: {
     type: "object",

@@ -263,9 +263,24 @@ export interface TableSchema {
   readonly comments?: Readonly<Record<string, string>>;
 }
 
-export interface CreateTableCommand {
+/** A table made from `schema`, or (CREATE TABLE … AS SELECT) named `table` and made of a select's result columns and rows. */
+export type CreateTableCommand = CreateTableFromSchema | CreateTableFromSelect;
+
+export interface CreateTableFromSchema {
   readonly kind: "create-table";
   readonly schema: TableSchema;
+  readonly ifNotExists?: boolean;
+}
+
+/**
+ * The table's columns are the select's result columns, named and typed as
+ * a derived table's; it has no keys or constraints, and holds the select's
+ * rows.
+ */
+export interface CreateTableFromSelect {
+  readonly kind: "create-table";
+  readonly table: string;
+  readonly select: SelectCommand;
   readonly ifNotExists?: boolean;
 }
 

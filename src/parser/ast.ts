@@ -435,8 +435,11 @@ export interface CreateTableStmt {
   readonly kind: "create-table";
   readonly ifNotExists: boolean;
   readonly table: Name;
+  /** Both empty for CREATE TABLE … AS SELECT. */
   readonly columns: readonly ColumnDef[];
   readonly constraints: readonly TableConstraint[];
+  /** CREATE TABLE … AS SELECT: the select whose result columns and rows the table is made of. */
+  readonly as?: SelectStmt;
   readonly span: Span;
 }
 

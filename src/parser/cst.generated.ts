@@ -374,10 +374,12 @@ export type CreateTableStatementCstChildren = {
   Not?: IToken[];
   Exists?: IToken[];
   Identifier: IToken[];
-  LParen: IToken[];
-  tableElement: (TableElementCstNode)[];
+  LParen?: IToken[];
+  tableElement?: (TableElementCstNode)[];
   Comma?: IToken[];
-  RParen: IToken[];
+  RParen?: IToken[];
+  As?: IToken[];
+  selectStatement?: SelectStatementCstNode[];
 };
 
 export interface TableElementCstNode extends CstNode {

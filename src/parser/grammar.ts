@@ -601,13 +601,28 @@ class SqlGrammar extends CstParser {
       this.CONSUME(T.Exists);
     });
     this.CONSUME(T.Identifier);
-    this.CONSUME(T.LParen);
-    this.SUBRULE(this.tableElement);
-    this.MANY(() => {
-      this.CONSUME(T.Comma);
-      this.SUBRULE2(this.tableElement);
-    });
-    this.CONSUME(T.RParen);
+    this.OR(
+      (this.alternatives.createTableBody ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.LParen);
+            this.SUBRULE(this.tableElement);
+            this.MANY(() => {
+              this.CONSUME(T.Comma);
+              this.SUBRULE2(this.tableElement);
+            });
+            this.CONSUME(T.RParen);
+          },
+        },
+        // CREATE TABLE … AS SELECT: the columns are the select's result columns.
+        {
+          ALT: () => {
+            this.CONSUME(T.As);
+            this.SUBRULE(this.selectStatement);
+          },
+        },
+      ]),
+    );
   });
 
   readonly tableElement = this.RULE("tableElement", () => {

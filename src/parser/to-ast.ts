@@ -582,19 +582,17 @@ class AstBuilder {
     const table = this.name(c.Identifier[0]!);
     const columns: A.ColumnDef[] = [];
     const constraints: A.TableConstraint[] = [];
-    for (const element of c.tableElement) {
+    const ifNotExists = c.If !== undefined;
+    if (c.selectStatement) {
+      const as = this.select(c.selectStatement[0]!);
+      return { kind: "create-table", ifNotExists, table, columns, constraints, as, span: this.span(start, as.span.end) };
+    }
+    for (const element of c.tableElement!) {
       const e = element.children;
       if (e.columnDefinition) columns.push(this.columnDefinition(e.columnDefinition[0]!));
       else constraints.push(this.tableConstraint(e.tableConstraint![0]!));
     }
-    return {
-      kind: "create-table",
-      ifNotExists: c.If !== undefined,
-      table,
-      columns,
-      constraints,
-      span: this.span(start, endOf(c.RParen[0]!)),
-    };
+    return { kind: "create-table", ifNotExists, table, columns, constraints, span: this.span(start, endOf(c.RParen![0]!)) };
   }
 
   private columnDefinition(node: C.ColumnDefinitionCstNode): A.ColumnDef {

@@ -10,7 +10,7 @@
  * file's tables can be checked against each other before any is built.
  */
 
-import type { CreateTableCommand, DropTableCommand, Expression, ForeignKey, TableSchema } from "../commands/types.js";
+import type { CreateTableFromSchema, DropTableCommand, Expression, ForeignKey, TableSchema } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
 import { bindTableExpr } from "./bind-expr.js";
@@ -155,7 +155,8 @@ export function checkIndexName(name: string, catalog: Catalog, except?: string):
   return {};
 }
 
-export function bindCreateTable(cmd: CreateTableCommand, catalog: Catalog): Plan {
+export function bindCreateTable(cmd: CreateTableFromSchema, catalog: Catalog): Plan {
+  if (Object.hasOwn(cmd, "table")) throw new StoreError("invalid_request", "create-table: table goes with select; a schema names its table itself");
   const schema = checkSchema(cmd.schema, (name) => catalog.table(name)?.schema);
   if (catalog.table(schema.name) === undefined) {
     for (const ix of schema.indexes ?? []) {

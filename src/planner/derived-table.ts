@@ -20,17 +20,23 @@ export function derivedTableName(index: number): string {
   return `(derived ${index})`;
 }
 
-/** The table `plan` is read as; `misuse` is the code its errors take (SQL's or JSON's). */
-export function describeDerived(plan: SelectPlan, misuse: "sql_error" | "invalid_request"): DerivedTable {
+/**
+ * The table `plan` is read as; `misuse` is the code its errors take (SQL's
+ * or JSON's), `what` names the table in them (CREATE TABLE … AS SELECT
+ * makes its table the same way).
+ */
+export function describeDerived(plan: SelectPlan, misuse: "sql_error" | "invalid_request", what = "a derived table"): DerivedTable {
   const columns = plan.columns.map((c) => c.column ?? c.name);
   const seen = new Set<string>();
   for (const column of columns) {
-    if (seen.has(column)) throw new StoreError(misuse, `A derived table has two columns named "${column}": rename one with AS`);
+    if (seen.has(column)) throw new StoreError(misuse, `${capitalized(what)} has two columns named "${column}": rename one with AS`);
     seen.add(column);
   }
-  const types = plan.columns.map((c, i) => storedType(plan.compound?.types[i] ?? typeOf(c.expr), columns[i]!, misuse));
+  const types = plan.columns.map((c, i) => storedType(plan.compound?.types[i] ?? typeOf(c.expr), columns[i]!, misuse, what));
   return { select: plan, columns, types };
 }
+
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The derived source at `index` as the binder and the passes see a table. */
 export function derivedTableInfo(index: number, derived: DerivedTable): TableInfo {
@@ -41,13 +47,13 @@ export function derivedTableInfo(index: number, derived: DerivedTable): TableInf
 }
 
 /** A derived column's type: a number that may be integer or real reads as real; a column of no known type is refused. */
-function storedType(type: StaticType, column: string, misuse: "sql_error" | "invalid_request"): ColumnType {
+function storedType(type: StaticType, column: string, misuse: "sql_error" | "invalid_request", what: string): ColumnType {
   switch (type) {
     case "number":
       return "real";
     case "null":
     case "unknown":
-      throw new StoreError(misuse, `Column "${column}" of a derived table has no type (${type === "null" ? "it is always NULL" : "a bare parameter"}): give it one with CAST(... AS type)`);
+      throw new StoreError(misuse, `Column "${column}" of ${what} has no type (${type === "null" ? "it is always NULL" : "a bare parameter"}): give it one with CAST(... AS type)`);
     default:
       return type;
   }

@@ -213,6 +213,7 @@ export function countParams(stmt: Statement): number {
         visitReturning(s.returning);
         return;
       case "create-table":
+        if (s.as) visitStatement(s.as);
         for (const column of s.columns) visit(column.default);
         for (const constraint of s.constraints) if (constraint.kind === "check") visit(constraint.expr);
         return;
@@ -547,6 +548,10 @@ function columnType(type: TypeName): ColumnType {
 }
 
 function lowerCreateTable(stmt: CreateTableStmt): CreateTableCommand {
+  if (stmt.as !== undefined) {
+    const command = { kind: "create-table", table: name(stmt.table), select: lowerSelect(stmt.as) } as const;
+    return stmt.ifNotExists ? { ...command, ifNotExists: true } : command;
+  }
   const columns: Record<string, ColumnType> = {};
   const required: string[] = [];
   const unique: { columns: string[] }[] = [];

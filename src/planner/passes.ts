@@ -196,6 +196,8 @@ export function optimize(plan: Plan, catalog: Catalog, passes: readonly Pass[] =
       return { ...out, statement: { ...s, where: mapSubqueryPlans(s.where, sub) } };
     case "insert":
       return s.select === undefined ? out : { ...out, statement: { ...s, select: { ...s.select, plan: sub(s.select.plan) } } };
+    case "create-table":
+      return s.select === undefined ? out : { ...out, statement: { ...s, select: sub(s.select) } };
     default:
       return out;
   }

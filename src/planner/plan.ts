@@ -475,6 +475,8 @@ export interface CreateTablePlan {
   /** The normalized schema, as `describe` will show it. */
   readonly schema: TableSchema;
   readonly ifNotExists: boolean;
+  /** CREATE TABLE … AS SELECT: the rows the table is made with, result column i into column i. */
+  readonly select?: SelectPlan;
 }
 
 export interface DropTablePlan {

@@ -25,6 +25,7 @@ import { joinCases } from "./cases-join.js";
 import { readCases } from "./cases-read.js";
 import { returningCases } from "./cases-returning.js";
 import { transactionCases } from "./cases-transaction.js";
+import { createAsCases } from "./cases-create-as.js";
 import { replaceCases } from "./cases-replace.js";
 import { upsertCases } from "./cases-upsert.js";
 import { subqueryCases } from "./cases-subqueries.js";
@@ -33,7 +34,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...insertSelectCases, ...windowCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...insertSelectCases, ...windowCases];
 
 export interface Failure {
   readonly error: string;

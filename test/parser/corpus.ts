@@ -256,6 +256,8 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["CREATE TABLE t (a INTEGER)", create("t", [def("a", "INTEGER")])],
   ["CREATE TABLE t (a integer, b text)", create("t", [def("a", "integer"), def("b", "text")])],
   ["CREATE TABLE IF NOT EXISTS t (a INTEGER)", create("t", [def("a", "INTEGER")], [], true)],
+  ["CREATE TABLE t AS SELECT a FROM u", { ...create("t", []), as: select(["a"], "u") }],
+  ["CREATE TABLE IF NOT EXISTS t AS SELECT a FROM u WHERE a = ?", { ...create("t", [], [], true), as: select(["a"], "u", { where: eq("a", p(0)) }) }],
   ["CREATE TABLE t (id INTEGER PRIMARY KEY)", create("t", [def("id", "INTEGER", { pk: true })])],
   ["CREATE TABLE t (a TEXT NOT NULL)", create("t", [def("a", "TEXT", { notNull: true })])],
   ["CREATE TABLE t (a TEXT UNIQUE)", create("t", [def("a", "TEXT", { unique: true })])],

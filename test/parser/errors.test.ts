@@ -137,7 +137,9 @@ const invalidCorpus: readonly (readonly [sql: string, code: Code, line: number, 
 
   // ---- CREATE / DROP
   ["CREATE t (a INT)", S, 1, 8, ["TABLE", "UNIQUE", "INDEX"]],
-  ["CREATE TABLE t", S, 1, 15, ["("]],
+  ["CREATE TABLE t", S, 1, 15, ["(", "AS"]],
+  ["CREATE TABLE t AS", S, 1, 18, ["SELECT"]],
+  ["CREATE TABLE t AS (a INT)", S, 1, 19, ["SELECT"]],
   ["CREATE TABLE t ()", S, 1, 17, ["Identifier", "PRIMARY"]],
   ["CREATE TABLE t (a)", S, 1, 18, ["Identifier"]],
   ["CREATE TABLE t (a INT,)", S, 1, 23, ["Identifier"]],
