@@ -42,14 +42,14 @@ export interface Written {
 /** An insert's proposed rows written out: each value as written, or the column's default. */
 export function insertValues(table: Table, plan: InsertPlan, params: readonly Value[]): Value[][] {
   return plan.rows.map((row) =>
-    row.map((v, i) => (v.kind === "const" ? v.value : v.kind === "param" ? (params[v.index] ?? null) : (table.defaults[i] as Value))),
+    row.map((v, i) => (v.kind === "const" ? v.value : v.kind === "param" ? (params[v.index] ?? null) : table.defaultAt(i))),
   );
 }
 
 /** An INSERT … SELECT's proposed rows: each result row's values at their columns, the column's default elsewhere. */
 export function selectedValues(table: Table, positions: readonly number[], results: readonly (readonly Value[])[]): Value[][] {
   return results.map((result) => {
-    const row = table.defaults.slice() as Value[];
+    const row = table.defaultRow();
     for (let i = 0; i < positions.length; i++) row[positions[i] as number] = result[i] as Value;
     return row;
   });

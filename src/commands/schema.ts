@@ -298,7 +298,14 @@ export const definitions = {
         },
       },
       indexes: { type: "array", items: ref("index") },
-      defaults: { type: "object", propertyNames: name, additionalProperties: ref("value") },
+      // A value, or a constant expression evaluated per inserted row (`{"expr": {"type":"function","name":"datetime","args":[…"now"]}}`).
+      defaults: {
+        type: "object",
+        propertyNames: name,
+        additionalProperties: {
+          anyOf: [ref("value"), { type: "object", additionalProperties: false, required: ["expr"], properties: { expr: ref("expression") } }],
+        },
+      },
       computed: { type: "object", propertyNames: name, additionalProperties: ref("expression") },
       comment: { type: "string" },
       comments: { type: "object", propertyNames: name, additionalProperties: { type: "string" } },

@@ -247,6 +247,14 @@ export interface IndexDef {
   readonly unique?: boolean;
 }
 
+/**
+ * A column's default: a value, or `{"expr": …}`, a constant expression
+ * evaluated for each row an insert gives no value (SQL's `DEFAULT
+ * CURRENT_TIMESTAMP` is `datetime('now')`, `DEFAULT (expr)` any such
+ * expression).
+ */
+export type ColumnDefault = Value | { readonly expr: Expression };
+
 /** A table schema (CONTRACT §3). Everything but `name` and `columns` is optional. */
 export interface TableSchema {
   readonly name: string;
@@ -257,7 +265,7 @@ export interface TableSchema {
   readonly foreign_keys?: readonly ForeignKey[];
   readonly checks?: readonly Check[];
   readonly indexes?: readonly IndexDef[];
-  readonly defaults?: Readonly<Record<string, Value>>;
+  readonly defaults?: Readonly<Record<string, ColumnDefault>>;
   readonly computed?: Readonly<Record<string, Expression>>;
   readonly comment?: string;
   readonly comments?: Readonly<Record<string, string>>;

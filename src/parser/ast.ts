@@ -408,13 +408,22 @@ export interface References {
   readonly span: Span;
 }
 
+/**
+ * A column's DEFAULT: a literal; `CURRENT_TIMESTAMP`, `CURRENT_DATE` or
+ * `CURRENT_TIME` (`current`); or `(expression)`, evaluated per inserted row.
+ */
+export type ColumnDefault =
+  | LiteralExpr
+  | { readonly kind: "current"; readonly which: "timestamp" | "date" | "time"; readonly span: Span }
+  | { readonly kind: "default-expr"; readonly expr: Expr; readonly span: Span };
+
 export interface ColumnDef {
   readonly name: Name;
   readonly type: TypeName;
   readonly primaryKey: boolean;
   readonly notNull: boolean;
   readonly unique: boolean;
-  readonly default?: LiteralExpr;
+  readonly default?: ColumnDefault;
   readonly references?: References;
   readonly span: Span;
 }

@@ -429,6 +429,10 @@ export type ColumnConstraintCstChildren = {
   Unique?: IToken[];
   Default?: IToken[];
   literal?: LiteralCstNode[];
+  Identifier?: IToken[];
+  LParen?: IToken[];
+  expression?: ExpressionCstNode[];
+  RParen?: IToken[];
   referencesClause?: ReferencesClauseCstNode[];
 };
 

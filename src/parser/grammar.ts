@@ -672,7 +672,20 @@ class SqlGrammar extends CstParser {
         {
           ALT: () => {
             this.CONSUME(T.Default);
-            this.SUBRULE(this.literal);
+            this.OR2(
+              (this.alternatives.columnDefault ??= [
+                { ALT: () => this.SUBRULE(this.literal) },
+                // CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME are names to the lexer; the AST builder takes only those.
+                { ALT: () => this.CONSUME(T.Identifier) },
+                {
+                  ALT: () => {
+                    this.CONSUME(T.LParen);
+                    this.SUBRULE(this.expression);
+                    this.CONSUME(T.RParen);
+                  },
+                },
+              ]),
+            );
           },
         },
         { ALT: () => this.SUBRULE(this.referencesClause) },

@@ -146,8 +146,11 @@ function columnConstraintEnd(node: C.ColumnConstraintCstNode): number {
   const c = node.children;
   if (c.literal) return valueEnd(c.literal[0]!);
   if (c.referencesClause) return referencesEnd(c.referencesClause[0]!);
-  return endOf((c.Key ?? c.Null ?? c.Unique)![0]!);
+  return endOf((c.Key ?? c.Null ?? c.Unique ?? c.RParen ?? c.Identifier)![0]!);
 }
+
+/** SQL's clock names a DEFAULT may take, and what each reads. */
+const CLOCK_DEFAULTS: Readonly<Record<string, "timestamp" | "date" | "time">> = { CURRENT_TIMESTAMP: "timestamp", CURRENT_DATE: "date", CURRENT_TIME: "time" };
 
 function last<T>(list: readonly T[]): T {
   return list[list.length - 1]!;
@@ -595,6 +598,21 @@ class AstBuilder {
     return { kind: "create-table", ifNotExists, table, columns, constraints, span: this.span(start, endOf(c.RParen![0]!)) };
   }
 
+  /** DEFAULT's value: a literal, one of SQL's three clock names, or a parenthesized expression. */
+  private columnDefault(k: C.ColumnConstraintCstNode["children"]): A.ColumnDefault {
+    if (k.literal) {
+      const literal = k.literal[0]!;
+      return this.literal(literal.children, firstToken(literal.children).startOffset, valueEnd(literal));
+    }
+    if (k.expression) return { kind: "default-expr", expr: this.expression(k.expression[0]!), span: this.span(k.LParen![0]!.startOffset, endOf(k.RParen![0]!)) };
+    const token = k.Identifier![0]!;
+    const which = CLOCK_DEFAULTS[token.image.toUpperCase()];
+    if (which === undefined || token.tokenType === QuotedIdentifier) {
+      throw this.error(token, `DEFAULT takes a literal, CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME or (an expression), not ${token.image}`);
+    }
+    return { kind: "current", which, span: this.tokenSpan(token) };
+  }
+
   private columnDefinition(node: C.ColumnDefinitionCstNode): A.ColumnDef {
     const c = node.children;
     const name = this.name(c.Identifier[0]!);
@@ -616,8 +634,7 @@ class AstBuilder {
         else if (k.Unique) def.unique = true;
         else if (k.Default) {
           if (def.default) throw this.error(k.Default[0]!, `Column ${name.text} has a second DEFAULT`);
-          const literal = k.literal![0]!;
-          def.default = this.literal(literal.children, firstToken(literal.children).startOffset, valueEnd(literal));
+          def.default = this.columnDefault(k);
         } else {
           const clause = k.referencesClause![0]!;
           if (def.references) throw this.error(clause.children.References[0]!, `Column ${name.text} has a second REFERENCES`);

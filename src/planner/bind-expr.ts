@@ -520,6 +520,19 @@ function comparedType(t: StaticType): "text" | "integer" | "real" | "boolean" {
   return t === "number" ? "real" : (t as "text" | "integer" | "real" | "boolean");
 }
 
+/**
+ * Binds a column default given as an expression: constant — no column, no
+ * parameter, no subquery or aggregate — but it may read the clock, which
+ * an insert fixes per statement (`DEFAULT CURRENT_TIMESTAMP`). A name is
+ * `unknown_column`: a default has no row to read.
+ */
+export function bindDefaultExpr(e: Expression): BoundExpr {
+  const context = bindContext();
+  const bound = new ExprBinder(new Scope([]), context, "a default").bind(e, 0);
+  if (context.params.list().length > 0) throw new StoreError("invalid_request", "A default cannot use parameters");
+  return bound;
+}
+
 /** Binds a check or computed-field expression against its own table (stored columns only). */
 export function bindTableExpr(table: TableInfo, e: Expression, mustBeBoolean: boolean): BoundExpr {
   const context = bindContext();

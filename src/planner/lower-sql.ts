@@ -25,6 +25,7 @@ import type {
   SetValue,
   UpdateCommand,
   CreateTableCommand,
+  ColumnDefault as WireDefault,
   Expression,
   OrderBy,
   ParamSlot,
@@ -55,6 +56,7 @@ import type {
   ColumnRefExpr,
   Count,
   CreateTableStmt,
+  ColumnDefault,
   DeleteStmt,
   Expr,
   FromItem,
@@ -214,11 +216,11 @@ export function countParams(stmt: Statement): number {
         return;
       case "create-table":
         if (s.as) visitStatement(s.as);
-        for (const column of s.columns) visit(column.default);
+        for (const column of s.columns) visit(defaultExpr(column.default));
         for (const constraint of s.constraints) if (constraint.kind === "check") visit(constraint.expr);
         return;
       case "alter-table":
-        if (s.action.kind === "add-column") visit(s.action.column.default);
+        if (s.action.kind === "add-column") visit(defaultExpr(s.action.column.default));
         return;
       case "drop-table":
       case "create-index":
@@ -557,7 +559,7 @@ function lowerCreateTable(stmt: CreateTableStmt): CreateTableCommand {
   const unique: { columns: string[] }[] = [];
   const foreignKeys: ForeignKey[] = [];
   const checks: Check[] = [];
-  const defaults: Record<string, Value> = {};
+  const defaults: Record<string, WireDefault> = {};
   let primaryKey: { columns: string[] } | undefined;
 
   const setPrimaryKey = (names: string[], span: Span): void => {
@@ -577,7 +579,7 @@ function lowerCreateTable(stmt: CreateTableStmt): CreateTableCommand {
     if (column.primaryKey) setPrimaryKey([columnName], column.span);
     if (column.notNull) required.push(columnName);
     if (column.unique) unique.push({ columns: [columnName] });
-    if (column.default) defaults[columnName] = column.default.value;
+    if (column.default) defaults[columnName] = lowerDefault(column.default);
     if (column.references) foreignKeys.push(foreignKey([columnName], column.references, column.span));
   }
   for (const constraint of stmt.constraints) {
@@ -609,6 +611,34 @@ function lowerCreateTable(stmt: CreateTableStmt): CreateTableCommand {
   return stmt.ifNotExists ? { kind: "create-table", schema, ifNotExists: true } : { kind: "create-table", schema };
 }
 
+/** The expression a DEFAULT holds, for counting its parameters. */
+function defaultExpr(d: ColumnDefault | undefined): Expr | undefined {
+  return d === undefined || d.kind === "current" ? undefined : d.kind === "default-expr" ? d.expr : d;
+}
+
+/** The SQL functions SQLite's clock names stand for. */
+const CLOCK_FUNCTIONS = { timestamp: "datetime", date: "date", time: "time" } as const;
+
+/**
+ * A DEFAULT as a schema holds it: a literal (also in parentheses) is a
+ * value; CURRENT_TIMESTAMP is `datetime('now')` (CURRENT_DATE `date`,
+ * CURRENT_TIME `time`), as in SQLite; any other expression is `{"expr"}`.
+ */
+function lowerDefault(d: ColumnDefault): WireDefault {
+  switch (d.kind) {
+    case "literal":
+      return d.value;
+    case "current":
+      return { expr: { type: "function", name: CLOCK_FUNCTIONS[d.which], args: [{ type: "literal", value: "now" }] } };
+    case "default-expr":
+      if (d.expr.kind === "literal") return d.expr.value;
+      if (d.expr.kind === "param") throw new SqlError("sql_error", "A DEFAULT cannot take a parameter: a schema keeps no values from outside", at(d.expr.span));
+      return { expr: lowerExpr(d.expr) };
+    default:
+      return assertNever(d, "default");
+  }
+}
+
 function lowerAlterAction(action: AlterActionStmt): AlterAction {
   switch (action.kind) {
     case "add-column": {
@@ -618,9 +648,14 @@ function lowerAlterAction(action: AlterActionStmt): AlterAction {
         throw new SqlError("sql_error", "ADD COLUMN takes a type, NOT NULL and DEFAULT only: add a key with CREATE UNIQUE INDEX", at(column.span));
       }
       const added = { type: "add-column" as const, column: name(column.name), columnType: columnType(column.type) };
+      const fallback = column.default === undefined ? undefined : lowerDefault(column.default);
+      // As SQLite: the rows there take the default when the column is added, so it must be one value.
+      if (typeof fallback === "object" && fallback !== null) {
+        throw new SqlError("sql_error", "ADD COLUMN cannot take a default computed per row (CURRENT_TIMESTAMP or an expression), as in SQLite: add the column, then UPDATE it", at(column.default!.span));
+      }
       return {
         ...added,
-        ...(column.default ? { default: column.default.value } : {}),
+        ...(fallback !== undefined ? { default: fallback } : {}),
         ...(column.notNull ? { required: true } : {}),
       };
     }

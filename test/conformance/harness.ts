@@ -26,6 +26,7 @@ import { readCases } from "./cases-read.js";
 import { returningCases } from "./cases-returning.js";
 import { transactionCases } from "./cases-transaction.js";
 import { createAsCases } from "./cases-create-as.js";
+import { defaultCases } from "./cases-defaults.js";
 import { replaceCases } from "./cases-replace.js";
 import { upsertCases } from "./cases-upsert.js";
 import { subqueryCases } from "./cases-subqueries.js";
@@ -34,7 +35,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...insertSelectCases, ...windowCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...defaultCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...insertSelectCases, ...windowCases];
 
 export interface Failure {
   readonly error: string;

@@ -266,6 +266,12 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["CREATE TABLE t (a REAL DEFAULT 2.5)", create("t", [def("a", "REAL", { default: 2.5 })])],
   ["CREATE TABLE t (a BOOLEAN DEFAULT FALSE)", create("t", [def("a", "BOOLEAN", { default: false })])],
   ["CREATE TABLE t (a TEXT DEFAULT NULL)", create("t", [def("a", "TEXT", { default: null })])],
+  ["CREATE TABLE t (a TEXT DEFAULT CURRENT_TIMESTAMP, b TEXT DEFAULT current_date, c TEXT DEFAULT Current_Time)", create("t", [
+    { ...def("a", "TEXT"), default: { kind: "current", which: "timestamp" } },
+    { ...def("b", "TEXT"), default: { kind: "current", which: "date" } },
+    { ...def("c", "TEXT"), default: { kind: "current", which: "time" } },
+  ])],
+  ["CREATE TABLE t (a INTEGER DEFAULT (1 + b) NOT NULL)", create("t", [{ ...def("a", "INTEGER", { notNull: true }), default: { kind: "default-expr", expr: bin("+", 1, "b") } }])],
   ["CREATE TABLE t (a VARCHAR(255))", create("t", [def("a", "VARCHAR", {}, [255])])],
   ["CREATE TABLE t (a NUMERIC(10, 2))", create("t", [def("a", "NUMERIC", {}, [10, 2])])],
   ["CREATE TABLE t (a CHAR(1) NOT NULL DEFAULT 'y')", create("t", [def("a", "CHAR", { notNull: true, default: "y" }, [1])])],

@@ -119,6 +119,28 @@ test("INSERT OR REPLACE is journaled as its deletes (cascades included) and inse
   await reopened.close();
 });
 
+test("a default that is an expression is kept by the journal and the document, and reads the clock again after an open", async () => {
+  const db = await Database.open(file, { checkpoints: { idleMs: 60_000 } });
+  await db.sql("CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP, n INTEGER DEFAULT (6 * 7))");
+  await db.sql("INSERT INTO log (id) VALUES (1)");
+  const schema = await db.execute({ kind: "describe", table: "log" });
+  await closeAsCrashed(db);
+  // Replayed from the journal, then folded into the document by the close, then read from the document alone.
+  for (let open = 0; open < 2; open++) {
+    const again = await Database.open(file);
+    assert.equal(await again.execute({ kind: "describe", table: "log" }), schema);
+    await again.sql("INSERT INTO log (id) VALUES (?)", [open + 2]);
+    const result = await again.sql("SELECT id, length(at) AS len, at <= datetime('now') AS past, n FROM log ORDER BY id");
+    const rows = result.kind === "rows" ? result.rows : [];
+    assert.equal(rows.length, open + 2);
+    for (const row of rows) assert.equal({ ...(row as object), id: 0 }, { id: 0, len: 19, past: true, n: 42 });
+    const validation = await again.execute({ kind: "validate" });
+    assert.is(validation.kind === "validation" && validation.valid, true);
+    await again.close();
+  }
+  assert.match(readFileSync(file, "utf8"), /"defaults":\{"at":\{"expr":\{"type":"function","name":"datetime"/);
+});
+
 test("a replay that grows tables past their loaded size, into a table the journal creates and one it renames, redoes every row", async () => {
   const db = await Database.open(file, { checkpoints: { idleMs: 60_000 } });
   await db.execute(usersTable);

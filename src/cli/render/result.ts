@@ -141,7 +141,7 @@ export function schemaText(schema: TableSchema): string {
     if (key.has(name)) notes.push("primary key");
     else if (required.has(name)) notes.push("required");
     const fallback = schema.defaults?.[name];
-    if (fallback !== undefined) notes.push(`default ${JSON.stringify(fallback)}`);
+    if (fallback !== undefined) notes.push(`default ${typeof fallback === "object" && fallback !== null ? `(${expressionText(fallback.expr)})` : JSON.stringify(fallback)}`);
     return [name, type, notes.join(", "), schema.comments?.[name] ?? ""];
   });
   for (const [name, expr] of Object.entries(schema.computed ?? {})) rows.push([name, "computed", expressionText(expr), schema.comments?.[name] ?? ""]);
