@@ -249,9 +249,7 @@ export function removeDoomed(doomed: ReadonlyMap<Table, ReadonlySet<number>>): C
     if (set.size === 0) continue;
     const ordered = [...set].sort((a, b) => t.orderOf(a) - t.orderOf(b));
     const values = ordered.map((row) => t.values(row));
-    // Found by sequence number, not by a pass over the table: a replace removes a row or two at a time.
-    const positions = ordered.map((row) => t.positionOf(row));
-    t.removeAt(positions);
+    const positions = t.removeRows(set);
     // Positions as if rows were deleted one after another, in table order (so undo in reverse restores them).
     values.forEach((row, j) => changes.push({ kind: "delete", table: t.name, row, position: (positions[j] as number) - j }));
   }

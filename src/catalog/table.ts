@@ -381,8 +381,14 @@ export class Table implements TableInfo, TableStore {
     }
   }
 
-  /** Removes the rows in `doomed` in one pass; returns their positions before removal, ascending. */
+  /** Removes the rows in `doomed`; returns their positions before removal, ascending. */
   removeRows(doomed: ReadonlySet<number>): number[] {
+    // A few (a delete by key, a replace's conflicts) are found by sequence number and spliced out; many in one pass.
+    if (doomed.size <= SPLICE_AT_MOST) {
+      const found = [...doomed].map((id) => this.positionOf(id)).sort((a, b) => a - b);
+      this.removeAt(found);
+      return found;
+    }
     const positions: number[] = [];
     const kept: number[] = [];
     this.rows.forEach((id, i) => {
