@@ -528,7 +528,13 @@ function comparedType(t: StaticType): "text" | "integer" | "real" | "boolean" {
  */
 export function bindDefaultExpr(e: Expression): BoundExpr {
   const context = bindContext();
-  const bound = new ExprBinder(new Scope([]), context, "a default").bind(e, 0);
+  let bound: BoundExpr;
+  try {
+    bound = new ExprBinder(new Scope([]), context, "a default").bind(e, 0);
+  } catch (error) {
+    if (error instanceof StoreError && error.code === "unknown_column") throw new StoreError("unknown_column", `${error.message}: a default is constant, it cannot read a column`);
+    throw error;
+  }
   if (context.params.list().length > 0) throw new StoreError("invalid_request", "A default cannot use parameters");
   return bound;
 }
