@@ -391,7 +391,7 @@ export class Engine implements EngineApi {
         try {
           // Checked as any insert: a value its column's type cannot hold (an integer sum past 2^53 is real) refuses the whole command.
           const written = applyInsert(this.tables, table, rows);
-          return { result: mutation("create-table", name, rows.length), changes: [created, ...written.changes] };
+          return { result: mutation("create-table", name, 0), changes: [created, ...written.changes] };
         } catch (error) {
           this.tables.delete(name);
           throw error;

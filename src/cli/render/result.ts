@@ -39,8 +39,7 @@ function mutationLine(result: MutationResult): string {
     case "delete":
       return `${rows} deleted from ${result.table}`;
     case "create-table":
-      // CREATE TABLE … AS SELECT counts the rows it made the table with.
-      return result.rowsAffected > 0 ? `table ${result.table} created with ${rows}` : `table ${result.table} created`;
+      return `table ${result.table} created`;
     case "drop-table":
       return `table ${result.table} dropped`;
     case "create-index":
