@@ -386,6 +386,8 @@ export class Table implements TableInfo, TableStore {
     // A few (a delete by key, a replace's conflicts) are found by sequence number and spliced out; many in one pass.
     if (doomed.size <= SPLICE_AT_MOST) {
       const found = [...doomed].map((id) => this.positionOf(id)).sort((a, b) => a - b);
+      // The search lands beside an id that is not here: removing what it found would take a neighbour.
+      if (found.some((at, k) => !doomed.has(this.rows[at] as number) || found[k - 1] === at)) throw new StoreError("internal_error", "A row to remove is not in its table");
       this.removeAt(found);
       return found;
     }

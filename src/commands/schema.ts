@@ -444,10 +444,10 @@ export const definitions = {
     type: "object",
     additionalProperties: false,
     required: ["kind"],
-    oneOf: [
-      { required: ["schema"], properties: { schema: true } },
-      { required: ["table", "select"], properties: { table: true, select: true } },
-    ],
+    // Either a schema, or a table made from a select (`table` and `select`, no `schema`): an error names the field at fault.
+    if: { anyOf: [{ required: ["table"], properties: { table: true } }, { required: ["select"], properties: { select: true } }] },
+    then: { required: ["table", "select"], properties: { table: true, select: true, schema: false } },
+    else: { required: ["schema"], properties: { schema: true } },
     properties: { kind: { const: "create-table" }, schema: ref("tableSchema"), table: name, select: ref("select"), ifNotExists: { type: "boolean" } },
   },
   dropTable: {

@@ -8,7 +8,7 @@
  */
 
 import type { CreateTableFromSelect } from "../commands/types.js";
-import { isValidIdentifier } from "../commands/names.js";
+import { IDENTIFIER_RULE, isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
 import type { BindContext } from "./bind-expr.js";
 import { checkSchema } from "./bind-create.js";
@@ -19,11 +19,14 @@ import type { Catalog } from "./table-info.js";
 
 export function bindCreateTableAs(cmd: CreateTableFromSelect, catalog: Catalog, context: BindContext): Plan {
   if (!isValidIdentifier(cmd.table)) throw new StoreError("invalid_name", `Invalid table name ${JSON.stringify(cmd.table)}`);
+  // IF NOT EXISTS on a table that exists changes nothing, and the select is not even bound (SQLite's no-op).
+  const existing = catalog.table(cmd.table);
+  if (existing !== undefined && cmd.ifNotExists === true) return { statement: { kind: "create-table", schema: existing.schema, ifNotExists: true }, params: context.params.list() };
   const select = bindSelectPlan({ ...cmd.select, output: "arrays" }, catalog, context);
   const { columns, types } = describeDerived(select, context.misuse, "a table made from a select");
   // A result named by its text (`count(*)`) is no column name: say how to give it one.
   for (const column of columns) {
-    if (!isValidIdentifier(column)) throw new StoreError("invalid_name", `Invalid column name ${JSON.stringify(column)} for "${cmd.table}": name the result column with AS`);
+    if (!isValidIdentifier(column)) throw new StoreError("invalid_name", `Invalid column name ${JSON.stringify(column)} for "${cmd.table}": give the result column a valid name with AS (${IDENTIFIER_RULE})`);
   }
   const schema = checkSchema({ name: cmd.table, columns: Object.fromEntries(columns.map((c, i) => [c, types[i]!])) }, (name) => catalog.table(name)?.schema);
   return { statement: { kind: "create-table", schema, ifNotExists: cmd.ifNotExists === true, select }, params: context.params.list() };

@@ -618,6 +618,14 @@ function defaultExpr(d: ColumnDefault | undefined): Expr | undefined {
 
 /** The SQL functions SQLite's clock names stand for. */
 const CLOCK_FUNCTIONS = { timestamp: "datetime", date: "date", time: "time" } as const;
+const CLOCK_NAMES: Readonly<Record<string, keyof typeof CLOCK_FUNCTIONS>> = { CURRENT_TIMESTAMP: "timestamp", CURRENT_DATE: "date", CURRENT_TIME: "time" };
+
+/** An unquoted, unqualified CURRENT_TIMESTAMP, CURRENT_DATE or CURRENT_TIME is SQL's clock, in any expression (a column of that name is written quoted, as in SQLite). */
+function clockOf(ref: ColumnRefExpr): Expression | undefined {
+  if (ref.table !== undefined || ref.name.quoted) return undefined;
+  const which = CLOCK_NAMES[ref.name.text.toUpperCase()];
+  return which === undefined ? undefined : { type: "function", name: CLOCK_FUNCTIONS[which], args: [{ type: "literal", value: "now" }] };
+}
 
 /**
  * A DEFAULT as a schema holds it: a literal (also in parentheses) is a
@@ -698,7 +706,7 @@ function lowerExpr(expr: Expr): Expression {
     case "param":
       return { type: "param", index: expr.index };
     case "column":
-      return { type: "identifier", name: columnName(expr) };
+      return clockOf(expr) ?? { type: "identifier", name: columnName(expr) };
     case "comparison":
       return { type: "comparison", op: expr.op, left: lowerExpr(expr.left), right: lowerExpr(expr.right) };
     case "is-null":

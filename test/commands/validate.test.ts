@@ -91,6 +91,15 @@ test("unknown fields are named, and a typo never widens a delete", () => {
   rejects(select({ "é x": 1 }), "invalid_request", 'command["é x"]: unknown field');
 });
 
+test("a create-table is a schema, or a table and a select: the field at fault is named", () => {
+  const select = { kind: "select", table: "t", columns: ["id"] };
+  rejects({ kind: "create-table", table: "x" }, "invalid_request", 'command: missing required field "select"');
+  rejects({ kind: "create-table", select }, "invalid_request", 'command: missing required field "table"');
+  rejects({ kind: "create-table", table: "x", select, schema: { name: "x", columns: { id: "integer" } } }, "invalid_request", "command.schema: not allowed here");
+  rejects({ kind: "create-table", schema: { name: "x", columns: { id: "integer" } }, select }, "invalid_request", 'command: missing required field "table"');
+  rejects({ kind: "create-table" }, "invalid_request", 'command: missing required field "schema"');
+});
+
 test("missing required fields are named", () => {
   rejects({ kind: "delete", table: "t" }, "invalid_request", 'command: missing required field "where"');
   rejects({ kind: "update", table: "t", set: { a: 1 } }, "invalid_request", 'command: missing required field "where"');

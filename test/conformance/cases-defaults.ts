@@ -30,6 +30,8 @@ const readEv: StepForms = [null,
   "SELECT count(DISTINCT at) AS times, min(length(at)) AS len, min(d = date(at)) AS day, min(t = time(at)) AS clock, min(n) AS n FROM ev"];
 
 export const defaultCases: readonly Case[] = [
+  c("CURRENT_TIMESTAMP, CURRENT_DATE and CURRENT_TIME are the clock in any expression", null, null,
+    "SELECT length(CURRENT_TIMESTAMP) AS ts, CURRENT_DATE = date('now') AS d, length(CURRENT_TIME) AS t", rows(["ts", "d", "t"], [19, true, 8])),
   tx("CURRENT_TIMESTAMP, CURRENT_DATE and CURRENT_TIME fill SQLite's text forms, one instant per statement",
     [createEv, [(t) => t("ev").insert([{ id: 1 }, { id: 2 }, { id: 3 }]), { kind: "insert", table: "ev", rows: [{ id: 1 }, { id: 2 }, { id: 3 }] }, "INSERT INTO ev (id) VALUES (1), (2), (3)"], readEv],
     txr(mut("create-table", "ev", 0), mut("insert", "ev", 3), rows(["times", "len", "day", "clock", "n"], [1, 19, true, true, 3]))),
