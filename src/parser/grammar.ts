@@ -31,9 +31,12 @@
  * (CONTRACT §4) must fit a process whose parser is not yet optimized. Nodes carry no locations (`nodeLocationTracking: "none"`):
  * `to-ast.ts` derives spans from the tokens.
  */
-import { CstParser, tokenMatcher, type IOrAlt } from "chevrotain";
+import { CstParser, tokenMatcher, type IOrAlt, type TokenType } from "chevrotain";
 import * as T from "../lexer/tokens.js";
 import { errorMessages } from "./syntax-errors.js";
+
+/** The words that may open a join clause: never an implicit alias. */
+const JOIN_WORDS: ReadonlySet<TokenType> = new Set([T.Inner, T.Left, T.Right, T.Full, T.Outer, T.Cross, T.Natural]);
 
 class SqlGrammar extends CstParser {
   /** Each OR's alternatives, built on its first call and reused by every later one. */
@@ -414,12 +417,14 @@ class SqlGrammar extends CstParser {
   });
 
   /**
-   * An alias may follow, unless the next word is RETURNING, or WINDOW
-   * followed by `name AS`: soft keywords, so also names, but after
+   * An alias may follow, unless the next word is RETURNING, a join word, or
+   * WINDOW followed by `name AS`: soft keywords, so also names, but after
    * `INSERT … SELECT … FROM t` and after a select's sources they start
-   * their clauses (`AS returning` still names a column).
+   * their clauses (`AS returning`, `AS right` still name one). So `FROM t
+   * RIGHT JOIN s` never reads RIGHT as t's alias, as SQLite's grammar does
+   * not.
    */
-  private readonly aliasAhead = (): boolean => this.LA(1).tokenType !== T.Returning && !this.windowClauseAhead();
+  private readonly aliasAhead = (): boolean => this.LA(1).tokenType !== T.Returning && !JOIN_WORDS.has(this.LA(1).tokenType) && !this.windowClauseAhead();
 
   readonly joinClause = this.RULE("joinClause", () => {
     this.OPTION(() => {

@@ -24,6 +24,7 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["SELECT _a1, B_2 FROM _t", select(["_a1", "B_2"], "_t")],
   ["SELECT selected, fromage, order_id FROM wherever", select(["selected", "fromage", "order_id"], "wherever")],
   ["SELECT key, asc, desc, cascade, restrict FROM t", select(["key", "asc", "desc", "cascade", "restrict"], "t")],
+  ["SELECT left, right, full, inner, outer, cross, natural FROM full AS right", select(["left", "right", "full", "inner", "outer", "cross", "natural"], "full right")],
   ["SELECT a FROM t ORDER BY desc DESC, asc", select(["a"], "t", { orderBy: ["desc desc", "asc"] })],
   ["SELECT Name FROM Users", select(["Name"], "Users")],
   ['SELECT "a" FROM "t"', { ...select("*", "t"), columns: [item({ kind: "column", name: q("a") })], from: { name: q("t") } }],
