@@ -426,15 +426,81 @@ class SqlGrammar extends CstParser {
    */
   private readonly aliasAhead = (): boolean => this.LA(1).tokenType !== T.Returning && !JOIN_WORDS.has(this.LA(1).tokenType) && !this.windowClauseAhead();
 
+  /**
+   * A source after the first: `, t` (a cross join), or `[NATURAL] [INNER |
+   * CROSS | LEFT [OUTER] | RIGHT [OUTER] | FULL [OUTER]] JOIN t [ON expr |
+   * USING (col, …)]`. Which words go together with which condition is
+   * checked when the join is lowered, where the message can say so.
+   */
   readonly joinClause = this.RULE("joinClause", () => {
-    this.OPTION(() => {
-      this.OR((this.alternatives.joinClause ??= [{ ALT: () => this.CONSUME(T.Inner) }, { ALT: () => this.CONSUME(T.Left) }]));
-    });
-    this.CONSUME(T.Join);
-    this.SUBRULE(this.tableRef);
-    this.CONSUME(T.On);
-    this.SUBRULE(this.expression);
+    this.OR(
+      (this.alternatives.joinClause ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.Comma);
+            this.SUBRULE(this.tableRef);
+          },
+        },
+        {
+          ALT: () => {
+            this.OPTION(() => this.CONSUME(T.Natural));
+            this.OPTION2(() => this.OR2((this.alternatives.joinType ??= this.joinTypes())));
+            this.CONSUME(T.Join);
+            this.SUBRULE2(this.tableRef);
+            this.OPTION3(() => this.OR3((this.alternatives.joinCondition ??= this.joinConditions())));
+          },
+        },
+      ]),
+    );
   });
+
+  private joinTypes(): IOrAlt<unknown>[] {
+    return [
+      { ALT: () => this.CONSUME(T.Inner) },
+      { ALT: () => this.CONSUME(T.Cross) },
+      {
+        ALT: () => {
+          this.CONSUME(T.Left);
+          this.OPTION4(() => this.CONSUME(T.Outer));
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Right);
+          this.OPTION5(() => this.CONSUME2(T.Outer));
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Full);
+          this.OPTION6(() => this.CONSUME3(T.Outer));
+        },
+      },
+    ];
+  }
+
+  private joinConditions(): IOrAlt<unknown>[] {
+    return [
+      {
+        ALT: () => {
+          this.CONSUME(T.On);
+          this.SUBRULE(this.expression);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Using);
+          this.CONSUME(T.LParen);
+          this.CONSUME(T.Identifier);
+          this.MANY(() => {
+            this.CONSUME2(T.Comma);
+            this.CONSUME2(T.Identifier);
+          });
+          this.CONSUME(T.RParen);
+        },
+      },
+    ];
+  }
 
   readonly orderItem = this.RULE("orderItem", () => {
     this.SUBRULE(this.expression);
