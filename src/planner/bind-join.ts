@@ -44,7 +44,7 @@ export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[
     // Neither side reads the enclosing query: a USING column is a column of the join's own sources.
     const left = new ExprBinder(new Scope(sources.slice(0, source), false, merged), context, "USING");
     const right = new ExprBinder(new Scope([sources[source]!]), context, "USING");
-    const columns = condition === "natural" ? commonColumns(left.scope, sources[source]!) : usingColumns(j.using!);
+    const columns = condition === "natural" ? commonColumns(left.scope, sources[source]!) : usingColumns(j.using!, context);
     const made: MergedColumn[] = [];
     const replaced = new Set<MergedColumn>();
     const terms = columns.map((c) => {
@@ -77,10 +77,10 @@ function conditionOf(j: Join): "on" | "using" | "natural" | "none" {
   return given[0]!;
 }
 
-function usingColumns(names: readonly string[]): readonly string[] {
+function usingColumns(names: readonly string[], context: BindContext): readonly string[] {
   const seen = new Set<string>();
   for (const name of names) {
-    if (seen.has(name)) throw new StoreError("invalid_request", `USING names "${name}" twice`);
+    if (seen.has(name)) throw new StoreError(context.misuse, `USING names "${name}" twice`);
     seen.add(name);
   }
   return names;
