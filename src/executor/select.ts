@@ -368,8 +368,8 @@ function sourceItems(
   let tuples: Tuple[] = firstRows.map((r) => [r]);
   const last = prepared.joins.length - 1;
   for (const [i, join] of prepared.joins.entries()) {
-    // A WHERE term is decided once its last source is joined (later joins only add sources):
-    // an inner join tests it with ON; after a left join it filters the joined tuples.
+    // A WHERE term is decided at the join `where-placement.ts` places it at (its last source's, or a later RIGHT/FULL one):
+    // an inner join tests it with ON; after an outer join it filters the joined tuples.
     const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
     const inner = join.step.type === "inner";
     if (emit !== undefined && i === last && (filter === undefined || inner)) {
