@@ -50,6 +50,7 @@ export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[
     const terms = columns.map((c) => {
       const l = side(left, c, sources.slice(0, source).map((s) => `"${s.name}"`).join(", "));
       const r = side(right, c, `"${sources[source]!.name}"`);
+      // Resolved again (it did above) for which sources the left value stands for.
       const resolved = left.scope.resolve(c);
       const covers = new Set(resolved.kind === "merged" ? resolved.merged.covers : [resolved.source.index]);
       if (resolved.kind === "merged") replaced.add(resolved.merged);

@@ -6,7 +6,8 @@
  * before anything is looked up. A qualifier matches a source's alias or its
  * table name (an aliased table's too, unless resolving `exact`ly); a source
  * may be reachable only qualified (an upsert's `excluded`). An unqualified name
- * that several sources have is `ambiguous_column`; a name no source has is
+ * that several sources have is `ambiguous_column`, unless a USING or NATURAL
+ * join made their columns one (`MergedColumn`); a name no source has is
  * `unknown_column`. Computed fields resolve to their expression, bound against
  * their own source, so they read, filter and sort like columns.
  */
