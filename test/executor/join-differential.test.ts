@@ -1,6 +1,7 @@
 /**
  * Joins against SQLite: generated selects over two or three sources of the
- * differential dataset (a table may join itself), each join a comma, CROSS,
+ * differential dataset (a table may join itself, a source may be a derived
+ * table of some of a table's rows), each join a comma, CROSS,
  * INNER, LEFT, RIGHT or FULL join on ON (a key, any two columns of a kind,
  * sometimes with a term on one side), USING or NATURAL, with WHERE terms
  * across the sources or testing NULLs, selecting `*` (a USING column
@@ -71,17 +72,21 @@ function joinQuery(seed: number, tables: readonly TableDef[]): string {
     if (r.chance(0.4)) return `${s.alias}.${c.name} IS ${r.chance(0.5) ? "NOT " : ""}NULL`;
     return kindOf(c.type) === "number" ? `${s.alias}.${c.name} > ${r.int(40)}` : `${s.alias}.${c.name} >= '${r.pick(["b", "m", "p"])}'`;
   };
+  /** A WHERE term: one source's, or an OR of two sources' (decided only once both are joined). */
+  const whereTerm = (): string => (r.chance(0.25) ? `(${term(r.pick(sources))} OR ${term(r.pick(sources))})` : term(r.pick(sources)));
 
+  /** A table, or some of its rows as a derived table (its columns are the table's). */
+  const read = (s: Source): string => (r.chance(0.15) ? `(SELECT * FROM ${s.table.name} WHERE id % 3 <> 0)` : s.table.name) + ` AS ${s.alias}`;
   const first: Source = { alias: "s0", table: r.pick(tables) };
   sources.push(first);
   add(first);
-  let from = `${first.table.name} AS s0`;
+  let from = read(first);
   const where: string[] = [];
   const count = 2 + (r.chance(0.4) ? 1 : 0);
   for (let i = 1; i < count; i++) {
     const s: Source = { alias: `s${i}`, table: r.pick(tables) };
     const type = r.pick(["comma", "CROSS JOIN", "JOIN", "INNER JOIN", "LEFT JOIN", "LEFT OUTER JOIN", "RIGHT JOIN", "RIGHT OUTER JOIN", "FULL JOIN", "FULL OUTER JOIN"]);
-    const item = `${s.table.name} AS ${s.alias}`;
+    const item = read(s);
     // A USING column or a NATURAL join's: one holder on the left, so both engines read the same column.
     const shared = s.table.columns.map((c) => c.name).filter((name) => holders.get(name) === 1);
     const common = s.table.columns.map((c) => c.name).filter((name) => holders.has(name));
@@ -106,7 +111,7 @@ function joinQuery(seed: number, tables: readonly TableDef[]): string {
     sources.push(s);
     add(s);
   }
-  for (let n = r.chance(0.5) ? r.int(3) : 0; n > 0; n--) where.push(term(r.pick(sources)));
+  for (let n = r.chance(0.5) ? r.int(3) : 0; n > 0; n--) where.push(whereTerm());
   const listed = sources.flatMap((s) => s.table.columns.filter(() => r.chance(0.4)).map((c) => `${s.alias}.${c.name}`));
   const columns = r.chance(0.4) ? "*" : [...new Set(["s0.id", ...listed])].join(", ");
   return `SELECT ${columns} FROM ${from}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""}`;
