@@ -1,5 +1,5 @@
 /** The fluent table API and its expression helpers. */
-export { TableQuery, type Runner, type ColumnName, type Match, type Writable, type Assignments } from "./table-query.js";
+export { TableQuery, type Runner, type JoinCondition, type ColumnName, type Match, type Writable, type Assignments } from "./table-query.js";
 export type { Queryable } from "./queryable.js";
 export {
   abs, add, alias, and, avg, between, binary, caseOf, caseWhen, cast, ceil, char, coalesce, col, concat, count, countDistinct, cumeDist, date, datetime, denseRank, div, eq, excluded,

@@ -323,12 +323,21 @@ export const definitions = {
   join: {
     type: "object",
     additionalProperties: false,
-    required: ["type", "on"],
+    required: ["type"],
     oneOf: [
       { required: ["table"], properties: { table: true } },
       { required: ["from"], properties: { from: true } },
     ],
-    properties: { type: { enum: ["inner", "left"] }, table: name, from: ref("select"), as: name, on: ref("expression") },
+    // Which of on, using and natural a join takes is checked when it is bound, with a message that says so.
+    properties: {
+      type: { enum: ["inner", "left", "right", "full", "cross"] },
+      table: name,
+      from: ref("select"),
+      as: name,
+      on: ref("expression"),
+      using: names,
+      natural: { type: "boolean" },
+    },
   },
   // `column` is a source column or a result name (any text a result may be named); the binder resolves it.
   orderBy: {

@@ -144,13 +144,23 @@ export interface OnConflict {
 /** An item of a select's `columns`: a column name, `source.*` (every column of one source), or an expression and the name of its result column. */
 export type SelectColumn = string | { readonly expr: Expression; readonly as: string };
 
+/** `cross`: every pair, no condition (SQL's `FROM a, b` and CROSS JOIN). */
+export type JoinType = "inner" | "left" | "right" | "full" | "cross";
+
+/**
+ * A joined source and its condition: exactly one of `on`, `using` (columns
+ * of both sides, equal) and `natural` (every column name both sides have),
+ * except for a `cross` join, which has none.
+ */
 export interface Join {
-  readonly type: "inner" | "left";
+  readonly type: JoinType;
   /** The table joined; or `from`, a select whose rows are joined as a table's rows (exactly one of the two). */
   readonly table?: string;
   readonly from?: SelectCommand;
   readonly as?: string;
-  readonly on: Expression;
+  readonly on?: Expression;
+  readonly using?: readonly string[];
+  readonly natural?: boolean;
 }
 
 /**

@@ -1,9 +1,13 @@
 /**
  * Join operators over tuples (one stored row per source so far, each an id
  * in its table's heap; compiled code reads them through the sources' heap
- * columns, `t`). Inner and left joins; output order is the outer tuples'
- * order, each with its matches in the joined table's order. An unmatched
- * tuple of a left join gets the heap's row of NULLs for the joined source.
+ * columns, `t`). Inner, left, right and full joins; output order is the
+ * outer tuples' order, each with its matches in the joined table's order.
+ * An unmatched tuple of a left (or full) join gets the heap's row of NULLs
+ * for the joined source; a right (or full) join then adds each joined row
+ * that matched no tuple, in table order, with NULL rows for every source
+ * before it — SQLite's order too, which runs a right join as a left join
+ * that marks the rows it matched, then emits the rest.
  *
  * - index nested loop: looks each outer key up in the joined table's key or
  *   index;
@@ -35,12 +39,13 @@ export interface PreparedJoin {
   readonly innerPositions: readonly number[];
 }
 
-export function prepareJoin(step: JoinStep, table: string, positionOf: (column: string) => number, context?: CompileContext): PreparedJoin {
+/** Whether a term (of ON, or a WHERE term decided at an inner join) is an equality the join's key match already guarantees. */
+export function impliedByKey(step: JoinStep, positionOf: (column: string) => number): (t: BoundExpr) => boolean {
   const s = step.strategy;
   const keyed = s.kind === "index-nested-loop" || s.kind === "hash";
   const inner = keyed ? s.innerColumns : [];
   const outer = keyed ? s.outerKeys.map((k) => JSON.stringify(k)) : [];
-  const implied = (t: BoundExpr): boolean => {
+  return (t) => {
     if (t.kind !== "compare" || t.op !== "=") return false;
     return [
       [t.left, t.right],
@@ -51,7 +56,14 @@ export function prepareJoin(step: JoinStep, table: string, positionOf: (column: 
       return i >= 0 && outer[i] === JSON.stringify(other);
     });
   };
-  const rest = conjuncts(step.on).filter((t) => !implied(t));
+}
+
+export function prepareJoin(step: JoinStep, table: string, positionOf: (column: string) => number, context?: CompileContext): PreparedJoin {
+  const s = step.strategy;
+  const keyed = s.kind === "index-nested-loop" || s.kind === "hash";
+  const implied = impliedByKey(step, positionOf);
+  // A cross join's ON is TRUE: nothing to test.
+  const rest = conjuncts(step.on).filter((t) => !implied(t) && !(t.kind === "const" && t.value === true));
   return {
     step,
     table,
@@ -125,7 +137,7 @@ function hashOuter(tuples: readonly Tuple[], rows: readonly StoredRow[], keyOf: 
  * and its result kept instead of the tuple (the last join of a query with
  * nothing after it projects in place, allocating no tuples). `where`, for an
  * inner join only, is a WHERE term tested with ON, before a tuple is made
- * (for a left join it must wait: a row it rejects still counts as a match).
+ * (for an outer join it must wait: a row it rejects still counts as a match).
  */
 export function runJoin<T = Tuple>(
   join: PreparedJoin,
@@ -136,9 +148,12 @@ export function runJoin<T = Tuple>(
   emit: (t: Tuple) => T = (t) => t.slice() as T,
   where?: (t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean,
 ): T[] {
-  if (where && join.step.type === "left") throw new StoreError("internal_error", "A WHERE term cannot run inside a left join");
+  const type = join.step.type;
+  if (where && type !== "inner") throw new StoreError("internal_error", `A WHERE term cannot run inside a ${type} join`);
   const out: T[] = [];
-  const left = join.step.type === "left";
+  const left = type === "left" || type === "full";
+  // The joined rows some tuple matched, for a right or full join's unmatched rows.
+  const matchedRows = type === "right" || type === "full" ? new Set<StoredRow>() : undefined;
   const on = join.on as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
   const keys = join.outerKeys as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => Value)[];
   let candidates: (t: Tuple, i: number) => readonly StoredRow[];
@@ -179,11 +194,20 @@ export function runJoin<T = Tuple>(
       if ((on === undefined || on(scratch, params, heaps)) && (where === undefined || where(scratch, params, heaps))) {
         out.push(emit(scratch));
         matched = true;
+        matchedRows?.add(row);
       }
     }
     if (left && !matched) {
       scratch[at] = NULL_ROW;
       out.push(emit(scratch));
+    }
+  }
+  if (matchedRows !== undefined) {
+    const unmatched: Tuple = new Array<StoredRow>(at + 1).fill(NULL_ROW);
+    for (const row of store.rows) {
+      if (matchedRows.has(row)) continue;
+      unmatched[at] = row;
+      out.push(emit(unmatched));
     }
   }
   return out;

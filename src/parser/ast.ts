@@ -265,10 +265,16 @@ export interface CommonTable {
   readonly span: Span;
 }
 
+/**
+ * A join as written: `type` is its word (`cross` for a comma too; `inner`
+ * for JOIN alone), then NATURAL, ON or USING, or no condition.
+ */
 export interface JoinClause {
-  readonly type: "inner" | "left";
+  readonly type: "inner" | "left" | "right" | "full" | "cross";
+  readonly natural?: true;
   readonly table: FromItem;
-  readonly on: Expr;
+  readonly on?: Expr;
+  readonly using?: readonly Name[];
   readonly span: Span;
 }
 

@@ -233,12 +233,22 @@ export interface JoinClauseCstNode extends CstNode {
 }
 
 export type JoinClauseCstChildren = {
+  Comma?: (IToken)[];
+  tableRef?: (TableRefCstNode)[];
+  Natural?: IToken[];
   Inner?: IToken[];
+  Cross?: IToken[];
   Left?: IToken[];
-  Join: IToken[];
-  tableRef: TableRefCstNode[];
-  On: IToken[];
-  expression: ExpressionCstNode[];
+  Outer?: (IToken)[];
+  Right?: IToken[];
+  Full?: IToken[];
+  Join?: IToken[];
+  On?: IToken[];
+  expression?: ExpressionCstNode[];
+  Using?: IToken[];
+  LParen?: IToken[];
+  Identifier?: (IToken)[];
+  RParen?: IToken[];
 };
 
 export interface OrderItemCstNode extends CstNode {

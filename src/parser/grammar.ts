@@ -31,9 +31,12 @@
  * (CONTRACT §4) must fit a process whose parser is not yet optimized. Nodes carry no locations (`nodeLocationTracking: "none"`):
  * `to-ast.ts` derives spans from the tokens.
  */
-import { CstParser, tokenMatcher, type IOrAlt } from "chevrotain";
+import { CstParser, tokenMatcher, type IOrAlt, type TokenType } from "chevrotain";
 import * as T from "../lexer/tokens.js";
 import { errorMessages } from "./syntax-errors.js";
+
+/** The words that may open a join clause: never an implicit alias. */
+const JOIN_WORDS: ReadonlySet<TokenType> = new Set([T.Inner, T.Left, T.Right, T.Full, T.Outer, T.Cross, T.Natural]);
 
 class SqlGrammar extends CstParser {
   /** Each OR's alternatives, built on its first call and reused by every later one. */
@@ -414,22 +417,90 @@ class SqlGrammar extends CstParser {
   });
 
   /**
-   * An alias may follow, unless the next word is RETURNING, or WINDOW
-   * followed by `name AS`: soft keywords, so also names, but after
+   * An alias may follow, unless the next word is RETURNING, a join word, or
+   * WINDOW followed by `name AS`: soft keywords, so also names, but after
    * `INSERT … SELECT … FROM t` and after a select's sources they start
-   * their clauses (`AS returning` still names a column).
+   * their clauses (`AS returning`, `AS right` still name one). So `FROM t
+   * RIGHT JOIN s` never reads RIGHT as t's alias, as SQLite's grammar does
+   * not.
    */
-  private readonly aliasAhead = (): boolean => this.LA(1).tokenType !== T.Returning && !this.windowClauseAhead();
+  private readonly aliasAhead = (): boolean => this.LA(1).tokenType !== T.Returning && !JOIN_WORDS.has(this.LA(1).tokenType) && !this.windowClauseAhead();
 
+  /**
+   * A source after the first: `, t` (a cross join), or `[NATURAL] [INNER |
+   * CROSS | LEFT [OUTER] | RIGHT [OUTER] | FULL [OUTER]] JOIN t [ON expr |
+   * USING (col, …)]`. Which words go together with which condition is
+   * checked when the join is lowered, where the message can say so.
+   */
   readonly joinClause = this.RULE("joinClause", () => {
-    this.OPTION(() => {
-      this.OR((this.alternatives.joinClause ??= [{ ALT: () => this.CONSUME(T.Inner) }, { ALT: () => this.CONSUME(T.Left) }]));
-    });
-    this.CONSUME(T.Join);
-    this.SUBRULE(this.tableRef);
-    this.CONSUME(T.On);
-    this.SUBRULE(this.expression);
+    this.OR(
+      (this.alternatives.joinClause ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.Comma);
+            this.SUBRULE(this.tableRef);
+          },
+        },
+        {
+          ALT: () => {
+            this.OPTION(() => this.CONSUME(T.Natural));
+            this.OPTION2(() => this.OR2((this.alternatives.joinType ??= this.joinTypes())));
+            this.CONSUME(T.Join);
+            this.SUBRULE2(this.tableRef);
+            this.OPTION3(() => this.OR3((this.alternatives.joinCondition ??= this.joinConditions())));
+          },
+        },
+      ]),
+    );
   });
+
+  private joinTypes(): IOrAlt<unknown>[] {
+    return [
+      { ALT: () => this.CONSUME(T.Inner) },
+      { ALT: () => this.CONSUME(T.Cross) },
+      {
+        ALT: () => {
+          this.CONSUME(T.Left);
+          this.OPTION4(() => this.CONSUME(T.Outer));
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Right);
+          this.OPTION5(() => this.CONSUME2(T.Outer));
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Full);
+          this.OPTION6(() => this.CONSUME3(T.Outer));
+        },
+      },
+    ];
+  }
+
+  private joinConditions(): IOrAlt<unknown>[] {
+    return [
+      {
+        ALT: () => {
+          this.CONSUME(T.On);
+          this.SUBRULE(this.expression);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Using);
+          this.CONSUME(T.LParen);
+          this.CONSUME(T.Identifier);
+          this.MANY(() => {
+            this.CONSUME2(T.Comma);
+            this.CONSUME2(T.Identifier);
+          });
+          this.CONSUME(T.RParen);
+        },
+      },
+    ];
+  }
 
   readonly orderItem = this.RULE("orderItem", () => {
     this.SUBRULE(this.expression);

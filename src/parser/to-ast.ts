@@ -457,13 +457,22 @@ class AstBuilder {
 
   private join(node: C.JoinClauseCstNode): A.JoinClause {
     const c = node.children;
-    const first = (c.Inner ?? c.Left ?? c.Join)[0]!;
-    const on = c.expression[0]!;
-    const table = this.tableRef(c.tableRef[0]!);
-    const depth = this.depth;
-    const condition = this.expression(on);
-    this.depth = Math.max(depth, this.depth);
-    return { type: c.Left ? "left" : "inner", table, on: condition, span: this.span(first.startOffset, expressionEnd(on)) };
+    const table = this.tableRef(c.tableRef![0]!);
+    if (!c.Join) return { type: "cross", table, span: this.span(c.Comma![0]!.startOffset, table.span.end) };
+    const first = (c.Natural ?? c.Inner ?? c.Cross ?? c.Left ?? c.Right ?? c.Full ?? c.Join)[0]!;
+    const type = c.Cross ? "cross" : c.Left ? "left" : c.Right ? "right" : c.Full ? "full" : "inner";
+    const natural = c.Natural ? { natural: true as const } : {};
+    if (c.On) {
+      const on = c.expression![0]!;
+      const depth = this.depth;
+      const condition = this.expression(on);
+      this.depth = Math.max(depth, this.depth);
+      return { type, ...natural, table, on: condition, span: this.span(first.startOffset, expressionEnd(on)) };
+    }
+    if (c.Using) {
+      return { type, ...natural, table, using: this.names(c.Identifier!), span: this.span(first.startOffset, endOf(c.RParen![0]!)) };
+    }
+    return { type, ...natural, table, span: this.span(first.startOffset, table.span.end) };
   }
 
   private orderItem(node: C.OrderItemCstNode): A.OrderItem {

@@ -300,6 +300,7 @@ export class ExprBinder {
     if (r.kind === "column") {
       return { kind: "column", source: r.source.index, column: r.column, name, type: r.source.table.types[r.column]! };
     }
+    if (r.kind === "merged") return r.merged.expr;
     return this.bindComputed(r.source, r.expr, depth + 1);
   }
 
@@ -497,6 +498,12 @@ export class ExprBinder {
     if (left.kind === "const" && left.value === null) return { kind: "is-null", expr: right, not };
     this.checkComparable(left, right, op.toUpperCase());
     return { kind: "is", left, right, not };
+  }
+
+  /** `left = right` over two bound expressions (USING's equalities), typed as a written `=` is. */
+  equality(left: BoundExpr, right: BoundExpr): BoundExpr {
+    this.checkComparable(left, right, "=");
+    return { kind: "compare", op: "=", left, right };
   }
 
   private checkComparable(left: BoundExpr, right: BoundExpr, op: string): void {

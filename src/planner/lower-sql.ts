@@ -32,6 +32,7 @@ import type {
   SelectColumn,
   ForeignKey,
   InsertCommand,
+  Join,
   SelectCommand,
   TableSchema,
   Value,
@@ -61,6 +62,7 @@ import type {
   Expr,
   FromItem,
   InsertStmt,
+  JoinClause,
   Name,
   References,
   Returning,
@@ -342,6 +344,26 @@ function aliasOf(item: FromItem, read: { table: string } | { from: SelectCommand
 }
 
 /**
+ * A join as the JSON command has it. CROSS JOIN with ON or USING is an
+ * inner join, and JOIN with no condition a cross join, as in SQLite; an
+ * outer join without a condition is refused (SQLite would join every
+ * pair, which is never what an outer join is written for).
+ */
+function lowerJoin(join: JoinClause): Join {
+  const read = lowerFromItem(join.table);
+  const source = { ...read, ...aliasOf(join.table, read) };
+  const type = join.type === "cross" ? "inner" : join.type;
+  if (join.natural === true) {
+    if (join.on !== undefined || join.using !== undefined) throw new SqlError("sql_error", "A NATURAL join takes no ON or USING: it joins on every column both sides have", at(join.span));
+    return { type, ...source, natural: true };
+  }
+  if (join.on !== undefined) return { type, ...source, on: lowerExpr(join.on) };
+  if (join.using !== undefined) return { type, ...source, using: join.using.map(name) };
+  if (type === "inner") return { type: "cross", ...source };
+  throw new SqlError("sql_error", `${type.toUpperCase()} JOIN needs ON, USING or NATURAL`, at(join.span));
+}
+
+/**
  * The WINDOW definitions of each select being lowered, innermost last: an
  * OVER names one of its own select's. Each definition is resolved once,
  * when first named (`resolved`).
@@ -377,10 +399,7 @@ function lowerSelectParts(stmt: SelectStmt): SelectCommand {
     Object.assign(command, read, aliasOf(stmt.from, read));
   }
   if (stmt.joins.length > 0) {
-    command.joins = stmt.joins.map((join) => {
-      const read = lowerFromItem(join.table);
-      return { type: join.type, ...read, ...aliasOf(join.table, read), on: lowerExpr(join.on) };
-    });
+    command.joins = stmt.joins.map(lowerJoin);
   }
   if (stmt.where) command.where = lowerExpr(stmt.where);
   if (stmt.groupBy.length > 0) command.groupBy = stmt.groupBy.map(lowerExpr);

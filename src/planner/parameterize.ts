@@ -445,7 +445,14 @@ class ShapeWriter {
     for (const j of joins) {
       if (typeof j !== "object" || j === null || j.from !== undefined) return false;
       this.tag(Tag.Join);
-      if (!this.name(j.type) || !this.name(j.table) || !this.optionalName(j.as) || !this.expr(j.on, 0)) return false;
+      if (!this.name(j.type) || !this.name(j.table) || !this.optionalName(j.as) || !this.optionalExpr(j.on, 0)) return false;
+      if (j.using === undefined) this.tag(Tag.None);
+      else {
+        this.tag(Tag.Some);
+        if (!Array.isArray(j.using) || !j.using.every((c: unknown) => this.name(c))) return false;
+        this.tag(Tag.End);
+      }
+      this.tag(j.natural === true ? Tag.Some : Tag.None);
     }
     this.tag(Tag.End);
     return true;
@@ -625,7 +632,7 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
     inline = inlinesLiterals(cmd);
     const list = cmd.columns === "*" ? "*" : columns(cmd.columns);
     inline = false;
-    const joins = cmd.joins?.map((j) => ({ ...j, on: expr(j.on) }));
+    const joins = cmd.joins?.map((j) => (j.on === undefined ? j : { ...j, on: expr(j.on) }));
     const where = cmd.where === undefined ? undefined : expr(cmd.where);
     inline = inlinesLiterals(cmd);
     const groupBy = cmd.groupBy?.map((g) => (isColumnNumber(g) ? g : expr(g)));

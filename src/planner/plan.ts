@@ -331,12 +331,20 @@ export type JoinStrategy =
   | { readonly kind: "hash"; readonly innerColumns: readonly string[]; readonly outerKeys: readonly BoundExpr[] }
   | { readonly kind: "nested-loop" };
 
+/**
+ * One joined source. `left` keeps a tuple so far without matches (NULLs for
+ * this source), `right` a row of this source without matches (NULLs for
+ * every source before it), `full` both; a cross join (`FROM a, b`) is an
+ * inner join whose `on` is TRUE.
+ */
 export interface JoinStep {
-  readonly type: "inner" | "left";
+  readonly type: "inner" | "left" | "right" | "full";
   readonly source: number;
   readonly strategy: JoinStrategy;
   /** The full ON condition, evaluated on each candidate pair (also after a key match, for residual terms). */
   readonly on: BoundExpr;
+  /** USING's columns (or those NATURAL found): `on` is their equalities. */
+  readonly using?: readonly string[];
 }
 
 export interface OutputColumn {

@@ -129,7 +129,7 @@ test("enums, tags and types are named with what is allowed", () => {
     "command.command.kind: must be one of select, insert, update, delete, sql");
   rejects(select({ orderBy: [{ column: "a", direction: "up" }] }), "invalid_request", "command.orderBy[0].direction: must be one of asc, desc");
   rejects(select({ output: "rows" }), "invalid_request", "command.output: must be one of objects, arrays");
-  rejects(select({ joins: [{ type: "outer", table: "o", on: lit(true) }] }), "invalid_request", "command.joins[0].type: must be one of inner, left");
+  rejects(select({ joins: [{ type: "outer", table: "o", on: lit(true) }] }), "invalid_request", "command.joins[0].type: must be one of inner, left, right, full, cross");
   rejects({ kind: "create-table", schema: { name: "t", columns: { a: "varchar" } } }, "invalid_request", "command.schema.columns.a: must be one of text, integer, real, boolean");
   rejects({ kind: "create-table", schema: { name: "t", columns: { a: "text" }, foreign_keys: [{ columns: ["a"], references: { table: "u", columns: ["id"] }, on_delete: "set null" }] } },
     "invalid_request", "command.schema.foreign_keys[0].on_delete: must be one of restrict, cascade");

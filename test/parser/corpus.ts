@@ -5,7 +5,7 @@
  */
 import {
   aggregate, alter, and, between, bin, by, call, caseOf, cast, check, cmp, col, create, def, del, drop, eq, explain, fkey, inList, insert, isNull,
-  item, join, like, lit, n, neg, not, notNull, or, p, pkey, q, real, refs, returning, select, str, uniq, update, type Bare,
+  item, join, joinWithout, like, lit, n, neg, not, notNull, or, p, pkey, q, real, refs, returning, select, str, uniq, update, type Bare,
 } from "./helpers.js";
 import type { Statement } from "../../src/parser/ast.js";
 
@@ -24,6 +24,7 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["SELECT _a1, B_2 FROM _t", select(["_a1", "B_2"], "_t")],
   ["SELECT selected, fromage, order_id FROM wherever", select(["selected", "fromage", "order_id"], "wherever")],
   ["SELECT key, asc, desc, cascade, restrict FROM t", select(["key", "asc", "desc", "cascade", "restrict"], "t")],
+  ["SELECT left, right, full, inner, outer, cross, natural FROM full AS right", select(["left", "right", "full", "inner", "outer", "cross", "natural"], "full right")],
   ["SELECT a FROM t ORDER BY desc DESC, asc", select(["a"], "t", { orderBy: ["desc desc", "asc"] })],
   ["SELECT Name FROM Users", select(["Name"], "Users")],
   ['SELECT "a" FROM "t"', { ...select("*", "t"), columns: [item({ kind: "column", name: q("a") })], from: { name: q("t") } }],
@@ -142,6 +143,18 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["SELECT * FROM t LEFT JOIN u ON t.id = u.t_id", select("*", "t", { joins: [join("left", "u", eq("t.id", "u.t_id"))] })],
   ["SELECT * FROM t a JOIN u b ON a.id = b.id", select("*", "t a", { joins: [join("inner", "u b", eq("a.id", "b.id"))] })],
   ["SELECT * FROM t AS a LEFT JOIN u AS b ON a.id = b.id", select("*", "t a", { joins: [join("left", "u b", eq("a.id", "b.id"))] })],
+  ["SELECT * FROM t LEFT OUTER JOIN u ON t.id = u.t_id", select("*", "t", { joins: [join("left", "u", eq("t.id", "u.t_id"))] })],
+  ["SELECT * FROM t RIGHT JOIN u ON t.id = u.t_id", select("*", "t", { joins: [join("right", "u", eq("t.id", "u.t_id"))] })],
+  ["SELECT * FROM t right outer join u ON t.id = u.t_id", select("*", "t", { joins: [join("right", "u", eq("t.id", "u.t_id"))] })],
+  ["SELECT * FROM t FULL JOIN u b ON t.id = b.id", select("*", "t", { joins: [join("full", "u b", eq("t.id", "b.id"))] })],
+  ["SELECT * FROM t FULL OUTER JOIN u ON t.id = u.id", select("*", "t", { joins: [join("full", "u", eq("t.id", "u.id"))] })],
+  ["SELECT * FROM t, u, v w WHERE t.id = u.id", select("*", "t", { joins: [joinWithout("cross", "u"), joinWithout("cross", "v w")], where: eq("t.id", "u.id") })],
+  ["SELECT * FROM t CROSS JOIN u", select("*", "t", { joins: [joinWithout("cross", "u")] })],
+  ["SELECT * FROM t JOIN u", select("*", "t", { joins: [joinWithout("inner", "u")] })],
+  ["SELECT * FROM t JOIN u USING (id)", select("*", "t", { joins: [joinWithout("inner", "u", ["id"])] })],
+  ["SELECT * FROM t a LEFT JOIN u b USING (id, k)", select("*", "t a", { joins: [joinWithout("left", "u b", ["id", "k"])] })],
+  ["SELECT * FROM t NATURAL JOIN u", select("*", "t", { joins: [joinWithout("inner", "u", undefined, true)] })],
+  ["SELECT * FROM t NATURAL FULL OUTER JOIN u", select("*", "t", { joins: [joinWithout("full", "u", undefined, true)] })],
   [
     "SELECT a.x, b.y, c.z FROM t a JOIN u b ON a.id = b.a_id LEFT JOIN v c ON c.b_id = b.id",
     select(["a.x", "b.y", "c.z"], "t a", { joins: [join("inner", "u b", eq("a.id", "b.a_id")), join("left", "v c", eq("c.b_id", "b.id"))] }),
