@@ -456,6 +456,7 @@ export function over(call: Expression, window: WindowOptions = {}): Expr {
   if (call.type === "window") return fluent({ ...call, over: spec });
   if (call.type !== "aggregate") throw new StoreError("invalid_request", `over() takes an aggregate or a window function, not a ${call.type} expression`);
   if (call.distinct === true) throw new StoreError("invalid_request", "over() cannot take a DISTINCT aggregate: window functions do not support it");
+  if (call.name === "json_group_array" || call.name === "json_group_object") throw new StoreError("invalid_request", `over() cannot take ${call.name}(): it aggregates groups, not window frames`);
   const node: Expression = { type: "window", name: call.name, args: call.arg === undefined ? [] : [call.arg], over: spec };
   return fluent(call.separator === undefined ? node : { ...node, separator: call.separator });
 }

@@ -38,6 +38,8 @@ import { castValue } from "../planner/casts.js";
 import type { BoundExpr, CompareOp, StaticType } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction } from "./functions.js";
+import { JSON_CALLS, jsonCall } from "./json-codegen.js";
+import * as json from "./json-functions.js";
 import { compileLike, type LikeMatcher } from "./like.js";
 import type { SubqueryNode, SubqueryRunner } from "./subquery.js";
 import { isNumericType } from "./table-store.js";
@@ -55,6 +57,13 @@ function compareUntyped(a: Value, b: Value): number {
 }
 
 const NO_FEEDS: readonly Value[] = Object.freeze([]);
+
+/** A value typed only when read (`assert-type`): itself if NULL or of `family`, else `type_mismatch`. */
+function checkFamily(value: Value, family: "text" | "number" | "boolean", of: string): Value {
+  if (value === null || typeof value === family || (family === "text" && typeof value === "string")) return value;
+  const got = typeof value === "string" ? "text" : typeof value;
+  throw new StoreError("type_mismatch", `${of} takes ${family === "number" ? "a number" : `a ${family}`}, got ${got} (a value read from JSON)`);
+}
 
 /** `a / b` for numbers that are integers or not depending on their values: integer division truncates. */
 function divide(a: number, b: number): number | null {
@@ -124,6 +133,8 @@ const HELPERS = Object.freeze({
   typeName,
   sum: sumOf,
   num: (v: number): number | null => (v === v ? v : null),
+  json,
+  need: checkFamily,
 });
 
 /**
@@ -192,7 +203,7 @@ export class Codegen {
     return `c${int(this.consts.length - 1)}`;
   }
 
-  private temp(): string {
+  temp(): string {
     return `t${int(this.temps++)}`;
   }
 
@@ -310,6 +321,8 @@ export class Codegen {
       }
       case "function":
         return this.call(e);
+      case "assert-type":
+        return `h.need(${this.value(e.expr)}, ${this.const(e.type)}, ${this.const(e.of)})`;
       case "group-key":
         return `r[${int(e.index)}]`;
       case "aggregate":
@@ -420,6 +433,7 @@ export class Codegen {
   }
 
   private call(e: Extract<BoundExpr, { kind: "function" }>): string {
+    if (JSON_CALLS.has(e.name)) return jsonCall(this, e);
     switch (e.name) {
       case "coalesce":
       case "ifnull": {
@@ -439,7 +453,7 @@ export class Codegen {
         return `h.typeName(${this.value(arg)}, ${typeOf(arg) === "real" ? "true" : "false"})`;
       }
       default: {
-        const call = `h.fn[${int(FUNCTION_ORDER.indexOf(e.name))}]`;
+        const call = `h.fn[${int(FUNCTION_ORDER.indexOf(e.name as StrictFunction))}]`;
         if (e.args.length === 0) return `${call}()`;
         const temps = e.args.map(() => this.temp());
         const nulls = e.args.map((a, i) => `(${temps[i]} = ${this.value(a)}) === null`).join(" || ");
@@ -503,6 +517,7 @@ export class Codegen {
       case "case":
       case "cast":
       case "function":
+      case "assert-type":
       case "group-key":
       case "aggregate":
       case "window":

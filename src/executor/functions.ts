@@ -12,6 +12,7 @@
 
 import type { Value } from "../commands/types.js";
 import type { FunctionName } from "../planner/plan.js";
+import type { JsonFunction } from "./json-codegen.js";
 import { date, datetime, julianday, strftime, time, unixepoch } from "./datetime.js";
 
 const SURROGATE = /[\uD800-\uDFFF]/;
@@ -134,7 +135,7 @@ function char(...codes: number[]): string {
 }
 
 /** The functions whose result is NULL when any argument is: the compiler tests the arguments, then calls these with non-NULL values. */
-export type StrictFunction = Exclude<FunctionName, "coalesce" | "ifnull" | "nullif" | "replace" | "typeof">;
+export type StrictFunction = Exclude<FunctionName, "coalesce" | "ifnull" | "nullif" | "replace" | "typeof" | JsonFunction>;
 
 export const STRICT_FUNCTIONS: Readonly<Record<StrictFunction, (...args: never[]) => Value>> = {
   lower,

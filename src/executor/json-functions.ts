@@ -1,0 +1,202 @@
+/**
+ * SQLite's JSON functions over text documents (`planner/functions.ts`
+ * types them; `json-codegen.ts` compiles their calls). Each takes SQL
+ * values and a function name for its messages, and answers what SQLite
+ * 3.45+ answers, with storedb's booleans: JSON `true`/`false` are TRUE and
+ * FALSE here, and a boolean is written as `true`/`false` (SQLite has 1 and
+ * 0 for both).
+ *
+ * A document that is not JSON is SQLite's "malformed JSON", a path the walk
+ * cannot read "bad JSON path"; both are 400 `invalid_request`, raised as
+ * the row is read, like any run-time error of a value.
+ *
+ * JSON values going into a document (json_array, json_object, json_quote,
+ * json_group_array…) are written from SQL values by `encode`; a text that
+ * is itself JSON — the result of a JSON function, SQLite's "JSON subtype" —
+ * goes in as JSON instead: the compiler decides which from the argument's
+ * expression (`json-codegen.ts`).
+ */
+
+import type { Value } from "../commands/types.js";
+import { StoreError } from "../errors.js";
+import { castValue } from "../planner/casts.js";
+import { arrowPath, compilePath, type JsonPath } from "./json-path.js";
+import { edit as editTree, parseTree, patch as patchTree, render, type EditMode } from "./json-edit.js";
+import { BadJsonPath, MalformedJson, arrayLength, locate, minify, sqlValue, typeName, validate, type Span } from "./json-text.js";
+
+/** Runs `body`, turning the scanner's errors into the statement's, named by `label` (`json_extract()`, `->>`): "json_extract(): malformed JSON". */
+function reported<T>(label: string, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof MalformedJson) throw new StoreError("invalid_request", `${label}: malformed JSON`);
+    if (error instanceof BadJsonPath) throw new StoreError("invalid_request", `${label}: bad JSON path: '${error.message}'`);
+    throw error;
+  }
+}
+
+/** Paths met at run time (from a column or a parameter), compiled once each; the oldest dropped past the limit. */
+const paths = new Map<string, JsonPath>();
+const PATH_CACHE_LIMIT = 256;
+
+export function pathOf(text: string): JsonPath {
+  let path = paths.get(text);
+  if (path === undefined) {
+    path = compilePath(text);
+    if (paths.size >= PATH_CACHE_LIMIT) paths.delete(paths.keys().next().value as string);
+    paths.set(text, path);
+  }
+  return path;
+}
+
+const realText = (n: number): string => castValue(n, "real", "text") as string;
+
+/** Right operands of `->`/`->>` met at run time, by kind and text; the oldest dropped past the limit. */
+const arrows = new Map<string, JsonPath>();
+
+/** The path `->`/`->>` read from their right operand (`real`: it is typed real, so `1.0` is a key). */
+export function arrowPathOf(operand: string | number, real: boolean): JsonPath {
+  const key = `${typeof operand === "number" ? (real ? "r" : "n") : "t"}${operand}`;
+  let path = arrows.get(key);
+  if (path === undefined) {
+    path = compilePath(arrowPath(operand, real, realText), typeof operand === "number" ? (real ? realText(operand) : String(operand)) : operand);
+    if (arrows.size >= PATH_CACHE_LIMIT) arrows.delete(arrows.keys().next().value as string);
+    arrows.set(key, path);
+  }
+  return path;
+}
+
+const ROOT = compilePath("$");
+
+function find(doc: string, path: JsonPath): Span {
+  return locate(doc, path);
+}
+
+/** `json_extract(doc, path)` and `->>`: the value's SQL value, NULL when there is none. */
+export function extract(name: string, doc: string, path: JsonPath): Value {
+  return reported(name, () => {
+    const span = find(doc, path);
+    return span.start < 0 ? null : sqlValue(doc, span);
+  });
+}
+
+/** `->`: the value as minified JSON text, NULL when there is none. */
+export function extractJson(name: string, doc: string, path: JsonPath): string | null {
+  return reported(name, () => {
+    const span = find(doc, path);
+    return span.start < 0 ? null : minify(doc, span.start, span.end);
+  });
+}
+
+/** `json_extract(doc, p1, p2, …)`: a JSON array of the values (null for none). */
+export function extractMany(name: string, doc: string, list: readonly JsonPath[]): string {
+  return reported(name, () => `[${list.map((path) => jsonOf(doc, find(doc, path))).join(",")}]`);
+}
+
+/** A found value as JSON going into another document: a scalar as its SQL value writes it (`1.50` becomes `1.5`), an array or object as it is. */
+function jsonOf(doc: string, span: Span): string {
+  if (span.start < 0) return "null";
+  const c = doc.charCodeAt(span.start);
+  return c === 123 || c === 91 ? minify(doc, span.start, span.end) : encode(sqlValue(doc, span), false);
+}
+
+/** A single-path json_extract as an argument of a JSON builder: its value as JSON (SQLite's JSON subtype marks an array or object result). */
+export function extractArgument(name: string, doc: string | null, path: JsonPath | null): string {
+  if (doc === null || path === null) return "null";
+  return reported(name, () => jsonOf(doc, find(doc, path)));
+}
+
+export function json(name: string, doc: string): string {
+  return reported(name, () => {
+    const span = find(doc, ROOT);
+    return minify(doc, span.start, span.end);
+  });
+}
+
+export function valid(doc: string): boolean {
+  try {
+    validate(doc);
+    return true;
+  } catch (error) {
+    if (error instanceof MalformedJson) return false;
+    throw error;
+  }
+}
+
+export function type(name: string, doc: string, path: JsonPath = ROOT): string | null {
+  return reported(name, () => {
+    const span = find(doc, path);
+    return span.start < 0 ? null : typeName(doc, span.start, span.end);
+  });
+}
+
+export function length(name: string, doc: string, path: JsonPath = ROOT): number | null {
+  return reported(name, () => {
+    const span = find(doc, path);
+    return span.start < 0 ? null : arrayLength(doc, span.start);
+  });
+}
+
+// JSON.stringify's escapes, except that SQLite writes other control characters as \u00XX and leaves U+2028/U+2029 alone (as JSON.stringify does).
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+
+/** A text as a JSON string, escaped as SQLite escapes it. */
+export function quoteText(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+/**
+ * A SQL value as a JSON value: a text quoted, a number as CAST writes it
+ * (a real as `2.0`: `real` says the value is typed real), a boolean as
+ * `true`/`false`, NULL as `null`.
+ */
+export function encode(value: Value, real: boolean): string {
+  if (value === null) return "null";
+  switch (typeof value) {
+    case "string":
+      return quoteText(value);
+    case "boolean":
+      return value ? "true" : "false";
+    default:
+      return real || !Number.isSafeInteger(value) ? realText(value) : String(value);
+  }
+}
+
+/** `json_array(…)`: its arguments already written as JSON. */
+export function array(...items: string[]): string {
+  return `[${items.join(",")}]`;
+}
+
+/** One `"name":value` of an object: the name a text (a NULL one is SQLite's error), the value already written as JSON. */
+export function member(name: Value, value: string): string {
+  if (typeof name !== "string") throw new StoreError("invalid_request", "JSON object labels must be TEXT, got NULL");
+  return `${quoteText(name)}:${value}`;
+}
+
+/** `json_object(k, v, …)`: names and values in turn (values already written as JSON). */
+export function object(...members: Value[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < members.length; i += 2) out.push(member(members[i]!, members[i + 1] as string));
+  return `{${out.join(",")}}`;
+}
+
+/**
+ * json_set, json_insert, json_replace (`pairs`: path, value written as
+ * JSON, …; a NULL path is skipped, as SQLite does) and json_remove (paths
+ * only; the compiler makes a NULL path a NULL result).
+ */
+export function edit(label: string, mode: EditMode, doc: string, pairs: readonly (JsonPath | string | null)[]): string | null {
+  return reported(label, () => {
+    let root: ReturnType<typeof editTree> = parseTree(doc);
+    const step = mode === "remove" ? 1 : 2;
+    for (let i = 0; i < pairs.length && root !== null; i += step) {
+      const path = pairs[i] as JsonPath | null;
+      if (path !== null) root = editTree(root, path, mode, mode === "remove" ? undefined : parseTree(pairs[i + 1] as string));
+    }
+    return root === null ? null : render(root);
+  });
+}
+
+export function patch(label: string, doc: string, with_: string): string {
+  return reported(label, () => render(patchTree(parseTree(doc), parseTree(with_))));
+}
