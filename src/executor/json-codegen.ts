@@ -7,7 +7,9 @@
  * A value going into a JSON document is written as JSON by its
  * expression (`jsonArgument`): the text of a JSON function is JSON already
  * (SQLite's JSON subtype), a single-path json_extract is JSON when it finds
- * an array or object, anything else is its SQL value written as JSON.
+ * an array or object, a number read by it or `->>` is written as its JSON
+ * text's type says (`1E2` as the real `100.0`), anything else is its SQL
+ * value written as JSON.
  */
 
 import { JSON_RESULT } from "../planner/functions.js";
@@ -59,10 +61,11 @@ function isJsonText(e: BoundExpr): boolean {
 export function jsonArgument(g: Codegen, e: BoundExpr): string {
   const t = g.temp();
   if (isJsonText(e)) return `((${t} = ${g.value(e)}) === null ? "null" : ${t})`;
-  if (e.kind === "function" && e.name === "json_extract") {
+  if (e.kind === "function" && (e.name === "json_extract" || e.name === "->>")) {
     const [doc, at] = e.args as [BoundExpr, BoundExpr];
     const p = g.temp();
-    return `((${t} = ${g.value(doc)}), (${p} = ${g.value(at)}), h.json.extractArgument(${g.const(label(e))}, ${t}, ${p} === null ? null : ${path(g, at, p)}))`;
+    const where = e.name === "->>" ? arrowPath(g, at, p) : path(g, at, p);
+    return `((${t} = ${g.value(doc)}), (${p} = ${g.value(at)}), h.json.extractArgument(${g.const(label(e))}, ${t}, ${p} === null ? null : ${where}, ${e.name === "json_extract"}))`;
   }
   return `h.json.encode(${g.value(e)}, ${typeOf(e) === "real"})`;
 }

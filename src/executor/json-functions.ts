@@ -88,22 +88,36 @@ export function extractJson(name: string, doc: string, path: JsonPath): string |
   });
 }
 
-/** `json_extract(doc, p1, p2, …)`: a JSON array of the values (null for none). */
+/** `json_extract(doc, p1, p2, …)`: a JSON array of the values as written (null for none). */
 export function extractMany(name: string, doc: string, list: readonly JsonPath[]): string {
-  return reported(name, () => `[${list.map((path) => jsonOf(doc, find(doc, path))).join(",")}]`);
+  return reported(name, () => {
+    const items = list.map((path) => {
+      const span = find(doc, path);
+      return span.start < 0 ? "null" : minify(doc, span.start, span.end);
+    });
+    return `[${items.join(",")}]`;
+  });
 }
 
-/** A found value as JSON going into another document: a scalar as its SQL value writes it (`1.50` becomes `1.5`), an array or object as it is. */
-function jsonOf(doc: string, span: Span): string {
-  if (span.start < 0) return "null";
-  const c = doc.charCodeAt(span.start);
-  return c === 123 || c === 91 ? minify(doc, span.start, span.end) : encode(sqlValue(doc, span), false);
-}
-
-/** A single-path json_extract as an argument of a JSON builder: its value as JSON (SQLite's JSON subtype marks an array or object result). */
-export function extractArgument(name: string, doc: string | null, path: JsonPath | null): string {
+/**
+ * A single-path json_extract (`asJson`) or `->>` as an argument of a JSON
+ * builder, as SQLite passes its value on: a scalar as its SQL value writes
+ * it (`1.50` is the real 1.5, `1E2` the real `100.0`, a string decoded and
+ * quoted again); an array or object as JSON from json_extract (SQLite's
+ * JSON subtype), as a string of its text from `->>`.
+ */
+export function extractArgument(name: string, doc: string | null, path: JsonPath | null, asJson: boolean): string {
   if (doc === null || path === null) return "null";
-  return reported(name, () => jsonOf(doc, find(doc, path)));
+  return reported(name, () => {
+    const span = find(doc, path);
+    if (span.start < 0) return "null";
+    const c = doc.charCodeAt(span.start);
+    if (c === 123 || c === 91) {
+      const text = minify(doc, span.start, span.end);
+      return asJson ? text : quoteText(text);
+    }
+    return encode(sqlValue(doc, span), typeName(doc, span.start, span.end) === "real");
+  });
 }
 
 export function json(name: string, doc: string): string {

@@ -56,8 +56,10 @@ export function compilePath(text: string, shown = text): JsonPath {
     if (c === 46 /* . */) {
       i++;
       if (text.charCodeAt(i) === 34 /* " */) {
-        const close = text.indexOf('"', i + 1);
-        if (close < 0) return fail(false);
+        // The key runs to the next quote not escaped by a backslash.
+        let close = i + 1;
+        while (close < text.length && text[close] !== '"') close += text[close] === "\\" && close + 1 < text.length ? 2 : 1;
+        if (close >= text.length) return fail(false);
         const raw = text.slice(i + 1, close);
         steps.push({ kind: "key", key: raw.includes("\\") ? decodeKey(raw) : raw });
         i = close + 1;
