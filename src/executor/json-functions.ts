@@ -22,17 +22,17 @@ import { StoreError } from "../errors.js";
 import { castValue } from "../planner/casts.js";
 import { arrowPath, compilePath, type JsonPath } from "./json-path.js";
 import { edit as editTree, parseTree, patch as patchTree, render, type EditMode } from "./json-edit.js";
-import { BadJsonPath, MalformedJson, arrayLength, locate, minify, sqlValue, typeName, validate, type Span } from "./json-text.js";
+import { BadJsonPath, MalformedJson, arrayLength, locate, minify, sqlValue, typeName, validate } from "./json-text.js";
 
-/** Runs `body`, turning the scanner's errors into the statement's, named by `label` (`json_extract()`, `->>`): "json_extract(): malformed JSON". */
-function reported<T>(label: string, body: () => T): T {
-  try {
-    return body();
-  } catch (error) {
-    if (error instanceof MalformedJson) throw new StoreError("invalid_request", `${label}: malformed JSON`);
-    if (error instanceof BadJsonPath) throw new StoreError("invalid_request", `${label}: bad JSON path: '${error.message}'`);
-    throw error;
-  }
+/**
+ * The scanner's errors as the statement's, named by `label` (`json_extract()`,
+ * `->>`): "json_extract(): malformed JSON". Each function catches them
+ * itself: a closure per call would cost a row its allocation.
+ */
+function failure(label: string, error: unknown): unknown {
+  if (error instanceof MalformedJson) return new StoreError("invalid_request", `${label}: malformed JSON`);
+  if (error instanceof BadJsonPath) return new StoreError("invalid_request", `${label}: bad JSON path: '${error.message}'`);
+  return error;
 }
 
 /** Paths met at run time (from a column or a parameter), compiled once each; the oldest dropped past the limit. */
@@ -68,35 +68,37 @@ export function arrowPathOf(operand: string | number, real: boolean): JsonPath {
 
 const ROOT = compilePath("$");
 
-function find(doc: string, path: JsonPath): Span {
-  return locate(doc, path);
-}
-
 /** `json_extract(doc, path)` and `->>`: the value's SQL value, NULL when there is none. */
 export function extract(name: string, doc: string, path: JsonPath): Value {
-  return reported(name, () => {
-    const span = find(doc, path);
+  try {
+    const span = locate(doc, path);
     return span.start < 0 ? null : sqlValue(doc, span);
-  });
+  } catch (error) {
+    throw failure(name, error);
+  }
 }
 
 /** `->`: the value as minified JSON text, NULL when there is none. */
 export function extractJson(name: string, doc: string, path: JsonPath): string | null {
-  return reported(name, () => {
-    const span = find(doc, path);
+  try {
+    const span = locate(doc, path);
     return span.start < 0 ? null : minify(doc, span.start, span.end);
-  });
+  } catch (error) {
+    throw failure(name, error);
+  }
 }
 
 /** `json_extract(doc, p1, p2, …)`: a JSON array of the values as written (null for none). */
 export function extractMany(name: string, doc: string, list: readonly JsonPath[]): string {
-  return reported(name, () => {
+  try {
     const items = list.map((path) => {
-      const span = find(doc, path);
+      const span = locate(doc, path);
       return span.start < 0 ? "null" : minify(doc, span.start, span.end);
     });
     return `[${items.join(",")}]`;
-  });
+  } catch (error) {
+    throw failure(name, error);
+  }
 }
 
 /**
@@ -108,8 +110,8 @@ export function extractMany(name: string, doc: string, list: readonly JsonPath[]
  */
 export function extractArgument(name: string, doc: string | null, path: JsonPath | null, asJson: boolean): string {
   if (doc === null || path === null) return "null";
-  return reported(name, () => {
-    const span = find(doc, path);
+  try {
+    const span = locate(doc, path);
     if (span.start < 0) return "null";
     const c = doc.charCodeAt(span.start);
     if (c === 123 || c === 91) {
@@ -117,14 +119,18 @@ export function extractArgument(name: string, doc: string | null, path: JsonPath
       return asJson ? text : quoteText(text);
     }
     return encode(sqlValue(doc, span), typeName(doc, span.start, span.end) === "real");
-  });
+  } catch (error) {
+    throw failure(name, error);
+  }
 }
 
 export function json(name: string, doc: string): string {
-  return reported(name, () => {
-    const span = find(doc, ROOT);
+  try {
+    const span = locate(doc, ROOT);
     return minify(doc, span.start, span.end);
-  });
+  } catch (error) {
+    throw failure(name, error);
+  }
 }
 
 export function valid(doc: string): boolean {
@@ -138,17 +144,21 @@ export function valid(doc: string): boolean {
 }
 
 export function type(name: string, doc: string, path: JsonPath = ROOT): string | null {
-  return reported(name, () => {
-    const span = find(doc, path);
+  try {
+    const span = locate(doc, path);
     return span.start < 0 ? null : typeName(doc, span.start, span.end);
-  });
+  } catch (error) {
+    throw failure(name, error);
+  }
 }
 
 export function length(name: string, doc: string, path: JsonPath = ROOT): number | null {
-  return reported(name, () => {
-    const span = find(doc, path);
+  try {
+    const span = locate(doc, path);
     return span.start < 0 ? null : arrayLength(doc, span.start);
-  });
+  } catch (error) {
+    throw failure(name, error);
+  }
 }
 
 // JSON.stringify's escapes, except that SQLite writes other control characters as \u00XX and leaves U+2028/U+2029 alone (as JSON.stringify does).
@@ -200,7 +210,7 @@ export function object(...members: Value[]): string {
  * only; the compiler makes a NULL path a NULL result).
  */
 export function edit(label: string, mode: EditMode, doc: string, pairs: readonly (JsonPath | string | null)[]): string | null {
-  return reported(label, () => {
+  try {
     let root: ReturnType<typeof editTree> = parseTree(doc);
     const step = mode === "remove" ? 1 : 2;
     for (let i = 0; i < pairs.length && root !== null; i += step) {
@@ -208,9 +218,15 @@ export function edit(label: string, mode: EditMode, doc: string, pairs: readonly
       if (path !== null) root = editTree(root, path, mode, mode === "remove" ? undefined : parseTree(pairs[i + 1] as string));
     }
     return root === null ? null : render(root);
-  });
+  } catch (error) {
+    throw failure(label, error);
+  }
 }
 
 export function patch(label: string, doc: string, with_: string): string {
-  return reported(label, () => render(patchTree(parseTree(doc), parseTree(with_))));
+  try {
+    return render(patchTree(parseTree(doc), parseTree(with_)));
+  } catch (error) {
+    throw failure(label, error);
+  }
 }

@@ -28,7 +28,12 @@ function malformed(): never {
   throw new MalformedJson("malformed JSON");
 }
 
+/** The first position from `i` that is not JSON white space. Small, so the compiler inlines it: most tokens have no space before them. */
 export function skipSpace(t: string, i: number): number {
+  return t.charCodeAt(i) > 32 ? i : skipSpaceRun(t, i);
+}
+
+function skipSpaceRun(t: string, i: number): number {
   for (;;) {
     const c = t.charCodeAt(i);
     if (c === 32 || c === 10 || c === 13 || c === 9) i++;
@@ -46,8 +51,10 @@ export function skipString(t: string, i: number): number {
   escaped = false;
   for (i++; ; ) {
     const c = t.charCodeAt(i);
-    if (c === 34) return i + 1;
-    if (c === 92) {
+    // Most characters are plain: one test, then the quote, the escape, and what may not stand raw.
+    if (c > 34 && c !== 92) i++;
+    else if (c === 34) return i + 1;
+    else if (c === 92) {
       escaped = true;
       const e = t.charCodeAt(i + 1);
       if (e === 117 /* u */) {
@@ -55,8 +62,8 @@ export function skipString(t: string, i: number): number {
         i += 6;
       } else if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) i += 2;
       else malformed();
-    } else if (c < 32 || c !== c) malformed(); // a raw control character, or the end of the text (NaN)
-    else i++;
+    } else if (c >= 32) i++;
+    else malformed(); // a raw control character, or the end of the text (NaN)
   }
 }
 
@@ -87,15 +94,11 @@ function skipWord(t: string, i: number, word: string): number {
   return i + word.length;
 }
 
-/** The end of the value starting at `i` (no space before it), validated. */
-export function skipValue(t: string, i: number, depth: number): number {
-  const c = t.charCodeAt(i);
+/** The end of the scalar (string, number, literal) whose first character `c` is at `i`, validated. */
+function skipScalar(t: string, i: number, c: number): number {
   switch (c) {
     case 34:
       return skipString(t, i);
-    case 123:
-    case 91:
-      return skipContainer(t, i, depth, c === 123);
     case 116:
       return skipWord(t, i, "true");
     case 102:
@@ -105,6 +108,53 @@ export function skipValue(t: string, i: number, depth: number): number {
     default:
       if (c === 45 || (c >= 48 && c <= 57)) return skipNumber(t, i);
       return malformed();
+  }
+}
+
+/** The kind of each open container of `skipValue` (1: object), by depth: one array for every call, as calls never nest. */
+const OPEN = new Uint8Array(MAX_DEPTH + 1);
+
+/**
+ * The end of the value starting at `i` (no space before it), validated;
+ * `depth`: how deep it stands. One loop over the tokens with a stack of
+ * open containers, not a call per value: most of a lookup's time is here.
+ */
+export function skipValue(t: string, i: number, depth: number): number {
+  let c = t.charCodeAt(i);
+  let open = 0;
+  for (;;) {
+    if (c === 123 || c === 91) {
+      if (depth + open >= MAX_DEPTH) malformed();
+      const object = c === 123;
+      OPEN[open++] = object ? 1 : 0;
+      i = skipSpace(t, i + 1);
+      c = t.charCodeAt(i);
+      if (c !== (object ? 125 : 93)) {
+        if (object) {
+          i = skipName(t, i);
+          c = t.charCodeAt(i);
+        }
+        continue;
+      }
+      i++;
+      open--;
+    } else i = skipScalar(t, i, c);
+    // After a value: close what ends here, or go on to the next member or element.
+    for (;;) {
+      if (open === 0) return i;
+      i = skipSpace(t, i);
+      c = t.charCodeAt(i);
+      const object = OPEN[open - 1] === 1;
+      if (c === 44) {
+        i = skipSpace(t, i + 1);
+        if (object) i = skipName(t, i);
+        c = t.charCodeAt(i);
+        break;
+      }
+      if (c !== (object ? 125 : 93)) malformed();
+      i++;
+      open--;
+    }
   }
 }
 
@@ -125,18 +175,6 @@ function nextItem(t: string, i: number, close: number): number {
   return malformed();
 }
 
-function skipContainer(t: string, i: number, depth: number, object: boolean): number {
-  if (depth >= MAX_DEPTH) malformed();
-  const close = object ? 125 : 93;
-  i = skipSpace(t, i + 1);
-  if (t.charCodeAt(i) === close) return i + 1;
-  for (;;) {
-    if (object) i = skipName(t, i);
-    i = nextItem(t, skipValue(t, i, depth + 1), close);
-    if (i < 0) return -i - 1;
-  }
-}
-
 /** Throws `MalformedJson` unless `t` is one JSON value, with space around it at most. */
 export function validate(t: string): void {
   const start = skipSpace(t, 0);
@@ -151,94 +189,93 @@ export interface Span {
   escaped: boolean;
 }
 
+/** The walk in progress (one at a time: nothing here calls back out), and its answer, reused so a lookup allocates nothing. */
+let text = "";
+let steps: JsonPath["steps"] = [];
+let badPath = false;
+const found: Span = { start: -1, end: -1, escaped: false };
+
 /**
  * Validates `t` and finds `path`'s value in it, in one pass: the members
  * and elements off the path are validated as they are skipped. Throws
  * `MalformedJson` for a document that is not JSON (whatever the path), then
- * `BadJsonPath` for a malformed step the walk reached.
+ * `BadJsonPath` for a malformed step the walk reached. The span is valid
+ * until the next call.
  */
-export function locate(t: string, path: JsonPath): Span {
-  const walk = new Walk(t, path);
+export function locate(t: string, path: JsonPath): Readonly<Span> {
+  text = t;
+  steps = path.steps;
+  badPath = false;
+  found.start = -1;
   const start = skipSpace(t, 0);
-  if (skipSpace(t, walk.value(start, 0, 0)) !== t.length) malformed();
-  if (walk.badPath) throw new BadJsonPath(path.text);
-  return walk.found;
+  if (skipSpace(t, walk(start, 0, 0)) !== t.length) malformed();
+  if (badPath) throw new BadJsonPath(path.text);
+  return found;
 }
 
-class Walk {
-  readonly found: Span = { start: -1, end: -1, escaped: false };
-  badPath = false;
-
-  constructor(
-    private readonly t: string,
-    private readonly path: JsonPath,
-  ) {}
-
-  /** Skips the value at `i`; `step`: the path step it is matched against (-1: off the path; the path's length: it is the value). */
-  value(i: number, step: number, depth: number): number {
-    const t = this.t;
-    if (step < 0) return skipValue(t, i, depth);
-    const steps = this.path.steps;
-    if (step === steps.length) {
-      const end = skipValue(t, i, depth);
-      this.found.start = i;
-      this.found.end = end;
-      this.found.escaped = escaped;
-      return end;
-    }
-    const s = steps[step]!;
-    const c = t.charCodeAt(i);
-    switch (s.kind) {
-      case "error":
-        if (!s.arrayOnly || c === 91) this.badPath = true;
-        return skipValue(t, i, depth);
-      case "key":
-        return c === 123 ? this.member(i, s.key, step, depth) : skipValue(t, i, depth);
-      case "index":
-      case "from-end":
-        return c === 91 ? this.element(i, s, step, depth) : skipValue(t, i, depth);
-    }
-  }
-
-  private member(i: number, key: string, step: number, depth: number): number {
-    const t = this.t;
-    if (depth >= MAX_DEPTH) malformed();
-    i = skipSpace(t, i + 1);
-    if (t.charCodeAt(i) === 125) return i + 1;
-    let matched = false;
-    for (;;) {
-      if (t.charCodeAt(i) !== 34) malformed();
-      const nameEnd = skipString(t, i);
-      const match: boolean = !matched && nameIs(t, i, nameEnd, key);
-      let at = skipSpace(t, nameEnd);
-      if (t.charCodeAt(at) !== 58) malformed();
-      at = skipSpace(t, at + 1);
-      i = nextItem(t, this.value(at, match ? step + 1 : -1, depth + 1), 125);
-      matched ||= match;
-      if (i < 0) return -i - 1;
-    }
-  }
-
-  private element(i: number, s: Extract<JsonPath["steps"][number], { kind: "index" | "from-end" }>, step: number, depth: number): number {
-    const t = this.t;
-    if (depth >= MAX_DEPTH) malformed();
-    const starts: number[] | undefined = s.kind === "from-end" ? [] : undefined;
-    const wanted = s.kind === "index" ? s.index : -1;
-    i = skipSpace(t, i + 1);
-    let end: number;
-    if (t.charCodeAt(i) === 93) end = i + 1;
-    else {
-      for (let k = 0; ; k++) {
-        starts?.push(i);
-        i = nextItem(t, this.value(i, k === wanted ? step + 1 : -1, depth + 1), 93);
-        if (i < 0) break;
-      }
-      end = -i - 1;
-    }
-    // `[#-n]`: the element is known once the array is counted; it was validated on the way, so walking it again is cheap.
-    if (starts !== undefined && s.kind === "from-end" && s.back > 0 && s.back <= starts.length) this.value(starts[starts.length - s.back]!, step + 1, depth + 1);
+/** Skips the value at `i`; `step`: the path step it is matched against (-1: off the path; the path's length: it is the value). */
+function walk(i: number, step: number, depth: number): number {
+  const t = text;
+  if (step < 0) return skipValue(t, i, depth);
+  if (step === steps.length) {
+    const end = skipValue(t, i, depth);
+    found.start = i;
+    found.end = end;
+    found.escaped = escaped;
     return end;
   }
+  const s = steps[step]!;
+  const c = t.charCodeAt(i);
+  switch (s.kind) {
+    case "error":
+      if (!s.arrayOnly || c === 91) badPath = true;
+      return skipValue(t, i, depth);
+    case "key":
+      return c === 123 ? member(i, s.key, step, depth) : skipValue(t, i, depth);
+    case "index":
+    case "from-end":
+      return c === 91 ? element(i, s, step, depth) : skipValue(t, i, depth);
+  }
+}
+
+function member(i: number, key: string, step: number, depth: number): number {
+  const t = text;
+  if (depth >= MAX_DEPTH) malformed();
+  i = skipSpace(t, i + 1);
+  if (t.charCodeAt(i) === 125) return i + 1;
+  let matched = false;
+  for (;;) {
+    if (t.charCodeAt(i) !== 34) malformed();
+    const nameEnd = skipString(t, i);
+    const match: boolean = !matched && nameIs(t, i, nameEnd, key);
+    let at = skipSpace(t, nameEnd);
+    if (t.charCodeAt(at) !== 58) malformed();
+    at = skipSpace(t, at + 1);
+    i = nextItem(t, walk(at, match ? step + 1 : -1, depth + 1), 125);
+    matched ||= match;
+    if (i < 0) return -i - 1;
+  }
+}
+
+function element(i: number, s: Extract<JsonPath["steps"][number], { kind: "index" | "from-end" }>, step: number, depth: number): number {
+  const t = text;
+  if (depth >= MAX_DEPTH) malformed();
+  const starts: number[] | undefined = s.kind === "from-end" ? [] : undefined;
+  const wanted = s.kind === "index" ? s.index : -1;
+  i = skipSpace(t, i + 1);
+  let end: number;
+  if (t.charCodeAt(i) === 93) end = i + 1;
+  else {
+    for (let k = 0; ; k++) {
+      starts?.push(i);
+      i = nextItem(t, walk(i, k === wanted ? step + 1 : -1, depth + 1), 93);
+      if (i < 0) break;
+    }
+    end = -i - 1;
+  }
+  // `[#-n]`: the element is known once the array is counted; it was validated on the way, so walking it again is cheap.
+  if (starts !== undefined && s.kind === "from-end" && s.back > 0 && s.back <= starts.length) walk(starts[starts.length - s.back]!, step + 1, depth + 1);
+  return end;
 }
 
 /** Whether the string `t[from, to)` (quotes included) is `key`, decoded. */
