@@ -51,7 +51,7 @@ import { compareText, compareValues } from "./value-order.js";
  * `type_mismatch`, never a silent answer. Both are non-NULL here.
  */
 function compareUntyped(a: Value, b: Value): number {
-  const family = (v: Value): string => (typeof v === "number" ? "number" : typeof v);
+  const family = (v: Value): string => (typeof v === "string" ? "text" : typeof v);
   if (family(a) !== family(b)) throw new StoreError("type_mismatch", `Cannot compare ${family(a)} with ${family(b)}`);
   return compareValues(a, b);
 }
