@@ -13,6 +13,7 @@
  *   J3  SELECT doc -> 'tags' FROM docs                               (JSON text out)
  *   J4  SELECT json_extract(doc, '$.note') FROM docs                 (the last member: the whole text walked)
  *   J5  SELECT json_array_length(doc, '$.tags'), json_type(doc, '$.score') FROM docs
+ *   J6  SELECT doc ->> 'name', doc ->> 'age', doc ->> '$.address.city' FROM docs   (three values of each document)
  */
 import { createRequire } from "node:module";
 import { Engine } from "../src/catalog/engine.js";
@@ -82,6 +83,7 @@ const QUERIES: readonly [string, string, Value[]][] = [
   ["J3 -> an array", "SELECT doc -> 'tags' FROM docs", []],
   ["J4 the last member", "SELECT json_extract(doc, '$.note') FROM docs", []],
   ["J5 length and type", "SELECT json_array_length(doc, '$.tags'), json_type(doc, '$.score') FROM docs", []],
+  ["J6 three values", "SELECT doc ->> 'name', doc ->> 'age', doc ->> '$.address.city' FROM docs", []],
 ];
 
 /** Best and median CPU ms per call, the peers taking turns. */

@@ -177,8 +177,10 @@ function nextItem(t: string, i: number, close: number): number {
 
 /** Throws `MalformedJson` unless `t` is one JSON value, with space around it at most. */
 export function validate(t: string): void {
+  if (t === lastValid) return;
   const start = skipSpace(t, 0);
   if (skipSpace(t, skipValue(t, start, 0)) !== t.length) malformed();
+  lastValid = t;
 }
 
 /** A value's place in its document: `start` < 0 when the path found none. */
@@ -189,10 +191,21 @@ export interface Span {
   escaped: boolean;
 }
 
+/**
+ * The document validated last. Another lookup in it — the next function
+ * of the same row's document, as in `SELECT doc ->> 'a', doc ->> 'b'` —
+ * need not validate it again, and stops once the path has its answer
+ * (SQLite keeps its last parsed documents for the same reason).
+ */
+let lastValid: string | undefined;
+
 /** The walk in progress (one at a time: nothing here calls back out), and its answer, reused so a lookup allocates nothing. */
 let text = "";
 let steps: JsonPath["steps"] = [];
 let badPath = false;
+/** Walking a document known valid: stop at the answer (`done`) instead of reading on to validate. */
+let known = false;
+let done = false;
 const found: Span = { start: -1, end: -1, escaped: false };
 
 /**
@@ -206,9 +219,15 @@ export function locate(t: string, path: JsonPath): Readonly<Span> {
   text = t;
   steps = path.steps;
   badPath = false;
+  known = t === lastValid;
+  done = false;
   found.start = -1;
   const start = skipSpace(t, 0);
-  if (skipSpace(t, walk(start, 0, 0)) !== t.length) malformed();
+  const end = walk(start, 0, 0);
+  if (!known) {
+    if (skipSpace(t, end) !== t.length) malformed();
+    lastValid = t;
+  }
   if (badPath) throw new BadJsonPath(path.text);
   return found;
 }
@@ -222,13 +241,17 @@ function walk(i: number, step: number, depth: number): number {
     found.start = i;
     found.end = end;
     found.escaped = escaped;
+    done = known;
     return end;
   }
   const s = steps[step]!;
   const c = t.charCodeAt(i);
   switch (s.kind) {
     case "error":
-      if (!s.arrayOnly || c === 91) badPath = true;
+      if (!s.arrayOnly || c === 91) {
+        badPath = true;
+        done = known; // validation, when it runs, reads on: a malformed document outranks a bad path
+      }
       return skipValue(t, i, depth);
     case "key":
       return c === 123 ? member(i, s.key, step, depth) : skipValue(t, i, depth);
@@ -251,7 +274,10 @@ function member(i: number, key: string, step: number, depth: number): number {
     let at = skipSpace(t, nameEnd);
     if (t.charCodeAt(at) !== 58) malformed();
     at = skipSpace(t, at + 1);
-    i = nextItem(t, walk(at, match ? step + 1 : -1, depth + 1), 125);
+    const end = walk(at, match ? step + 1 : -1, depth + 1);
+    // In a known document the first match decides: found or not, nothing after it counts.
+    if (done || (match && known)) return (done = true), end;
+    i = nextItem(t, end, 125);
     matched ||= match;
     if (i < 0) return -i - 1;
   }
@@ -268,7 +294,9 @@ function element(i: number, s: Extract<JsonPath["steps"][number], { kind: "index
   else {
     for (let k = 0; ; k++) {
       starts?.push(i);
-      i = nextItem(t, walk(i, k === wanted ? step + 1 : -1, depth + 1), 93);
+      const at = walk(i, k === wanted ? step + 1 : -1, depth + 1);
+      if (done || (k === wanted && known)) return (done = true), at;
+      i = nextItem(t, at, 93);
       if (i < 0) break;
     }
     end = -i - 1;
@@ -306,10 +334,25 @@ export function minify(t: string, from: number, to: number): string {
   return run === from ? t.slice(from, to) : out + t.slice(run, to);
 }
 
-/** A JSON number's SQL value: a double (a number past the double range is NULL: no column holds it). */
-export function numberValue(text: string): number | null {
-  const n = Number(text) + 0; // -0 is 0, as SQLite's integer
-  return Number.isFinite(n) ? n : null;
+/**
+ * The JSON number `t[from, to)` as a double (a number past the double
+ * range is NULL: no column holds it). A short integer is read from its
+ * digits, without a string cut out for `Number`.
+ */
+export function numberValue(t: string, from: number, to: number): number | null {
+  const negative = t.charCodeAt(from) === 45;
+  if (to - from <= (negative ? 16 : 15)) {
+    let n = 0;
+    let i = negative ? from + 1 : from;
+    for (; i < to; i++) {
+      const d = t.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      n = n * 10 + d;
+    }
+    if (i === to) return negative ? 0 - n : n; // 0 - 0 is 0: -0 reads as SQLite's integer 0
+  }
+  const n = Number(t.slice(from, to));
+  return Number.isFinite(n) ? n + 0 : null;
 }
 
 /** The SQL value of the JSON value `t[from, to)`: a string's text, a number, a boolean, NULL, or an array's or object's JSON text. */
@@ -328,7 +371,7 @@ export function sqlValue(t: string, span: Span): string | number | boolean | nul
     case 91:
       return minify(t, start, end);
     default:
-      return numberValue(t.slice(start, end));
+      return numberValue(t, start, end);
   }
 }
 
