@@ -9,7 +9,9 @@
  * text itself: `locate` validates the whole document and finds a path's
  * value in the same pass, as a span of the text; the callers turn the span
  * into a SQL value (`sqlValue`), minified JSON text (`minify`) or a type
- * name. Nesting deeper than SQLite's 1,000 levels is malformed, as there.
+ * name. The text validated last is remembered, so the next lookup in it
+ * (the same row's next function) stops at its answer. Nesting deeper than
+ * SQLite's 1,000 levels is malformed, as there.
  *
  * JSON5 (comments, unquoted names, trailing commas…), which SQLite also
  * reads, is malformed here (docs/decisions.md).
