@@ -76,8 +76,11 @@ export function jsonCall(g: Codegen, e: Call): string {
   switch (e.name as JsonFunction) {
     case "json":
       return strict(g, args, ([doc]) => `h.json.json(${name}, ${doc})`);
-    case "json_valid":
-      return strict(g, args, ([doc]) => `h.json.valid(${doc})`);
+    case "json_valid": {
+      // A NULL document is NULL; NULL flags are SQLite's error, which `valid` raises.
+      const doc = g.temp();
+      return `((${doc} = ${g.value(args[0]!)}) === null ? null : h.json.valid(${doc}${args[1] === undefined ? "" : `, ${g.value(args[1])}`}))`;
+    }
     case "json_extract":
       if (args.length === 2) return strict(g, args, ([doc, p]) => `h.json.extract(${name}, ${doc}, ${path(g, args[1]!, p!)})`);
       return strict(g, args, ([doc, ...ps]) => `h.json.extractMany(${name}, ${doc}, [${ps.map((p, i) => path(g, args[i + 1]!, p)).join(", ")}])`);

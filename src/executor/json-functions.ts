@@ -133,7 +133,16 @@ export function json(name: string, doc: string): string {
   }
 }
 
-export function valid(doc: string): boolean {
+/**
+ * `json_valid(x [, flags])`: SQLite's flags say which forms count — 1 RFC
+ * 8259 text, 2 JSON5 text, 4 and 8 JSONB. Only text is read here, and only
+ * RFC 8259, so text is valid under 1 or 2 when it is JSON, never under 4
+ * or 8 alone.
+ */
+export function valid(doc: string, flags: Value = 1): boolean {
+  const forms = typeof flags === "number" ? Math.trunc(flags) : NaN;
+  if (!(forms >= 1 && forms <= 15)) throw new StoreError("invalid_request", "FLAGS parameter to json_valid() must be between 1 and 15");
+  if ((forms & 3) === 0) return false;
   try {
     validate(doc);
     return true;

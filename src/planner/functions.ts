@@ -78,7 +78,7 @@ export const FUNCTIONS: Readonly<Record<FunctionName, Signature>> = {
   strftime: { min: 1, max: Infinity, args: ["text", "time", "text"], result: text },
   // SQLite's JSON functions over text documents (`executor/json-functions.ts`). One path extracts a value typed when it is read.
   json: { min: 1, max: 1, args: ["text"], result: text },
-  json_valid: { min: 1, max: 1, args: ["text"], result: () => "boolean" },
+  json_valid: { min: 1, max: 2, args: ["text", "number"], result: () => "boolean" },
   json_extract: { min: 2, max: Infinity, args: ["text", "text"], result: (args) => (args.length === 2 ? "unknown" : "text") },
   json_type: { min: 1, max: 2, args: ["text", "text"], result: text },
   json_array_length: { min: 1, max: 2, args: ["text", "text"], result: integer },

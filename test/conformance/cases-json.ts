@@ -74,6 +74,8 @@ export const jsonCases: readonly Case[] = [
   one("json() minifies and keeps numbers and escapes as written", F("json", L(' { "a" : [1, 2.50, "\\u0041"] } ')), `json(' { "a" : [1, 2.50, "\\u0041"] } ')`, '{"a":[1,2.50,"\\u0041"]}'),
   one("json_valid of JSON", F("json_valid", L('{"a":[1,true,null]}')), `json_valid('{"a":[1,true,null]}')`, true),
   one("json_valid of JSON5 is false", F("json_valid", L("{a:1}")), "json_valid('{a:1}')", false),
+  one("json_valid's flags 4 and 8 (JSONB) take no text", F("json_valid", L("[1]"), L(12)), "json_valid('[1]', 12)", false),
+  one("json_valid's flags are 1 to 15", F("json_valid", L("[1]"), L(16)), "json_valid('[1]', 16)", err("invalid_request")),
   one("json_extract of several paths is a JSON array", F("json_extract", L('{"a":1,"b":[2]}'), L("$.a"), L("$.b"), L("$.c")), `json_extract('{"a":1,"b":[2]}', '$.a', '$.b', '$.c')`, "[1,[2],null]"),
   one("the first of repeated names is found", F("json_extract", L('{"a":1,"a":2}'), L("$.a")), `json_extract('{"a":1,"a":2}', '$.a')`, 1),
   one("a quoted key holds dots", F("json_extract", L('{"a.b":{"c d":5}}'), L('$."a.b".c d')), `json_extract('{"a.b":{"c d":5}}', '$."a.b".c d')`, 5),

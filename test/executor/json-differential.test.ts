@@ -141,6 +141,7 @@ check("json_type(doc)", "SELECT json_type(?)", (r) => [r.d], 0.5);
 check("json_array_length(doc, path)", "SELECT json_array_length(?, ?)", (r) => [r.d, r.p]);
 check("json(doc)", "SELECT json(?)", (r) => [r.d], 0.5);
 check("json_valid(doc)", "SELECT json_valid(?)", (r) => [r.d], 0.5);
+check("json_valid(doc, flags)", "SELECT json_valid(?, ?)", (r) => [r.d, (r.id % 17) - 0.5], 0.3);
 check("json_quote of a value read from a document", "SELECT json_quote(json_extract(?, ?))", (r) => [r.d, r.p], 0.2, (r) => readsBoolean(r.d, r.p));
 check("json_array of -> and ->>", "SELECT json_array(? -> ?, ? ->> ?)", (r) => [r.d, r.a, r.d, r.a], 0.4, (r) => readsBoolean(r.d, r.a));
 check("json_array of json_extract and ->> with a path", "SELECT json_array(json_extract(?, ?), ? ->> ?)", (r) => [r.d, r.p, r.d, r.p], 0.4, (r) => readsBoolean(r.d, r.p));
