@@ -443,8 +443,13 @@ export class Table implements TableInfo, TableStore {
       try {
         holds = steadily(() => check.eval(values, []));
       } catch (error) {
-        if (!(error instanceof UnsteadyRead)) throw error;
-        problems.push({ table: this.name, row, code: "check", message: `${check.label} of "${this.name}" reads the clock or the time zone for this row ('now', 'localtime', 'utc'), which a check may not` });
+        if (error instanceof UnsteadyRead) {
+          problems.push({ table: this.name, row, code: "check", message: `${check.label} of "${this.name}" reads the clock or the time zone for this row ('now', 'localtime', 'utc'), which a check may not` });
+          continue;
+        }
+        // A value the check cannot read for this row (malformed JSON, a JSON value of another type): the row's problem, not the statement's, so a file holding it still validates.
+        if (!(error instanceof StoreError) || error.code === "internal_error") throw error;
+        problems.push({ table: this.name, row, code: "check", message: `${check.label} of "${this.name}" cannot be evaluated for this row: ${error.message}` });
         continue;
       }
       if (holds === false) problems.push({ table: this.name, row, code: "check", message: `Row breaks ${check.label} of "${this.name}"` });
