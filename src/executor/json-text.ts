@@ -341,7 +341,7 @@ export function minify(t: string, from: number, to: number): string {
  * range is NULL: no column holds it). A short integer is read from its
  * digits, without a string cut out for `Number`.
  */
-export function numberValue(t: string, from: number, to: number): number | null {
+function numberValue(t: string, from: number, to: number): number | null {
   const negative = t.charCodeAt(from) === 45;
   if (to - from <= (negative ? 16 : 15)) {
     let n = 0;
