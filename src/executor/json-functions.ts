@@ -22,7 +22,7 @@ import { StoreError } from "../errors.js";
 import { castValue } from "../planner/casts.js";
 import { arrowPath, compilePath, type JsonPath } from "./json-path.js";
 import { edit as editTree, parseTree, patch as patchTree, render, type EditMode } from "./json-edit.js";
-import { BadJsonPath, MalformedJson, arrayLength, locate, minify, sqlValue, typeName, validate } from "./json-text.js";
+import { BadJsonPath, MalformedJson, arrayLength, jsonTypeName, locate, minify, sqlValue, validate } from "./json-text.js";
 
 /**
  * The scanner's errors as the statement's, named by `label` (`json_extract()`,
@@ -118,7 +118,7 @@ export function extractArgument(name: string, doc: string | null, path: JsonPath
       const text = minify(doc, span.start, span.end);
       return asJson ? text : quoteText(text);
     }
-    return encode(sqlValue(doc, span), typeName(doc, span.start, span.end) === "real");
+    return encode(sqlValue(doc, span), jsonTypeName(doc, span.start, span.end) === "real");
   } catch (error) {
     throw failure(name, error);
   }
@@ -155,7 +155,7 @@ export function valid(doc: string, flags: Value = 1): boolean {
 export function type(name: string, doc: string, path: JsonPath = ROOT): string | null {
   try {
     const span = locate(doc, path);
-    return span.start < 0 ? null : typeName(doc, span.start, span.end);
+    return span.start < 0 ? null : jsonTypeName(doc, span.start, span.end);
   } catch (error) {
     throw failure(name, error);
   }

@@ -378,7 +378,7 @@ export function sqlValue(t: string, span: Span): string | number | boolean | nul
 }
 
 /** SQLite's json_type() names: object, array, text, integer, real, true, false, null. */
-export function typeName(t: string, start: number, end: number): string {
+export function jsonTypeName(t: string, start: number, end: number): string {
   switch (t.charCodeAt(start)) {
     case 123:
       return "object";
