@@ -392,6 +392,26 @@ export const char = (...codes: Operand[]): Expr => fn("char", ...codes);
 export const unicode = (x: Operand): Expr => fn("unicode", x);
 /** `hex(t)`: the UTF-8 bytes of a text in upper-case hexadecimal. */
 export const hex = (x: Operand): Expr => fn("hex", x);
+/** `max(a, b, …)` of SQL, the greatest argument (NULL if any is): the first a column if a string, the rest values (`max(x)` is the aggregate). */
+export const maxOf = (first: Operand, ...rest: Operand[]): Expr => fn("max", first, ...rest);
+/** `min(a, b, …)` of SQL, the least argument (NULL if any is). */
+export const minOf = (first: Operand, ...rest: Operand[]): Expr => fn("min", first, ...rest);
+/** `printf(format, …)`: the format a text value, each argument a column if a string (`printf("%s: %d", "name", "qty")`). */
+export const printf = (format: Operand, ...args: Operand[]): Expr =>
+  fluent({ type: "function", name: "printf", args: [toRight(format), ...args.map(toLeft)] });
+/** `quote(x)`: x as an SQL literal. */
+export const quote = (x: Operand): Expr => fn("quote", x);
+/** `random()`: a random integer, a new one for each row. */
+export const random = (): Expr => fn("random");
+/** A math function: it takes numbers only, so every string argument is a column (`pow(2, "x")`). */
+const math = (name: string, ...args: Operand[]): Expr => fluent({ type: "function", name, args: args.map(toLeft) });
+export const sqrt = (x: Operand): Expr => math("sqrt", x);
+export const pow = (x: Operand, y: Operand): Expr => math("pow", x, y);
+export const exp = (x: Operand): Expr => math("exp", x);
+export const ln = (x: Operand): Expr => math("ln", x);
+/** `log(x)` is the base-10 logarithm; `log(b, x)` of base b. */
+export const log = (x: Operand, y?: Operand): Expr => (y === undefined ? math("log", x) : math("log", x, y));
+export const pi = (): Expr => math("pi");
 
 /**
  * SQLite's date and time functions: a time value (a string is a column, as

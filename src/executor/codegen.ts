@@ -37,9 +37,11 @@ import { StoreError, assertNever } from "../errors.js";
 import { castValue } from "../planner/casts.js";
 import type { BoundExpr, CompareOp, StaticType } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
-import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction } from "./functions.js";
+import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction, type TypedTextFunction } from "./functions.js";
 import { JSON_CALLS, jsonCall } from "./json-codegen.js";
 import * as json from "./json-functions.js";
+import { printf } from "./printf.js";
+import { concat, concatWs, quote } from "./text-functions.js";
 import { compileLike, type LikeMatcher } from "./like.js";
 import type { SubqueryNode, SubqueryRunner } from "./subquery.js";
 import { isNumericType } from "./table-store.js";
@@ -130,6 +132,7 @@ const HELPERS = Object.freeze({
   cast: (value: Value, from: StaticType, to: ColumnType) => castValue(value, from, to),
   fn: FUNCTION_ORDER.map((name) => STRICT_FUNCTIONS[name]),
   replace,
+  typed: { printf, concat, concat_ws: concatWs, quote } satisfies Record<TypedTextFunction, unknown>,
   typeName,
   sum: sumOf,
   num: (v: number): number | null => (v === v ? v : null),
@@ -452,6 +455,11 @@ export class Codegen {
         const arg = e.args[0]!;
         return `h.typeName(${this.value(arg)}, ${typeOf(arg) === "real" ? "true" : "false"})`;
       }
+      case "printf":
+      case "concat":
+      case "concat_ws":
+      case "quote":
+        return `h.typed.${e.name}(${[this.const(e.args.map(typeOf)), ...e.args.map((a) => this.value(a))].join(", ")})`;
       default: {
         const call = `h.fn[${int(FUNCTION_ORDER.indexOf(e.name as StrictFunction))}]`;
         if (e.args.length === 0) return `${call}()`;

@@ -465,6 +465,7 @@ export class ExprBinder {
   /** A call of a known function (or the operators `->`, `->>`): its arguments checked against its signature. */
   private bindCall(fn: FunctionName, args: readonly Expression[], depth: number): BoundExpr {
     const signature = FUNCTIONS[fn];
+    if ((fn === "max" || fn === "min") && args.length === 1) throw this.misuse(`${fn}() of one argument is an aggregate: write {"type":"aggregate","name":"${fn}"}`);
     const repeat = signature.repeat;
     const offPairs = repeat !== undefined && (args.length - (signature.args.length - repeat)) % repeat !== 0;
     if (args.length < signature.min || args.length > signature.max || offPairs) {
@@ -574,6 +575,9 @@ export function bindTableExpr(table: TableInfo, e: Expression, mustBeBoolean: bo
   if (context.params.list().length > 0) throw new StoreError("invalid_request", "Checks and computed fields cannot use parameters");
   if (mustBeBoolean && some(bound, readsClock)) {
     throw new StoreError("invalid_request", "A check cannot read the clock or the time zone ('now', 'localtime', 'utc'): its answer would change after the row is written");
+  }
+  if (some(bound, (x) => x.kind === "function" && x.name === "random")) {
+    throw new StoreError("invalid_request", `${mustBeBoolean ? "A check" : "A computed field"} cannot call random(): its answer would change each time the row is read`);
   }
   return bound;
 }

@@ -92,7 +92,44 @@ export const FUNCTIONS: Readonly<Record<FunctionName, Signature>> = {
   json_patch: { min: 2, max: 2, args: ["text", "text"], result: text },
   "->": { min: 2, max: 2, args: ["text", "path"], result: text },
   "->>": { min: 2, max: 2, args: ["text", "path"], result: () => "unknown" },
+  // With two arguments or more min and max compare their arguments; with one they are the aggregates.
+  max: { min: 2, max: Infinity, args: "same", result: (args, name) => unify(args, `${name}()`) },
+  min: { min: 2, max: Infinity, args: "same", result: (args, name) => unify(args, `${name}()`) },
+  printf: { min: 1, max: Infinity, args: ["text", "any"], result: text },
+  concat: { min: 1, max: Infinity, args: ["any"], result: text },
+  concat_ws: { min: 2, max: Infinity, args: ["text", "any"], result: text },
+  quote: { min: 1, max: 1, args: ["any"], result: text },
+  random: { min: 0, max: 0, args: [], result: integer },
+  acos: mathOf(1),
+  acosh: mathOf(1),
+  asin: mathOf(1),
+  asinh: mathOf(1),
+  atan: mathOf(1),
+  atan2: mathOf(2),
+  atanh: mathOf(1),
+  cos: mathOf(1),
+  cosh: mathOf(1),
+  degrees: mathOf(1),
+  exp: mathOf(1),
+  ln: mathOf(1),
+  log: { min: 1, max: 2, args: ["number"], result: () => "real" },
+  log10: mathOf(1),
+  log2: mathOf(1),
+  mod: mathOf(2),
+  pi: mathOf(0),
+  pow: mathOf(2),
+  radians: mathOf(1),
+  sin: mathOf(1),
+  sinh: mathOf(1),
+  sqrt: mathOf(1),
+  tan: mathOf(1),
+  tanh: mathOf(1),
 };
+
+/** A math function of `n` numbers, whose answer is always a real (as SQLite's: `pow(2, 2)` is 4.0). */
+function mathOf(n: number): Signature {
+  return { min: n, max: n, args: ["number"], result: () => "real" };
+}
 
 /** The functions whose text result is JSON (SQLite's JSON subtype): a JSON builder takes it in as JSON, not as a string. */
 export const JSON_RESULT: ReadonlySet<FunctionName> = new Set(["json", "json_array", "json_object", "json_quote", "json_set", "json_insert", "json_replace", "json_remove", "json_patch", "->"]);
@@ -142,7 +179,7 @@ function unixepochType(args: readonly BoundExpr[]): StaticType {
 }
 
 /** Other spellings SQLite accepts for the same function. */
-const ALIASES: Readonly<Record<string, FunctionName>> = { ceiling: "ceil" };
+const ALIASES: Readonly<Record<string, FunctionName>> = { ceiling: "ceil", power: "pow", format: "printf" };
 
 /** nullif(a, b) is a or NULL: of a's type, once a and b are known to be of one family. */
 function nullifType(args: readonly StaticType[], name: string): StaticType {

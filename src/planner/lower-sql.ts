@@ -876,7 +876,8 @@ function lowerCall(call: CallExpr): Expression {
   const name = call.name.text.toLowerCase();
   if (name === "group_concat" || name === "string_agg") return lowerGroupConcat(call, name);
   if (JSON_AGGREGATES.has(name)) return lowerJsonAggregate(call, name as "json_group_array" | "json_group_object");
-  if (AGGREGATES.has(name)) {
+  // min and max of two arguments or more compare them, as in SQLite.
+  if (AGGREGATES.has(name) && !((name === "min" || name === "max") && call.args.length >= 2 && !call.star && !call.distinct)) {
     const aggregate = name as AggregateName;
     if (call.star) {
       if (aggregate !== "count") throw new SqlError("sql_error", `${aggregate}(*) does not exist: only count takes *`, at(call.span));

@@ -74,7 +74,42 @@ export type FunctionName =
   | "json_patch"
   /** SQL's `->` and `->>` (JSON `binary` ops): no function of that name can be written. */
   | "->"
-  | "->>";
+  | "->>"
+  | "max"
+  | "min"
+  | "printf"
+  | "concat"
+  | "concat_ws"
+  | "quote"
+  | "random"
+  | MathFunctionName;
+
+/** SQLite's math functions: numbers in, a real out. */
+export type MathFunctionName =
+  | "acos"
+  | "acosh"
+  | "asin"
+  | "asinh"
+  | "atan"
+  | "atan2"
+  | "atanh"
+  | "cos"
+  | "cosh"
+  | "degrees"
+  | "exp"
+  | "ln"
+  | "log"
+  | "log10"
+  | "log2"
+  | "mod"
+  | "pi"
+  | "pow"
+  | "radians"
+  | "sin"
+  | "sinh"
+  | "sqrt"
+  | "tan"
+  | "tanh";
 
 /**
  * A bound expression. Nodes that compute a value carry its static `type`;
