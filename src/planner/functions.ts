@@ -191,7 +191,7 @@ function nullifType(args: readonly StaticType[], name: string): StaticType {
 /** The names a call can use: not the operators `->` and `->>`. */
 const NAMES: ReadonlyMap<string, FunctionName> = new Map([
   ...Object.keys(FUNCTIONS)
-    .filter((name) => /^[a-z_]+$/.test(name))
+    .filter((name) => /^[a-z_][a-z0-9_]*$/.test(name))
     .map((name) => [name, name as FunctionName] as const),
   ...Object.entries(ALIASES),
 ]);
