@@ -52,7 +52,7 @@ import { compareText, compareValues } from "./value-order.js";
  * same rules as typed comparisons, so text against a number or boolean is
  * `type_mismatch`, never a silent answer. Both are non-NULL here.
  */
-function compareUntyped(a: Value, b: Value): number {
+export function compareUntyped(a: Value, b: Value): number {
   const family = (v: Value): string => (typeof v === "string" ? "text" : typeof v);
   if (family(a) !== family(b)) throw new StoreError("type_mismatch", `Cannot compare ${family(a)} with ${family(b)}`);
   return compareValues(a, b);

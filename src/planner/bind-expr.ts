@@ -265,27 +265,7 @@ export class ExprBinder {
 
   /** `e`, of unknown type, required to be of `family`: its parameters constrained, its values from run time checked as read. */
   private settle(e: BoundExpr, family: Family, of: string): BoundExpr {
-    this.constrain(e, family, of);
-    return typedWhenRead(e) ? { kind: "assert-type", expr: e, type: family, of } : e;
-  }
-
-  /** Requires every parameter that decides `e`'s (unknown) type to be of `family`. */
-  private constrain(e: BoundExpr, family: Family, of: string): void {
-    switch (e.kind) {
-      case "param":
-        this.params.use(e.index, { kind: "operand", family, of });
-        return;
-      case "case":
-        for (const w of e.whens) if (typeOf(w.then) === "unknown") this.constrain(w.then, family, of);
-        if (e.else !== undefined && typeOf(e.else) === "unknown") this.constrain(e.else, family, of);
-        return;
-      case "function":
-        // Only coalesce and its kind take their type from their arguments (not `->>` from its document).
-        if (FUNCTIONS[e.name].args === "same") for (const arg of e.args) if (typeOf(arg) === "unknown") this.constrain(arg, family, of);
-        return;
-      default:
-        return;
-    }
+    return settle(this.params, e, family, of);
   }
 
   private identifier(name: string, depth: number): BoundExpr {
@@ -540,6 +520,38 @@ export class ExprBinder {
     if (left.kind === "param" && right.kind === "param") this.linkParams(left.index, right.index);
     if (lf !== undefined && rf !== undefined && lf !== rf) throw new StoreError("type_mismatch", `Cannot compare ${lt} with ${rt} using ${op}`);
     return [left, right];
+  }
+}
+
+/**
+ * `e`, of unknown type, required to be of `family` where `of` takes it: the
+ * parameters that decide its type constrained, and a value from run time
+ * (JSON) wrapped in `assert-type`, checked as each row is read. Whatever
+ * unifies types and keeps the expressions (CASE, coalesce, a compound's
+ * columns, lag's default) must keep what this returns, or the value reaches
+ * its typed use unchecked.
+ */
+export function settle(params: ParamUses, e: BoundExpr, family: Family, of: string): BoundExpr {
+  constrain(params, e, family, of);
+  return typedWhenRead(e) ? { kind: "assert-type", expr: e, type: family, of } : e;
+}
+
+/** Requires every parameter that decides `e`'s (unknown) type to be of `family`. */
+function constrain(params: ParamUses, e: BoundExpr, family: Family, of: string): void {
+  switch (e.kind) {
+    case "param":
+      params.use(e.index, { kind: "operand", family, of });
+      return;
+    case "case":
+      for (const w of e.whens) if (typeOf(w.then) === "unknown") constrain(params, w.then, family, of);
+      if (e.else !== undefined && typeOf(e.else) === "unknown") constrain(params, e.else, family, of);
+      return;
+    case "function":
+      // Only coalesce and its kind take their type from their arguments (not `->>` from its document).
+      if (FUNCTIONS[e.name].args === "same") for (const arg of e.args) if (typeOf(arg) === "unknown") constrain(params, arg, family, of);
+      return;
+    default:
+      return;
   }
 }
 

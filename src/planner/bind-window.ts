@@ -100,7 +100,13 @@ export function bindWindowCall(e: Extract<Expression, { type: "window" }>, binde
     case "lead":
       if (args[1] !== undefined) args[1] = binder.expect(args[1], "number", `${name}()`);
       // The default stands where the row is missing: one type with the value.
-      type = args[2] === undefined ? typeOf(args[0]!) : binder.unifyAll([args[0]!, args[2]], `${name}()`).type;
+      if (args[2] === undefined) type = typeOf(args[0]!);
+      else {
+        // The checked value and default: one read from JSON beside a typed other is checked as read.
+        const unified = binder.unifyAll([args[0]!, args[2]], `${name}()`);
+        [args[0], args[2]] = unified.list as [BoundExpr, BoundExpr];
+        type = unified.type;
+      }
       break;
     case "first_value":
     case "last_value":

@@ -69,6 +69,22 @@ export const jsonCases: readonly Case[] = [
     sel(users, [AS(B("+", B("->>", DOC_JSON, "name"), 1), "v")]),
     `SELECT (${DOC_SQL} ->> 'name') + 1 AS v FROM users`,
     err("type_mismatch")),
+  // A value read from JSON meets a typed value wherever types are unified or compared: checked as read, never converted on its way to a column.
+  c("a compound's column read from JSON in one select and typed in another is checked as read", null, null,
+    `INSERT INTO orders (id, user_id, amount) SELECT id, 'u1', x FROM (SELECT 7 AS id, '{"a":"oops"}' ->> 'a' AS x UNION ALL SELECT 8, 1.5)`,
+    err("type_mismatch")),
+  c("a compound's checked column passes its family", null, null,
+    `SELECT x FROM (SELECT '{"a":2.5}' ->> 'a' AS x UNION ALL SELECT 1.5) ORDER BY x`,
+    rows(["x"], [1.5], [2.5])),
+  c("lead() of a value read from JSON with a typed default is checked as read", null, null,
+    `SELECT x FROM (SELECT lead('{"a":"oops"}' ->> 'a', 1, 0) OVER (ORDER BY id) AS x FROM users)`,
+    err("type_mismatch")),
+  c("lead()'s default read from JSON beside a typed value is checked as read", null, null,
+    `SELECT lead(age, 1, '{"a":"oops"}' ->> 'a') OVER (ORDER BY id) AS x FROM users`,
+    err("type_mismatch")),
+  c("a window max() over values read from JSON of two families is type_mismatch, as the grouped one", null, null,
+    `SELECT max(json_object('n', name, 'a', age) ->> iif(id = 'u1', 'n', 'a')) OVER () AS x FROM users`,
+    err("type_mismatch")),
 
   // ---- the scalar functions
   one("json() minifies and keeps numbers and escapes as written", F("json", L(' { "a" : [1, 2.50, "\\u0041"] } ')), `json(' { "a" : [1, 2.50, "\\u0041"] } ')`, '{"a":[1,2.50,"\\u0041"]}'),
