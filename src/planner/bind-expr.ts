@@ -187,10 +187,20 @@ export class ExprBinder {
         if (e.select !== undefined) {
           if (e.values !== undefined) throw new StoreError("invalid_request", "IN takes values or a select, not both");
           let expr = this.bind(e.expr, next);
-          const { plan, outer } = this.subplan(e.select);
-          [expr] = this.comparable(expr, this.oneColumn(plan, "A subquery after IN"), "IN");
-          for (const step of plan.compound?.steps ?? []) [expr] = this.comparable(expr, step.plan.columns[0]!.expr, "IN");
-          return { kind: "in-subquery", expr, plan, outer, strategy: strategyOf(outer), not: e.not === true };
+          const sub = this.subplan(e.select);
+          let column: BoundExpr;
+          [expr, column] = this.comparable(expr, this.oneColumn(sub.plan, "A subquery after IN"), "IN");
+          // The subquery's column comes back checked where it is read from JSON: the plan runs that one.
+          let plan = withFirstColumn(sub.plan, column);
+          if (plan.compound !== undefined) {
+            const steps = plan.compound.steps.map((step) => {
+              let checked: BoundExpr;
+              [expr, checked] = this.comparable(expr, step.plan.columns[0]!.expr, "IN");
+              return { ...step, plan: withFirstColumn(step.plan, checked) };
+            });
+            plan = { ...plan, compound: { ...plan.compound, steps } };
+          }
+          return { kind: "in-subquery", expr, plan, outer: sub.outer, strategy: strategyOf(sub.outer), not: e.not === true };
         }
         if (e.values === undefined || e.values.length === 0) throw new StoreError("invalid_request", "IN needs at least one value");
         let expr = this.bind(e.expr, next);
@@ -312,11 +322,12 @@ export class ExprBinder {
 
   private caseExpr(e: Extract<Expression, { type: "case" }>, depth: number, what = "CASE"): BoundExpr {
     if (e.when.length === 0) throw new StoreError("invalid_request", "CASE needs at least one WHEN");
-    const operand = e.operand === undefined ? undefined : this.bind(e.operand, depth);
+    let operand = e.operand === undefined ? undefined : this.bind(e.operand, depth);
     const whens = e.when.map((w) => {
       let when: BoundExpr;
       if (operand === undefined) when = this.boolean(w.when, depth, what === "CASE" ? "CASE WHEN" : what);
-      else [, when] = this.comparable(operand, this.bind(w.when, depth), "CASE");
+      // The operand comes back checked when read from JSON against a typed WHEN: CASE compares that one.
+      else [operand, when] = this.comparable(operand, this.bind(w.when, depth), "CASE");
       return { when, then: this.bind(w.then, depth) };
     });
     let otherwise = e.else === undefined ? undefined : this.bind(e.else, depth);
@@ -572,6 +583,12 @@ function typedWhenRead(e: BoundExpr): boolean {
     default:
       return true;
   }
+}
+
+/** `plan` with its first column's expression replaced (by the same one checked as read). */
+function withFirstColumn(plan: SelectPlan, expr: BoundExpr): SelectPlan {
+  if (plan.columns[0]!.expr === expr) return plan;
+  return { ...plan, columns: [{ ...plan.columns[0]!, expr }, ...plan.columns.slice(1)] };
 }
 
 /** The column type a parameter compared with a value of type `t` is reported against. */

@@ -85,6 +85,15 @@ export const jsonCases: readonly Case[] = [
   c("a window max() over values read from JSON of two families is type_mismatch, as the grouped one", null, null,
     `SELECT max(json_object('n', name, 'a', age) ->> iif(id = 'u1', 'n', 'a')) OVER () AS x FROM users`,
     err("type_mismatch")),
+  c("IN (SELECT a value read from JSON) against a typed value is checked as read", null, null,
+    `SELECT id FROM users WHERE age IN (SELECT json_object('n', name) ->> 'n' FROM users)`,
+    err("type_mismatch")),
+  c("CASE's operand read from JSON against typed WHENs is checked as read", null, null,
+    `SELECT CASE json_object('n', name) ->> 'n' WHEN 1 THEN 'one' ELSE 'other' END AS v FROM users`,
+    err("type_mismatch")),
+  c("IN (SELECT …) and CASE's operand read from JSON pass their family", null, null,
+    `SELECT id FROM users WHERE (CASE json_object('a', age) ->> 'a' WHEN 36 THEN 1 ELSE 0 END) = 1 AND age IN (SELECT json_object('a', age) ->> 'a' FROM users)`,
+    ids("u1")),
 
   // ---- the scalar functions
   one("json() minifies and keeps numbers and escapes as written", F("json", L(' { "a" : [1, 2.50, "\\u0041"] } ')), `json(' { "a" : [1, 2.50, "\\u0041"] } ')`, '{"a":[1,2.50,"\\u0041"]}'),
