@@ -118,10 +118,24 @@ export function extractArgument(name: string, doc: string | null, path: JsonPath
       const text = minify(doc, span.start, span.end);
       return asJson ? text : quoteText(text);
     }
-    return encode(sqlValue(doc, span), jsonTypeName(doc, span.start, span.end) === "real");
+    const value = sqlValue(doc, span);
+    // An integer past 2^53 has no double of its own: its digits go on as written, as SQLite copies an int64 (one past int64 is a real there too).
+    if (typeof value === "number" && !Number.isSafeInteger(value) && isInt64Text(doc, span.start, span.end)) return doc.slice(span.start, span.end);
+    return encode(value, jsonTypeName(doc, span.start, span.end) === "real");
   } catch (error) {
     throw failure(name, error);
   }
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Whether `doc[start, end)` is a JSON integer (no fraction, no exponent) within SQLite's int64. */
+function isInt64Text(doc: string, start: number, end: number): boolean {
+  const text = doc.slice(start, end);
+  if (!/^-?\d+$/.test(text)) return false;
+  const n = BigInt(text);
+  return n >= INT64_MIN && n <= INT64_MAX;
 }
 
 export function json(name: string, doc: string): string {
