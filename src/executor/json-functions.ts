@@ -205,6 +205,8 @@ export function encode(value: Value, real: boolean): string {
     case "boolean":
       return value ? "true" : "false";
     default:
+      // JSON has no infinity: SQLite writes an overflow as a number that reads back as one.
+      if (value === Infinity || value === -Infinity) return value > 0 ? "9.0e+999" : "-9.0e+999";
       return real || !Number.isSafeInteger(value) ? realText(value) : String(value);
   }
 }

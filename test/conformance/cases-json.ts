@@ -10,7 +10,7 @@
 
 import { add, col, fn, gt, jsonArray, jsonExtract, jsonGet, jsonGroupArray, jsonGroupObject, jsonObject, jsonValue, type Expr } from "../../src/api/expressions.js";
 import type { Expression, Value } from "../../src/commands/types.js";
-import { AS, B, C, I, L, c, err, misuse, rows, sel, type Case, type Expect } from "./dsl.js";
+import { AS, B, C, I, L, NEG, c, err, misuse, rows, sel, type Case, type Expect } from "./dsl.js";
 
 const users = "users";
 const IDS = ["u1", "u2", "u3", "u4", "u5"];
@@ -107,6 +107,12 @@ export const jsonCases: readonly Case[] = [
   one("json_type names the value's type", F("json_type", L('{"a":[1.5]}'), L("$.a[0]")), `json_type('{"a":[1.5]}', '$.a[0]')`, "real"),
   one("json_array_length", F("json_array_length", L('{"a":[1,[2,3]]}'), L("$.a")), `json_array_length('{"a":[1,[2,3]]}', '$.a')`, 2),
   one("json_quote writes a text as a JSON string", F("json_quote", L('say "hi"')), `json_quote('say "hi"')`, '"say \\"hi\\""'),
+  // An overflow (1e308 * 10) is SQLite's 9.0e+999 in JSON, and 'Inf' as text.
+  one("json_quote of an overflow is 9.0e+999, as SQLite", F("json_quote", B("*", L(1e308), L(10))), "json_quote(1e308 * 10)", "9.0e+999"),
+  one("json_array of a negative overflow is -9.0e+999", F("json_array", NEG(B("*", L(1e308), L(10)))), "json_array(-(1e308 * 10))", "[-9.0e+999]"),
+  c("an overflow as text is Inf, as SQLite; quote() writes a literal that reads back", null, null,
+    "SELECT CAST(1e308 * 10 AS TEXT) AS a, CAST(-1e308 * 10 AS TEXT) AS b, quote(1e308 * 10) AS c, printf('%s|%f|%e|%+g', 1e308 * 10, 1e308 * 10, -1e308 * 10, 1e308 * 10) AS d",
+    rows(["a", "b", "c", "d"], ["Inf", "-Inf", "9.0e+999", "Inf|Inf|-Inf|+Inf"])),
   one("a JSON function's text goes into another as JSON", F("json_array", F("json", L("[1]")), L("[1]")), "json_array(json('[1]'), '[1]')", '[[1],"[1]"]'),
   one("-> and || share a precedence, left to right", B("||", B("->", L('{"a":"x"}'), "a"), "!"), `'{"a":"x"}' -> 'a' || '!'`, '"x"!'),
   one("a key that is not there is NULL", B("->>", L('{"a":1}'), "b"), `'{"a":1}' ->> 'b'`, null),
