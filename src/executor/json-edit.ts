@@ -14,7 +14,7 @@
  */
 
 import type { JsonPath, PathStep } from "./json-path.js";
-import { BadJsonPath, decodeString, skipSpace, skipString, skipValue, validate } from "./json-text.js";
+import { BadJsonPath, MAX_DEPTH, decodeString, skipSpace, skipString, skipValue, validate } from "./json-text.js";
 
 export type JsonNode =
   | { readonly kind: "text"; readonly text: string }
@@ -110,12 +110,42 @@ function append(container: JsonNode, step: PathStep, value: JsonNode): void {
   } else if (container.kind === "array") container.items.push(value);
 }
 
+/** An edit SQLite refuses for depth: "JSON path too deep", "JSON nested too deep" (`json-functions.ts` names the function). */
+export class TooDeep extends Error {}
+
+/** How many containers nest in `n` (a scalar: 0), looking no deeper than past `limit`. */
+function depthOf(n: JsonNode, limit: number): number {
+  if (n.kind === "text") return 0;
+  if (limit < 0) return 1;
+  let most = 0;
+  for (const child of n.kind === "array" ? n.items : n.values) most = Math.max(most, depthOf(child, limit - 1));
+  return most + 1;
+}
+
+/**
+ * Refuses a value that landed deeper than any JSON read here (so never a
+ * document storedb then calls malformed). The value lands at most `steps`
+ * levels down, so only a deep one costs a walk of the result.
+ */
+function checkDepth(root: JsonNode, path: JsonPath, mode: EditMode, value: JsonNode | undefined): void {
+  if (mode === "remove" || value === undefined) return;
+  if (path.steps.length + depthOf(value, MAX_DEPTH) > MAX_DEPTH && depthOf(root, MAX_DEPTH) > MAX_DEPTH) throw new TooDeep("JSON nested too deep");
+}
+
 /**
  * `root` with one path's edit applied (in place where it can be); NULL
  * when json_remove removes the root. Throws `BadJsonPath` for a malformed
  * step the walk reaches.
  */
 export function edit(root: JsonNode, path: JsonPath, mode: EditMode, value?: JsonNode): JsonNode | null {
+  // As SQLite: set and insert could create every step (and a long path would overflow the walk's stack).
+  if ((mode === "set" || mode === "insert") && path.steps.length > MAX_DEPTH) throw new TooDeep("JSON path too deep");
+  const edited = walkEdit(root, path, mode, value);
+  if (edited !== null) checkDepth(edited, path, mode, value);
+  return edited;
+}
+
+function walkEdit(root: JsonNode, path: JsonPath, mode: EditMode, value?: JsonNode): JsonNode | null {
   const steps = path.steps;
   if (steps.length === 0) return mode === "remove" ? null : mode === "insert" ? root : value!;
   let n = root;
@@ -123,7 +153,8 @@ export function edit(root: JsonNode, path: JsonPath, mode: EditMode, value?: Jso
     const step = steps[i]!;
     const at = childAt(n, step, path);
     if (at === undefined) return root;
-    const children = n.kind === "object" ? n.values : n.kind === "array" ? n.items : [];
+    // childAt found a child or a place after the last, so `n` is a container.
+    const children = n.kind === "object" ? n.values : (n as Extract<JsonNode, { kind: "array" }>).items;
     if (at === "append") {
       if (mode === "replace" || mode === "remove") return root;
       const made = create(path, i + 1, value!);

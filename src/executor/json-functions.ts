@@ -21,7 +21,7 @@ import type { Value } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import { castValue } from "../planner/casts.js";
 import { arrowPath, compilePath, type JsonPath } from "./json-path.js";
-import { edit as editTree, parseTree, patch as patchTree, render, type EditMode } from "./json-edit.js";
+import { TooDeep, edit as editTree, parseTree, patch as patchTree, render, type EditMode } from "./json-edit.js";
 import { BadJsonPath, MalformedJson, arrayLength, jsonTypeName, locate, minify, sqlValue, validate } from "./json-text.js";
 
 /**
@@ -32,6 +32,7 @@ import { BadJsonPath, MalformedJson, arrayLength, jsonTypeName, locate, minify, 
 function failure(label: string, error: unknown): unknown {
   if (error instanceof MalformedJson) return new StoreError("invalid_request", `${label}: malformed JSON`);
   if (error instanceof BadJsonPath) return new StoreError("invalid_request", `${label}: bad JSON path: '${error.message}'`);
+  if (error instanceof TooDeep) return new StoreError("invalid_request", `${label}: ${error.message}`);
   return error;
 }
 

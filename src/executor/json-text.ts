@@ -24,7 +24,8 @@ export class MalformedJson extends Error {}
 /** A path step the walk reached is malformed: SQLite's "bad JSON path". */
 export class BadJsonPath extends Error {}
 
-const MAX_DEPTH = 1000;
+/** SQLite's JSON_MAX_DEPTH: containers nested deeper are malformed, and an edit may make none deeper (`json-edit.ts`). */
+export const MAX_DEPTH = 1000;
 
 function malformed(): never {
   throw new MalformedJson("malformed JSON");

@@ -124,6 +124,15 @@ export const jsonCases: readonly Case[] = [
   one("json_remove", F("json_remove", L('[1,2,3]'), L("$[0]"), L("$[0]")), "json_remove('[1,2,3]', '$[0]', '$[0]')", "[3]"),
   one("json_patch merges (RFC 7396)", F("json_patch", L('{"a":1,"b":{"c":2}}'), L('{"b":{"c":null,"d":3},"e":[1]}')),
     `json_patch('{"a":1,"b":{"c":2}}', '{"b":{"c":null,"d":3},"e":[1]}')`, '{"a":1,"b":{"d":3},"e":[1]}'),
+  // Depth: SQLite's limit of 1000, so an edit never writes a document that no JSON function here reads.
+  one("json_set with a path of more than 1000 steps is invalid_request (SQLite's JSON path too deep)", F("json_set", L("[]"), L(`$${"[0]".repeat(1001)}`), L(1)),
+    `json_set('[]', '$${"[0]".repeat(1001)}', 1)`, err("invalid_request")),
+  one("a path of 10000 steps is refused the same way", F("json_insert", L("[]"), L(`$${"[0]".repeat(10000)}`), L(1)),
+    `json_insert('[]', '$${"[0]".repeat(10000)}', 1)`, err("invalid_request")),
+  one("json_set of 1000 steps nests 1000 arrays", F("length", F("json_set", L("[]"), L(`$${"[0]".repeat(1000)}`), L(1))),
+    `length(json_set('[]', '$${"[0]".repeat(1000)}', 1))`, 2001),
+  one("a value that lands deeper than 1000 is invalid_request (JSON nested too deep)", F("json_set", L("[]"), L("$[0][0]"), F("json", L("[".repeat(999) + "]".repeat(999)))),
+    `json_set('[]', '$[0][0]', json('${"[".repeat(999) + "]".repeat(999)}'))`, err("invalid_request")),
 
   // ---- aggregates
   c("json_group_array: every value, NULLs too, in row order",
