@@ -36,35 +36,45 @@ function failure(label: string, error: unknown): unknown {
   return error;
 }
 
-/** Paths met at run time (from a column or a parameter), compiled once each; the oldest dropped past the limit. */
-const paths = new Map<string, JsonPath>();
-const PATH_CACHE_LIMIT = 256;
-
-export function pathOf(text: string): JsonPath {
-  let path = paths.get(text);
-  if (path === undefined) {
-    path = compilePath(text);
-    if (paths.size >= PATH_CACHE_LIMIT) paths.delete(paths.keys().next().value as string);
-    paths.set(text, path);
-  }
-  return path;
-}
-
 const realText = (n: number): string => castValue(n, "real", "text") as string;
 
-/** Right operands of `->`/`->>` met at run time, by kind and text; the oldest dropped past the limit. */
-const arrows = new Map<string, JsonPath>();
+/**
+ * Paths met at run time (from a column or a parameter) compiled once each,
+ * the oldest dropped past the limit. A path longer than `CACHED_PATH_TEXT`
+ * is compiled each time: 256 paths of 200 KB kept hundreds of MB, and so
+ * long a path is rare enough that compiling it again costs little beside
+ * the walk of its document.
+ */
+export class PathCache {
+  private readonly paths = new Map<string, JsonPath>();
+
+  get(key: string): JsonPath | undefined {
+    return this.paths.get(key);
+  }
+
+  /** `path`, kept under `key` unless the key is too long to keep. */
+  keep(key: string, path: JsonPath): JsonPath {
+    if (key.length > CACHED_PATH_TEXT) return path;
+    if (this.paths.size >= PATH_CACHE_LIMIT) this.paths.delete(this.paths.keys().next().value as string);
+    this.paths.set(key, path);
+    return path;
+  }
+}
+
+const PATH_CACHE_LIMIT = 256;
+const CACHED_PATH_TEXT = 1024;
+const paths = new PathCache();
+/** Right operands of `->`/`->>`, by kind and text (`1` the index, `'1'` the key). */
+const arrows = new PathCache();
+
+export function pathOf(text: string): JsonPath {
+  return paths.get(text) ?? paths.keep(text, compilePath(text));
+}
 
 /** The path `->`/`->>` read from their right operand (`real`: it is typed real, so `1.0` is a key). */
 export function arrowPathOf(operand: string | number, real: boolean): JsonPath {
   const key = `${typeof operand === "number" ? (real ? "r" : "n") : "t"}${operand}`;
-  let path = arrows.get(key);
-  if (path === undefined) {
-    path = compilePath(arrowPath(operand, real, realText), typeof operand === "number" ? (real ? realText(operand) : String(operand)) : operand);
-    if (arrows.size >= PATH_CACHE_LIMIT) arrows.delete(arrows.keys().next().value as string);
-    arrows.set(key, path);
-  }
-  return path;
+  return arrows.get(key) ?? arrows.keep(key, compilePath(arrowPath(operand, real, realText), typeof operand === "number" ? (real ? realText(operand) : String(operand)) : operand));
 }
 
 const ROOT = compilePath("$");

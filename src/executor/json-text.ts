@@ -9,8 +9,9 @@
  * text itself: `locate` validates the whole document and finds a path's
  * value in the same pass, as a span of the text; the callers turn the span
  * into a SQL value (`sqlValue`), minified JSON text (`minify`) or a type
- * name. The text validated last is remembered, so the next lookup in it
- * (the same row's next function) stops at its answer. Nesting deeper than
+ * name. The text validated last is remembered until the statement ends,
+ * so the next lookup in it (the same row's next function) stops at its
+ * answer. Nesting deeper than
  * SQLite's 1,000 levels is malformed, as there.
  *
  * JSON5 (comments, unquoted names, trailing commas…), which SQLite also
@@ -201,6 +202,11 @@ export interface Span {
  * (SQLite keeps its last parsed documents for the same reason).
  */
 let lastValid: string | undefined;
+
+/** Lets go of the remembered document (the engine calls it as each statement ends), so a large one lives no longer than its statement. */
+export function forgetDocument(): void {
+  lastValid = undefined;
+}
 
 /** The walk in progress (one at a time: nothing here calls back out), and its answer, reused so a lookup allocates nothing. */
 let text = "";

@@ -10,6 +10,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
 import { arrowPath, compilePath } from "../../src/executor/json-path.js";
+import { PathCache } from "../../src/executor/json-functions.js";
 import { MalformedJson, locate, minify, validate } from "../../src/executor/json-text.js";
 
 const PATHS: readonly [string, unknown][] = [
@@ -91,6 +92,16 @@ test("a pretty-printed document minifies to JSON.stringify's text", () => {
     }),
     { numRuns: 1000 },
   );
+});
+
+test("the run-time path cache keeps short paths, the oldest dropped past 256, and no path longer than 1 KB", () => {
+  const cache = new PathCache();
+  const long = `$${".a".repeat(600)}`;
+  assert.is(cache.keep(long, compilePath(long)).steps.length, 600);
+  assert.is(cache.get(long), undefined);
+  for (let i = 0; i < 257; i++) cache.keep(`$.k${i}`, compilePath(`$.k${i}`));
+  assert.is(cache.get("$.k0"), undefined);
+  assert.is(cache.get("$.k256")?.text, "$.k256");
 });
 
 test.run();
