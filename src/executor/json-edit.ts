@@ -105,7 +105,7 @@ function create(path: JsonPath, from: number, value: JsonNode): JsonNode | undef
 function append(container: JsonNode, step: PathStep, value: JsonNode): void {
   if (container.kind === "object" && step.kind === "key") {
     container.names.push(step.key);
-    container.written.push(JSON.stringify(step.key));
+    container.written.push(step.written ?? JSON.stringify(step.key));
     container.values.push(value);
   } else if (container.kind === "array") container.items.push(value);
 }

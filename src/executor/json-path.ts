@@ -16,8 +16,8 @@
  */
 
 export type PathStep =
-  /** An object member by its decoded name; the first of equal names. */
-  | { readonly kind: "key"; readonly key: string }
+  /** An object member by its decoded name; the first of equal names. `written`: a quoted key with escapes, as written (an edit creates the member so, as SQLite). */
+  | { readonly kind: "key"; readonly key: string; readonly written?: string }
   /** An array element from the start (0-based). */
   | { readonly kind: "index"; readonly index: number }
   /** An array element from the end: `[#]` is 0 (one past the last), `[#-1]` the last. */
@@ -33,12 +33,12 @@ export interface JsonPath {
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
-/** `\uXXXX` and the other escapes of a quoted path key with a backslash (SQLite compares such a key decoded). */
-function decodeKey(raw: string): string {
+/** A quoted path key with a backslash: decoded (SQLite compares such a key decoded), and kept as written when it is a JSON string's text (an edit writes it so). */
+function quotedKey(raw: string): PathStep {
   try {
-    return JSON.parse(`"${raw}"`) as string;
+    return { kind: "key", key: JSON.parse(`"${raw}"`) as string, written: `"${raw}"` };
   } catch {
-    return raw;
+    return { kind: "key", key: raw };
   }
 }
 
@@ -61,7 +61,7 @@ export function compilePath(text: string, shown = text): JsonPath {
         while (close < text.length && text[close] !== '"') close += text[close] === "\\" && close + 1 < text.length ? 2 : 1;
         if (close >= text.length) return fail(false);
         const raw = text.slice(i + 1, close);
-        steps.push({ kind: "key", key: raw.includes("\\") ? decodeKey(raw) : raw });
+        steps.push(raw.includes("\\") ? quotedKey(raw) : { kind: "key", key: raw });
         i = close + 1;
       } else {
         let end = i;

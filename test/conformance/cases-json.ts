@@ -118,6 +118,7 @@ export const jsonCases: readonly Case[] = [
   one("a key that is not there is NULL", B("->>", L('{"a":1}'), "b"), `'{"a":1}' ->> 'b'`, null),
   // ---- editing
   one("json_set replaces and creates", F("json_set", L('{"a":1}'), L("$.a"), L(2), L("$.b.c"), L("x")), `json_set('{"a":1}', '$.a', 2, '$.b.c', 'x')`, '{"a":2,"b":{"c":"x"}}'),
+  one("a member json_set creates keeps its quoted key as written, as SQLite", F("json_set", L("{}"), L('$."\\u0061"'), L(1)), `json_set('{}', '$."\\u0061"', 1)`, '{"\\u0061":1}'),
   one("json_insert only creates", F("json_insert", L('{"a":1}'), L("$.a"), L(2), L("$.b"), L(3)), `json_insert('{"a":1}', '$.a', 2, '$.b', 3)`, '{"a":1,"b":3}'),
   one("json_replace only replaces", F("json_replace", L('[1,2]'), L("$[#-1]"), L(9), L("$[5]"), L(0)), `json_replace('[1,2]', '$[#-1]', 9, '$[5]', 0)`, "[1,9]"),
   one("json_insert at [#] appends", F("json_insert", L("[1]"), L("$[#]"), L(true)), "json_insert('[1]', '$[#]', TRUE)", "[1,true]"),

@@ -17,7 +17,7 @@ const PATHS: readonly [string, unknown][] = [
   ["$", []],
   ["$.a.b", [{ kind: "key", key: "a" }, { kind: "key", key: "b" }]],
   ['$."x.y"', [{ kind: "key", key: "x.y" }]],
-  ['$."q\\"t"', [{ kind: "key", key: 'q"t' }]],
+  ['$."q\\"t"', [{ kind: "key", key: 'q"t', written: '"q\\"t"' }]],
   ["$.c d", [{ kind: "key", key: "c d" }]],
   ["$[0][12]", [{ kind: "index", index: 0 }, { kind: "index", index: 12 }]],
   ["$[#]", [{ kind: "from-end", back: 0 }]],
