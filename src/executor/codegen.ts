@@ -50,11 +50,13 @@ import { compareText, compareValues } from "./value-order.js";
 /**
  * Compares two values whose types only arrive at run time (`? < ?`): the
  * same rules as typed comparisons, so text against a number or boolean is
- * `type_mismatch`, never a silent answer. Both are non-NULL here.
+ * `type_mismatch`, never a silent answer. Both are non-NULL here; their
+ * types are unknown only when read from JSON (parameters are checked
+ * before any row), so the message names JSON.
  */
 export function compareUntyped(a: Value, b: Value): number {
   const family = (v: Value): string => (typeof v === "string" ? "text" : typeof v);
-  if (family(a) !== family(b)) throw new StoreError("type_mismatch", `Cannot compare ${family(a)} with ${family(b)}`);
+  if (family(a) !== family(b)) throw new StoreError("type_mismatch", `Cannot compare ${family(a)} with ${family(b)} (values read from JSON: CAST them, or filter with json_type)`);
   return compareValues(a, b);
 }
 

@@ -571,7 +571,7 @@ function constrain(params: ParamUses, e: BoundExpr, family: Family, of: string):
  * run time (a JSON value, or a group key, aggregate or subquery holding
  * one), not only from parameters, which are checked before any row.
  */
-function typedWhenRead(e: BoundExpr): boolean {
+export function typedWhenRead(e: BoundExpr): boolean {
   if (typeOf(e) !== "unknown") return false;
   switch (e.kind) {
     case "param":
