@@ -12,7 +12,7 @@
  * value written as JSON.
  */
 
-import { JSON_RESULT } from "../planner/functions.js";
+import { FUNCTIONS, JSON_RESULT } from "../planner/functions.js";
 import type { BoundExpr, FunctionName } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import type { Codegen } from "./codegen.js";
@@ -22,10 +22,8 @@ export type JsonFunction = Extract<FunctionName, `json${string}` | "->" | "->>">
 
 type Call = Extract<BoundExpr, { kind: "function" }>;
 
-export const JSON_CALLS: ReadonlySet<FunctionName> = new Set<JsonFunction>([
-  "json", "json_valid", "json_extract", "json_type", "json_array_length", "json_array", "json_object", "json_quote",
-  "json_set", "json_insert", "json_replace", "json_remove", "json_patch", "->", "->>",
-]);
+/** The calls compiled here: every function of `JsonFunction`'s names (the JSON aggregates are no functions). */
+export const JSON_CALLS: ReadonlySet<FunctionName> = new Set((Object.keys(FUNCTIONS) as FunctionName[]).filter((name) => name.startsWith("json") || name === "->" || name === "->>"));
 
 /** How messages name the call: `json_extract()`, or the operator. */
 function label(e: Call): string {
