@@ -273,6 +273,10 @@ export const mul = (left: Operand, right: Operand): Expr => binary("*", left, ri
 export const div = (left: Operand, right: Operand): Expr => binary("/", left, right);
 export const mod = (left: Operand, right: Operand): Expr => binary("%", left, right);
 export const concat = (left: Operand, right: Operand): Expr => binary("||", left, right);
+/** `doc -> path`: the value at `path` as JSON text (a string names a column; the path is a value: `'$.a'`, a key `'a'`, an index `0`). */
+export const jsonGet = (doc: Operand, path: Operand): Expr => binary("->", doc, path);
+/** `doc ->> path`: the value at `path` as a SQL value (text, number, boolean, NULL; an array or object as JSON text). */
+export const jsonValue = (doc: Operand, path: Operand): Expr => binary("->>", doc, path);
 
 /** `-x`. */
 export function neg(operand: Operand): Expr {
@@ -354,6 +358,12 @@ export function fn(name: string, ...args: Operand[]): Expr {
 }
 
 export const lower = (x: Operand): Expr => fn("lower", x);
+/** `json_extract(doc, ...paths)`: the document a column if a string, the paths values. */
+export const jsonExtract = (doc: Operand, ...paths: Operand[]): Expr => fn("json_extract", doc, ...paths);
+/** `json_array(...values)`: every argument a value; pass `col(…)` for a column. */
+export const jsonArray = (...values: Operand[]): Expr => fluent({ type: "function", name: "json_array", args: values.map(toRight) });
+/** `json_object(name, value, …)`: names and values are values; pass `col(…)` for a column. */
+export const jsonObject = (...members: Operand[]): Expr => fluent({ type: "function", name: "json_object", args: members.map(toRight) });
 export const upper = (x: Operand): Expr => fn("upper", x);
 export const length = (x: Operand): Expr => fn("length", x);
 export const trim = (x: Operand, characters?: Operand): Expr => (characters === undefined ? fn("trim", x) : fn("trim", x, characters));
@@ -446,6 +456,11 @@ export const groupConcat = (operand: Operand, options: AggregateOptions & { read
   return fluent(options.separator === undefined ? node : { ...node, separator: options.separator });
 };
 
+/** `json_group_array(x)`: the group's values (NULLs too) as a JSON array. */
+export const jsonGroupArray = (operand: Operand): Expr => aggregate("json_group_array", operand, {});
+/** `json_group_object(name, value)`: the group's `name: value` members as a JSON object (a string names a column, both times). */
+export const jsonGroupObject = (name: Operand, value: Operand): Expr => fluent({ type: "aggregate", name: "json_group_object", arg: toLeft(name), value: toLeft(value) });
+
 /**
  * A window for `over()`: PARTITION BY (a string names a column), ORDER BY
  * (a string is a column ascending; an expression sorts ascending; a wire
@@ -476,6 +491,7 @@ export function over(call: Expression, window: WindowOptions = {}): Expr {
   if (call.type === "window") return fluent({ ...call, over: spec });
   if (call.type !== "aggregate") throw new StoreError("invalid_request", `over() takes an aggregate or a window function, not a ${call.type} expression`);
   if (call.distinct === true) throw new StoreError("invalid_request", "over() cannot take a DISTINCT aggregate: window functions do not support it");
+  if (call.name === "json_group_array" || call.name === "json_group_object") throw new StoreError("invalid_request", `over() cannot take ${call.name}(): it aggregates groups, not window frames`);
   const node: Expression = { type: "window", name: call.name, args: call.arg === undefined ? [] : [call.arg], over: spec };
   return fluent(call.separator === undefined ? node : { ...node, separator: call.separator });
 }

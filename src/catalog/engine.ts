@@ -34,6 +34,7 @@ import {
   type ProjectFn,
   type Stores,
 } from "../executor/index.js";
+import { forgetDocument } from "../executor/json-text.js";
 import { parseSql, type Statement } from "../parser/index.js";
 import { bind, type Catalog } from "../planner/index.js";
 import { countParams, lowerSql } from "../planner/lower-sql.js";
@@ -126,8 +127,12 @@ export class Engine implements EngineApi {
 
   /** Builds an engine from a file's tables; bad data becomes `problems`, never an exception. */
   static load(tables: readonly LoadedTable[], options?: LoadOptions): Engine {
-    const { tables: built, problems } = loadTables(tables, options);
-    return new Engine(built, problems);
+    try {
+      const { tables: built, problems } = loadTables(tables, options);
+      return new Engine(built, problems);
+    } finally {
+      forgetDocument();
+    }
   }
 
   execute(command: Command, readOnly = false): Outcome {
@@ -144,6 +149,9 @@ export class Engine implements EngineApi {
         throw new StoreError("invalid_request", "The statement nests too deeply to plan or run; nothing was changed");
       }
       throw error;
+    } finally {
+      // The JSON reader's remembered document (a statement's rows read it again) goes with the statement.
+      forgetDocument();
     }
   }
 

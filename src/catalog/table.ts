@@ -471,8 +471,13 @@ export class Table implements TableInfo, TableStore {
       try {
         holds = steadily(() => check.eval(values, []));
       } catch (error) {
-        if (!(error instanceof UnsteadyRead)) throw error;
-        problems.push({ table: this.name, row, code: "check", message: `${check.label} of "${this.name}" reads the clock or the time zone for this row ('now', 'localtime', 'utc'), which a check may not` });
+        if (error instanceof UnsteadyRead) {
+          problems.push({ table: this.name, row, code: "check", message: `${check.label} of "${this.name}" reads the clock or the time zone for this row ('now', 'localtime', 'utc'), which a check may not` });
+          continue;
+        }
+        // A value the check cannot read for this row — malformed JSON or a bad path (invalid_request), a JSON value of another type (type_mismatch) — is the row's problem, not the statement's, so a file holding it still validates; anything else is the statement's.
+        if (!(error instanceof StoreError) || (error.code !== "invalid_request" && error.code !== "type_mismatch")) throw error;
+        problems.push({ table: this.name, row, code: "check", message: `${check.label} of "${this.name}" cannot be evaluated for this row: ${error.message}` });
         continue;
       }
       if (holds === false) problems.push({ table: this.name, row, code: "check", message: `Row breaks ${check.label} of "${this.name}"` });

@@ -111,7 +111,7 @@ export const definitions = {
     required: ["type", "op", "left", "right"],
     properties: {
       type: { const: "binary" },
-      op: { enum: ["+", "-", "*", "/", "%", "||"] },
+      op: { enum: ["+", "-", "*", "/", "%", "||", "->", "->>"] },
       left: ref("expression"),
       right: ref("expression"),
     },
@@ -196,10 +196,11 @@ export const definitions = {
     required: ["type", "name"],
     properties: {
       type: { const: "aggregate" },
-      name: { enum: ["count", "sum", "avg", "min", "max", "group_concat"] },
+      name: { enum: ["count", "sum", "avg", "min", "max", "group_concat", "json_group_array", "json_group_object"] },
       arg: ref("expression"),
       distinct: { type: "boolean" },
       separator: { type: "string" },
+      value: ref("expression"),
     },
   },
   windowExpr: {

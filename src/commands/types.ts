@@ -17,8 +17,8 @@ export type ColumnType = "text" | "integer" | "real" | "boolean";
 /** `is` and `is not` compare NULL as a value (null-safe): `NULL is NULL` is true, and the answer is never NULL. */
 export type ComparisonOp = "=" | "!=" | "<>" | "<" | "<=" | ">" | ">=" | "is" | "is not";
 
-/** Arithmetic (`+ - * / %`) and text concatenation (`||`). */
-export type BinaryOp = "+" | "-" | "*" | "/" | "%" | "||";
+/** Arithmetic (`+ - * / %`), text concatenation (`||`), and SQLite's JSON extraction: `->` (the value as JSON text), `->>` (its SQL value). */
+export type BinaryOp = "+" | "-" | "*" | "/" | "%" | "||" | "->" | "->>";
 
 /** A positional parameter slot (0-based). Internal: produced by SQL lowering and the JSON plan cache, never accepted from a JSON body. */
 export interface ParamSlot {
@@ -57,21 +57,25 @@ export type Expression =
   | { readonly type: "cast"; readonly expr: Expression; readonly as: ColumnType }
   | { readonly type: "function"; readonly name: string; readonly args: readonly Expression[] }
   /** `arg` absent: `count(*)`. */
-  | { readonly type: "aggregate"; readonly name: AggregateName; readonly arg?: Expression; readonly distinct?: boolean; readonly separator?: string }
+  /** `value`: json_group_object's member values (`arg` is their names), and only its. */
+  | { readonly type: "aggregate"; readonly name: AggregateName; readonly arg?: Expression; readonly distinct?: boolean; readonly separator?: string; readonly value?: Expression }
   /**
    * A window function call (`f(args) OVER (…)`): a ranking or value
    * function, or an aggregate over the window's frame (`args` absent or
    * empty for `count(*)` and the functions that take none). Only in a
    * select's list and ORDER BY.
    */
-  | { readonly type: "window"; readonly name: WindowFunctionName | AggregateName; readonly args?: readonly Expression[]; readonly separator?: string; readonly over: WindowSpec }
+  | { readonly type: "window"; readonly name: WindowFunctionName | FrameAggregateName; readonly args?: readonly Expression[]; readonly separator?: string; readonly over: WindowSpec }
   /** A scalar subquery: the one value of its one column, NULL for no row. */
   | { readonly type: "subquery"; readonly select: SelectCommand }
   | { readonly type: "exists"; readonly select: SelectCommand; readonly not?: boolean }
   | ParamSlot;
 
-/** `group_concat` joins a group's non-NULL values as text, with `separator` (default `,`) between them. */
-export type AggregateName = "count" | "sum" | "avg" | "min" | "max" | "group_concat";
+/** The aggregates that also run over a window's frame. `group_concat` joins a group's non-NULL values as text, with `separator` (default `,`) between them. */
+export type FrameAggregateName = "count" | "sum" | "avg" | "min" | "max" | "group_concat";
+
+/** `json_group_array` and `json_group_object` build a JSON array or object of a group's values (NULLs too); no window runs them. */
+export type AggregateName = FrameAggregateName | "json_group_array" | "json_group_object";
 
 export type WindowFunctionName = "row_number" | "rank" | "dense_rank" | "percent_rank" | "cume_dist" | "ntile" | "lag" | "lead" | "first_value" | "last_value" | "nth_value";
 

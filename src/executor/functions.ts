@@ -12,6 +12,7 @@
 
 import type { Value } from "../commands/types.js";
 import type { FunctionName } from "../planner/plan.js";
+import type { JsonFunction } from "./json-codegen.js";
 import { date, datetime, julianday, strftime, time, unixepoch } from "./datetime.js";
 import { MATH_FUNCTIONS } from "./math-functions.js";
 import { compareValues } from "./value-order.js";
@@ -136,7 +137,7 @@ function char(...codes: number[]): string {
 }
 
 /** The functions whose result is NULL when any argument is: the compiler tests the arguments, then calls these with non-NULL values. */
-export type StrictFunction = Exclude<FunctionName, "coalesce" | "ifnull" | "nullif" | "replace" | "typeof" | TypedTextFunction>;
+export type StrictFunction = Exclude<FunctionName, "coalesce" | "ifnull" | "nullif" | "replace" | "typeof" | JsonFunction | TypedTextFunction>;
 
 /** The functions that write their arguments as text (`text-functions.ts`, `printf.ts`): they take NULL as SQLite does and read each argument's static type. */
 export type TypedTextFunction = "printf" | "concat" | "concat_ws" | "quote";

@@ -267,6 +267,8 @@ function real(x: number, type: string, spec: Spec): string {
   const abs = Math.abs(x);
   const precision = spec.precision ?? 6;
   const most = spec.bang ? SIGNIFICANT_BANG : SIGNIFICANT;
+  // An overflow is SQLite's word for it in every conversion (%E too), not digits made of "Infinity".
+  if (abs === Infinity) return signed(negative, "Inf", { ...spec, zero: false });
   // A point is written when digits follow it, with `#`, and always with `!`.
   const point = spec.alternate || spec.bang;
   let body: string;

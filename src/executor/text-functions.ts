@@ -32,5 +32,7 @@ export function quote(types: readonly StaticType[], value: Value): string {
   if (value === null) return "NULL";
   if (typeof value === "string") return `'${value.replaceAll("'", "''")}'`;
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  // An overflow as a literal that reads back as one (SQLite's), not CAST's 'Inf'.
+  if (!Number.isFinite(value) && !Number.isNaN(value)) return value > 0 ? "9.0e+999" : "-9.0e+999";
   return types[0] !== "real" && Number.isSafeInteger(value) ? String(value) : formatReal(value);
 }

@@ -217,6 +217,9 @@ function arithmetic(name: string, text: string): TokenType {
 }
 
 export const Concat = arithmetic("Concat", "||");
+/** SQLite's JSON operators, at `||`'s precedence; listed before `-`, and `->>` before `->`, so neither is read as a minus sign. */
+export const JsonText = arithmetic("JsonText", "->>");
+export const JsonExtract = arithmetic("JsonExtract", "->");
 export const Plus = arithmetic("Plus", "+");
 export const Slash = arithmetic("Slash", "/");
 export const Percent = arithmetic("Percent", "%");
@@ -291,6 +294,8 @@ export const allTokens: readonly TokenType[] = [
   Dot,
   Star,
   Semicolon,
+  JsonText,
+  JsonExtract,
   Minus,
   Concat,
   Plus,

@@ -87,8 +87,8 @@ export interface NotExpr {
   readonly span: Span;
 }
 
-/** `+ - * / %` and `||` (text concatenation). */
-export type BinaryOp = "+" | "-" | "*" | "/" | "%" | "||";
+/** `+ - * / %`, `||` (text concatenation), `->` and `->>` (JSON extraction). */
+export type BinaryOp = "+" | "-" | "*" | "/" | "%" | "||" | "->" | "->>";
 
 export interface BinaryExpr {
   readonly kind: "binary";

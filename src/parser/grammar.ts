@@ -12,7 +12,7 @@
  *
  * Precedence, loosest first: OR, AND, NOT, then the predicates (comparison,
  * IS [NOT] NULL, [NOT] IN, BETWEEN, LIKE), then `+ -`, then `* / %`, then
- * `||`, then unary minus. A comparison takes arithmetic on both sides but not
+ * `||`, `->` and `->>`, then unary minus. A comparison takes arithmetic on both sides but not
  * another comparison, so `a = b = c` does not parse. The grammar is LL(1)
  * (`maxLookahead: 1`): one token always decides (CREATE and DROP are
  * consumed before the choice of TABLE or INDEX).
@@ -1016,9 +1016,9 @@ class SqlGrammar extends CstParser {
   });
 
   /**
-   * Operands joined by arithmetic operators (`+ - * / % ||`), flat: the CST
+   * Operands joined by arithmetic operators (`+ - * / % || -> ->>`), flat: the CST
    * keeps the chain in text order and `to-ast.ts` nests it by precedence
-   * (`||`, then `* / %`, then `+ -`, each left to right, as SQLite does). One
+   * (`||`, `->`, `->>`, then `* / %`, then `+ -`, each left to right, as SQLite does). One
    * rule for every level keeps a plain column reference from paying a rule
    * call per precedence level. Each operand may follow a run of prefix minus
    * signs (`-5` is a negative literal; `-x` negates): the CST keeps them in

@@ -165,8 +165,8 @@ function stringValue(image: string): string {
 
 const INTEGER = /^\d+$/;
 
-/** Binding strength of the arithmetic operators, as SQLite has them: `||` binds tightest, then `* / %`, then `+ -`. */
-const PRECEDENCE: Readonly<Record<A.BinaryOp, number>> = { "||": 3, "*": 2, "/": 2, "%": 2, "+": 1, "-": 1 };
+/** Binding strength of the arithmetic operators, as SQLite has them: `||`, `->` and `->>` bind tightest, then `* / %`, then `+ -`. */
+const PRECEDENCE: Readonly<Record<A.BinaryOp, number>> = { "||": 3, "->": 3, "->>": 3, "*": 2, "/": 2, "%": 2, "+": 1, "-": 1 };
 
 class AstBuilder {
   private params = 0;

@@ -21,14 +21,14 @@
 import type { CompoundArm, CompoundOperator, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import { AggregateCollector, ExprBinder, OuterLink, bindContext, type BindContext } from "./bind-expr.js";
+import { AggregateCollector, ExprBinder, OuterLink, bindContext, settle, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
 import { bindJoins } from "./bind-join.js";
 import { WindowCarry, WindowCollector, holdsWindow, sortOrder } from "./bind-window.js";
 import type { BoundExpr, CompoundStep, Count, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, WindowCall, Windowing } from "./plan.js";
 import { derivedTableInfo, describeDerived } from "./derived-table.js";
 import { Scope, type ScopeSource } from "./scope.js";
-import { typeOf, unify } from "./static-types.js";
+import { familyOf, typeOf, unify } from "./static-types.js";
 import type { Catalog, TableInfo } from "./table-info.js";
 import { sameExprKey } from "./walk.js";
 
@@ -267,6 +267,19 @@ function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog:
     return { op: arm.op, plan };
   });
   const types = first.columns.map((c, j) => unify([typeOf(c.expr), ...steps.map((step) => typeOf(step.plan.columns[j]!.expr))], `Result column ${j + 1} ("${c.name}") of the compound select`));
+  // A column read from JSON in one select, of a known family in another, is checked as read: the compound's column is typed, and whatever reads it (a typed column) trusts that type.
+  const settled = (plan: SelectPlan): SelectPlan => {
+    let changed = false;
+    const columns = plan.columns.map((c, j) => {
+      const family = familyOf(types[j]!);
+      if (family === undefined || typeOf(c.expr) !== "unknown") return c;
+      changed = true;
+      return { ...c, expr: settle(context.params, c.expr, family, `Result column ${j + 1} ("${first.columns[j]!.name}") of the compound select`) };
+    });
+    return changed ? { ...plan, columns } : plan;
+  };
+  const checkedFirst = settled(first);
+  const checkedSteps = steps.map((step) => ({ ...step, plan: settled(step.plan) }));
   const orderBy = (cmd.orderBy ?? []).map((item): SortKey => {
     let index = -1;
     if ("column" in item) index = first.columns.findIndex((c) => c.name === item.column);
@@ -282,8 +295,8 @@ function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog:
   const output = outer === undefined ? (cmd.output ?? "objects") : "arrays";
   if (output === "objects") checkDistinctNames(first.columns);
   return {
-    ...first,
-    compound: { steps, types },
+    ...checkedFirst,
+    compound: { steps: checkedSteps, types },
     orderBy,
     ...(limit === undefined ? {} : { limit }),
     ...(offset === undefined ? {} : { offset }),

@@ -12,6 +12,7 @@
 import type { ColumnType } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import type { DerivedTable, SelectPlan, StaticType } from "./plan.js";
+import { typedWhenRead } from "./bind-expr.js";
 import { typeOf } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
 
@@ -32,7 +33,10 @@ export function describeDerived(plan: SelectPlan, misuse: "sql_error" | "invalid
     if (seen.has(column)) throw new StoreError(misuse, `${capitalized(what)} has two columns named "${column}": rename one with AS`);
     seen.add(column);
   }
-  const types = plan.columns.map((c, i) => storedType(plan.compound?.types[i] ?? typeOf(c.expr), columns[i]!, misuse, what));
+  const types = plan.columns.map((c, i) => {
+    const fromJson = [plan, ...(plan.compound?.steps.map((s) => s.plan) ?? [])].some((p) => typedWhenRead(p.columns[i]!.expr));
+    return storedType(plan.compound?.types[i] ?? typeOf(c.expr), columns[i]!, misuse, what, fromJson);
+  });
   return { select: plan, columns, types };
 }
 
@@ -47,13 +51,15 @@ export function derivedTableInfo(index: number, derived: DerivedTable): TableInf
 }
 
 /** A derived column's type: a number that may be integer or real reads as real; a column of no known type is refused. */
-function storedType(type: StaticType, column: string, misuse: "sql_error" | "invalid_request", what: string): ColumnType {
+function storedType(type: StaticType, column: string, misuse: "sql_error" | "invalid_request", what: string, fromJson: boolean): ColumnType {
   switch (type) {
     case "number":
       return "real";
     case "null":
-    case "unknown":
-      throw new StoreError(misuse, `Column "${column}" of ${what} has no type (${type === "null" ? "it is always NULL" : "a bare parameter"}): give it one with CAST(... AS type)`);
+    case "unknown": {
+      const why = type === "null" ? "it is always NULL" : fromJson ? "its value is read from JSON, typed only as each row is read" : "a bare parameter";
+      throw new StoreError(misuse, `Column "${column}" of ${what} has no type (${why}): give it one with CAST(... AS type)`);
+    }
     default:
       return type;
   }

@@ -18,6 +18,7 @@
 
 import type {
   AggregateName,
+  FrameAggregateName,
   AlterAction,
   Command,
   DeleteCommand,
@@ -779,7 +780,18 @@ function lowerExpr(expr: Expr): Expression {
   }
 }
 
-const AGGREGATES: ReadonlySet<string> = new Set<AggregateName>(["count", "sum", "avg", "min", "max", "group_concat"]);
+const AGGREGATES: ReadonlySet<string> = new Set<FrameAggregateName>(["count", "sum", "avg", "min", "max", "group_concat"]);
+
+/** SQLite's JSON aggregates: `json_group_array(x)`, `json_group_object(name, value)`; not over a window here. */
+const JSON_AGGREGATES: ReadonlySet<string> = new Set<AggregateName>(["json_group_array", "json_group_object"]);
+
+function lowerJsonAggregate(call: CallExpr, name: "json_group_array" | "json_group_object"): Expression {
+  const count = name === "json_group_array" ? 1 : 2;
+  if (call.star || call.args.length !== count) throw new SqlError("sql_error", `${name}() takes ${count} argument${count === 1 ? "" : "s"}, got ${call.star ? "*" : call.args.length}`, at(call.span));
+  if (call.distinct) throw new SqlError("sql_error", `${name}() cannot take DISTINCT`, at(call.span));
+  const [arg, value] = call.args.map(lowerExpr);
+  return value === undefined ? { type: "aggregate", name, arg: arg! } : { type: "aggregate", name, arg: arg!, value };
+}
 
 /**
  * `group_concat(x [, separator])` (SQLite) and `string_agg(x, separator)`
@@ -829,10 +841,11 @@ function lowerWindowCall(call: CallExpr, over: NonNullable<CallExpr["over"]>): E
     return { type: "window", name: "group_concat", args: [aggregate.arg!], ...(aggregate.separator === undefined ? {} : { separator: aggregate.separator }), over: window };
   }
   if (call.star && lower !== "count") throw new SqlError("sql_error", `${call.name.text}(*) does not exist: only count takes *`, at(call.span));
+  if (JSON_AGGREGATES.has(lower)) throw new SqlError("sql_error", `${call.name.text}() OVER (…) is not supported: ${lower}() aggregates GROUP BY groups, not window frames`, at(call.span));
   if (!AGGREGATES.has(lower) && !WINDOW_FUNCTIONS.has(lower)) {
     throw new SqlError("sql_error", `${call.name.text}() is not a window function: OVER goes with the ranking and value functions and the aggregates`, at(call.span));
   }
-  return { type: "window", name: lower as WindowFunctionName | AggregateName, args: call.args.map(lowerExpr), over: window };
+  return { type: "window", name: lower as WindowFunctionName | FrameAggregateName, args: call.args.map(lowerExpr), over: window };
 }
 
 function namedWindow(windowName: Name): WindowDefinition {
@@ -930,6 +943,7 @@ function lowerCall(call: CallExpr): Expression {
   if (call.over !== undefined) return lowerWindowCall(call, call.over);
   const name = call.name.text.toLowerCase();
   if (name === "group_concat" || name === "string_agg") return lowerGroupConcat(call, name);
+  if (JSON_AGGREGATES.has(name)) return lowerJsonAggregate(call, name as "json_group_array" | "json_group_object");
   // min and max of two arguments or more compare them, as in SQLite.
   if (AGGREGATES.has(name) && !((name === "min" || name === "max") && call.args.length >= 2 && !call.star && !call.distinct)) {
     const aggregate = name as AggregateName;

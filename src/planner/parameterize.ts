@@ -288,7 +288,7 @@ class ShapeWriter {
         return true;
       case "aggregate":
         this.tag(e.distinct === true ? Tag.AggregateDistinct : Tag.Aggregate);
-        return this.name(e.name) && this.optionalExpr(e.arg, depth + 1) && this.optionalName(e.separator);
+        return this.name(e.name) && this.optionalExpr(e.arg, depth + 1) && this.optionalName(e.separator) && this.optionalExpr(e.value, depth + 1);
       case "window":
         this.tag(Tag.Window);
         return this.name(e.name) && this.list(e.args ?? [], depth + 1) && this.optionalName(e.separator) && this.window(e.over, depth + 1);
@@ -607,7 +607,7 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
       case "function":
         return { ...e, args: keepsTextArgs(e) ? e.args.map((a) => (isTextLiteral(a) ? a : expr(a))) : e.args.map(expr) };
       case "aggregate":
-        return e.arg === undefined ? e : { ...e, arg: expr(e.arg) };
+        return { ...e, ...(e.arg === undefined ? {} : { arg: expr(e.arg) }), ...(e.value === undefined ? {} : { value: expr(e.value) }) };
       case "window": {
         // In the shape's order: the arguments, then the window, whose literals are shape.
         const args = e.args?.map(expr);

@@ -14,7 +14,7 @@
  * (`bind*.ts`), the executor's compiler and the explain tests change with it.
  */
 
-import type { AggregateName, ColumnType, CompoundOperator, FrameExclude, FrameUnits, IndexDef, TableSchema, Value, WindowFunctionName } from "../commands/types.js";
+import type { AggregateName, ColumnType, FrameAggregateName, CompoundOperator, FrameExclude, FrameUnits, IndexDef, TableSchema, Value, WindowFunctionName } from "../commands/types.js";
 
 export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
 
@@ -24,7 +24,8 @@ export type ArithmeticOp = "+" | "-" | "*" | "/" | "%";
  * What the binder knows of a value's type: a column type; `number` for a
  * number that may be integer or real (it depends on a parameter's value:
  * integral is integer); `null` for an expression that is always NULL;
- * `unknown` for a parameter no use has typed yet.
+ * `unknown` for a parameter no use has typed yet, or a value typed only
+ * when it is read (a JSON value: `->>`, json_extract).
  */
 export type StaticType = ColumnType | "number" | "null" | "unknown";
 
@@ -58,6 +59,22 @@ export type FunctionName =
   | "julianday"
   | "unixepoch"
   | "strftime"
+  | "json"
+  | "json_valid"
+  | "json_extract"
+  | "json_type"
+  | "json_array_length"
+  | "json_array"
+  | "json_object"
+  | "json_quote"
+  | "json_set"
+  | "json_insert"
+  | "json_replace"
+  | "json_remove"
+  | "json_patch"
+  /** SQL's `->` and `->>` (JSON `binary` ops): no function of that name can be written. */
+  | "->"
+  | "->>"
   | "max"
   | "min"
   | "printf"
@@ -129,6 +146,12 @@ export type BoundExpr =
       readonly type: StaticType;
     }
   | { readonly kind: "cast"; readonly expr: BoundExpr; readonly to: ColumnType }
+  /**
+   * A value typed only when it is read (a JSON value) where `of` needs a
+   * value of `type`'s family: checked as each row is read, another family
+   * being 400 `type_mismatch`, as a parameter's is before any row.
+   */
+  | { readonly kind: "assert-type"; readonly expr: BoundExpr; readonly type: "text" | "number" | "boolean"; readonly of: string }
   | { readonly kind: "function"; readonly name: FunctionName; readonly args: readonly BoundExpr[]; readonly type: StaticType }
   /** After grouping: the value of group key `index` (`SelectPlan.group.keys`). */
   | { readonly kind: "group-key"; readonly index: number; readonly type: StaticType }
@@ -181,6 +204,8 @@ export interface AggregateCall {
   readonly type: StaticType;
   /** group_concat's: what goes between two values. */
   readonly separator?: string;
+  /** json_group_object's member values (`arg`: their names). */
+  readonly value?: BoundExpr;
 }
 
 /**
@@ -215,7 +240,7 @@ export interface WindowFrame {
  * aggregates the frame as `AggregateCall` does a group.
  */
 export interface WindowCall {
-  readonly name: WindowFunctionName | AggregateName;
+  readonly name: WindowFunctionName | FrameAggregateName;
   readonly args: readonly BoundExpr[];
   readonly partition: readonly BoundExpr[];
   readonly order: readonly SortKey[];

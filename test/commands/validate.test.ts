@@ -194,7 +194,7 @@ test("an object in a set is an expression over the old row, checked as one (a pa
   const slot = failure(() => parseCommand(set({ type: "param", index: 0 })));
   assert.is(slot.code, "invalid_request");
   assert.ok(slot.message.startsWith("command.set.a.type: must be one of literal, identifier,"), slot.message);
-  rejects(set({ type: "binary", op: "^", left: lit(1), right: lit(2) }), "invalid_request", "command.set.a.op: must be one of +, -, *, /, %, ||");
+  rejects(set({ type: "binary", op: "^", left: lit(1), right: lit(2) }), "invalid_request", "command.set.a.op: must be one of +, -, *, /, %, ||, ->, ->>");
 });
 
 // ---------------------------------------------------------------- names

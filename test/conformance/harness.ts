@@ -23,6 +23,7 @@ import { indexCases } from "./cases-index.js";
 import { indexDdlCases } from "./cases-index-ddl.js";
 import { joinCases } from "./cases-join.js";
 import { joinKindCases } from "./cases-join-kinds.js";
+import { jsonCases } from "./cases-json.js";
 import { readCases } from "./cases-read.js";
 import { returningCases } from "./cases-returning.js";
 import { transactionCases } from "./cases-transaction.js";
@@ -36,7 +37,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...joinKindCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...defaultCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...insertSelectCases, ...windowCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...joinKindCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...defaultCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...insertSelectCases, ...windowCases, ...jsonCases];
 
 export interface Failure {
   readonly error: string;
