@@ -41,6 +41,7 @@
  *   Q15 SELECT id FROM users WHERE city = ? UNION SELECT user_id FROM orders WHERE amount > ?      (a compound, distinct rows)
  *   Q16 SELECT id, rank() OVER (ORDER BY score DESC) AS r FROM users WHERE city = ?      (a window: a leaderboard)
  *   Q17 SELECT user_id, amount, sum(amount) OVER (PARTITION BY user_id ORDER BY id) AS running FROM orders WHERE status = ?
+ *   Q18 Q4 as a comma join: … FROM users, orders WHERE orders.user_id = users.id AND users.city = ?   (the WHERE's equality is the join's key)
  *       (a running total in each of ~50,000 partitions)
  */
 import { createRequire } from "node:module";
@@ -140,6 +141,7 @@ const q1 = "SELECT * FROM users WHERE id = ?";
 const q2 = "SELECT * FROM users WHERE city = ? AND age >= ?";
 const q3 = "SELECT * FROM users WHERE note IS NOT NULL AND city = ? ORDER BY score DESC LIMIT 20";
 const q4 = "SELECT users.name, orders.amount FROM users JOIN orders ON orders.user_id = users.id WHERE users.city = ?";
+const q18 = "SELECT users.name, orders.amount FROM users, orders WHERE orders.user_id = users.id AND users.city = ?";
 const q5 = "SELECT id FROM users WHERE age >= ? AND score < ?";
 const p1 = (i: number): Value[] => [`u${(i * 7919) % USERS}`];
 const p2 = (i: number): Value[] => [CITIES[i % 50] as string, 30 + (i % 40)];
@@ -179,6 +181,17 @@ const p17 = (i: number): Value[] => [STATUSES[i % 4] as string];
 
 const pointSqlite = ((s) => (i: number) => (s.get(...p1(i)) === undefined ? 0 : 1))(db.prepare(q0));
 const pointLoop = (i: number): number => (usersById.get(p1(i)[0] as string) === undefined ? 0 : 1);
+
+/** Q4's and Q18's loop: each user of the city, with its orders. */
+function usersOrdersLoop(i: number): number {
+  const city = p3(i)[0];
+  const out: { name: string; amount: number }[] = [];
+  for (const u of users) {
+    if (u.city !== city) continue;
+    for (const o of ordersByUser.get(u.id) ?? []) out.push({ name: u.name, amount: o.amount });
+  }
+  return out.length;
+}
 
 const queries: Query[] = [
   { name: "Q0 point select, SQL", sql: q0, params: p1, engine: viaEngine(q0, p1), sqlite: pointSqlite, loop: pointLoop },
@@ -235,15 +248,7 @@ const queries: Query[] = [
     params: p3,
     engine: viaEngine(q4, p3),
     sqlite: viaSqlite(q4, p3),
-    loop: (i) => {
-      const city = p3(i)[0];
-      const out: { name: string; amount: number }[] = [];
-      for (const u of users) {
-        if (u.city !== city) continue;
-        for (const o of ordersByUser.get(u.id) ?? []) out.push({ name: u.name, amount: o.amount });
-      }
-      return out.length;
-    },
+    loop: usersOrdersLoop,
   },
   {
     name: "Q5 count of filtered scan",
@@ -452,6 +457,14 @@ const queries: Query[] = [
       }
       return out.length;
     },
+  },
+  {
+    name: "Q18 comma join on user_id",
+    sql: q18,
+    params: p3,
+    engine: viaEngine(q18, p3),
+    sqlite: viaSqlite(q18, p3),
+    loop: usersOrdersLoop,
   },
 ];
 

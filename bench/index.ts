@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const all = ["parser", "executor", "recursive", "storage", "http", "import", "writes"];
+const all = ["parser", "executor", "recursive", "json", "storage", "http", "import", "writes"];
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : all;
 
 let failures = 0;

@@ -275,6 +275,10 @@ export const mul = (left: Operand, right: Operand): Expr => binary("*", left, ri
 export const div = (left: Operand, right: Operand): Expr => binary("/", left, right);
 export const mod = (left: Operand, right: Operand): Expr => binary("%", left, right);
 export const concat = (left: Operand, right: Operand): Expr => binary("||", left, right);
+/** `doc -> path`: the value at `path` as JSON text (a string names a column; the path is a value: `'$.a'`, a key `'a'`, an index `0`). */
+export const jsonGet = (doc: Operand, path: Operand): Expr => binary("->", doc, path);
+/** `doc ->> path`: the value at `path` as a SQL value (text, number, boolean, NULL; an array or object as JSON text). */
+export const jsonValue = (doc: Operand, path: Operand): Expr => binary("->>", doc, path);
 
 /** `-x`. */
 export function neg(operand: Operand): Expr {
@@ -381,6 +385,12 @@ export function fn(name: string, ...args: Operand[]): Expr {
 }
 
 export const lower = (x: Operand): Expr => fn("lower", x);
+/** `json_extract(doc, ...paths)`: the document a column if a string, the paths values. */
+export const jsonExtract = (doc: Operand, ...paths: Operand[]): Expr => fn("json_extract", doc, ...paths);
+/** `json_array(...values)`: every argument a value; pass `col(…)` for a column. */
+export const jsonArray = (...values: Operand[]): Expr => fluent({ type: "function", name: "json_array", args: values.map(toRight) });
+/** `json_object(name, value, …)`: names and values are values; pass `col(…)` for a column. */
+export const jsonObject = (...members: Operand[]): Expr => fluent({ type: "function", name: "json_object", args: members.map(toRight) });
 export const upper = (x: Operand): Expr => fn("upper", x);
 export const length = (x: Operand): Expr => fn("length", x);
 export const trim = (x: Operand, characters?: Operand): Expr => (characters === undefined ? fn("trim", x) : fn("trim", x, characters));
@@ -409,6 +419,26 @@ export const char = (...codes: Operand[]): Expr => fn("char", ...codes);
 export const unicode = (x: Operand): Expr => fn("unicode", x);
 /** `hex(t)`: the UTF-8 bytes of a text in upper-case hexadecimal. */
 export const hex = (x: Operand): Expr => fn("hex", x);
+/** `max(a, b, …)` of SQL, the greatest argument (NULL if any is): the first a column if a string, the rest values (`max(x)` is the aggregate). */
+export const maxOf = (first: Operand, ...rest: Operand[]): Expr => fn("max", first, ...rest);
+/** `min(a, b, …)` of SQL, the least argument (NULL if any is). */
+export const minOf = (first: Operand, ...rest: Operand[]): Expr => fn("min", first, ...rest);
+/** `printf(format, …)`: the format a text value, each argument a column if a string (`printf("%s: %d", "name", "qty")`). */
+export const printf = (format: Operand, ...args: Operand[]): Expr =>
+  fluent({ type: "function", name: "printf", args: [toRight(format), ...args.map(toLeft)] });
+/** `quote(x)`: x as an SQL literal. */
+export const quote = (x: Operand): Expr => fn("quote", x);
+/** `random()`: a random integer, a new one for each row. */
+export const random = (): Expr => fn("random");
+/** A math function: it takes numbers only, so every string argument is a column (`pow(2, "x")`). */
+const math = (name: string, ...args: Operand[]): Expr => fluent({ type: "function", name, args: args.map(toLeft) });
+export const sqrt = (x: Operand): Expr => math("sqrt", x);
+export const pow = (x: Operand, y: Operand): Expr => math("pow", x, y);
+export const exp = (x: Operand): Expr => math("exp", x);
+export const ln = (x: Operand): Expr => math("ln", x);
+/** `log(x)` is the base-10 logarithm; `log(b, x)` of base b. */
+export const log = (x: Operand, y?: Operand): Expr => (y === undefined ? math("log", x) : math("log", x, y));
+export const pi = (): Expr => math("pi");
 
 /**
  * SQLite's date and time functions: a time value (a string is a column, as
@@ -453,6 +483,11 @@ export const groupConcat = (operand: Operand, options: AggregateOptions & { read
   return fluent(options.separator === undefined ? node : { ...node, separator: options.separator });
 };
 
+/** `json_group_array(x)`: the group's values (NULLs too) as a JSON array. */
+export const jsonGroupArray = (operand: Operand): Expr => aggregate("json_group_array", operand, {});
+/** `json_group_object(name, value)`: the group's `name: value` members as a JSON object (a string names a column, both times). */
+export const jsonGroupObject = (name: Operand, value: Operand): Expr => fluent({ type: "aggregate", name: "json_group_object", arg: toLeft(name), value: toLeft(value) });
+
 /**
  * A window for `over()`: PARTITION BY (a string names a column), ORDER BY
  * (a string is a column ascending; an expression sorts ascending; a wire
@@ -483,6 +518,7 @@ export function over(call: Expression, window: WindowOptions = {}): Expr {
   if (call.type === "window") return fluent({ ...call, over: spec });
   if (call.type !== "aggregate") throw new StoreError("invalid_request", `over() takes an aggregate or a window function, not a ${call.type} expression`);
   if (call.distinct === true) throw new StoreError("invalid_request", "over() cannot take a DISTINCT aggregate: window functions do not support it");
+  if (call.name === "json_group_array" || call.name === "json_group_object") throw new StoreError("invalid_request", `over() cannot take ${call.name}(): it aggregates groups, not window frames`);
   const node: Expression = { type: "window", name: call.name, args: call.arg === undefined ? [] : [call.arg], over: spec };
   return fluent(call.separator === undefined ? node : { ...node, separator: call.separator });
 }

@@ -19,6 +19,9 @@ import { and, derivedSourceOf, eq, isNull, selectOf, type Aliased, type Operand,
 
 export type Runner = (command: Command) => Promise<Result>;
 
+/** What a join matches on: an expression (ON), columns both sides have (USING), or every such column (NATURAL). */
+export type JoinCondition = Expression | { readonly using: readonly string[] } | { readonly natural: true };
+
 type Row = Record<string, Value>;
 
 /** A column of the table, or a qualified `source.col`. */
@@ -162,18 +165,39 @@ export class TableQuery<R extends Row = Row> {
     return this.#with({ compound: [...this.#state.compound, { op, query: other, call }] }, ["select"], call);
   }
 
-  /** Joins a table, or a select's rows as a derived table (name it with `as`). */
-  join(table: string | Subquery | WithTableSource, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
+  /**
+   * Joins a table, or a select's rows as a derived table (name it with
+   * `as`) or a WITH table, on a condition: an expression (ON), `{ using: [columns] }` or
+   * `{ natural: true }`.
+   */
+  join(table: string | Subquery | WithTableSource, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
     return this.#addJoin("inner", table, on, options.as, "join");
   }
 
-  leftJoin(table: string | Subquery | WithTableSource, on: Expression, options: { readonly as?: string } = {}): TableQuery<R> {
+  /** Keeps the rows so far that match nothing, with NULLs for the joined source. */
+  leftJoin(table: string | Subquery | WithTableSource, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
     return this.#addJoin("left", table, on, options.as, "leftJoin");
   }
 
-  #addJoin(type: Join["type"], table: string | Subquery | WithTableSource, on: Expression, as: string | undefined, call: string): TableQuery<R> {
+  /** Keeps the joined source's rows that match nothing, with NULLs for every source before it. */
+  rightJoin(table: string | Subquery | WithTableSource, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
+    return this.#addJoin("right", table, on, options.as, "rightJoin");
+  }
+
+  /** Keeps the unmatched rows of both sides, as `leftJoin` and `rightJoin` do. */
+  fullJoin(table: string | Subquery | WithTableSource, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
+    return this.#addJoin("full", table, on, options.as, "fullJoin");
+  }
+
+  /** Every pair of the rows so far and the joined source's (SQL's `FROM a, b`); `where` then picks. */
+  crossJoin(table: string | Subquery | WithTableSource, options: { readonly as?: string } = {}): TableQuery<R> {
+    return this.#addJoin("cross", table, undefined, options.as, "crossJoin");
+  }
+
+  #addJoin(type: Join["type"], table: string | Subquery | WithTableSource, on: JoinCondition | undefined, as: string | undefined, call: string): TableQuery<R> {
     const source = typeof table === "string" ? { table } : { from: derivedSourceOf(table, `The query given to .${call}()`) };
-    const join: Join = as === undefined ? { type, ...source, on } : { type, ...source, as, on };
+    const condition = on === undefined ? {} : "using" in on ? { using: on.using } : "natural" in on ? { natural: on.natural } : { on };
+    const join: Join = { type, ...source, ...(as === undefined ? {} : { as }), ...condition };
     return this.#with({ joins: [...this.#state.joins, join] }, ["select"], call);
   }
 
@@ -245,6 +269,15 @@ export class TableQuery<R extends Row = Row> {
     const set = options.set as Readonly<Record<string, SetValue>>;
     const where = options.where === undefined ? {} : { where: toCondition(options.where as Expression | Readonly<Record<string, Operand>>) };
     return this.#with({ onConflict: { ...target, action: "update", set, ...where } }, ["insert"], "onConflictDoUpdate");
+  }
+
+  /**
+   * An insert deletes every row a proposed row conflicts with, on the
+   * primary key or any unique key (and what that delete cascades to), then
+   * inserts it. SQL's `INSERT OR REPLACE`, `REPLACE INTO`.
+   */
+  onConflictReplace(): TableQuery<R> {
+    return this.#with({ onConflict: { action: "replace" } }, ["insert"], "onConflictReplace");
   }
 
   /**

@@ -34,6 +34,7 @@ import {
   type ProjectFn,
   type Stores,
 } from "../executor/index.js";
+import { forgetDocument } from "../executor/json-text.js";
 import { parseSql, type Statement } from "../parser/index.js";
 import { bind, type Catalog } from "../planner/index.js";
 import { countParams, lowerSql } from "../planner/lower-sql.js";
@@ -126,8 +127,12 @@ export class Engine implements EngineApi {
 
   /** Builds an engine from a file's tables; bad data becomes `problems`, never an exception. */
   static load(tables: readonly LoadedTable[], options?: LoadOptions): Engine {
-    const { tables: built, problems } = loadTables(tables, options);
-    return new Engine(built, problems);
+    try {
+      const { tables: built, problems } = loadTables(tables, options);
+      return new Engine(built, problems);
+    } finally {
+      forgetDocument();
+    }
   }
 
   execute(command: Command, readOnly = false): Outcome {
@@ -144,6 +149,9 @@ export class Engine implements EngineApi {
         throw new StoreError("invalid_request", "The statement nests too deeply to plan or run; nothing was changed");
       }
       throw error;
+    } finally {
+      // The JSON reader's remembered document (a statement's rows read it again) goes with the statement.
+      forgetDocument();
     }
   }
 
@@ -330,6 +338,7 @@ export class Engine implements EngineApi {
         return { plan, ...select, ...assign, ...where, ...returningOf(s.returning) };
       }
       case "create-table":
+        return s.select === undefined ? { plan } : { plan, select: prepareSelect(s.select, positionOf, plan.params.length) };
       case "drop-table":
       case "create-index":
       case "drop-index":
@@ -360,8 +369,9 @@ export class Engine implements EngineApi {
         }
         const upserted = applyUpsert(this.tables, table, s, rows, prepared.assign, params, prepared.conflictWhere);
         this.compact(upserted.changes);
-        const { inserted, updated, ignored } = upserted;
-        return { result: writeResult("insert", s.table, upserted, prepared.returning, params, { inserted, updated, ignored }), changes: upserted.changes };
+        const { inserted, updated, ignored, replaced } = upserted;
+        const counts = s.onConflict.action === "replace" ? { inserted, replaced } : { inserted, updated, ignored };
+        return { result: writeResult("insert", s.table, upserted, prepared.returning, params, counts), changes: upserted.changes };
       }
       case "update": {
         const written = applyUpdate(this.tables, this.table(s.table), s, prepared.match as PreparedMatch, prepared.assign as AssignFn, params);
@@ -379,9 +389,21 @@ export class Engine implements EngineApi {
           if (s.ifNotExists) return { result: mutation("create-table", name, 0), changes: NO_CHANGES };
           throw new StoreError("table_exists", `Table "${name}" already exists`);
         }
-        this.tables.set(name, new Table(s.schema));
+        // CREATE TABLE … AS SELECT: the select reads the tables before the new one exists.
+        const rows = s.select === undefined ? [] : (runSelect(prepared.select as PreparedSelect, this.stores, params).rows as Value[][]);
+        const table = new Table(s.schema);
+        this.tables.set(name, table);
         this.plans.clear();
-        return { result: mutation("create-table", name, 0), changes: [{ kind: "create-table", schema: s.schema }] };
+        const created: Change = { kind: "create-table", schema: s.schema };
+        if (rows.length === 0) return { result: mutation("create-table", name, 0), changes: [created] };
+        try {
+          // Checked as any insert: a value its column's type cannot hold (an integer sum past 2^53 is real) refuses the whole command.
+          const written = applyInsert(this.tables, table, rows);
+          return { result: mutation("create-table", name, 0), changes: [created, ...written.changes] };
+        } catch (error) {
+          this.tables.delete(name);
+          throw error;
+        }
       }
       case "drop-table": {
         const t = this.tables.get(s.table);
@@ -490,7 +512,7 @@ function writeResult(
   written: Written,
   returning: Returning | undefined,
   params: readonly Value[],
-  counts?: Pick<MutationResult, "inserted" | "updated" | "ignored">,
+  counts?: Pick<MutationResult, "inserted" | "updated" | "ignored" | "replaced">,
 ): Result {
   const result: MutationResult = { kind: "mutation", operation, table, rowsAffected: written.rows.length, ...counts };
   if (returning === undefined) return result;

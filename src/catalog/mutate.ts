@@ -42,14 +42,14 @@ export interface Written {
 /** An insert's proposed rows written out: each value as written, or the column's default. */
 export function insertValues(table: Table, plan: InsertPlan, params: readonly Value[]): Value[][] {
   return plan.rows.map((row) =>
-    row.map((v, i) => (v.kind === "const" ? v.value : v.kind === "param" ? (params[v.index] ?? null) : (table.defaults[i] as Value))),
+    row.map((v, i) => (v.kind === "const" ? v.value : v.kind === "param" ? (params[v.index] ?? null) : table.defaultAt(i))),
   );
 }
 
 /** An INSERT … SELECT's proposed rows: each result row's values at their columns, the column's default elsewhere. */
 export function selectedValues(table: Table, positions: readonly number[], results: readonly (readonly Value[])[]): Value[][] {
   return results.map((result) => {
-    const row = table.defaults.slice() as Value[];
+    const row = table.defaultRow();
     for (let i = 0; i < positions.length; i++) row[positions[i] as number] = result[i] as Value;
     return row;
   });
@@ -181,20 +181,26 @@ export function applyUpdate(
 
 export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, params: readonly Value[]): Written {
   const matched = matchRows(match, table, params);
-  const doomed = new Map<Table, Set<number>>([[table, new Set(matched)]]);
   const finder = new ChildFinder();
+  const doomed = cascade(tables, table, matched, finder);
+  throwConstraints(table, "Delete from", restricted(tables, doomed, finder));
+  const deleted = matched.map((row) => table.values(row));
+  return { changes: removeDoomed(doomed), rows: deleted };
+}
 
-  // Cascade: follow `on_delete: cascade` links until no new rows join.
-  let frontier: [Table, readonly number[]][] = [[table, matched]];
+/** The rows a delete of `rows` from `table` takes: those, and the rows `on_delete: cascade` links reach from them, by table. */
+export function cascade(tables: Tables, table: Table, rows: readonly number[], finder: ChildFinder): Map<Table, Set<number>> {
+  const doomed = new Map<Table, Set<number>>([[table, new Set(rows)]]);
+  let frontier: [Table, readonly number[]][] = [[table, rows]];
   while (frontier.length > 0) {
     const next: [Table, number[]][] = [];
-    for (const [parent, rows] of frontier) {
+    for (const [parent, parentRows] of frontier) {
       for (const l of linksTo(parent, tables)) {
         if (l.onDelete !== "cascade") continue;
         let set = doomed.get(l.child);
         if (!set) doomed.set(l.child, (set = new Set()));
         const added: number[] = [];
-        for (const row of rows) {
+        for (const row of parentRows) {
           for (const child of finder.rows(l, parent.keyOf(row, l.parentKey.positions))) {
             if (!set.has(child)) {
               set.add(child);
@@ -207,8 +213,11 @@ export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, 
     }
     frontier = next;
   }
+  return doomed;
+}
 
-  // Restrict: no surviving row may reference a deleted one.
+/** Restrict: a surviving row that references a doomed one is a problem (`row`: the doomed row's index within its table's set). */
+export function restricted(tables: Tables, doomed: ReadonlyMap<Table, ReadonlySet<number>>, finder: ChildFinder): ProblemEntry[] {
   const problems: ProblemEntry[] = [];
   for (const [parent, rows] of doomed) {
     for (const l of linksTo(parent, tables)) {
@@ -230,9 +239,11 @@ export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, 
       }
     }
   }
-  throwConstraints(table, "Delete from", problems);
+  return problems;
+}
 
-  const deleted = matched.map((row) => table.values(row));
+/** Removes the doomed rows, table by table, and returns their changes. */
+export function removeDoomed(doomed: ReadonlyMap<Table, ReadonlySet<number>>): Change[] {
   const changes: Change[] = [];
   for (const [t, set] of doomed) {
     if (set.size === 0) continue;
@@ -242,5 +253,5 @@ export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, 
     // Positions as if rows were deleted one after another, in table order (so undo in reverse restores them).
     values.forEach((row, j) => changes.push({ kind: "delete", table: t.name, row, position: (positions[j] as number) - j }));
   }
-  return { changes, rows: deleted };
+  return changes;
 }

@@ -14,7 +14,7 @@
  * Append-only: an id's values are written once, when it is appended, and
  * never again (an update appends its new row under a new id), so an id is
  * a value as a row array was, and a list of ids plus the heap is a
- * snapshot. Id 0 is a row of NULLs (a left join's missing row), never a
+ * snapshot. Id 0 is a row of NULLs (an outer join's missing row), never a
  * table's row, so 0 also means "no row" where ids are kept in typed arrays.
  * The typed columns grow by copying into a larger array (`columns[c]` is
  * then another array: readers take it from `columns` at each call); the

@@ -58,6 +58,9 @@ const expression: Check = (v, at) => expressionProblem(v, at);
 
 const columnsOf = object({ columns: strings }, ["columns"]);
 
+/** A default that is an expression (a file written before these existed never holds one). */
+const defaultExpr = object({ expr: expression }, ["expr"]);
+
 const schemaShape = object(
   {
     name: str,
@@ -77,7 +80,7 @@ const schemaShape = object(
     ),
     checks: arrayOf(object({ name: str, expr: expression }, ["expr"])),
     indexes: arrayOf(object({ name: str, columns: strings, unique: (v, at) => (typeof v === "boolean" ? undefined : `${at} must be a boolean`) }, ["name", "columns"])),
-    defaults: recordOf((v, at) => (isValue(v) ? undefined : `${at} must be a JSON scalar`)),
+    defaults: recordOf((v, at) => (isValue(v) ? undefined : isObject(v) ? defaultExpr(v, at) : `${at} must be a JSON scalar or {"expr": …}`)),
     computed: recordOf(expression),
     comment: str,
     comments: recordOf(str),

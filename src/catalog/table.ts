@@ -24,7 +24,9 @@
 import type { ColumnType, Expression, TableSchema, Value } from "../commands/types.js";
 import { StoreError, type ProblemEntry } from "../errors.js";
 import { UnsteadyRead, compileValue, steadily } from "../executor/index.js";
-import { bindTableExpr } from "../planner/bind-expr.js";
+import { isDefaultExpr } from "../planner/bind-create.js";
+import { bindDefaultExpr, bindTableExpr } from "../planner/bind-expr.js";
+import type { BoundExpr } from "../planner/plan.js";
 import type { KeyInfo, TableInfo } from "../planner/table-info.js";
 import { PRIMARY_KEY_NAME, tableInfoOf } from "../planner/table-info.js";
 import { describeValue, fitsType } from "../planner/value-types.js";
@@ -73,7 +75,10 @@ export class Table implements TableInfo, TableStore {
   readonly keys: readonly KeyInfo[];
   readonly width: number;
   readonly required: readonly boolean[];
-  readonly defaults: readonly Value[];
+  /** Each column's default value; NULL where none, or where `made` computes it. */
+  private readonly defaults: readonly Value[];
+  /** Per column, the compiled expression of a default given as one (`DEFAULT CURRENT_TIMESTAMP`); none when no default is. */
+  private readonly made: readonly ((() => Value) | undefined)[] | undefined;
   readonly pk: UniqueIndex | undefined;
   readonly uniques: readonly UniqueIndex[];
   readonly secondary: readonly MultiIndex[];
@@ -109,7 +114,9 @@ export class Table implements TableInfo, TableStore {
     this.heap = heap ?? new ColumnHeap(this.types);
     const required = new Set(schema.required ?? []);
     this.required = this.columns.map((c) => required.has(c));
-    this.defaults = this.columns.map((c) => (schema.defaults && Object.hasOwn(schema.defaults, c) ? (schema.defaults[c] as Value) : null));
+    const defaults = this.columns.map((c) => (schema.defaults && Object.hasOwn(schema.defaults, c) ? schema.defaults[c] : undefined));
+    this.defaults = defaults.map((d) => (d === undefined || isDefaultExpr(d) ? null : d));
+    this.made = defaults.some(isDefaultExpr) ? defaults.map((d) => (isDefaultExpr(d) ? madeBy(bindDefaultExpr(d.expr)) : undefined)) : undefined;
     const uniques: UniqueIndex[] = [];
     const secondary: MultiIndex[] = [];
     let pk: UniqueIndex | undefined;
@@ -154,6 +161,19 @@ export class Table implements TableInfo, TableStore {
     table.heap.reserve(rows.length);
     table.rows = rows.map((values) => table.heap.append(values));
     return { table, duplicates: table.rebuild() };
+  }
+
+  /** A row of every column's default, computed ones evaluated now (at the statement's time). */
+  defaultRow(): Value[] {
+    const row = this.defaults.slice();
+    if (this.made !== undefined) this.made.forEach((make, i) => make !== undefined && (row[i] = make()));
+    return row;
+  }
+
+  /** Column `i`'s default for one row. */
+  defaultAt(i: number): Value {
+    const make = this.made?.[i];
+    return make === undefined ? (this.defaults[i] as Value) : make();
   }
 
   get hasChecks(): boolean {
@@ -361,8 +381,16 @@ export class Table implements TableInfo, TableStore {
     }
   }
 
-  /** Removes the rows in `doomed` in one pass; returns their positions before removal, ascending. */
+  /** Removes the rows in `doomed`; returns their positions before removal, ascending. */
   removeRows(doomed: ReadonlySet<number>): number[] {
+    // A few (a delete by key, a replace's conflicts) are found by sequence number and spliced out; many in one pass.
+    if (doomed.size <= SPLICE_AT_MOST) {
+      const found = [...doomed].map((id) => this.positionOf(id)).sort((a, b) => a - b);
+      // The search lands beside an id that is not here: removing what it found would take a neighbour.
+      if (found.some((at, k) => !doomed.has(this.rows[at] as number) || found[k - 1] === at)) throw new StoreError("internal_error", "A row to remove is not in its table");
+      this.removeAt(found);
+      return found;
+    }
     const positions: number[] = [];
     const kept: number[] = [];
     this.rows.forEach((id, i) => {
@@ -443,11 +471,22 @@ export class Table implements TableInfo, TableStore {
       try {
         holds = steadily(() => check.eval(values, []));
       } catch (error) {
-        if (!(error instanceof UnsteadyRead)) throw error;
-        problems.push({ table: this.name, row, code: "check", message: `${check.label} of "${this.name}" reads the clock or the time zone for this row ('now', 'localtime', 'utc'), which a check may not` });
+        if (error instanceof UnsteadyRead) {
+          problems.push({ table: this.name, row, code: "check", message: `${check.label} of "${this.name}" reads the clock or the time zone for this row ('now', 'localtime', 'utc'), which a check may not` });
+          continue;
+        }
+        // A value the check cannot read for this row — malformed JSON or a bad path (invalid_request), a JSON value of another type (type_mismatch) — is the row's problem, not the statement's, so a file holding it still validates; anything else is the statement's.
+        if (!(error instanceof StoreError) || (error.code !== "invalid_request" && error.code !== "type_mismatch")) throw error;
+        problems.push({ table: this.name, row, code: "check", message: `${check.label} of "${this.name}" cannot be evaluated for this row: ${error.message}` });
         continue;
       }
       if (holds === false) problems.push({ table: this.name, row, code: "check", message: `Row breaks ${check.label} of "${this.name}"` });
     }
   }
+}
+
+/** A default expression compiled: it reads no row and no parameter. */
+function madeBy(expr: BoundExpr): () => Value {
+  const value = compileValue(expr, "values") as unknown as (row: readonly Value[], params: readonly Value[]) => Value;
+  return () => value([], []);
 }

@@ -14,6 +14,12 @@
  * the rows before it did is undone, so the insert changes nothing, and the
  * error names that row by its index in the command. A conflict on a key
  * other than the target is such an error, as in SQLite.
+ *
+ * `replace` (INSERT OR REPLACE) first deletes every row the proposed one
+ * conflicts with, on any unique key, as a delete would — its cascades
+ * follow, a restricting reference refuses it — then inserts the row at the
+ * table's end. Its changes are those deletes and that insert, so the
+ * journal, undo and replay need nothing of their own for it.
  */
 
 import type { Value } from "../commands/types.js";
@@ -22,16 +28,17 @@ import type { AssignFn, PredicateFn } from "../executor/index.js";
 import type { Assignment, InsertPlan } from "../planner/plan.js";
 import { ChildFinder, linksFrom, linksTo, shareParentKey, type ForeignKeyLink } from "./foreign-keys.js";
 import { keyOfRow, type UniqueIndex } from "./key-index.js";
-import type { Written } from "./mutate.js";
+import { cascade, removeDoomed, restricted, type Written } from "./mutate.js";
 import type { Table } from "./table.js";
 import type { Change } from "./types.js";
 import { undoChanges } from "./undo.js";
 
-/** What an upsert did: a write, and how its rows went. */
+/** What an upsert did: a write, and how its rows went (`replaced`: rows inserted in place of rows they conflicted with). */
 export interface Upserted extends Written {
   readonly inserted: number;
   readonly updated: number;
   readonly ignored: number;
+  readonly replaced: number;
 }
 
 const columnsOf = (table: Table, positions: readonly number[]): string => positions.map((p) => table.columns[p]).join(",");
@@ -47,8 +54,8 @@ export function applyUpsert(
   where?: PredicateFn,
 ): Upserted {
   const conflict = plan.onConflict;
-  const keys: readonly UniqueIndex[] =
-    conflict?.target === undefined ? table.uniqueKeys() : table.uniqueKeys().filter((ix) => ix.name === conflict.target);
+  const target = conflict?.action === "replace" ? undefined : conflict?.target;
+  const keys: readonly UniqueIndex[] = target === undefined ? table.uniqueKeys() : table.uniqueKeys().filter((ix) => ix.name === target);
   const asChild = linksFrom(table, tables);
   const asParent = linksTo(table, tables);
   // Rows of other tables do not move during the upsert, so their lookups may be kept; this table's own may not.
@@ -58,11 +65,23 @@ export function applyUpsert(
   let inserted = 0;
   let updated = 0;
   let ignored = 0;
+  let replaced = 0;
   if (conflict?.action === "update") setValueRules(table, conflict.set, params);
   try {
     for (let i = 0; i < rows.length; i++) {
       const values = rows[i] as Value[];
       rowRules(table, values, i);
+      if (conflict?.action === "replace") {
+        const removed = clearConflicts(tables, table, values, i);
+        for (const c of removed) changes.push(c);
+        if (removed.length > 0) replaced++;
+        else inserted++;
+        keyRules(table, values, undefined, i);
+        childRules(table, asChild, values, undefined, i);
+        changes.push({ kind: "insert", table: table.name, row: values, position: table.append(values) });
+        written.push(values);
+        continue;
+      }
       let holder: number | undefined;
       for (const ix of keys) {
         const k = keyOfRow(values, ix.positions);
@@ -98,7 +117,29 @@ export function applyUpsert(
     undoChanges(tables, changes);
     throw error;
   }
-  return { changes, rows: written, inserted, updated, ignored };
+  return { changes, rows: written, inserted, updated, ignored, replaced };
+}
+
+/**
+ * Deletes the rows holding any unique key of `values`, with what their
+ * deletion cascades to; a row a restricting reference keeps refuses the
+ * insert (SQLite with foreign keys on treats REPLACE's delete the same).
+ * Child lookups are made afresh each time: the rows they map may have moved
+ * since the last replaced row.
+ */
+function clearConflicts(tables: Map<string, Table>, table: Table, values: readonly Value[], row: number): readonly Change[] {
+  const holders = new Set<number>();
+  for (const ix of table.uniqueKeys()) {
+    const k = keyOfRow(values, ix.positions);
+    const holder = k === undefined ? undefined : ix.get(k);
+    if (holder !== undefined) holders.add(holder);
+  }
+  if (holders.size === 0) return [];
+  const finder = new ChildFinder();
+  const doomed = cascade(tables, table, [...holders], finder);
+  const problems = restricted(tables, doomed, finder).map((p) => ({ ...p, row, message: `Rows in "${p.table}" reference a row this insert would replace in "${table.name}"` }));
+  if (problems.length > 0) throw new ConstraintError(`Insert into "${table.name}" breaks a key or reference (${problems.length} problem(s))`, problems);
+  return removeDoomed(doomed);
 }
 
 /** A `set` value outside its column's type is wrong whether or not a row conflicts (as in an update that matches nothing). */

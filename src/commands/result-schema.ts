@@ -49,9 +49,14 @@ export const resultDefinitions = {
       table: { type: "string", description: "The table written (its name after the command); empty for a drop-index `ifExists` that found no index." },
       index: { type: "string", description: "create-index and drop-index: the index." },
       rowsAffected: { type: "integer", minimum: 0 },
-      inserted: { type: "integer", minimum: 0, description: "An insert with `onConflict`: rows inserted." },
+      inserted: { type: "integer", minimum: 0, description: "An insert with `onConflict`: rows inserted (with `replace`: rows that conflicted with none)." },
       updated: { type: "integer", minimum: 0, description: "An insert with `onConflict`: existing rows updated instead." },
       ignored: { type: "integer", minimum: 0, description: "An insert with `onConflict`: proposed rows skipped, by DO NOTHING or a DO UPDATE `where` that did not hold (`rowsAffected` is inserted + updated)." },
+      replaced: {
+        type: "integer",
+        minimum: 0,
+        description: "An insert with `onConflict` action `replace` (INSERT OR REPLACE): rows inserted in place of the rows they conflicted with, which were deleted (`rowsAffected` is inserted + replaced).",
+      },
       columns: { type: "array", items: { type: "string" }, description: "With `returning`: the result columns." },
       rows: {
         type: "array",

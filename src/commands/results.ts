@@ -20,10 +20,16 @@ export interface MutationResult {
   /** create-index and drop-index: the index. */
   readonly index?: string;
   readonly rowsAffected: number;
-  /** An insert with `onConflict`: rows inserted, rows updated instead, rows skipped (`rowsAffected` is inserted + updated). */
+  /**
+   * An insert with `onConflict`: rows inserted, rows updated instead, rows
+   * skipped (`rowsAffected` is inserted + updated); with action `replace`,
+   * `inserted` and `replaced` instead: rows inserted in place of the rows
+   * they conflicted with (`rowsAffected` is inserted + replaced).
+   */
   readonly inserted?: number;
   readonly updated?: number;
   readonly ignored?: number;
+  readonly replaced?: number;
   /** With `returning`: the result columns, and one object per written row (new values; a delete's deleted rows). */
   readonly columns?: readonly string[];
   readonly rows?: readonly Readonly<Record<string, Value>>[];

@@ -111,7 +111,7 @@ export const definitions = {
     required: ["type", "op", "left", "right"],
     properties: {
       type: { const: "binary" },
-      op: { enum: ["+", "-", "*", "/", "%", "||"] },
+      op: { enum: ["+", "-", "*", "/", "%", "||", "->", "->>"] },
       left: ref("expression"),
       right: ref("expression"),
     },
@@ -196,10 +196,11 @@ export const definitions = {
     required: ["type", "name"],
     properties: {
       type: { const: "aggregate" },
-      name: { enum: ["count", "sum", "avg", "min", "max", "group_concat"] },
+      name: { enum: ["count", "sum", "avg", "min", "max", "group_concat", "json_group_array", "json_group_object"] },
       arg: ref("expression"),
       distinct: { type: "boolean" },
       separator: { type: "string" },
+      value: ref("expression"),
     },
   },
   windowExpr: {
@@ -298,7 +299,14 @@ export const definitions = {
         },
       },
       indexes: { type: "array", items: ref("index") },
-      defaults: { type: "object", propertyNames: name, additionalProperties: ref("value") },
+      // A value, or a constant expression evaluated per inserted row (`{"expr": {"type":"function","name":"datetime","args":[…"now"]}}`).
+      defaults: {
+        type: "object",
+        propertyNames: name,
+        additionalProperties: {
+          anyOf: [ref("value"), { type: "object", additionalProperties: false, required: ["expr"], properties: { expr: ref("expression") } }],
+        },
+      },
       computed: { type: "object", propertyNames: name, additionalProperties: ref("expression") },
       comment: { type: "string" },
       comments: { type: "object", propertyNames: name, additionalProperties: { type: "string" } },
@@ -316,12 +324,21 @@ export const definitions = {
   join: {
     type: "object",
     additionalProperties: false,
-    required: ["type", "on"],
+    required: ["type"],
     oneOf: [
       { required: ["table"], properties: { table: true } },
       { required: ["from"], properties: { from: true } },
     ],
-    properties: { type: { enum: ["inner", "left"] }, table: name, from: ref("derived"), as: name, on: ref("expression") },
+    // Which of on, using and natural a join takes is checked when it is bound, with a message that says so.
+    properties: {
+      type: { enum: ["inner", "left", "right", "full", "cross"] },
+      table: name,
+      from: ref("derived"),
+      as: name,
+      on: ref("expression"),
+      using: names,
+      natural: { type: "boolean" },
+    },
   },
   // `column` is a source column or a result name (any text a result may be named); the binder resolves it.
   orderBy: {
@@ -427,7 +444,7 @@ export const definitions = {
         type: "object",
         additionalProperties: false,
         required: ["action"],
-        properties: { target: names, action: { enum: ["nothing", "update"] }, set: ref("setValues"), where: ref("expression") },
+        properties: { target: names, action: { enum: ["nothing", "update", "replace"] }, set: ref("setValues"), where: ref("expression") },
       },
       returning: ref("selectList"),
     },
@@ -450,11 +467,16 @@ export const definitions = {
     required: ["kind", "table", "where"],
     properties: { kind: { const: "delete" }, table: name, where: ref("expression"), returning: ref("selectList") },
   },
+  // A schema, or (CREATE TABLE … AS SELECT) a table name and the select whose result columns and rows it takes.
   createTable: {
     type: "object",
     additionalProperties: false,
-    required: ["kind", "schema"],
-    properties: { kind: { const: "create-table" }, schema: ref("tableSchema"), ifNotExists: { type: "boolean" } },
+    required: ["kind"],
+    // Either a schema, or a table made from a select (`table` and `select`, no `schema`): an error names the field at fault.
+    if: { anyOf: [{ required: ["table"], properties: { table: true } }, { required: ["select"], properties: { select: true } }] },
+    then: { required: ["table", "select"], properties: { table: true, select: true, schema: false } },
+    else: { required: ["schema"], properties: { schema: true } },
+    properties: { kind: { const: "create-table" }, schema: ref("tableSchema"), table: name, select: ref("select"), ifNotExists: { type: "boolean" } },
   },
   dropTable: {
     type: "object",

@@ -17,8 +17,8 @@ export type ColumnType = "text" | "integer" | "real" | "boolean";
 /** `is` and `is not` compare NULL as a value (null-safe): `NULL is NULL` is true, and the answer is never NULL. */
 export type ComparisonOp = "=" | "!=" | "<>" | "<" | "<=" | ">" | ">=" | "is" | "is not";
 
-/** Arithmetic (`+ - * / %`) and text concatenation (`||`). */
-export type BinaryOp = "+" | "-" | "*" | "/" | "%" | "||";
+/** Arithmetic (`+ - * / %`), text concatenation (`||`), and SQLite's JSON extraction: `->` (the value as JSON text), `->>` (its SQL value). */
+export type BinaryOp = "+" | "-" | "*" | "/" | "%" | "||" | "->" | "->>";
 
 /** A positional parameter slot (0-based). Internal: produced by SQL lowering and the JSON plan cache, never accepted from a JSON body. */
 export interface ParamSlot {
@@ -57,21 +57,25 @@ export type Expression =
   | { readonly type: "cast"; readonly expr: Expression; readonly as: ColumnType }
   | { readonly type: "function"; readonly name: string; readonly args: readonly Expression[] }
   /** `arg` absent: `count(*)`. */
-  | { readonly type: "aggregate"; readonly name: AggregateName; readonly arg?: Expression; readonly distinct?: boolean; readonly separator?: string }
+  /** `value`: json_group_object's member values (`arg` is their names), and only its. */
+  | { readonly type: "aggregate"; readonly name: AggregateName; readonly arg?: Expression; readonly distinct?: boolean; readonly separator?: string; readonly value?: Expression }
   /**
    * A window function call (`f(args) OVER (…)`): a ranking or value
    * function, or an aggregate over the window's frame (`args` absent or
    * empty for `count(*)` and the functions that take none). Only in a
    * select's list and ORDER BY.
    */
-  | { readonly type: "window"; readonly name: WindowFunctionName | AggregateName; readonly args?: readonly Expression[]; readonly separator?: string; readonly over: WindowSpec }
+  | { readonly type: "window"; readonly name: WindowFunctionName | FrameAggregateName; readonly args?: readonly Expression[]; readonly separator?: string; readonly over: WindowSpec }
   /** A scalar subquery: the one value of its one column, NULL for no row. */
   | { readonly type: "subquery"; readonly select: SelectCommand }
   | { readonly type: "exists"; readonly select: SelectCommand; readonly not?: boolean }
   | ParamSlot;
 
-/** `group_concat` joins a group's non-NULL values as text, with `separator` (default `,`) between them. */
-export type AggregateName = "count" | "sum" | "avg" | "min" | "max" | "group_concat";
+/** The aggregates that also run over a window's frame. `group_concat` joins a group's non-NULL values as text, with `separator` (default `,`) between them. */
+export type FrameAggregateName = "count" | "sum" | "avg" | "min" | "max" | "group_concat";
+
+/** `json_group_array` and `json_group_object` build a JSON array or object of a group's values (NULLs too); no window runs them. */
+export type AggregateName = FrameAggregateName | "json_group_array" | "json_group_object";
 
 export type WindowFunctionName = "row_number" | "rank" | "dense_rank" | "percent_rank" | "cume_dist" | "ntile" | "lag" | "lead" | "first_value" | "last_value" | "nth_value";
 
@@ -130,10 +134,12 @@ export type Returning = "*" | readonly SelectColumn[];
  * the columns of the primary key or a unique key; absent, any of them — do
  * nothing, or update the row already there with `set`, whose expressions
  * read that row (`col`, `t.col`) and the proposed one (`excluded.col`).
+ * `replace` (SQL's INSERT OR REPLACE) takes no target: the proposed row
+ * deletes every row it conflicts with, on any key, and is inserted.
  */
 export interface OnConflict {
   readonly target?: readonly string[];
-  readonly action: "nothing" | "update";
+  readonly action: "nothing" | "update" | "replace";
   readonly set?: Readonly<Record<string, SetValue>>;
   /** With action update: the conflicting row is updated only where this holds (over it and `excluded.*`); else the proposed row is ignored. */
   readonly where?: Expression;
@@ -142,13 +148,23 @@ export interface OnConflict {
 /** An item of a select's `columns`: a column name, `source.*` (every column of one source), or an expression and the name of its result column. */
 export type SelectColumn = string | { readonly expr: Expression; readonly as: string };
 
+/** `cross`: every pair, no condition (SQL's `FROM a, b` and CROSS JOIN). */
+export type JoinType = "inner" | "left" | "right" | "full" | "cross";
+
+/**
+ * A joined source and its condition: exactly one of `on`, `using` (columns
+ * of both sides, equal) and `natural` (every column name both sides have),
+ * except for a `cross` join, which has none.
+ */
 export interface Join {
-  readonly type: "inner" | "left";
+  readonly type: JoinType;
   /** The table joined; or `from`, a select (or WITH table) whose rows are joined as a table's rows (exactly one of the two). */
   readonly table?: string;
   readonly from?: DerivedSource;
   readonly as?: string;
-  readonly on: Expression;
+  readonly on?: Expression;
+  readonly using?: readonly string[];
+  readonly natural?: boolean;
 }
 
 /**
@@ -264,6 +280,14 @@ export interface IndexDef {
   readonly unique?: boolean;
 }
 
+/**
+ * A column's default: a value, or `{"expr": …}`, a constant expression
+ * evaluated for each row an insert gives no value (SQL's `DEFAULT
+ * CURRENT_TIMESTAMP` is `datetime('now')`, `DEFAULT (expr)` any such
+ * expression).
+ */
+export type ColumnDefault = Value | { readonly expr: Expression };
+
 /** A table schema (CONTRACT §3). Everything but `name` and `columns` is optional. */
 export interface TableSchema {
   readonly name: string;
@@ -274,15 +298,30 @@ export interface TableSchema {
   readonly foreign_keys?: readonly ForeignKey[];
   readonly checks?: readonly Check[];
   readonly indexes?: readonly IndexDef[];
-  readonly defaults?: Readonly<Record<string, Value>>;
+  readonly defaults?: Readonly<Record<string, ColumnDefault>>;
   readonly computed?: Readonly<Record<string, Expression>>;
   readonly comment?: string;
   readonly comments?: Readonly<Record<string, string>>;
 }
 
-export interface CreateTableCommand {
+/** A table made from `schema`, or (CREATE TABLE … AS SELECT) named `table` and made of a select's result columns and rows. */
+export type CreateTableCommand = CreateTableFromSchema | CreateTableFromSelect;
+
+export interface CreateTableFromSchema {
   readonly kind: "create-table";
   readonly schema: TableSchema;
+  readonly ifNotExists?: boolean;
+}
+
+/**
+ * The table's columns are the select's result columns, named and typed as
+ * a derived table's; it has no keys or constraints, and holds the select's
+ * rows.
+ */
+export interface CreateTableFromSelect {
+  readonly kind: "create-table";
+  readonly table: string;
+  readonly select: SelectCommand;
   readonly ifNotExists?: boolean;
 }
 

@@ -300,6 +300,8 @@ function toStoreError(errors: readonly ErrorObject[] | null | undefined, root: s
       return new StoreError("invalid_request", `${at}: must have at least ${String(params["limit"])} field(s)`);
     case "maxProperties":
       return new StoreError("invalid_request", `${at}: must have at most ${String(params["limit"])} field(s)`);
+    case "false schema":
+      return new StoreError("invalid_request", `${at}: not allowed here`);
     default:
       return new StoreError("invalid_request", `${at}: invalid (${error.keyword})`);
   }

@@ -35,6 +35,7 @@ import { assertNever } from "../errors.js";
 import type { AggregateCall, Grouping } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { Codegen, instantiate, type CompileContext, type RowMode } from "./codegen.js";
+import { jsonArgument } from "./json-codegen.js";
 
 /** A HAVING test on a group row. */
 export type GroupTest = (row: Value[], p: readonly Value[]) => boolean;
@@ -59,7 +60,8 @@ export function compileAggregate(group: Grouping, mode: RowMode, context?: Compi
   let arrays = 0;
   const array = (): string => `a${slot(arrays++)}_`;
   const codes = group.aggregates.map((call) => {
-    if (call.arg === undefined) return aggregateCode(call, undefined, "", array, g);
+    // The JSON aggregates write their arguments themselves (NULL too).
+    if (call.arg === undefined || call.name === "json_group_array" || call.name === "json_group_object") return aggregateCode(call, undefined, "", array, g);
     // A number column is read as stored, its NULL a NaN: no conversion per row, and `v_ === v_` skips it.
     const raw = g.rawNumber(call.arg);
     const arg = raw ?? g.value(call.arg);
@@ -111,6 +113,20 @@ return function aggregate(items, p, having, t) {
 }
 
 /**
+ * json_group_array and json_group_object: each row's value written as JSON
+ * (NULL too, as `null`), kept in a list per group and joined at the end;
+ * over no rows `[]` and `{}`. A row whose member name is NULL adds no
+ * member, as in SQLite.
+ */
+function jsonAggregateCode(call: AggregateCall, array: () => string, g: Codegen): AggregateCode {
+  const list = array();
+  const item = jsonArgument(g, call.value ?? call.arg!);
+  if (call.value === undefined) return { state: [[list, "[]"]], update: `${list}[g_].push(${item});`, final: `"[" + ${list}[g_].join(",") + "]"` };
+  const update = `if ((t_ = ${g.value(call.arg!)}) !== null) ${list}[g_].push(h.json.member(t_, ${item}));`;
+  return { state: [[list, "[]"]], update, final: `"{" + ${list}[g_].join(",") + "}"` };
+}
+
+/**
  * The state, update and final value of one aggregate over the group `g_`;
  * `arg` is its argument's code (undefined for `count(*)`). Number state
  * starts at 0 in arrays that then hold only numbers; whether a sum or
@@ -120,6 +136,7 @@ return function aggregate(items, p, having, t) {
  * NULL.
  */
 function aggregateCode(call: AggregateCall, arg: string | undefined, present: string, array: () => string, g: Codegen): AggregateCode {
+  if (call.name === "json_group_array" || call.name === "json_group_object") return jsonAggregateCode(call, array, g);
   if (arg === undefined || call.arg === undefined) {
     const n = array();
     return { state: [[n, "0"]], update: `${n}[g_]++;`, final: `${n}[g_]` };

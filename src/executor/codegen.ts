@@ -37,7 +37,11 @@ import { StoreError, assertNever } from "../errors.js";
 import { castValue } from "../planner/casts.js";
 import type { BoundExpr, CompareOp, StaticType } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
-import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction } from "./functions.js";
+import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction, type TypedTextFunction } from "./functions.js";
+import { JSON_CALLS, jsonCall } from "./json-codegen.js";
+import * as json from "./json-functions.js";
+import { printf } from "./printf.js";
+import { concat, concatWs, quote } from "./text-functions.js";
 import { compileLike, type LikeMatcher } from "./like.js";
 import type { SubqueryNode, SubqueryRunner } from "./subquery.js";
 import { isNumericType } from "./table-store.js";
@@ -46,15 +50,24 @@ import { compareText, compareValues } from "./value-order.js";
 /**
  * Compares two values whose types only arrive at run time (`? < ?`): the
  * same rules as typed comparisons, so text against a number or boolean is
- * `type_mismatch`, never a silent answer. Both are non-NULL here.
+ * `type_mismatch`, never a silent answer. Both are non-NULL here; their
+ * types are unknown only when read from JSON (parameters are checked
+ * before any row), so the message names JSON.
  */
-function compareUntyped(a: Value, b: Value): number {
-  const family = (v: Value): string => (typeof v === "number" ? "number" : typeof v);
-  if (family(a) !== family(b)) throw new StoreError("type_mismatch", `Cannot compare ${family(a)} with ${family(b)}`);
+export function compareUntyped(a: Value, b: Value): number {
+  const family = (v: Value): string => (typeof v === "string" ? "text" : typeof v);
+  if (family(a) !== family(b)) throw new StoreError("type_mismatch", `Cannot compare ${family(a)} with ${family(b)} (values read from JSON: CAST them, or filter with json_type)`);
   return compareValues(a, b);
 }
 
 const NO_FEEDS: readonly Value[] = Object.freeze([]);
+
+/** A value typed only when read (`assert-type`): itself if NULL or of `family`, else `type_mismatch`. */
+function checkFamily(value: Value, family: "text" | "number" | "boolean", of: string): Value {
+  if (value === null || typeof value === family || (family === "text" && typeof value === "string")) return value;
+  const got = typeof value === "string" ? "text" : typeof value;
+  throw new StoreError("type_mismatch", `${of} takes ${family === "number" ? "a number" : `a ${family}`}, got ${got} (a value read from JSON)`);
+}
 
 /** `a / b` for numbers that are integers or not depending on their values: integer division truncates. */
 function divide(a: number, b: number): number | null {
@@ -121,9 +134,12 @@ const HELPERS = Object.freeze({
   cast: (value: Value, from: StaticType, to: ColumnType) => castValue(value, from, to),
   fn: FUNCTION_ORDER.map((name) => STRICT_FUNCTIONS[name]),
   replace,
+  typed: { printf, concat, concat_ws: concatWs, quote } satisfies Record<TypedTextFunction, unknown>,
   typeName,
   sum: sumOf,
   num: (v: number): number | null => (v === v ? v : null),
+  json,
+  need: checkFamily,
 });
 
 /**
@@ -192,7 +208,7 @@ export class Codegen {
     return `c${int(this.consts.length - 1)}`;
   }
 
-  private temp(): string {
+  temp(): string {
     return `t${int(this.temps++)}`;
   }
 
@@ -310,6 +326,8 @@ export class Codegen {
       }
       case "function":
         return this.call(e);
+      case "assert-type":
+        return `h.need(${this.value(e.expr)}, ${this.const(e.type)}, ${this.const(e.of)})`;
       case "group-key":
         return `r[${int(e.index)}]`;
       case "aggregate":
@@ -420,6 +438,7 @@ export class Codegen {
   }
 
   private call(e: Extract<BoundExpr, { kind: "function" }>): string {
+    if (JSON_CALLS.has(e.name)) return jsonCall(this, e);
     switch (e.name) {
       case "coalesce":
       case "ifnull": {
@@ -438,8 +457,13 @@ export class Codegen {
         const arg = e.args[0]!;
         return `h.typeName(${this.value(arg)}, ${typeOf(arg) === "real" ? "true" : "false"})`;
       }
+      case "printf":
+      case "concat":
+      case "concat_ws":
+      case "quote":
+        return `h.typed.${e.name}(${[this.const(e.args.map(typeOf)), ...e.args.map((a) => this.value(a))].join(", ")})`;
       default: {
-        const call = `h.fn[${int(FUNCTION_ORDER.indexOf(e.name))}]`;
+        const call = `h.fn[${int(FUNCTION_ORDER.indexOf(e.name as StrictFunction))}]`;
         if (e.args.length === 0) return `${call}()`;
         const temps = e.args.map(() => this.temp());
         const nulls = e.args.map((a, i) => `(${temps[i]} = ${this.value(a)}) === null`).join(" || ");
@@ -503,6 +527,7 @@ export class Codegen {
       case "case":
       case "cast":
       case "function":
+      case "assert-type":
       case "group-key":
       case "aggregate":
       case "window":

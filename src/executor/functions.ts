@@ -12,7 +12,10 @@
 
 import type { Value } from "../commands/types.js";
 import type { FunctionName } from "../planner/plan.js";
+import type { JsonFunction } from "./json-codegen.js";
 import { date, datetime, julianday, strftime, time, unixepoch } from "./datetime.js";
+import { MATH_FUNCTIONS } from "./math-functions.js";
+import { compareValues } from "./value-order.js";
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -134,7 +137,27 @@ function char(...codes: number[]): string {
 }
 
 /** The functions whose result is NULL when any argument is: the compiler tests the arguments, then calls these with non-NULL values. */
-export type StrictFunction = Exclude<FunctionName, "coalesce" | "ifnull" | "nullif" | "replace" | "typeof">;
+export type StrictFunction = Exclude<FunctionName, "coalesce" | "ifnull" | "nullif" | "replace" | "typeof" | JsonFunction | TypedTextFunction>;
+
+/** The functions that write their arguments as text (`text-functions.ts`, `printf.ts`): they take NULL as SQLite does and read each argument's static type. */
+export type TypedTextFunction = "printf" | "concat" | "concat_ws" | "quote";
+
+/** The greatest (`sign` 1) or least (-1) of values of one family, none NULL. */
+function extreme(sign: 1 | -1, values: Value[]): Value {
+  let best = values[0]!;
+  for (let i = 1; i < values.length; i++) if (compareValues(values[i]!, best) * sign > 0) best = values[i]!;
+  return best;
+}
+
+/**
+ * A random integer (SQLite's is 64 bits; storedb's integers stop at
+ * ±(2^53−1)): 53 bits and a sign. Math.random has 52 random bits, so
+ * `Math.random() * 2^53` would always be even: the bits come in two draws.
+ */
+function random(): number {
+  const magnitude = Math.floor(Math.random() * 2 ** 26) * 2 ** 27 + Math.floor(Math.random() * 2 ** 27);
+  return Math.random() < 0.5 && magnitude !== 0 ? -magnitude : magnitude;
+}
 
 export const STRICT_FUNCTIONS: Readonly<Record<StrictFunction, (...args: never[]) => Value>> = {
   lower,
@@ -161,4 +184,8 @@ export const STRICT_FUNCTIONS: Readonly<Record<StrictFunction, (...args: never[]
   julianday,
   unixepoch,
   strftime,
+  max: (...values: Value[]) => extreme(1, values),
+  min: (...values: Value[]) => extreme(-1, values),
+  random,
+  ...MATH_FUNCTIONS,
 };

@@ -1,9 +1,13 @@
 /**
  * Join operators over tuples (one stored row per source so far, each an id
  * in its table's heap; compiled code reads them through the sources' heap
- * columns, `t`). Inner and left joins; output order is the outer tuples'
- * order, each with its matches in the joined table's order. An unmatched
- * tuple of a left join gets the heap's row of NULLs for the joined source.
+ * columns, `t`). Inner, left, right and full joins; output order is the
+ * outer tuples' order, each with its matches in the joined table's order.
+ * An unmatched tuple of a left (or full) join gets the heap's row of NULLs
+ * for the joined source; a right (or full) join then adds each joined row
+ * that matched no tuple, in table order, with NULL rows for every source
+ * before it — SQLite's order too, which runs a right join as a left join
+ * that marks the rows it matched, then emits the rest.
  *
  * - index nested loop: looks each outer key up in the joined table's key or
  *   index;
@@ -38,12 +42,13 @@ export interface PreparedJoin {
   readonly innerPositions: readonly number[];
 }
 
-export function prepareJoin(step: JoinStep, table: string, positionOf: (column: string) => number, context?: CompileContext): PreparedJoin {
+/** Whether a term (of ON, or a WHERE term decided at an inner join) is an equality the join's key match already guarantees. */
+export function impliedByKey(step: JoinStep, positionOf: (column: string) => number): (t: BoundExpr) => boolean {
   const s = step.strategy;
   const keyed = s.kind === "index-nested-loop" || s.kind === "hash";
   const inner = keyed ? s.innerColumns : [];
   const outer = keyed ? s.outerKeys.map((k) => JSON.stringify(k)) : [];
-  const implied = (t: BoundExpr): boolean => {
+  return (t) => {
     if (t.kind !== "compare" || t.op !== "=") return false;
     return [
       [t.left, t.right],
@@ -54,7 +59,14 @@ export function prepareJoin(step: JoinStep, table: string, positionOf: (column: 
       return i >= 0 && outer[i] === JSON.stringify(other);
     });
   };
-  const rest = conjuncts(step.on).filter((t) => !implied(t));
+}
+
+export function prepareJoin(step: JoinStep, table: string, positionOf: (column: string) => number, context?: CompileContext): PreparedJoin {
+  const s = step.strategy;
+  const keyed = s.kind === "index-nested-loop" || s.kind === "hash";
+  const implied = impliedByKey(step, positionOf);
+  // A cross join's ON is TRUE: nothing to test.
+  const rest = conjuncts(step.on).filter((t) => !implied(t) && !(t.kind === "const" && t.value === true));
   return {
     step,
     table,
@@ -136,10 +148,12 @@ function hashOuter(tuples: readonly Tuple[], rows: readonly StoredRow[], keyOf: 
  * from it keeps nothing, nor counts toward `max` (a recursive select's
  * row UNION drops as it is made). `where`, for an
  * inner join only, is a WHERE term tested with ON, before a tuple is made
- * (for a left join it must wait: a row it rejects still counts as a match).
- * `max`: stop once that many are made (-1: no limit). A store that keeps a
- * hash of its rows (`TableStore.hashOn`: one read again and again by a
- * recursion's steps) is looked up in it rather than hashed again.
+ * (for an outer join it must wait: a row it rejects still counts as a match).
+ * `max`: stop once that many are made (-1: no limit; a right or full join
+ * reads every tuple first, its unmatched rows depending on them all, and
+ * keeps the first `max`). A store that keeps a hash of its rows
+ * (`TableStore.hashOn`: one read again and again by a recursion's steps)
+ * is looked up in it rather than hashed again.
  */
 export function runJoin<T = Tuple>(
   join: PreparedJoin,
@@ -151,9 +165,12 @@ export function runJoin<T = Tuple>(
   where?: (t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean,
   max = -1,
 ): T[] {
-  if (where && join.step.type === "left") throw new StoreError("internal_error", "A WHERE term cannot run inside a left join");
+  const type = join.step.type;
+  if (where && type !== "inner") throw new StoreError("internal_error", `A WHERE term cannot run inside a ${type} join`);
   const out: T[] = [];
-  const left = join.step.type === "left";
+  const left = type === "left" || type === "full";
+  // The joined rows some tuple matched, for a right or full join's unmatched rows.
+  const matchedRows = type === "right" || type === "full" ? new Set<StoredRow>() : undefined;
   const on = join.on as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
   const keys = join.outerKeys as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => Value)[];
   let candidates: (t: Tuple, i: number) => readonly StoredRow[];
@@ -191,7 +208,8 @@ export function runJoin<T = Tuple>(
       return assertNever(s, "join strategy");
   }
   const at = join.step.source;
-  for (let i = 0; i < tuples.length && out.length !== max; i++) {
+  const stopAt = matchedRows === undefined ? max : -1;
+  for (let i = 0; i < tuples.length && out.length !== stopAt; i++) {
     const t = tuples[i]!;
     let matched = false;
     const scratch = t.slice();
@@ -199,8 +217,9 @@ export function runJoin<T = Tuple>(
       scratch[at] = row;
       if ((on === undefined || on(scratch, params, heaps)) && (where === undefined || where(scratch, params, heaps))) {
         matched = true;
+        matchedRows?.add(row);
         const made = emit(scratch);
-        if (made !== undefined && out.push(made) === max) break;
+        if (made !== undefined && out.push(made) === stopAt) break;
       }
     }
     if (left && !matched) {
@@ -208,6 +227,17 @@ export function runJoin<T = Tuple>(
       const made = emit(scratch);
       if (made !== undefined) out.push(made);
     }
+  }
+  if (matchedRows !== undefined) {
+    const unmatched: Tuple = new Array<StoredRow>(at + 1).fill(NULL_ROW);
+    for (const row of store.rows) {
+      if (out.length === max) break;
+      if (matchedRows.has(row)) continue;
+      unmatched[at] = row;
+      const made = emit(unmatched);
+      if (made !== undefined) out.push(made);
+    }
+    if (max >= 0 && out.length > max) out.length = max;
   }
   return out;
 }

@@ -10,10 +10,12 @@
  *
  * `prepareSelect` compiles everything once; the prepared form is cached with
  * the plan, so a repeated statement only binds new parameter values. WHERE
- * conjuncts that read only the first table run before the joins (the first
- * table is the preserved side of every join, so this is exact for left
- * joins too); every other conjunct runs right after the join of the last
- * source it reads (joins after it only add sources, never change them).
+ * conjuncts that read only the first table run before the joins (with inner
+ * and left joins the first table is the preserved side of every join, so
+ * this is exact for left joins too); every other conjunct runs right after
+ * the join of the last source it reads (joins after it only add sources,
+ * never change them) — or, when a RIGHT or FULL join comes later, after
+ * the last of those (`planner/where-placement.ts`).
  *
  * A long answer (`LATE_PROJECTION_AT` rows or more) whose columns are plain
  * columns, constants or parameters is projected when read, not when the
@@ -41,7 +43,8 @@
 import type { RowsResult } from "../commands/results.js";
 import type { CompoundOperator, Value } from "../commands/types.js";
 import type { AccessPath, BoundExpr, Count, SelectPlan } from "../planner/plan.js";
-import { conjuncts, maxSource } from "../planner/passes.js";
+import { conjuncts } from "../planner/passes.js";
+import { wherePlacement } from "../planner/where-placement.js";
 import { accessRows, impliedByAccess, keyInRunner, rangeRows } from "./access.js";
 import { compileAggregate, type AggregateFn, type GroupTest } from "./aggregate.js";
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
@@ -49,7 +52,7 @@ import { DerivedRows, withDerived, type TableRows } from "./derived.js";
 import { keptHashes } from "./kept-hashes.js";
 import { MAX_RECURSIVE_ROWS, RecursiveRows } from "./recursive.js";
 import { compileFilter, type FilterFn } from "./filter.js";
-import { TooManyTuples, prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
+import { TooManyTuples, impliedByKey, prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
 import { orderItems } from "./order.js";
 import { compileProjection, type ProjectFn } from "./project.js";
 import { SubqueryRunner, type SubqueryNode } from "./subquery.js";
@@ -196,7 +199,8 @@ function prepareWith(
   const resultMode: RowMode = plan.window === undefined ? mode : { groupKeys: plan.window.carried.length };
   const firstTable = plan.sources[0]?.table ?? "";
   const terms = conjuncts(plan.where).filter((t) => !impliedByAccess(t, plan.access, (c) => columnOf(firstTable, c)));
-  const first = joined ? terms.filter((t) => maxSource(t) <= 0) : terms;
+  const place = wherePlacement(plan.joins);
+  const first = joined ? terms.filter((t) => place(t) === 0) : terms;
   const firstWhere = all(first);
   const walked = plan.access.kind === "index-range";
   return {
@@ -210,7 +214,10 @@ function prepareWith(
       return prepareJoin(j, table, (c) => columnOf(table, c), context);
     }),
     afterJoin: plan.joins.map((j) => {
-      const here = all(terms.filter((t) => maxSource(t) === j.source));
+      // An inner join may match on a WHERE equality (a comma join's): its key then guarantees it.
+      const table = plan.sources[j.source]?.table ?? "";
+      const implied = j.type === "inner" ? impliedByKey(j, (c) => columnOf(table, c)) : () => false;
+      const here = all(terms.filter((t) => place(t) === j.source && !implied(t)));
       return here === undefined ? undefined : compilePredicate(here, "tuple", context);
     }),
     aggregate: plan.group === undefined ? undefined : compileAggregate(plan.group, sourceMode, context),
@@ -462,8 +469,8 @@ function sourceItems(
   let tuples: Tuple[] = firstRows.map((r) => [r]);
   const last = prepared.joins.length - 1;
   for (const [i, join] of prepared.joins.entries()) {
-    // A WHERE term is decided once its last source is joined (later joins only add sources):
-    // an inner join tests it with ON; after a left join it filters the joined tuples.
+    // A WHERE term is decided at the join `where-placement.ts` places it at (its last source's, or a later RIGHT/FULL one):
+    // an inner join tests it with ON; after an outer join it filters the joined tuples.
     const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
     const inner = join.step.type === "inner";
     if (emit !== undefined && i === last && (filter === undefined || inner)) {

@@ -27,7 +27,7 @@ import type { Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import type { OutputColumn, SortKey, WindowCall, Windowing } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
-import { compileValue, type CompileContext, type RowMode } from "./codegen.js";
+import { compareUntyped, compileValue, type CompileContext, type RowMode } from "./codegen.js";
 import { keyOrder } from "./order.js";
 import { compileProjection } from "./project.js";
 import { WindowLayout } from "./window-layout.js";
@@ -366,17 +366,29 @@ class ConcatState implements Accumulator {
 /** min or max aggregated afresh (with EXCLUDE): the sliding form is `extremes`. */
 class ExtremeState implements Accumulator {
   private best: Value = null;
-  constructor(private readonly sign: number) {}
+  constructor(
+    private readonly sign: number,
+    private readonly compare: (a: Value, b: Value) => number,
+  ) {}
   reset(): void {
     this.best = null;
   }
   add(v: Value): void {
-    if (v !== null && (this.best === null || compareValues(v, this.best) * this.sign > 0)) this.best = v;
+    if (v !== null && (this.best === null || this.compare(v, this.best) * this.sign > 0)) this.best = v;
   }
   readonly remove = undefined;
   value(): Value {
     return this.best;
   }
+}
+
+/**
+ * How min/max compare: a value typed only when read (JSON) by its family,
+ * so text against a number is `type_mismatch` as in the grouped min/max,
+ * never SQLite's silent order of text after numbers.
+ */
+function comparerOf(call: WindowCall): (a: Value, b: Value) => number {
+  return call.args[0] !== undefined && typeOf(call.args[0]) === "unknown" ? compareUntyped : compareValues;
 }
 
 function accumulator(call: WindowCall): Accumulator {
@@ -388,7 +400,7 @@ function accumulator(call: WindowCall): Accumulator {
       return new SumState(call.name === "avg", call.args[0] === undefined || typeOf(call.args[0]) !== "integer");
     case "min":
     case "max":
-      return new ExtremeState(call.name === "min" ? -1 : 1);
+      return new ExtremeState(call.name === "min" ? -1 : 1, comparerOf(call));
     case "group_concat":
       return new ConcatState(call.separator ?? ",");
     default:
@@ -405,7 +417,7 @@ function accumulator(call: WindowCall): Accumulator {
 function aggregateValues(call: WindowCall, values: readonly Value[] | undefined, layout: WindowLayout, out: Output): void {
   const value = (pos: number): Value => (values === undefined ? true : (values[layout.sorted[pos]!] as Value));
   const { starts, ends } = layout.frames(call.frame);
-  if ((call.name === "min" || call.name === "max") && call.frame.exclude === "no others") return extremes(call.name, value, layout, starts, ends, out);
+  if ((call.name === "min" || call.name === "max") && call.frame.exclude === "no others") return extremes(call.name, value, layout, starts, ends, out, comparerOf(call));
   const acc = accumulator(call);
   let from = 0;
   let to = 0;
@@ -434,7 +446,7 @@ function aggregateValues(call: WindowCall, values: readonly Value[] | undefined,
  * may still be the extreme (each better than the ones after it), so a
  * sliding frame costs O(1) a row, not its width.
  */
-function extremes(name: "min" | "max", value: (pos: number) => Value, layout: WindowLayout, starts: Int32Array, ends: Int32Array, out: Output): void {
+function extremes(name: "min" | "max", value: (pos: number) => Value, layout: WindowLayout, starts: Int32Array, ends: Int32Array, out: Output, compare: (a: Value, b: Value) => number): void {
   const sign = name === "min" ? -1 : 1;
   const queue: number[] = [];
   let head = 0;
@@ -451,7 +463,7 @@ function extremes(name: "min" | "max", value: (pos: number) => Value, layout: Wi
       const v = value(to);
       if (v === null) continue;
       // A value at least as good as the last queued one outlives it in every later frame.
-      while (queue.length > head && compareValues(v, value(queue[queue.length - 1]!)) * sign >= 0) queue.pop();
+      while (queue.length > head && compare(v, value(queue[queue.length - 1]!)) * sign >= 0) queue.pop();
       queue.push(to);
     }
     while (head < queue.length && queue[head]! < start) head++;

@@ -34,9 +34,17 @@ export const QuotedIdentifier = createToken({
   categories: [Identifier],
 });
 
-/** Keywords that may also serve as names: nowhere in the grammar can they be mistaken for one (an implicit alias is never RETURNING: see the grammar's `aliasAhead`). */
+/**
+ * Keywords that may also serve as names: nowhere in the grammar can they be
+ * mistaken for one (an implicit alias is never RETURNING nor a join word: see
+ * the grammar's `aliasAhead`). The join words (INNER, LEFT, RIGHT, FULL,
+ * OUTER, CROSS, NATURAL) are names as in SQLite, so `right` may name a
+ * column, and `AS right` an alias; USING stays reserved, as in SQLite.
+ */
 const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING", "CONFLICT", "DO", "NOTHING", "IGNORE", "INDEX", "ALTER", "ADD", "RENAME", "RECURSIVE", "NULLS", "FIRST", "LAST",
-  "OVER", "PARTITION", "WINDOW", "ROWS", "RANGE", "GROUPS", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT", "ROW", "EXCLUDE", "NO", "OTHERS", "TIES"];
+  "OVER", "PARTITION", "WINDOW", "ROWS", "RANGE", "GROUPS", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT", "ROW", "EXCLUDE", "NO", "OTHERS", "TIES",
+  "REPLACE", "ABORT", "FAIL", "ROLLBACK",
+  "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "NATURAL"];
 
 function keyword(word: string): TokenType {
   const name = word.charAt(0) + word.slice(1).toLowerCase();
@@ -64,6 +72,12 @@ export const As = keyword("AS");
 export const Join = keyword("JOIN");
 export const Inner = keyword("INNER");
 export const Left = keyword("LEFT");
+export const Right = keyword("RIGHT");
+export const Full = keyword("FULL");
+export const Outer = keyword("OUTER");
+export const Cross = keyword("CROSS");
+export const Natural = keyword("NATURAL");
+export const Using = keyword("USING");
 export const On = keyword("ON");
 export const Order = keyword("ORDER");
 export const By = keyword("BY");
@@ -142,15 +156,21 @@ export const Exclude = keyword("EXCLUDE");
 export const No = keyword("NO");
 export const Others = keyword("OTHERS");
 export const Ties = keyword("TIES");
+/** REPLACE is also a function's name: a soft keyword, so `replace(a, b, c)` still reads as a call. */
+export const Replace = keyword("REPLACE");
+export const Abort = keyword("ABORT");
+export const Fail = keyword("FAIL");
+export const Rollback = keyword("ROLLBACK");
 
 /** Every keyword, for tests and documentation. */
 export const keywords: readonly TokenType[] = [
-  Select, From, Where, And, Or, Not, Is, Null, True, False, As, Join, Inner, Left, On, Order, By, Asc, Desc,
+  Select, From, Where, And, Or, Not, Is, Null, True, False, As, Join, Inner, Left, Right, Full, Outer, Cross, Natural, Using, On, Order, By, Asc, Desc,
   Limit, Offset, Insert, Into, Values, Update, SetKeyword, Delete, Create, Table, If, Exists, Primary, Key, Unique,
   Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain, Case, When, Then, Else, End,
   Cast, In, Between, Like, Escape, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore, Index, Alter, Add, Column, Rename, To,
   Union, All, Intersect, Except, With, Recursive, Nulls, First, Last,
   Over, Partition, Window, Rows, Range, Groups, Unbounded, Preceding, Following, Current, Row, Exclude, No, Others, Ties,
+  Replace, Abort, Fail, Rollback,
 ];
 
 export const StringLiteral = createToken({
@@ -197,6 +217,9 @@ function arithmetic(name: string, text: string): TokenType {
 }
 
 export const Concat = arithmetic("Concat", "||");
+/** SQLite's JSON operators, at `||`'s precedence; listed before `-`, and `->>` before `->`, so neither is read as a minus sign. */
+export const JsonText = arithmetic("JsonText", "->>");
+export const JsonExtract = arithmetic("JsonExtract", "->");
 export const Plus = arithmetic("Plus", "+");
 export const Slash = arithmetic("Slash", "/");
 export const Percent = arithmetic("Percent", "%");
@@ -271,6 +294,8 @@ export const allTokens: readonly TokenType[] = [
   Dot,
   Star,
   Semicolon,
+  JsonText,
+  JsonExtract,
   Minus,
   Concat,
   Plus,

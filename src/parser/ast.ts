@@ -87,8 +87,8 @@ export interface NotExpr {
   readonly span: Span;
 }
 
-/** `+ - * / %` and `||` (text concatenation). */
-export type BinaryOp = "+" | "-" | "*" | "/" | "%" | "||";
+/** `+ - * / %`, `||` (text concatenation), `->` and `->>` (JSON extraction). */
+export type BinaryOp = "+" | "-" | "*" | "/" | "%" | "||" | "->" | "->>";
 
 export interface BinaryExpr {
   readonly kind: "binary";
@@ -267,10 +267,16 @@ export interface CommonTable {
   readonly span: Span;
 }
 
+/**
+ * A join as written: `type` is its word (`cross` for a comma too; `inner`
+ * for JOIN alone), then NATURAL, ON or USING, or no condition.
+ */
 export interface JoinClause {
-  readonly type: "inner" | "left";
+  readonly type: "inner" | "left" | "right" | "full" | "cross";
+  readonly natural?: true;
   readonly table: FromItem;
-  readonly on: Expr;
+  readonly on?: Expr;
+  readonly using?: readonly Name[];
   readonly span: Span;
 }
 
@@ -356,8 +362,8 @@ export interface OnConflictClause {
 
 export interface InsertStmt {
   readonly kind: "insert";
-  /** `INSERT OR IGNORE`. */
-  readonly orIgnore?: true;
+  /** `INSERT OR IGNORE`; `INSERT OR REPLACE` or `REPLACE INTO`. (`OR ABORT` is the default, absent here.) */
+  readonly or?: "ignore" | "replace";
   readonly table: Name;
   /** Absent when the statement names none: the table's columns, in order. */
   readonly columns?: readonly Name[];
@@ -410,13 +416,22 @@ export interface References {
   readonly span: Span;
 }
 
+/**
+ * A column's DEFAULT: a literal; `CURRENT_TIMESTAMP`, `CURRENT_DATE` or
+ * `CURRENT_TIME` (`current`); or `(expression)`, evaluated per inserted row.
+ */
+export type ColumnDefault =
+  | LiteralExpr
+  | { readonly kind: "current"; readonly which: "timestamp" | "date" | "time"; readonly span: Span }
+  | { readonly kind: "default-expr"; readonly expr: Expr; readonly span: Span };
+
 export interface ColumnDef {
   readonly name: Name;
   readonly type: TypeName;
   readonly primaryKey: boolean;
   readonly notNull: boolean;
   readonly unique: boolean;
-  readonly default?: LiteralExpr;
+  readonly default?: ColumnDefault;
   readonly references?: References;
   readonly span: Span;
 }
@@ -437,8 +452,11 @@ export interface CreateTableStmt {
   readonly kind: "create-table";
   readonly ifNotExists: boolean;
   readonly table: Name;
+  /** Both empty for CREATE TABLE … AS SELECT. */
   readonly columns: readonly ColumnDef[];
   readonly constraints: readonly TableConstraint[];
+  /** CREATE TABLE … AS SELECT: the select whose result columns and rows the table is made of. */
+  readonly as?: SelectStmt;
   readonly span: Span;
 }
 

@@ -234,12 +234,22 @@ export interface JoinClauseCstNode extends CstNode {
 }
 
 export type JoinClauseCstChildren = {
+  Comma?: (IToken)[];
+  tableRef?: (TableRefCstNode)[];
+  Natural?: IToken[];
   Inner?: IToken[];
+  Cross?: IToken[];
   Left?: IToken[];
-  Join: IToken[];
-  tableRef: TableRefCstNode[];
-  On: IToken[];
-  expression: ExpressionCstNode[];
+  Outer?: (IToken)[];
+  Right?: IToken[];
+  Full?: IToken[];
+  Join?: IToken[];
+  On?: IToken[];
+  expression?: ExpressionCstNode[];
+  Using?: IToken[];
+  LParen?: IToken[];
+  Identifier?: (IToken)[];
+  RParen?: IToken[];
 };
 
 export interface OrderItemCstNode extends CstNode {
@@ -262,9 +272,13 @@ export interface InsertStatementCstNode extends CstNode {
 }
 
 export type InsertStatementCstChildren = {
-  Insert: IToken[];
+  Insert?: IToken[];
   Or?: IToken[];
   Ignore?: IToken[];
+  Replace?: (IToken)[];
+  Abort?: IToken[];
+  Fail?: IToken[];
+  Rollback?: IToken[];
   Into: IToken[];
   Identifier: IToken[];
   nameList?: NameListCstNode[];
@@ -371,10 +385,12 @@ export type CreateTableStatementCstChildren = {
   Not?: IToken[];
   Exists?: IToken[];
   Identifier: IToken[];
-  LParen: IToken[];
-  tableElement: (TableElementCstNode)[];
+  LParen?: IToken[];
+  tableElement?: (TableElementCstNode)[];
   Comma?: IToken[];
-  RParen: IToken[];
+  RParen?: IToken[];
+  As?: IToken[];
+  selectStatement?: SelectStatementCstNode[];
 };
 
 export interface TableElementCstNode extends CstNode {
@@ -424,6 +440,10 @@ export type ColumnConstraintCstChildren = {
   Unique?: IToken[];
   Default?: IToken[];
   literal?: LiteralCstNode[];
+  Identifier?: IToken[];
+  LParen?: IToken[];
+  expression?: ExpressionCstNode[];
+  RParen?: IToken[];
   referencesClause?: ReferencesClauseCstNode[];
 };
 

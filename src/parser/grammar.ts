@@ -12,7 +12,7 @@
  *
  * Precedence, loosest first: OR, AND, NOT, then the predicates (comparison,
  * IS [NOT] NULL, [NOT] IN, BETWEEN, LIKE), then `+ -`, then `* / %`, then
- * `||`, then unary minus. A comparison takes arithmetic on both sides but not
+ * `||`, `->` and `->>`, then unary minus. A comparison takes arithmetic on both sides but not
  * another comparison, so `a = b = c` does not parse. The grammar is LL(1)
  * (`maxLookahead: 1`): one token always decides (CREATE and DROP are
  * consumed before the choice of TABLE or INDEX).
@@ -31,9 +31,12 @@
  * (CONTRACT §4) must fit a process whose parser is not yet optimized. Nodes carry no locations (`nodeLocationTracking: "none"`):
  * `to-ast.ts` derives spans from the tokens.
  */
-import { CstParser, tokenMatcher, type IOrAlt } from "chevrotain";
+import { CstParser, tokenMatcher, type IOrAlt, type TokenType } from "chevrotain";
 import * as T from "../lexer/tokens.js";
 import { errorMessages } from "./syntax-errors.js";
+
+/** The words that may open a join clause: never an implicit alias. */
+const JOIN_WORDS: ReadonlySet<TokenType> = new Set([T.Inner, T.Left, T.Right, T.Full, T.Outer, T.Cross, T.Natural]);
 
 class SqlGrammar extends CstParser {
   /** Each OR's alternatives, built on its first call and reused by every later one. */
@@ -423,22 +426,90 @@ class SqlGrammar extends CstParser {
   });
 
   /**
-   * An alias may follow, unless the next word is RETURNING, or WINDOW
-   * followed by `name AS`: soft keywords, so also names, but after
+   * An alias may follow, unless the next word is RETURNING, a join word, or
+   * WINDOW followed by `name AS`: soft keywords, so also names, but after
    * `INSERT … SELECT … FROM t` and after a select's sources they start
-   * their clauses (`AS returning` still names a column).
+   * their clauses (`AS returning`, `AS right` still name one). So `FROM t
+   * RIGHT JOIN s` never reads RIGHT as t's alias, as SQLite's grammar does
+   * not.
    */
-  private readonly aliasAhead = (): boolean => this.LA(1).tokenType !== T.Returning && !this.windowClauseAhead();
+  private readonly aliasAhead = (): boolean => this.LA(1).tokenType !== T.Returning && !JOIN_WORDS.has(this.LA(1).tokenType) && !this.windowClauseAhead();
 
+  /**
+   * A source after the first: `, t` (a cross join), or `[NATURAL] [INNER |
+   * CROSS | LEFT [OUTER] | RIGHT [OUTER] | FULL [OUTER]] JOIN t [ON expr |
+   * USING (col, …)]`. Which words go together with which condition is
+   * checked when the join is lowered, where the message can say so.
+   */
   readonly joinClause = this.RULE("joinClause", () => {
-    this.OPTION(() => {
-      this.OR((this.alternatives.joinClause ??= [{ ALT: () => this.CONSUME(T.Inner) }, { ALT: () => this.CONSUME(T.Left) }]));
-    });
-    this.CONSUME(T.Join);
-    this.SUBRULE(this.tableRef);
-    this.CONSUME(T.On);
-    this.SUBRULE(this.expression);
+    this.OR(
+      (this.alternatives.joinClause ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.Comma);
+            this.SUBRULE(this.tableRef);
+          },
+        },
+        {
+          ALT: () => {
+            this.OPTION(() => this.CONSUME(T.Natural));
+            this.OPTION2(() => this.OR2((this.alternatives.joinType ??= this.joinTypes())));
+            this.CONSUME(T.Join);
+            this.SUBRULE2(this.tableRef);
+            this.OPTION3(() => this.OR3((this.alternatives.joinCondition ??= this.joinConditions())));
+          },
+        },
+      ]),
+    );
   });
+
+  private joinTypes(): IOrAlt<unknown>[] {
+    return [
+      { ALT: () => this.CONSUME(T.Inner) },
+      { ALT: () => this.CONSUME(T.Cross) },
+      {
+        ALT: () => {
+          this.CONSUME(T.Left);
+          this.OPTION4(() => this.CONSUME(T.Outer));
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Right);
+          this.OPTION5(() => this.CONSUME2(T.Outer));
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Full);
+          this.OPTION6(() => this.CONSUME3(T.Outer));
+        },
+      },
+    ];
+  }
+
+  private joinConditions(): IOrAlt<unknown>[] {
+    return [
+      {
+        ALT: () => {
+          this.CONSUME(T.On);
+          this.SUBRULE(this.expression);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Using);
+          this.CONSUME(T.LParen);
+          this.CONSUME(T.Identifier);
+          this.MANY(() => {
+            this.CONSUME2(T.Comma);
+            this.CONSUME2(T.Identifier);
+          });
+          this.CONSUME(T.RParen);
+        },
+      },
+    ];
+  }
 
   readonly orderItem = this.RULE("orderItem", () => {
     this.SUBRULE(this.expression);
@@ -460,12 +531,30 @@ class SqlGrammar extends CstParser {
 
   // ------------------------------------------------------- INSERT, UPDATE, DELETE
 
+  /** `INSERT [OR IGNORE | REPLACE | ABORT | FAIL | ROLLBACK]`, or `REPLACE` (SQLite's short form of INSERT OR REPLACE). */
   readonly insertStatement = this.RULE("insertStatement", () => {
-    this.CONSUME(T.Insert);
-    this.OPTION(() => {
-      this.CONSUME(T.Or);
-      this.CONSUME(T.Ignore);
-    });
+    this.OR2(
+      (this.alternatives.insertVerb ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.Insert);
+            this.OPTION(() => {
+              this.CONSUME(T.Or);
+              this.OR3(
+                (this.alternatives.conflictResolution ??= [
+                  { ALT: () => this.CONSUME(T.Ignore) },
+                  { ALT: () => this.CONSUME2(T.Replace) },
+                  { ALT: () => this.CONSUME(T.Abort) },
+                  { ALT: () => this.CONSUME(T.Fail) },
+                  { ALT: () => this.CONSUME(T.Rollback) },
+                ]),
+              );
+            });
+          },
+        },
+        { ALT: () => this.CONSUME(T.Replace) },
+      ]),
+    );
     this.CONSUME(T.Into);
     this.CONSUME(T.Identifier);
     // Without a list, the values are the table's columns in order (as SQLite).
@@ -592,13 +681,28 @@ class SqlGrammar extends CstParser {
       this.CONSUME(T.Exists);
     });
     this.CONSUME(T.Identifier);
-    this.CONSUME(T.LParen);
-    this.SUBRULE(this.tableElement);
-    this.MANY(() => {
-      this.CONSUME(T.Comma);
-      this.SUBRULE2(this.tableElement);
-    });
-    this.CONSUME(T.RParen);
+    this.OR(
+      (this.alternatives.createTableBody ??= [
+        {
+          ALT: () => {
+            this.CONSUME(T.LParen);
+            this.SUBRULE(this.tableElement);
+            this.MANY(() => {
+              this.CONSUME(T.Comma);
+              this.SUBRULE2(this.tableElement);
+            });
+            this.CONSUME(T.RParen);
+          },
+        },
+        // CREATE TABLE … AS SELECT: the columns are the select's result columns.
+        {
+          ALT: () => {
+            this.CONSUME(T.As);
+            this.SUBRULE(this.selectStatement);
+          },
+        },
+      ]),
+    );
   });
 
   readonly tableElement = this.RULE("tableElement", () => {
@@ -648,7 +752,20 @@ class SqlGrammar extends CstParser {
         {
           ALT: () => {
             this.CONSUME(T.Default);
-            this.SUBRULE(this.literal);
+            this.OR2(
+              (this.alternatives.columnDefault ??= [
+                { ALT: () => this.SUBRULE(this.literal) },
+                // CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME are names to the lexer; the AST builder takes only those.
+                { ALT: () => this.CONSUME(T.Identifier) },
+                {
+                  ALT: () => {
+                    this.CONSUME(T.LParen);
+                    this.SUBRULE(this.expression);
+                    this.CONSUME(T.RParen);
+                  },
+                },
+              ]),
+            );
           },
         },
         { ALT: () => this.SUBRULE(this.referencesClause) },
@@ -908,9 +1025,9 @@ class SqlGrammar extends CstParser {
   });
 
   /**
-   * Operands joined by arithmetic operators (`+ - * / % ||`), flat: the CST
+   * Operands joined by arithmetic operators (`+ - * / % || -> ->>`), flat: the CST
    * keeps the chain in text order and `to-ast.ts` nests it by precedence
-   * (`||`, then `* / %`, then `+ -`, each left to right, as SQLite does). One
+   * (`||`, `->`, `->>`, then `* / %`, then `+ -`, each left to right, as SQLite does). One
    * rule for every level keeps a plain column reference from paying a rule
    * call per precedence level. Each operand may follow a run of prefix minus
    * signs (`-5` is a negative literal; `-x` negates): the CST keeps them in

@@ -146,8 +146,11 @@ function columnConstraintEnd(node: C.ColumnConstraintCstNode): number {
   const c = node.children;
   if (c.literal) return valueEnd(c.literal[0]!);
   if (c.referencesClause) return referencesEnd(c.referencesClause[0]!);
-  return endOf((c.Key ?? c.Null ?? c.Unique)![0]!);
+  return endOf((c.Key ?? c.Null ?? c.Unique ?? c.RParen ?? c.Identifier)![0]!);
 }
+
+/** SQL's clock names a DEFAULT may take, and what each reads. */
+const CLOCK_DEFAULTS: Readonly<Record<string, "timestamp" | "date" | "time">> = { CURRENT_TIMESTAMP: "timestamp", CURRENT_DATE: "date", CURRENT_TIME: "time" };
 
 function last<T>(list: readonly T[]): T {
   return list[list.length - 1]!;
@@ -162,8 +165,8 @@ function stringValue(image: string): string {
 
 const INTEGER = /^\d+$/;
 
-/** Binding strength of the arithmetic operators, as SQLite has them: `||` binds tightest, then `* / %`, then `+ -`. */
-const PRECEDENCE: Readonly<Record<A.BinaryOp, number>> = { "||": 3, "*": 2, "/": 2, "%": 2, "+": 1, "-": 1 };
+/** Binding strength of the arithmetic operators, as SQLite has them: `||`, `->` and `->>` bind tightest, then `* / %`, then `+ -`. */
+const PRECEDENCE: Readonly<Record<A.BinaryOp, number>> = { "||": 3, "->": 3, "->>": 3, "*": 2, "/": 2, "%": 2, "+": 1, "-": 1 };
 
 class AstBuilder {
   private params = 0;
@@ -456,13 +459,22 @@ class AstBuilder {
 
   private join(node: C.JoinClauseCstNode): A.JoinClause {
     const c = node.children;
-    const first = (c.Inner ?? c.Left ?? c.Join)[0]!;
-    const on = c.expression[0]!;
-    const table = this.tableRef(c.tableRef[0]!);
-    const depth = this.depth;
-    const condition = this.expression(on);
-    this.depth = Math.max(depth, this.depth);
-    return { type: c.Left ? "left" : "inner", table, on: condition, span: this.span(first.startOffset, expressionEnd(on)) };
+    const table = this.tableRef(c.tableRef![0]!);
+    if (!c.Join) return { type: "cross", table, span: this.span(c.Comma![0]!.startOffset, table.span.end) };
+    const first = (c.Natural ?? c.Inner ?? c.Cross ?? c.Left ?? c.Right ?? c.Full ?? c.Join)[0]!;
+    const type = c.Cross ? "cross" : c.Left ? "left" : c.Right ? "right" : c.Full ? "full" : "inner";
+    const natural = c.Natural ? { natural: true as const } : {};
+    if (c.On) {
+      const on = c.expression![0]!;
+      const depth = this.depth;
+      const condition = this.expression(on);
+      this.depth = Math.max(depth, this.depth);
+      return { type, ...natural, table, on: condition, span: this.span(first.startOffset, expressionEnd(on)) };
+    }
+    if (c.Using) {
+      return { type, ...natural, table, using: this.names(c.Identifier!), span: this.span(first.startOffset, endOf(c.RParen![0]!)) };
+    }
+    return { type, ...natural, table, span: this.span(first.startOffset, table.span.end) };
   }
 
   private orderItem(node: C.OrderItemCstNode): A.OrderItem {
@@ -484,7 +496,7 @@ class AstBuilder {
       rows.push(values);
     }
     const select = c.selectStatement ? this.select(c.selectStatement[0]!) : undefined;
-    const start = c.Insert[0]!.startOffset;
+    const start = (c.Insert ?? c.Replace)![0]!.startOffset;
     let end = select ? select.span.end : endOf(last(c.valueRow!).children.RParen[0]!);
     const onConflict = c.onConflictClause ? this.onConflict(c.onConflictClause[0]!) : undefined;
     if (onConflict) end = onConflict.span.end;
@@ -492,7 +504,7 @@ class AstBuilder {
     if (returning) end = returning.span.end;
     return {
       kind: "insert",
-      ...(c.Ignore ? { orIgnore: true as const } : {}),
+      ...this.resolution(c),
       table,
       ...columns,
       rows,
@@ -501,6 +513,22 @@ class AstBuilder {
       ...(returning ? { returning } : {}),
       span: this.span(start, end),
     };
+  }
+
+  /**
+   * `INSERT OR …`: IGNORE and REPLACE, and REPLACE INTO; ABORT is what every
+   * statement does anyway (a failing row undoes the whole statement). FAIL
+   * (keep the rows before the failing one) and ROLLBACK (end the
+   * transaction) would break that all-or-nothing rule: refused.
+   */
+  private resolution(c: C.InsertStatementCstNode["children"]): { or?: "ignore" | "replace" } {
+    if (c.Ignore) return { or: "ignore" };
+    if (c.Replace) return { or: "replace" };
+    const refused = c.Fail?.[0] ?? c.Rollback?.[0];
+    if (refused) {
+      throw this.error(refused, `INSERT OR ${refused.image.toUpperCase()} is not supported: a statement is all or nothing here (as INSERT OR ABORT), so a failing row undoes it whole`);
+    }
+    return {};
   }
 
   private onConflict(node: C.OnConflictClauseCstNode): A.OnConflictClause {
@@ -568,19 +596,32 @@ class AstBuilder {
     const table = this.name(c.Identifier[0]!);
     const columns: A.ColumnDef[] = [];
     const constraints: A.TableConstraint[] = [];
-    for (const element of c.tableElement) {
+    const ifNotExists = c.If !== undefined;
+    if (c.selectStatement) {
+      const as = this.select(c.selectStatement[0]!);
+      return { kind: "create-table", ifNotExists, table, columns, constraints, as, span: this.span(start, as.span.end) };
+    }
+    for (const element of c.tableElement!) {
       const e = element.children;
       if (e.columnDefinition) columns.push(this.columnDefinition(e.columnDefinition[0]!));
       else constraints.push(this.tableConstraint(e.tableConstraint![0]!));
     }
-    return {
-      kind: "create-table",
-      ifNotExists: c.If !== undefined,
-      table,
-      columns,
-      constraints,
-      span: this.span(start, endOf(c.RParen[0]!)),
-    };
+    return { kind: "create-table", ifNotExists, table, columns, constraints, span: this.span(start, endOf(c.RParen![0]!)) };
+  }
+
+  /** DEFAULT's value: a literal, one of SQL's three clock names, or a parenthesized expression. */
+  private columnDefault(k: C.ColumnConstraintCstNode["children"]): A.ColumnDefault {
+    if (k.literal) {
+      const literal = k.literal[0]!;
+      return this.literal(literal.children, firstToken(literal.children).startOffset, valueEnd(literal));
+    }
+    if (k.expression) return { kind: "default-expr", expr: this.expression(k.expression[0]!), span: this.span(k.LParen![0]!.startOffset, endOf(k.RParen![0]!)) };
+    const token = k.Identifier![0]!;
+    const which = CLOCK_DEFAULTS[token.image.toUpperCase()];
+    if (which === undefined || token.tokenType === QuotedIdentifier) {
+      throw this.error(token, `DEFAULT takes a literal, CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME or (an expression), not ${token.image}`);
+    }
+    return { kind: "current", which, span: this.tokenSpan(token) };
   }
 
   private columnDefinition(node: C.ColumnDefinitionCstNode): A.ColumnDef {
@@ -604,8 +645,7 @@ class AstBuilder {
         else if (k.Unique) def.unique = true;
         else if (k.Default) {
           if (def.default) throw this.error(k.Default[0]!, `Column ${name.text} has a second DEFAULT`);
-          const literal = k.literal![0]!;
-          def.default = this.literal(literal.children, firstToken(literal.children).startOffset, valueEnd(literal));
+          def.default = this.columnDefault(k);
         } else {
           const clause = k.referencesClause![0]!;
           if (def.references) throw this.error(clause.children.References[0]!, `Column ${name.text} has a second REFERENCES`);

@@ -10,15 +10,21 @@
  * file's tables can be checked against each other before any is built.
  */
 
-import type { CreateTableCommand, DropTableCommand, Expression, ForeignKey, TableSchema } from "../commands/types.js";
+import type { ColumnDefault, ColumnType, CreateTableFromSchema, DropTableCommand, Expression, ForeignKey, TableSchema } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import { bindTableExpr } from "./bind-expr.js";
+import { bindDefaultExpr, bindTableExpr } from "./bind-expr.js";
+import { familyOf, typeOf } from "./static-types.js";
 import { checkName } from "./bind-select.js";
 import type { Plan } from "./plan.js";
 import type { Catalog } from "./table-info.js";
 import { PRIMARY_KEY_NAME, tableInfoOf } from "./table-info.js";
 import { fitsType, isColumnType } from "./value-types.js";
+
+/** A default written as `{"expr": …}` rather than as a value. */
+export function isDefaultExpr(value: ColumnDefault | undefined): value is { readonly expr: Expression } {
+  return typeof value === "object" && value !== null;
+}
 
 function isName(name: unknown): boolean {
   return typeof name === "string" && isValidIdentifier(name);
@@ -87,7 +93,12 @@ export function checkSchema(schema: TableSchema, lookup: (name: string) => Table
   }
   for (const [c, value] of Object.entries(schema.defaults ?? {})) {
     if (!has(c)) fail(t, `default for unknown column "${c}"`);
-    if (value !== null && !fitsType(value, schema.columns[c] as never)) fail(t, `default for "${c}" is not a ${schema.columns[c]}`);
+    const type = schema.columns[c] as ColumnType;
+    if (isDefaultExpr(value)) {
+      // Its values are checked per row as any written value is; a family it can never fit is refused now.
+      const family = familyOf(typeOf(bindDefaultExpr(value.expr)));
+      if (family !== undefined && family !== familyOf(type)) fail(t, `default for "${c}" is ${family}, not ${type}`);
+    } else if (value !== null && !fitsType(value, type)) fail(t, `default for "${c}" is not a ${type}`);
   }
   const computedNames = Object.keys(schema.computed ?? {});
   for (const c of computedNames) {
@@ -155,7 +166,8 @@ export function checkIndexName(name: string, catalog: Catalog, except?: string):
   return {};
 }
 
-export function bindCreateTable(cmd: CreateTableCommand, catalog: Catalog): Plan {
+export function bindCreateTable(cmd: CreateTableFromSchema, catalog: Catalog): Plan {
+  if (Object.hasOwn(cmd, "table")) throw new StoreError("invalid_request", "create-table: table goes with select; a schema names its table itself");
   const schema = checkSchema(cmd.schema, (name) => catalog.table(name)?.schema);
   if (catalog.table(schema.name) === undefined) {
     for (const ix of schema.indexes ?? []) {

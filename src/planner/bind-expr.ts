@@ -19,7 +19,7 @@ import { withTables, type WithTables } from "./bind-recursive.js";
 import type { AggregateName, Expression, SelectCommand } from "../commands/types.js";
 import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
-import { FUNCTIONS, arity, functionNamed, readsClock } from "./functions.js";
+import { FUNCTIONS, argKind, arity, functionNamed, readsClock } from "./functions.js";
 import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy } from "./plan.js";
 import { Numbering } from "./numbering.js";
 import { Scope, tableScope, type ScopeSource } from "./scope.js";
@@ -97,7 +97,7 @@ function isUnknownColumn(error: unknown): boolean {
   return error instanceof StoreError && error.code === "unknown_column";
 }
 
-const AGGREGATE_NAMES: ReadonlySet<string> = new Set(["count", "sum", "avg", "min", "max", "group_concat"]);
+const AGGREGATE_NAMES: ReadonlySet<string> = new Set(["count", "sum", "avg", "min", "max", "group_concat", "json_group_array", "json_group_object"]);
 
 const OPS: Record<string, CompareOp> = { "=": "=", "!=": "<>", "<>": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=" };
 
@@ -158,9 +158,7 @@ export class ExprBinder {
         if (e.op === "is" || e.op === "is not") return this.nullSafe(e.left, e.right, e.op, next);
         const op = Object.hasOwn(OPS, e.op) ? OPS[e.op] : undefined;
         if (op === undefined) throw new StoreError("invalid_request", `Unknown comparison operator "${e.op}"`);
-        const left = this.bind(e.left, next);
-        const right = this.bind(e.right, next);
-        this.checkComparable(left, right, e.op);
+        const [left, right] = this.comparable(this.bind(e.left, next), this.bind(e.right, next), e.op);
         return { kind: "compare", op, left, right };
       }
       case "is-null":
@@ -174,46 +172,54 @@ export class ExprBinder {
       case "not":
         return { kind: "not", expr: this.boolean(e.expr, next, "NOT") };
       case "binary": {
-        const left = this.bind(e.left, next);
-        const right = this.bind(e.right, next);
+        if (e.op === "->" || e.op === "->>") return this.bindCall(e.op, [e.left, e.right], next);
         if (e.op === "||") {
-          this.expect(left, "text", "||");
-          this.expect(right, "text", "||");
+          const left = this.expect(this.bind(e.left, next), "text", "||");
+          const right = this.expect(this.bind(e.right, next), "text", "||");
           return { kind: "concat", left, right };
         }
-        this.expect(left, "number", e.op);
-        this.expect(right, "number", e.op);
+        const left = this.expect(this.bind(e.left, next), "number", e.op);
+        const right = this.expect(this.bind(e.right, next), "number", e.op);
         return { kind: "arithmetic", op: e.op, left, right, type: numericType([typeOf(left), typeOf(right)]) };
       }
       case "negate": {
-        const expr = this.bind(e.expr, next);
-        this.expect(expr, "number", "unary -");
+        const expr = this.expect(this.bind(e.expr, next), "number", "unary -");
         return { kind: "negate", expr, type: numericType([typeOf(expr)]) };
       }
       case "in": {
         if (e.select !== undefined) {
           if (e.values !== undefined) throw new StoreError("invalid_request", "IN takes values or a select, not both");
-          const expr = this.bind(e.expr, next);
-          const { plan, outer } = this.subplan(e.select);
-          this.checkComparable(expr, this.oneColumn(plan, "A subquery after IN"), "IN");
-          for (const step of plan.compound?.steps ?? []) this.checkComparable(expr, step.plan.columns[0]!.expr, "IN");
-          return { kind: "in-subquery", expr, plan, outer, strategy: strategyOf(outer), not: e.not === true };
+          let expr = this.bind(e.expr, next);
+          const sub = this.subplan(e.select);
+          let column: BoundExpr;
+          [expr, column] = this.comparable(expr, this.oneColumn(sub.plan, "A subquery after IN"), "IN");
+          // The subquery's column comes back checked where it is read from JSON: the plan runs that one.
+          let plan = withFirstColumn(sub.plan, column);
+          if (plan.compound !== undefined) {
+            const steps = plan.compound.steps.map((step) => {
+              let checked: BoundExpr;
+              [expr, checked] = this.comparable(expr, step.plan.columns[0]!.expr, "IN");
+              return { ...step, plan: withFirstColumn(step.plan, checked) };
+            });
+            plan = { ...plan, compound: { ...plan.compound, steps } };
+          }
+          return { kind: "in-subquery", expr, plan, outer: sub.outer, strategy: strategyOf(sub.outer), not: e.not === true };
         }
         if (e.values === undefined || e.values.length === 0) throw new StoreError("invalid_request", "IN needs at least one value");
-        const expr = this.bind(e.expr, next);
+        let expr = this.bind(e.expr, next);
         const values = e.values.map((v) => {
-          const value = this.bind(v, next);
-          this.checkComparable(expr, value, "IN");
+          let value: BoundExpr;
+          [expr, value] = this.comparable(expr, this.bind(v, next), "IN");
           return value;
         });
         return { kind: "in", expr, values, not: e.not === true };
       }
       case "between": {
-        const expr = this.bind(e.expr, next);
-        const low = this.bind(e.low, next);
-        const high = this.bind(e.high, next);
-        this.checkComparable(expr, low, "BETWEEN");
-        this.checkComparable(expr, high, "BETWEEN");
+        let expr = this.bind(e.expr, next);
+        let low: BoundExpr;
+        let high: BoundExpr;
+        [expr, low] = this.comparable(expr, this.bind(e.low, next), "BETWEEN");
+        [expr, high] = this.comparable(expr, this.bind(e.high, next), "BETWEEN");
         return { kind: "between", expr, low, high, not: e.not === true };
       }
       case "like":
@@ -253,35 +259,27 @@ export class ExprBinder {
   boolean(e: Expression, depth: number, where: string): BoundExpr {
     const bound = this.bind(e, depth);
     const t = typeOf(bound);
-    if (t === "unknown") this.constrain(bound, "boolean", where);
-    else if (t !== "boolean" && t !== "null") throw new StoreError("type_mismatch", `${where} needs a boolean, got ${t}`);
+    if (t === "unknown") return this.settle(bound, "boolean", where);
+    if (t !== "boolean" && t !== "null") throw new StoreError("type_mismatch", `${where} needs a boolean, got ${t}`);
     return bound;
   }
 
-  /** Checks that `e` can be of `family` where `of` takes it; an expression typed only by parameters passes the requirement down. */
-  expect(e: BoundExpr, family: Family, of: string): void {
+  /**
+   * Checks that `e` can be of `family` where `of` takes it: an expression
+   * typed only by parameters passes the requirement down to them; one typed
+   * when it is read comes back wrapped in the check of each value.
+   */
+  expect(e: BoundExpr, family: Family, of: string): BoundExpr {
     const t = typeOf(e);
-    if (t === "unknown") return this.constrain(e, family, of);
+    if (t === "unknown") return this.settle(e, family, of);
     const f = familyOf(t);
     if (f !== undefined && f !== family) throw new StoreError("type_mismatch", `${of} takes ${describeFamily(family)}, got ${t}`);
+    return e;
   }
 
-  /** Requires every parameter that decides `e`'s (unknown) type to be of `family`. */
-  private constrain(e: BoundExpr, family: Family, of: string): void {
-    switch (e.kind) {
-      case "param":
-        this.params.use(e.index, { kind: "operand", family, of });
-        return;
-      case "case":
-        for (const w of e.whens) if (typeOf(w.then) === "unknown") this.constrain(w.then, family, of);
-        if (e.else !== undefined && typeOf(e.else) === "unknown") this.constrain(e.else, family, of);
-        return;
-      case "function":
-        for (const arg of e.args) if (typeOf(arg) === "unknown") this.constrain(arg, family, of);
-        return;
-      default:
-        return;
-    }
+  /** `e`, of unknown type, required to be of `family`: its parameters constrained, its values from run time checked as read. */
+  private settle(e: BoundExpr, family: Family, of: string): BoundExpr {
+    return settle(this.params, e, family, of);
   }
 
   private identifier(name: string, depth: number): BoundExpr {
@@ -304,6 +302,7 @@ export class ExprBinder {
     if (r.kind === "column") {
       return { kind: "column", source: r.source.index, column: r.column, name, type: r.source.table.types[r.column]! };
     }
+    if (r.kind === "merged") return r.merged.expr;
     return this.bindComputed(r.source, r.expr, depth + 1);
   }
 
@@ -314,10 +313,8 @@ export class ExprBinder {
   }
 
   private like(e: Extract<Expression, { type: "like" }>, depth: number): BoundExpr {
-    const expr = this.bind(e.expr, depth);
-    const pattern = this.bind(e.pattern, depth);
-    this.expect(expr, "text", "LIKE");
-    this.expect(pattern, "text", "LIKE");
+    const expr = this.expect(this.bind(e.expr, depth), "text", "LIKE");
+    const pattern = this.expect(this.bind(e.pattern, depth), "text", "LIKE");
     const not = e.not === true;
     if (e.escape === undefined) return { kind: "like", expr, pattern, not };
     if (typeof e.escape === "string") {
@@ -330,20 +327,20 @@ export class ExprBinder {
 
   private caseExpr(e: Extract<Expression, { type: "case" }>, depth: number, what = "CASE"): BoundExpr {
     if (e.when.length === 0) throw new StoreError("invalid_request", "CASE needs at least one WHEN");
-    const operand = e.operand === undefined ? undefined : this.bind(e.operand, depth);
+    let operand = e.operand === undefined ? undefined : this.bind(e.operand, depth);
     const whens = e.when.map((w) => {
       let when: BoundExpr;
       if (operand === undefined) when = this.boolean(w.when, depth, what === "CASE" ? "CASE WHEN" : what);
-      else {
-        when = this.bind(w.when, depth);
-        this.checkComparable(operand, when, "CASE");
-      }
+      // The operand comes back checked when read from JSON against a typed WHEN: CASE compares that one.
+      else [operand, when] = this.comparable(operand, this.bind(w.when, depth), "CASE");
       return { when, then: this.bind(w.then, depth) };
     });
-    const otherwise = e.else === undefined ? undefined : this.bind(e.else, depth);
+    let otherwise = e.else === undefined ? undefined : this.bind(e.else, depth);
     const results = whens.map((w) => w.then);
     if (otherwise !== undefined) results.push(otherwise);
-    const type = this.unifyAll(results, what);
+    const { type, list } = this.unifyAll(results, what);
+    whens.forEach((w, i) => (w.then = list[i]!));
+    if (otherwise !== undefined) otherwise = list[whens.length];
     const bound: { -readonly [K in keyof Extract<BoundExpr, { kind: "case" }>]: Extract<BoundExpr, { kind: "case" }>[K] } = { kind: "case", whens, type };
     if (operand !== undefined) bound.operand = operand;
     if (otherwise !== undefined) bound.else = otherwise;
@@ -356,16 +353,13 @@ export class ExprBinder {
    * reaches the parameters among them; two parameters alone must at least
    * agree with each other.
    */
-  unifyAll(list: readonly BoundExpr[], what: string): StaticType {
+  unifyAll(list: readonly BoundExpr[], what: string): { type: StaticType; list: readonly BoundExpr[] } {
     const type = unify(list.map(typeOf), what);
     const family = familyOf(type);
-    if (family !== undefined) {
-      for (const e of list) if (typeOf(e) === "unknown") this.constrain(e, family, what);
-    } else {
-      const params = list.filter((e): e is Extract<BoundExpr, { kind: "param" }> => e.kind === "param");
-      for (let i = 1; i < params.length; i++) this.linkParams(params[i - 1]!.index, params[i]!.index);
-    }
-    return type;
+    if (family !== undefined) return { type, list: list.map((e) => (typeOf(e) === "unknown" ? this.settle(e, family, what) : e)) };
+    const params = list.filter((e): e is Extract<BoundExpr, { kind: "param" }> => e.kind === "param");
+    for (let i = 1; i < params.length; i++) this.linkParams(params[i - 1]!.index, params[i]!.index);
+    return { type, list };
   }
 
   /** A subquery's plan, bound with this binder as its enclosing query, and the outer values it reads. */
@@ -403,6 +397,13 @@ export class ExprBinder {
     }
     const typed = inner.aggregateArgument(e.name, arg);
     if (e.name === "group_concat") return collector.add({ name: e.name, ...typed, distinct, separator: e.separator ?? "," });
+    if (e.name === "json_group_array" || e.name === "json_group_object") {
+      if (distinct) throw this.misuse(`${e.name}() cannot take DISTINCT`);
+      if ((e.value !== undefined) !== (e.name === "json_group_object")) throw this.misuse(e.value === undefined ? `${e.name}() takes a "value" beside its "arg" (the names)` : `${e.name}() takes no "value": only json_group_object does`);
+      if (e.value === undefined) return collector.add({ name: e.name, ...typed, distinct });
+      return collector.add({ name: e.name, ...typed, distinct, value: inner.bind(e.value, depth) });
+    }
+    if (e.value !== undefined) throw this.misuse(`${e.name}() takes no "value": only json_group_object does`);
     return collector.add({ name: e.name, ...typed, distinct });
   }
 
@@ -415,17 +416,21 @@ export class ExprBinder {
     switch (name) {
       case "count":
         return { arg, type: "integer" };
-      case "sum":
-        this.expect(arg, "number", "sum()");
-        return { arg, type: numericType([typeOf(arg)]) };
+      case "sum": {
+        const checked = this.expect(arg, "number", "sum()");
+        return { arg: checked, type: numericType([typeOf(checked)]) };
+      }
       case "avg":
-        this.expect(arg, "number", "avg()");
-        return { arg, type: "real" };
+        return { arg: this.expect(arg, "number", "avg()"), type: "real" };
       case "min":
       case "max":
         return { arg, type: typeOf(arg) };
       case "group_concat":
         return { arg: typeOf(arg) === "text" ? arg : { kind: "cast", expr: arg, to: "text" }, type: "text" };
+      case "json_group_array":
+        return { arg, type: "text" };
+      case "json_group_object":
+        return { arg: this.expect(arg, "text", "json_group_object()"), type: "text" };
       default:
         return assertNever(name, "aggregate");
     }
@@ -450,23 +455,33 @@ export class ExprBinder {
       if (AGGREGATE_NAMES.has(name.toLowerCase())) throw this.misuse(`${name}() is an aggregate: write {"type":"aggregate","name":"${name.toLowerCase()}"}`);
       throw this.misuse(`Unknown function ${name}()`);
     }
+    return this.bindCall(fn, args, depth);
+  }
+
+  /** A call of a known function (or the operators `->`, `->>`): its arguments checked against its signature. */
+  private bindCall(fn: FunctionName, args: readonly Expression[], depth: number): BoundExpr {
     const signature = FUNCTIONS[fn];
-    if (args.length < signature.min || args.length > signature.max) {
+    if ((fn === "max" || fn === "min") && args.length === 1) throw this.misuse(`${fn}() of one argument is an aggregate: write {"type":"aggregate","name":"${fn}"}`);
+    const repeat = signature.repeat;
+    const offPairs = repeat !== undefined && (args.length - (signature.args.length - repeat)) % repeat !== 0;
+    if (args.length < signature.min || args.length > signature.max || offPairs) {
       throw this.misuse(`${fn}() ${arity(signature)}, got ${args.length}`);
     }
-    const bound = args.map((a) => this.bind(a, depth));
+    let bound: readonly BoundExpr[] = args.map((a) => this.bind(a, depth));
     let type: StaticType;
     if (signature.args === "same") {
-      type = this.unifyAll(bound, `${fn}()`);
+      ({ list: bound } = this.unifyAll(bound, `${fn}()`));
       type = signature.result(bound.map(typeOf), fn, bound);
     } else {
-      const kinds = signature.args;
-      bound.forEach((arg, i) => {
-        const kind = kinds[Math.min(i, kinds.length - 1)]!;
-        if (kind === "time") {
+      bound = bound.map((arg, i) => {
+        const kind = argKind(signature, i);
+        if (kind === "time" || kind === "path") {
           // A text or a number (a parameter is typed by its value, so a boolean one is refused here too); a text that reads as no time makes the result NULL.
-          if (typeOf(arg) === "boolean") throw new StoreError("type_mismatch", `${fn}() takes a text or a number as its time value, got boolean`);
-        } else if (kind !== "any") this.expect(arg, kind, `${fn}()`);
+          const what = kind === "time" ? "its time value" : "its path";
+          if (typeOf(arg) === "boolean") throw new StoreError("type_mismatch", `${fn}() takes a text or a number as ${what}, got boolean`);
+          return arg;
+        }
+        return kind === "any" ? arg : this.expect(arg, kind, `${fn}()`);
       });
       type = signature.result(bound.map(typeOf), fn, bound);
     }
@@ -493,34 +508,122 @@ export class ExprBinder {
 
   /** `a IS b`, `a IS NOT b`: a NULL literal on either side is IS [NOT] NULL of the other; otherwise typed as `=`. */
   private nullSafe(l: Expression, r: Expression, op: "is" | "is not", depth: number): BoundExpr {
-    const left = this.bind(l, depth);
-    const right = this.bind(r, depth);
+    const bl = this.bind(l, depth);
+    const br = this.bind(r, depth);
     const not = op === "is not";
-    if (right.kind === "const" && right.value === null) return { kind: "is-null", expr: left, not };
-    if (left.kind === "const" && left.value === null) return { kind: "is-null", expr: right, not };
-    this.checkComparable(left, right, op.toUpperCase());
+    if (br.kind === "const" && br.value === null) return { kind: "is-null", expr: bl, not };
+    if (bl.kind === "const" && bl.value === null) return { kind: "is-null", expr: br, not };
+    const [left, right] = this.comparable(bl, br, op.toUpperCase());
     return { kind: "is", left, right, not };
   }
 
-  private checkComparable(left: BoundExpr, right: BoundExpr, op: string): void {
+  /** `left = right` over two bound expressions (USING's equalities), typed as a written `=` is. */
+  equality(left: BoundExpr, right: BoundExpr): BoundExpr {
+    const [l, r] = this.comparable(left, right, "=");
+    return { kind: "compare", op: "=", left: l, right: r };
+  }
+
+  /**
+   * Checks that two sides can be compared, and returns them: a side typed
+   * when it is read, against a side of a known family, checked as read.
+   * Two such sides (or one and a parameter) are compared by their values'
+   * families, as two parameters are.
+   */
+  private comparable(left: BoundExpr, right: BoundExpr, op: string): [BoundExpr, BoundExpr] {
     const lt = typeOf(left);
     const rt = typeOf(right);
     const lf = familyOf(lt);
     const rf = familyOf(rt);
     if (left.kind === "param" && rf !== undefined) this.params.use(left.index, { kind: "compare", type: comparedType(rt) });
-    else if (lt === "unknown" && rf !== undefined) this.constrain(left, rf, op);
+    else if (lt === "unknown" && rf !== undefined) left = this.settle(left, rf, op);
     if (right.kind === "param" && lf !== undefined) this.params.use(right.index, { kind: "compare", type: comparedType(lt) });
-    else if (rt === "unknown" && lf !== undefined) this.constrain(right, lf, op);
+    else if (rt === "unknown" && lf !== undefined) right = this.settle(right, lf, op);
     // Two parameters: neither type is known until values arrive, so the pair is checked then, before any row is read.
     if (left.kind === "param" && right.kind === "param") this.linkParams(left.index, right.index);
-    if (lf === undefined || rf === undefined) return;
-    if (lf !== rf) throw new StoreError("type_mismatch", `Cannot compare ${lt} with ${rt} using ${op}`);
+    if (lf !== undefined && rf !== undefined && lf !== rf) throw new StoreError("type_mismatch", `Cannot compare ${lt} with ${rt} using ${op}`);
+    return [left, right];
   }
+}
+
+/**
+ * `e`, of unknown type, required to be of `family` where `of` takes it: the
+ * parameters that decide its type constrained, and a value from run time
+ * (JSON) wrapped in `assert-type`, checked as each row is read. Whatever
+ * unifies types and keeps the expressions (CASE, coalesce, a compound's
+ * columns, lag's default) must keep what this returns, or the value reaches
+ * its typed use unchecked.
+ */
+export function settle(params: ParamUses, e: BoundExpr, family: Family, of: string): BoundExpr {
+  constrain(params, e, family, of);
+  return typedWhenRead(e) ? { kind: "assert-type", expr: e, type: family, of } : e;
+}
+
+/** Requires every parameter that decides `e`'s (unknown) type to be of `family`. */
+function constrain(params: ParamUses, e: BoundExpr, family: Family, of: string): void {
+  switch (e.kind) {
+    case "param":
+      params.use(e.index, { kind: "operand", family, of });
+      return;
+    case "case":
+      for (const w of e.whens) if (typeOf(w.then) === "unknown") constrain(params, w.then, family, of);
+      if (e.else !== undefined && typeOf(e.else) === "unknown") constrain(params, e.else, family, of);
+      return;
+    case "function":
+      // Only coalesce and its kind take their type from their arguments (not `->>` from its document).
+      if (FUNCTIONS[e.name].args === "same") for (const arg of e.args) if (typeOf(arg) === "unknown") constrain(params, arg, family, of);
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * Whether an expression of unknown type gets its type from a value read at
+ * run time (a JSON value, or a group key, aggregate or subquery holding
+ * one), not only from parameters, which are checked before any row.
+ */
+export function typedWhenRead(e: BoundExpr): boolean {
+  if (typeOf(e) !== "unknown") return false;
+  switch (e.kind) {
+    case "param":
+      return false;
+    case "case":
+      return e.whens.some((w) => typedWhenRead(w.then)) || (e.else !== undefined && typedWhenRead(e.else));
+    case "function":
+      return FUNCTIONS[e.name].args !== "same" || e.args.some(typedWhenRead);
+    default:
+      return true;
+  }
+}
+
+/** `plan` with its first column's expression replaced (by the same one checked as read). */
+function withFirstColumn(plan: SelectPlan, expr: BoundExpr): SelectPlan {
+  if (plan.columns[0]!.expr === expr) return plan;
+  return { ...plan, columns: [{ ...plan.columns[0]!, expr }, ...plan.columns.slice(1)] };
 }
 
 /** The column type a parameter compared with a value of type `t` is reported against. */
 function comparedType(t: StaticType): "text" | "integer" | "real" | "boolean" {
   return t === "number" ? "real" : (t as "text" | "integer" | "real" | "boolean");
+}
+
+/**
+ * Binds a column default given as an expression: constant — no column, no
+ * parameter, no subquery or aggregate — but it may read the clock, which
+ * an insert fixes per statement (`DEFAULT CURRENT_TIMESTAMP`). A name is
+ * `unknown_column`: a default has no row to read.
+ */
+export function bindDefaultExpr(e: Expression): BoundExpr {
+  const context = bindContext();
+  let bound: BoundExpr;
+  try {
+    bound = new ExprBinder(new Scope([]), context, "a default").bind(e, 0);
+  } catch (error) {
+    if (error instanceof StoreError && error.code === "unknown_column") throw new StoreError("unknown_column", `${error.message}: a default is constant, it cannot read a column`);
+    throw error;
+  }
+  if (context.params.list().length > 0) throw new StoreError("invalid_request", "A default cannot use parameters");
+  return bound;
 }
 
 /** Binds a check or computed-field expression against its own table (stored columns only). */
@@ -531,6 +634,9 @@ export function bindTableExpr(table: TableInfo, e: Expression, mustBeBoolean: bo
   if (context.params.list().length > 0) throw new StoreError("invalid_request", "Checks and computed fields cannot use parameters");
   if (mustBeBoolean && some(bound, readsClock)) {
     throw new StoreError("invalid_request", "A check cannot read the clock or the time zone ('now', 'localtime', 'utc'): its answer would change after the row is written");
+  }
+  if (some(bound, (x) => x.kind === "function" && x.name === "random")) {
+    throw new StoreError("invalid_request", `${mustBeBoolean ? "A check" : "A computed field"} cannot call random(): its answer would change each time the row is read`);
   }
   return bound;
 }

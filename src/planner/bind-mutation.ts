@@ -122,6 +122,13 @@ function bindInsertSelect(table: TableInfo, select: SelectCommand, columns: read
  * proposed row as `excluded`.
  */
 function bindConflict(table: TableInfo, clause: OnConflict, slots: boolean, context: BindContext): ConflictPlan {
+  if (clause.action === "replace") {
+    // A replace clears conflicts on every key; a target, set or where would say it does less.
+    for (const field of ["target", "set", "where"] as const) {
+      if (clause[field] !== undefined) throw new StoreError("invalid_request", `onConflict: action replace takes no ${field} (it replaces rows conflicting on any key)`);
+    }
+    return { action: "replace" };
+  }
   let target: { target?: string } = {};
   if (clause.target !== undefined) {
     const columns = clause.target;
@@ -183,10 +190,10 @@ export function bindAssignments(
       params.use(value.index, { kind: "value", table: table.name, column, type });
       out.push({ column, position, value: { kind: "param", index: value.index } });
     } else if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-      const bound = binder.bind(value as Expression);
+      let bound = binder.bind(value as Expression);
       const family = familyOf(type);
       const got = typeOf(bound);
-      if (got === "unknown") binder.expect(bound, family as Family, `SET ${column}`);
+      if (got === "unknown") bound = binder.expect(bound, family as Family, `SET ${column}`);
       else if (familyOf(got) !== undefined && familyOf(got) !== family) {
         errors.push({ table: table.name, column, code: "type", message: `"${column}" must be ${type}, got an expression of type ${got}` });
       }

@@ -34,7 +34,7 @@
 import type { CompoundArm, SelectCommand, WithTable } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import type { BindContext } from "./bind-expr.js";
-import { derivedColumns, derivedTableInfo, describeDerived, selectTypes, storedType } from "./derived-table.js";
+import { derivedColumns, derivedTableInfo, describeDerived, readFromJson, selectTypes, storedType } from "./derived-table.js";
 import type { Count, DerivedTable, OutputColumn, SelectPlan, StaticType, TableShape } from "./plan.js";
 import { driveFrom } from "./recursive-drive.js";
 import type { ScopeSource } from "./scope.js";
@@ -109,7 +109,7 @@ function bindAnew(table: WithTable, context: BindContext, bind: BindSelect, coun
   const frame: WithFrame = { name, arm: undefined, shape: undefined, reads: 0 };
   context.withTables.frames.push(frame);
   try {
-    if (first < 0) return describeDerived(bind({ ...table.select, output: "arrays" }), context.misuse, table.columns);
+    if (first < 0) return describeDerived(bind({ ...table.select, output: "arrays" }), context.misuse, undefined, table.columns);
     if (first === 0) throw misuse(`WITH table "${name}" reads itself in its first select: a recursive table starts from a select that does not read it, then UNION [ALL] selects that do`);
     const arms = compound.slice(first - 1);
     const op = arms[0]!.op;
@@ -124,12 +124,12 @@ function bindAnew(table: WithTable, context: BindContext, bind: BindSelect, coun
     const firstTypes = selectTypes(select);
     const bounds = { ...optional("limit", count(limit, "limit")), ...optional("offset", count(offset, "offset")) };
     const untyped = (type: StaticType): boolean => type === "null" || type === "unknown";
-    for (let shape: TableShape = { columns, types: firstTypes.map((type, j) => (untyped(type) ? "integer" : storedType(type, columns[j]!, context.misuse))) }; ; ) {
+    for (let shape: TableShape = { columns, types: firstTypes.map((type, j) => (untyped(type) ? "integer" : storedType(type, columns[j]!, context.misuse, "a derived table", readFromJson(select, j)))) }; ; ) {
       const steps = arms.map((arm) => bindStep(arm.select, frame, shape, bind, misuse));
       const types = firstTypes.map((type, j) => {
         const column = columns[j]!;
         const unified = unify([type, ...steps.map((step) => carriedType(step, j))], `Column ${j + 1} ("${column}") of recursive WITH table "${name}"`);
-        return storedType(unified, column, context.misuse);
+        return storedType(unified, column, context.misuse, "a derived table", readFromJson(select, j) || steps.some((step) => readFromJson(step, j)));
       });
       // A column widened by a recursive select (integer to real) is read as real by them too: bind them again over it.
       if (types.some((type, j) => type !== shape.types[j])) shape = { columns: shape.columns, types };

@@ -21,14 +21,15 @@
 import type { CompoundArm, CompoundOperator, DerivedSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import { AggregateCollector, ExprBinder, OuterLink, bindContext, type BindContext } from "./bind-expr.js";
+import { AggregateCollector, ExprBinder, OuterLink, bindContext, settle, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
+import { bindJoins } from "./bind-join.js";
 import { bindWithTable, withTableSource } from "./bind-recursive.js";
 import { WindowCarry, WindowCollector, holdsWindow, sortOrder } from "./bind-window.js";
-import type { BoundExpr, CompoundStep, Count, JoinStep, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, WindowCall, Windowing } from "./plan.js";
+import type { BoundExpr, CompoundStep, Count, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, WindowCall, Windowing } from "./plan.js";
 import { derivedTableInfo, describeDerived } from "./derived-table.js";
 import { Scope, type ScopeSource } from "./scope.js";
-import { typeOf, unify } from "./static-types.js";
+import { familyOf, typeOf, unify } from "./static-types.js";
 import type { Catalog, TableInfo } from "./table-info.js";
 import { sameExprKey } from "./walk.js";
 
@@ -104,23 +105,26 @@ export function bindColumns(columns: "*" | readonly SelectColumn[], sources: rea
   const out: OutputColumn[] = [];
   // Named as `*` names them: qualified by source when there are several.
   const qualified = sources.length > 1;
-  const allOf = (s: ScopeSource): void => {
+  // `*` shows a USING column once, where its leftmost source's column stands; `t.*` shows t's own columns.
+  const allOf = (s: ScopeSource, merging: boolean): void => {
     const qualify = (c: string): string => (qualified ? `${s.name}.${c}` : c);
-    s.table.columns.forEach((c, column) => {
-      const type = s.table.types[column]!;
-      out.push({ name: qualify(c), expr: { kind: "column", source: s.index, column, name: qualify(c), type }, column: c });
-    });
-    for (const [c, expr] of s.table.computed) out.push({ name: qualify(c), expr: all.bindComputed(s, expr), column: c });
+    const push = (c: string, expr: () => BoundExpr): void => {
+      const merged = merging ? all.scope.merged.find((m) => m.name === c && m.covers.has(s.index)) : undefined;
+      if (merged === undefined) out.push({ name: qualify(c), expr: expr(), column: c });
+      else if (Math.min(...merged.covers) === s.index) out.push({ name: qualify(c), expr: merged.expr, column: c });
+    };
+    s.table.columns.forEach((c, column) => push(c, () => ({ kind: "column", source: s.index, column, name: qualify(c), type: s.table.types[column]! })));
+    for (const [c, expr] of s.table.computed) push(c, () => all.bindComputed(s, expr));
   };
   if (columns === "*") {
     if (sources.length === 0) throw all.misuse("* needs a table: SELECT without FROM lists its columns");
-    for (const s of sources) allOf(s);
+    for (const s of sources) allOf(s, true);
     return out;
   }
   if (columns.length === 0) throw new StoreError("invalid_request", "columns must name at least one column");
   for (const c of columns) {
     if (typeof c !== "string") out.push({ name: resultName(c.as), expr: all.bind(c.expr) });
-    else if (c.endsWith(".*")) allOf(sourceNamed(all.scope, c.slice(0, -2)));
+    else if (c.endsWith(".*")) allOf(sourceNamed(all.scope, c.slice(0, -2)), false);
     else out.push({ name: c, expr: all.bind({ type: "identifier", name: c }), column: c.slice(c.indexOf(".") + 1) });
   }
   return out;
@@ -178,17 +182,13 @@ export function bindSelect(cmd: SelectCommand, catalog: Catalog, sql: boolean): 
 export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: BindContext, outer?: OuterLink): SelectPlan {
   if (cmd.compound !== undefined) return bindCompound(cmd, cmd.compound, catalog, context, outer);
   const sources = bindSources(cmd, catalog, context);
-  const scope = new Scope(sources);
+  const { steps, merged } = bindJoins(cmd.joins ?? [], sources, context, outer);
+  const scope = new Scope(sources, false, merged);
   const aggregates = new AggregateCollector();
   const windows = new WindowCollector();
   // The select list, HAVING and ORDER BY may hold aggregates; WHERE, ON and GROUP BY may not. Window functions stand only in the list and ORDER BY.
   const all = new ExprBinder(scope, context, aggregates, outer, undefined, windows);
 
-  const steps: JoinStep[] = (cmd.joins ?? []).map((j, i) => {
-    // ON sees the sources joined so far, itself included.
-    const binder = new ExprBinder(new Scope(sources.slice(0, i + 2)), context, "ON", outer);
-    return { type: j.type, source: i + 1, strategy: { kind: "nested-loop" }, on: binder.boolean(j.on, 0, "ON") };
-  });
   const where: BoundExpr | undefined = cmd.where === undefined ? undefined : new ExprBinder(scope, context, "WHERE", outer).boolean(cmd.where, 0, "WHERE");
   let columns = bindColumns(cmd.columns, sources, all);
   const output = outer === undefined ? (cmd.output ?? "objects") : "arrays";
@@ -276,6 +276,19 @@ function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog:
     return { op: arm.op, plan };
   });
   const types = first.columns.map((c, j) => unify([typeOf(c.expr), ...steps.map((step) => typeOf(step.plan.columns[j]!.expr))], `Result column ${j + 1} ("${c.name}") of the compound select`));
+  // A column read from JSON in one select, of a known family in another, is checked as read: the compound's column is typed, and whatever reads it (a typed column) trusts that type.
+  const settled = (plan: SelectPlan): SelectPlan => {
+    let changed = false;
+    const columns = plan.columns.map((c, j) => {
+      const family = familyOf(types[j]!);
+      if (family === undefined || typeOf(c.expr) !== "unknown") return c;
+      changed = true;
+      return { ...c, expr: settle(context.params, c.expr, family, `Result column ${j + 1} ("${first.columns[j]!.name}") of the compound select`) };
+    });
+    return changed ? { ...plan, columns } : plan;
+  };
+  const checkedFirst = settled(first);
+  const checkedSteps = steps.map((step) => ({ ...step, plan: settled(step.plan) }));
   const orderBy = (cmd.orderBy ?? []).map((item): SortKey => {
     let index = -1;
     if ("column" in item) index = first.columns.findIndex((c) => c.name === item.column);
@@ -291,8 +304,8 @@ function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog:
   const output = outer === undefined ? (cmd.output ?? "objects") : "arrays";
   if (output === "objects") checkDistinctNames(first.columns);
   return {
-    ...first,
-    compound: { steps, types },
+    ...checkedFirst,
+    compound: { steps: checkedSteps, types },
     orderBy,
     ...(limit === undefined ? {} : { limit }),
     ...(offset === undefined ? {} : { offset }),

@@ -13,7 +13,7 @@
  * by exactly one number.
  */
 
-import type { AggregateName, Expression, FrameBoundSpec, OrderBy, WindowFrameSpec, WindowFunctionName } from "../commands/types.js";
+import type { Expression, FrameAggregateName, FrameBoundSpec, OrderBy, WindowFrameSpec, WindowFunctionName } from "../commands/types.js";
 import { assertNever } from "../errors.js";
 import type { ExprBinder } from "./bind-expr.js";
 import type { BoundExpr, FrameBound, SortKey, StaticType, WindowCall, WindowFrame } from "./plan.js";
@@ -21,7 +21,7 @@ import { Numbering } from "./numbering.js";
 import { typeOf } from "./static-types.js";
 import { mapChildren, some } from "./walk.js";
 
-type WindowName = WindowFunctionName | AggregateName;
+type WindowName = WindowFunctionName | FrameAggregateName;
 
 /** Each window function's argument count: [least, most]. */
 const ARITY: Record<WindowName, readonly [number, number]> = {
@@ -93,21 +93,27 @@ export function bindWindowCall(e: Extract<Expression, { type: "window" }>, binde
       type = "real";
       break;
     case "ntile":
-      binder.expect(args[0]!, "number", "ntile()");
+      args[0] = binder.expect(args[0]!, "number", "ntile()");
       type = "integer";
       break;
     case "lag":
     case "lead":
-      if (args[1] !== undefined) binder.expect(args[1], "number", `${name}()`);
+      if (args[1] !== undefined) args[1] = binder.expect(args[1], "number", `${name}()`);
       // The default stands where the row is missing: one type with the value.
-      type = args[2] === undefined ? typeOf(args[0]!) : binder.unifyAll([args[0]!, args[2]], `${name}()`);
+      if (args[2] === undefined) type = typeOf(args[0]!);
+      else {
+        // The checked value and default: one read from JSON beside a typed other is checked as read.
+        const unified = binder.unifyAll([args[0]!, args[2]], `${name}()`);
+        [args[0], args[2]] = unified.list as [BoundExpr, BoundExpr];
+        type = unified.type;
+      }
       break;
     case "first_value":
     case "last_value":
       type = typeOf(args[0]!);
       break;
     case "nth_value":
-      binder.expect(args[1]!, "number", "nth_value()");
+      args[1] = binder.expect(args[1]!, "number", "nth_value()");
       type = typeOf(args[0]!);
       break;
     case "count":

@@ -61,6 +61,9 @@ function booleanText(text: string): boolean | null {
  */
 export function formatReal(value: number): string {
   if (value === 0) return "0.0";
+  // SQLite's words for an overflow (1e308 * 10); toExponential's "Infinity" would be cut up below.
+  if (value === Infinity) return "Inf";
+  if (value === -Infinity) return "-Inf";
   const sign = value < 0 ? "-" : "";
   const [mantissa = "", exponentText = "0"] = Math.abs(value).toExponential().split("e");
   const exponent = Number(exponentText);

@@ -12,6 +12,7 @@
 import type { ColumnType } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import type { DerivedTable, SelectPlan, StaticType, TableShape } from "./plan.js";
+import { typedWhenRead } from "./bind-expr.js";
 import { typeOf } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
 
@@ -22,11 +23,13 @@ export function derivedTableName(index: number): string {
 
 /**
  * The table `plan` is read as; `misuse` is the code its errors take (SQL's
- * or JSON's). `names`: a WITH table's column list, in place of the select's.
+ * or JSON's), `what` names the table in them (CREATE TABLE … AS SELECT
+ * makes its table the same way). `names`: a WITH table's column list, in
+ * place of the select's.
  */
-export function describeDerived(plan: SelectPlan, misuse: "sql_error" | "invalid_request", names?: readonly string[]): DerivedTable {
-  const columns = derivedColumns(plan, misuse, names);
-  const types = selectTypes(plan).map((type, i) => storedType(type, columns[i]!, misuse));
+export function describeDerived(plan: SelectPlan, misuse: "sql_error" | "invalid_request", what = "a derived table", names?: readonly string[]): DerivedTable {
+  const columns = derivedColumns(plan, misuse, names, what);
+  const types = selectTypes(plan).map((type, i) => storedType(type, columns[i]!, misuse, what, readFromJson(plan, i)));
   return { select: plan, columns, types };
 }
 
@@ -35,19 +38,26 @@ export function selectTypes(plan: SelectPlan): StaticType[] {
   return plan.columns.map((c, i) => plan.compound?.types[i] ?? typeOf(c.expr));
 }
 
+/** Whether column `i` of `plan` (or of any select of its compound) is a value read from JSON, typed only as each row is read. */
+export function readFromJson(plan: SelectPlan, i: number): boolean {
+  return [plan, ...(plan.compound?.steps.map((s) => s.plan) ?? [])].some((p) => typedWhenRead(p.columns[i]!.expr));
+}
+
 /** The names of the columns `plan` is read as (`names`, or as SQLite names them), each once. */
-export function derivedColumns(plan: SelectPlan, misuse: "sql_error" | "invalid_request", names?: readonly string[]): readonly string[] {
+export function derivedColumns(plan: SelectPlan, misuse: "sql_error" | "invalid_request", names?: readonly string[], what = "a derived table"): readonly string[] {
   if (names !== undefined && names.length !== plan.columns.length) {
     throw new StoreError(misuse, `A WITH table names ${names.length} column(s) but its select yields ${plan.columns.length}`);
   }
   const columns = names ?? plan.columns.map((c) => c.column ?? c.name);
   const seen = new Set<string>();
   for (const column of columns) {
-    if (seen.has(column)) throw new StoreError(misuse, `A derived table has two columns named "${column}": rename one with AS`);
+    if (seen.has(column)) throw new StoreError(misuse, `${capitalized(what)} has two columns named "${column}": rename one with AS`);
     seen.add(column);
   }
   return columns;
 }
+
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The derived source at `index` (or rows of another `name` in the plan) as the binder and the passes see a table. */
 export function derivedTableInfo(index: number, shape: TableShape, name = derivedTableName(index)): TableInfo {
@@ -57,13 +67,15 @@ export function derivedTableInfo(index: number, shape: TableShape, name = derive
 }
 
 /** A derived column's type: a number that may be integer or real reads as real; a column of no known type is refused. */
-export function storedType(type: StaticType, column: string, misuse: "sql_error" | "invalid_request"): ColumnType {
+export function storedType(type: StaticType, column: string, misuse: "sql_error" | "invalid_request", what = "a derived table", fromJson = false): ColumnType {
   switch (type) {
     case "number":
       return "real";
     case "null":
-    case "unknown":
-      throw new StoreError(misuse, `Column "${column}" of a derived table has no type (${type === "null" ? "it is always NULL" : "a bare parameter"}): give it one with CAST(... AS type)`);
+    case "unknown": {
+      const why = type === "null" ? "it is always NULL" : fromJson ? "its value is read from JSON, typed only as each row is read" : "a bare parameter";
+      throw new StoreError(misuse, `Column "${column}" of ${what} has no type (${why}): give it one with CAST(... AS type)`);
+    }
     default:
       return type;
   }

@@ -16,18 +16,24 @@
 import type { BoundExpr, FunctionName, StaticType } from "./plan.js";
 import { numericType, unify, type Family } from "./static-types.js";
 
-/** What an argument may be: one family, anything (typeof), or a time value: a text or a number (a Julian day, or seconds with 'unixepoch'). */
-export type ArgKind = Family | "any" | "time";
+/**
+ * What an argument may be: one family, anything (typeof), a time value (a
+ * text or a number: a Julian day, or seconds with 'unixepoch'), or the
+ * right operand of `->`/`->>` (a text path or key, or a number index).
+ */
+export type ArgKind = Family | "any" | "time" | "path";
 
 interface Signature {
   readonly min: number;
   /** `Infinity` for coalesce and char. */
   readonly max: number;
   /**
-   * The kind of each argument by position (the last repeats), or `same`: all arguments of one
+   * The kind of each argument by position (the last `repeat` repeat), or `same`: all arguments of one
    * family, whichever it is (coalesce, ifnull, nullif).
    */
   readonly args: readonly ArgKind[] | "same";
+  /** How many of the last `args` repeat as a group (default 1): json_object's name and value; the count past the others must be a multiple. */
+  readonly repeat?: number;
   readonly result: (args: readonly StaticType[], name: string, bound: readonly BoundExpr[]) => StaticType;
   /**
    * The result's type rests on the values of text arguments written as
@@ -70,7 +76,71 @@ export const FUNCTIONS: Readonly<Record<FunctionName, Signature>> = {
   julianday: { min: 0, max: Infinity, args: ["time", "text"], result: () => "real" },
   unixepoch: { min: 0, max: Infinity, args: ["time", "text"], result: (_, __, bound) => unixepochType(bound), typedByText: true },
   strftime: { min: 1, max: Infinity, args: ["text", "time", "text"], result: text },
+  // SQLite's JSON functions over text documents (`executor/json-functions.ts`). One path extracts a value typed when it is read.
+  json: { min: 1, max: 1, args: ["text"], result: text },
+  json_valid: { min: 1, max: 2, args: ["text", "number"], result: () => "boolean" },
+  json_extract: { min: 2, max: Infinity, args: ["text", "text"], result: (args) => (args.length === 2 ? "unknown" : "text") },
+  json_type: { min: 1, max: 2, args: ["text", "text"], result: text },
+  json_array_length: { min: 1, max: 2, args: ["text", "text"], result: integer },
+  json_array: { min: 0, max: Infinity, args: ["any"], result: text },
+  json_object: { min: 0, max: Infinity, args: ["text", "any"], repeat: 2, result: text },
+  json_quote: { min: 1, max: 1, args: ["any"], result: text },
+  json_set: { min: 1, max: Infinity, args: ["text", "text", "any"], repeat: 2, result: text },
+  json_insert: { min: 1, max: Infinity, args: ["text", "text", "any"], repeat: 2, result: text },
+  json_replace: { min: 1, max: Infinity, args: ["text", "text", "any"], repeat: 2, result: text },
+  json_remove: { min: 1, max: Infinity, args: ["text", "text"], result: text },
+  json_patch: { min: 2, max: 2, args: ["text", "text"], result: text },
+  "->": { min: 2, max: 2, args: ["text", "path"], result: text },
+  "->>": { min: 2, max: 2, args: ["text", "path"], result: () => "unknown" },
+  // With two arguments or more min and max compare their arguments; with one they are the aggregates.
+  max: { min: 2, max: Infinity, args: "same", result: (args, name) => unify(args, `${name}()`) },
+  min: { min: 2, max: Infinity, args: "same", result: (args, name) => unify(args, `${name}()`) },
+  printf: { min: 1, max: Infinity, args: ["text", "any"], result: text },
+  concat: { min: 1, max: Infinity, args: ["any"], result: text },
+  concat_ws: { min: 2, max: Infinity, args: ["text", "any"], result: text },
+  quote: { min: 1, max: 1, args: ["any"], result: text },
+  random: { min: 0, max: 0, args: [], result: integer },
+  acos: mathOf(1),
+  acosh: mathOf(1),
+  asin: mathOf(1),
+  asinh: mathOf(1),
+  atan: mathOf(1),
+  atan2: mathOf(2),
+  atanh: mathOf(1),
+  cos: mathOf(1),
+  cosh: mathOf(1),
+  degrees: mathOf(1),
+  exp: mathOf(1),
+  ln: mathOf(1),
+  log: { min: 1, max: 2, args: ["number"], result: () => "real" },
+  log10: mathOf(1),
+  log2: mathOf(1),
+  mod: mathOf(2),
+  pi: mathOf(0),
+  pow: mathOf(2),
+  radians: mathOf(1),
+  sin: mathOf(1),
+  sinh: mathOf(1),
+  sqrt: mathOf(1),
+  tan: mathOf(1),
+  tanh: mathOf(1),
 };
+
+/** A math function of `n` numbers, whose answer is always a real (as SQLite's: `pow(2, 2)` is 4.0). */
+function mathOf(n: number): Signature {
+  return { min: n, max: n, args: ["number"], result: () => "real" };
+}
+
+/** The functions whose text result is JSON (SQLite's JSON subtype): a JSON builder takes it in as JSON, not as a string. */
+export const JSON_RESULT: ReadonlySet<FunctionName> = new Set(["json", "json_array", "json_object", "json_quote", "json_set", "json_insert", "json_replace", "json_remove", "json_patch", "->"]);
+
+/** The kind of argument `i` of a call of `signature`: positions past `args` take its last `repeat` kinds in turn. */
+export function argKind(signature: Signature, i: number): ArgKind {
+  const kinds = signature.args as readonly ArgKind[];
+  if (i < kinds.length) return kinds[i]!;
+  const repeat = signature.repeat ?? 1;
+  return kinds[kinds.length - repeat + ((i - kinds.length) % repeat)]!;
+}
 
 const SUBSEC = new Set(["subsec", "subsecond"]);
 
@@ -109,7 +179,7 @@ function unixepochType(args: readonly BoundExpr[]): StaticType {
 }
 
 /** Other spellings SQLite accepts for the same function. */
-const ALIASES: Readonly<Record<string, FunctionName>> = { ceiling: "ceil" };
+const ALIASES: Readonly<Record<string, FunctionName>> = { ceiling: "ceil", power: "pow", format: "printf" };
 
 /** nullif(a, b) is a or NULL: of a's type, once a and b are known to be of one family. */
 function nullifType(args: readonly StaticType[], name: string): StaticType {
@@ -118,7 +188,13 @@ function nullifType(args: readonly StaticType[], name: string): StaticType {
   return first === "unknown" ? both : first;
 }
 
-const NAMES: ReadonlyMap<string, FunctionName> = new Map([...Object.keys(FUNCTIONS).map((name) => [name, name as FunctionName] as const), ...Object.entries(ALIASES)]);
+/** The names a call can use: not the operators `->` and `->>`. */
+const NAMES: ReadonlyMap<string, FunctionName> = new Map([
+  ...Object.keys(FUNCTIONS)
+    .filter((name) => /^[a-z_][a-z0-9_]*$/.test(name))
+    .map((name) => [name, name as FunctionName] as const),
+  ...Object.entries(ALIASES),
+]);
 
 /** The function a name (any case) stands for, if any. */
 export function functionNamed(name: string): FunctionName | undefined {
@@ -126,7 +202,11 @@ export function functionNamed(name: string): FunctionName | undefined {
 }
 
 /** "takes 1 argument", "takes 1 or 2 arguments", "takes at least 2 arguments". */
-export function arity(signature: Pick<Signature, "min" | "max">): string {
+export function arity(signature: Pick<Signature, "min" | "max"> & Partial<Pick<Signature, "repeat" | "args">>): string {
+  if (signature.repeat !== undefined && Array.isArray(signature.args)) {
+    const fixed = signature.args.length - signature.repeat;
+    return `takes ${fixed === 0 ? "an even number of arguments" : `${fixed} argument${fixed === 1 ? "" : "s"} then pairs`}`;
+  }
   if (signature.max === Infinity) return `takes at least ${signature.min} argument${signature.min === 1 ? "" : "s"}`;
   if (signature.min === signature.max) return `takes ${signature.min} argument${signature.min === 1 ? "" : "s"}`;
   return `takes ${signature.min} to ${signature.max} arguments`;

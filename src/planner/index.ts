@@ -8,6 +8,7 @@
 import type { PlanCommand } from "../commands/types.js";
 import { assertNever } from "../errors.js";
 import { bindCreateTable, bindDropTable } from "./bind-create.js";
+import { bindCreateTableAs } from "./bind-create-as.js";
 import { bindAlterTable } from "./bind-alter.js";
 import { bindCreateIndex, bindDropIndex } from "./bind-index.js";
 import { bindDelete, bindInsert, bindUpdate } from "./bind-mutation.js";
@@ -42,7 +43,7 @@ export function bind(command: PlanCommand, catalog: Catalog, options: BindOption
     case "delete":
       return optimize(bindDelete(command, catalog, context), catalog);
     case "create-table":
-      return bindCreateTable(command, catalog);
+      return "select" in command ? optimize(bindCreateTableAs(command, catalog, context), catalog) : bindCreateTable(command, catalog);
     case "drop-table":
       return bindDropTable(command);
     case "create-index":

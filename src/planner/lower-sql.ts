@@ -18,6 +18,7 @@
 
 import type {
   AggregateName,
+  FrameAggregateName,
   AlterAction,
   Command,
   DeleteCommand,
@@ -25,12 +26,14 @@ import type {
   SetValue,
   UpdateCommand,
   CreateTableCommand,
+  ColumnDefault as WireDefault,
   Expression,
   OrderBy,
   ParamSlot,
   SelectColumn,
   ForeignKey,
   InsertCommand,
+  Join,
   SelectCommand,
   TableSchema,
   Value,
@@ -56,10 +59,12 @@ import type {
   ColumnRefExpr,
   Count,
   CreateTableStmt,
+  ColumnDefault,
   DeleteStmt,
   Expr,
   FromItem,
   InsertStmt,
+  JoinClause,
   Name,
   References,
   Returning,
@@ -214,11 +219,12 @@ export function countParams(stmt: Statement): number {
         visitReturning(s.returning);
         return;
       case "create-table":
-        for (const column of s.columns) visit(column.default);
+        if (s.as) visitStatement(s.as);
+        for (const column of s.columns) visit(defaultExpr(column.default));
         for (const constraint of s.constraints) if (constraint.kind === "check") visit(constraint.expr);
         return;
       case "alter-table":
-        if (s.action.kind === "add-column") visit(s.action.column.default);
+        if (s.action.kind === "add-column") visit(defaultExpr(s.action.column.default));
         return;
       case "drop-table":
       case "create-index":
@@ -355,6 +361,26 @@ function aliasOf(item: FromItem, read: { table: string } | { from: DerivedSource
 }
 
 /**
+ * A join as the JSON command has it. CROSS JOIN with ON or USING is an
+ * inner join, and JOIN with no condition a cross join, as in SQLite; an
+ * outer join without a condition is refused (SQLite would join every
+ * pair, which is never what an outer join is written for).
+ */
+function lowerJoin(join: JoinClause): Join {
+  const read = lowerFromItem(join.table);
+  const source = { ...read, ...aliasOf(join.table, read) };
+  const type = join.type === "cross" ? "inner" : join.type;
+  if (join.natural === true) {
+    if (join.on !== undefined || join.using !== undefined) throw new SqlError("sql_error", "A NATURAL join takes no ON or USING: it joins on every column both sides have", at(join.span));
+    return { type, ...source, natural: true };
+  }
+  if (join.on !== undefined) return { type, ...source, on: lowerExpr(join.on) };
+  if (join.using !== undefined) return { type, ...source, using: join.using.map(name) };
+  if (type === "inner") return { type: "cross", ...source };
+  throw new SqlError("sql_error", `${type.toUpperCase()} JOIN needs ON, USING or NATURAL`, at(join.span));
+}
+
+/**
  * The WINDOW definitions of each select being lowered, innermost last: an
  * OVER names one of its own select's. Each definition is resolved once,
  * when first named (`resolved`).
@@ -390,10 +416,7 @@ function lowerSelectParts(stmt: SelectStmt): SelectCommand {
     Object.assign(command, read, aliasOf(stmt.from, read));
   }
   if (stmt.joins.length > 0) {
-    command.joins = stmt.joins.map((join) => {
-      const read = lowerFromItem(join.table);
-      return { type: join.type, ...read, ...aliasOf(join.table, read), on: lowerExpr(join.on) };
-    });
+    command.joins = stmt.joins.map(lowerJoin);
   }
   if (stmt.where) command.where = lowerExpr(stmt.where);
   if (stmt.groupBy.length > 0) command.groupBy = stmt.groupBy.map(lowerExpr);
@@ -489,12 +512,13 @@ function tableColumns(stmt: InsertStmt, catalog: Catalog | undefined): readonly 
   return requireTable(catalog, name(stmt.table)).columns;
 }
 
-/** ON CONFLICT, and INSERT OR IGNORE, which is ON CONFLICT DO NOTHING on any key. */
+/** ON CONFLICT; INSERT OR IGNORE, which is ON CONFLICT DO NOTHING on any key; INSERT OR REPLACE, the conflict action `replace`. */
 function lowerOnConflict(stmt: InsertStmt): { onConflict?: OnConflict } {
   const clause = stmt.onConflict;
-  if (stmt.orIgnore) {
-    if (clause) throw new SqlError("sql_error", "INSERT OR IGNORE takes no ON CONFLICT clause: it is ON CONFLICT DO NOTHING", at(clause.span));
-    return { onConflict: { action: "nothing" } };
+  if (stmt.or !== undefined) {
+    const or = stmt.or === "ignore" ? "INSERT OR IGNORE" : "INSERT OR REPLACE";
+    if (clause) throw new SqlError("sql_error", `${or} takes no ON CONFLICT clause: it acts on a conflict on any key`, at(clause.span));
+    return { onConflict: { action: stmt.or === "ignore" ? "nothing" : "replace" } };
   }
   if (clause === undefined) return {};
   const target = clause.target === undefined ? {} : { target: distinctNames(clause.target, "ON CONFLICT target") };
@@ -562,12 +586,16 @@ function columnType(type: TypeName): ColumnType {
 }
 
 function lowerCreateTable(stmt: CreateTableStmt): CreateTableCommand {
+  if (stmt.as !== undefined) {
+    const command = { kind: "create-table", table: name(stmt.table), select: lowerSelect(stmt.as) } as const;
+    return stmt.ifNotExists ? { ...command, ifNotExists: true } : command;
+  }
   const columns: Record<string, ColumnType> = {};
   const required: string[] = [];
   const unique: { columns: string[] }[] = [];
   const foreignKeys: ForeignKey[] = [];
   const checks: Check[] = [];
-  const defaults: Record<string, Value> = {};
+  const defaults: Record<string, WireDefault> = {};
   let primaryKey: { columns: string[] } | undefined;
 
   const setPrimaryKey = (names: string[], span: Span): void => {
@@ -587,7 +615,7 @@ function lowerCreateTable(stmt: CreateTableStmt): CreateTableCommand {
     if (column.primaryKey) setPrimaryKey([columnName], column.span);
     if (column.notNull) required.push(columnName);
     if (column.unique) unique.push({ columns: [columnName] });
-    if (column.default) defaults[columnName] = column.default.value;
+    if (column.default) defaults[columnName] = lowerDefault(column.default);
     if (column.references) foreignKeys.push(foreignKey([columnName], column.references, column.span));
   }
   for (const constraint of stmt.constraints) {
@@ -619,6 +647,42 @@ function lowerCreateTable(stmt: CreateTableStmt): CreateTableCommand {
   return stmt.ifNotExists ? { kind: "create-table", schema, ifNotExists: true } : { kind: "create-table", schema };
 }
 
+/** The expression a DEFAULT holds, for counting its parameters. */
+function defaultExpr(d: ColumnDefault | undefined): Expr | undefined {
+  return d === undefined || d.kind === "current" ? undefined : d.kind === "default-expr" ? d.expr : d;
+}
+
+/** The SQL functions SQLite's clock names stand for. */
+const CLOCK_FUNCTIONS = { timestamp: "datetime", date: "date", time: "time" } as const;
+const CLOCK_NAMES: Readonly<Record<string, keyof typeof CLOCK_FUNCTIONS>> = { CURRENT_TIMESTAMP: "timestamp", CURRENT_DATE: "date", CURRENT_TIME: "time" };
+
+/** An unquoted, unqualified CURRENT_TIMESTAMP, CURRENT_DATE or CURRENT_TIME is SQL's clock, in any expression (a column of that name is written quoted, as in SQLite). */
+function clockOf(ref: ColumnRefExpr): Expression | undefined {
+  if (ref.table !== undefined || ref.name.quoted) return undefined;
+  const which = CLOCK_NAMES[ref.name.text.toUpperCase()];
+  return which === undefined ? undefined : { type: "function", name: CLOCK_FUNCTIONS[which], args: [{ type: "literal", value: "now" }] };
+}
+
+/**
+ * A DEFAULT as a schema holds it: a literal (also in parentheses) is a
+ * value; CURRENT_TIMESTAMP is `datetime('now')` (CURRENT_DATE `date`,
+ * CURRENT_TIME `time`), as in SQLite; any other expression is `{"expr"}`.
+ */
+function lowerDefault(d: ColumnDefault): WireDefault {
+  switch (d.kind) {
+    case "literal":
+      return d.value;
+    case "current":
+      return { expr: { type: "function", name: CLOCK_FUNCTIONS[d.which], args: [{ type: "literal", value: "now" }] } };
+    case "default-expr":
+      if (d.expr.kind === "literal") return d.expr.value;
+      if (d.expr.kind === "param") throw new SqlError("sql_error", "A DEFAULT cannot take a parameter: a schema keeps no values from outside", at(d.expr.span));
+      return { expr: lowerExpr(d.expr) };
+    default:
+      return assertNever(d, "default");
+  }
+}
+
 function lowerAlterAction(action: AlterActionStmt): AlterAction {
   switch (action.kind) {
     case "add-column": {
@@ -628,9 +692,14 @@ function lowerAlterAction(action: AlterActionStmt): AlterAction {
         throw new SqlError("sql_error", "ADD COLUMN takes a type, NOT NULL and DEFAULT only: add a key with CREATE UNIQUE INDEX", at(column.span));
       }
       const added = { type: "add-column" as const, column: name(column.name), columnType: columnType(column.type) };
+      const fallback = column.default === undefined ? undefined : lowerDefault(column.default);
+      // As SQLite: the rows there take the default when the column is added, so it must be one value.
+      if (typeof fallback === "object" && fallback !== null) {
+        throw new SqlError("sql_error", "ADD COLUMN cannot take a default computed per row (CURRENT_TIMESTAMP or an expression), as in SQLite: add the column, then UPDATE it", at(column.default!.span));
+      }
       return {
         ...added,
-        ...(column.default ? { default: column.default.value } : {}),
+        ...(fallback !== undefined ? { default: fallback } : {}),
         ...(column.notNull ? { required: true } : {}),
       };
     }
@@ -673,7 +742,7 @@ function lowerExpr(expr: Expr): Expression {
     case "param":
       return { type: "param", index: expr.index };
     case "column":
-      return { type: "identifier", name: columnName(expr) };
+      return clockOf(expr) ?? { type: "identifier", name: columnName(expr) };
     case "comparison":
       return { type: "comparison", op: expr.op, left: lowerExpr(expr.left), right: lowerExpr(expr.right) };
     case "is-null":
@@ -727,7 +796,18 @@ function lowerExpr(expr: Expr): Expression {
   }
 }
 
-const AGGREGATES: ReadonlySet<string> = new Set<AggregateName>(["count", "sum", "avg", "min", "max", "group_concat"]);
+const AGGREGATES: ReadonlySet<string> = new Set<FrameAggregateName>(["count", "sum", "avg", "min", "max", "group_concat"]);
+
+/** SQLite's JSON aggregates: `json_group_array(x)`, `json_group_object(name, value)`; not over a window here. */
+const JSON_AGGREGATES: ReadonlySet<string> = new Set<AggregateName>(["json_group_array", "json_group_object"]);
+
+function lowerJsonAggregate(call: CallExpr, name: "json_group_array" | "json_group_object"): Expression {
+  const count = name === "json_group_array" ? 1 : 2;
+  if (call.star || call.args.length !== count) throw new SqlError("sql_error", `${name}() takes ${count} argument${count === 1 ? "" : "s"}, got ${call.star ? "*" : call.args.length}`, at(call.span));
+  if (call.distinct) throw new SqlError("sql_error", `${name}() cannot take DISTINCT`, at(call.span));
+  const [arg, value] = call.args.map(lowerExpr);
+  return value === undefined ? { type: "aggregate", name, arg: arg! } : { type: "aggregate", name, arg: arg!, value };
+}
 
 /**
  * `group_concat(x [, separator])` (SQLite) and `string_agg(x, separator)`
@@ -777,10 +857,11 @@ function lowerWindowCall(call: CallExpr, over: NonNullable<CallExpr["over"]>): E
     return { type: "window", name: "group_concat", args: [aggregate.arg!], ...(aggregate.separator === undefined ? {} : { separator: aggregate.separator }), over: window };
   }
   if (call.star && lower !== "count") throw new SqlError("sql_error", `${call.name.text}(*) does not exist: only count takes *`, at(call.span));
+  if (JSON_AGGREGATES.has(lower)) throw new SqlError("sql_error", `${call.name.text}() OVER (…) is not supported: ${lower}() aggregates GROUP BY groups, not window frames`, at(call.span));
   if (!AGGREGATES.has(lower) && !WINDOW_FUNCTIONS.has(lower)) {
     throw new SqlError("sql_error", `${call.name.text}() is not a window function: OVER goes with the ranking and value functions and the aggregates`, at(call.span));
   }
-  return { type: "window", name: lower as WindowFunctionName | AggregateName, args: call.args.map(lowerExpr), over: window };
+  return { type: "window", name: lower as WindowFunctionName | FrameAggregateName, args: call.args.map(lowerExpr), over: window };
 }
 
 function namedWindow(windowName: Name): WindowDefinition {
@@ -878,7 +959,9 @@ function lowerCall(call: CallExpr): Expression {
   if (call.over !== undefined) return lowerWindowCall(call, call.over);
   const name = call.name.text.toLowerCase();
   if (name === "group_concat" || name === "string_agg") return lowerGroupConcat(call, name);
-  if (AGGREGATES.has(name)) {
+  if (JSON_AGGREGATES.has(name)) return lowerJsonAggregate(call, name as "json_group_array" | "json_group_object");
+  // min and max of two arguments or more compare them, as in SQLite.
+  if (AGGREGATES.has(name) && !((name === "min" || name === "max") && call.args.length >= 2 && !call.star && !call.distinct)) {
     const aggregate = name as AggregateName;
     if (call.star) {
       if (aggregate !== "count") throw new SqlError("sql_error", `${aggregate}(*) does not exist: only count takes *`, at(call.span));

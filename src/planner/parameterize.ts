@@ -288,7 +288,7 @@ class ShapeWriter {
         return true;
       case "aggregate":
         this.tag(e.distinct === true ? Tag.AggregateDistinct : Tag.Aggregate);
-        return this.name(e.name) && this.optionalExpr(e.arg, depth + 1) && this.optionalName(e.separator);
+        return this.name(e.name) && this.optionalExpr(e.arg, depth + 1) && this.optionalName(e.separator) && this.optionalExpr(e.value, depth + 1);
       case "window":
         this.tag(Tag.Window);
         return this.name(e.name) && this.list(e.args ?? [], depth + 1) && this.optionalName(e.separator) && this.window(e.over, depth + 1);
@@ -445,7 +445,14 @@ class ShapeWriter {
     for (const j of joins) {
       if (typeof j !== "object" || j === null || j.from !== undefined) return false;
       this.tag(Tag.Join);
-      if (!this.name(j.type) || !this.name(j.table) || !this.optionalName(j.as) || !this.expr(j.on, 0)) return false;
+      if (!this.name(j.type) || !this.name(j.table) || !this.optionalName(j.as) || !this.optionalExpr(j.on, 0)) return false;
+      if (j.using === undefined) this.tag(Tag.None);
+      else {
+        this.tag(Tag.Some);
+        if (!Array.isArray(j.using) || !j.using.every((c: unknown) => this.name(c))) return false;
+        this.tag(Tag.End);
+      }
+      this.tag(j.natural === true ? Tag.Some : Tag.None);
     }
     this.tag(Tag.End);
     return true;
@@ -600,7 +607,7 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
       case "function":
         return { ...e, args: keepsTextArgs(e) ? e.args.map((a) => (isTextLiteral(a) ? a : expr(a))) : e.args.map(expr) };
       case "aggregate":
-        return e.arg === undefined ? e : { ...e, arg: expr(e.arg) };
+        return { ...e, ...(e.arg === undefined ? {} : { arg: expr(e.arg) }), ...(e.value === undefined ? {} : { value: expr(e.value) }) };
       case "window": {
         // In the shape's order: the arguments, then the window, whose literals are shape.
         const args = e.args?.map(expr);
@@ -625,7 +632,7 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
     inline = inlinesLiterals(cmd);
     const list = cmd.columns === "*" ? "*" : columns(cmd.columns);
     inline = false;
-    const joins = cmd.joins?.map((j) => ({ ...j, on: expr(j.on) }));
+    const joins = cmd.joins?.map((j) => (j.on === undefined ? j : { ...j, on: expr(j.on) }));
     const where = cmd.where === undefined ? undefined : expr(cmd.where);
     inline = inlinesLiterals(cmd);
     const groupBy = cmd.groupBy?.map((g) => (isColumnNumber(g) ? g : expr(g)));

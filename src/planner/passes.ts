@@ -16,7 +16,13 @@
  *   on.
  * - `join-strategy`: an equi-join on a key or index of the joined table →
  *   index nested loop; other equi-joins (a derived table's too) → hash;
- *   else nested loop.
+ *   else nested loop. An inner join's equalities are its ON's and the
+ *   WHERE terms decided at it (`where-placement.ts`), so `FROM a, b WHERE
+ *   a.id = b.a_id` hashes as `a JOIN b ON …` does.
+ *
+ * With a RIGHT or FULL join the first table's rows are no longer all kept:
+ * the WHERE does not narrow its access path, and the rows do not come in
+ * its index's order.
  * - `subquery-strategy` (`subquery-strategy.ts`): how each subquery runs.
  *
  * `optimize` runs the list on a statement, then on each of its subqueries.
@@ -27,7 +33,8 @@ import { chooseRange, isSlotOrConst, type OrderWanted } from "./index-range.js";
 import type { AccessPath, BoundExpr, DerivedTable, JoinStep, JoinStrategy, Plan, PlanNode, SelectPlan } from "./plan.js";
 import { chooseSubqueryStrategies } from "./subquery-strategy.js";
 import type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
-import { children, conjuncts, mapPlanExprs, mapSubqueries, mapSubqueryPlans, some } from "./walk.js";
+import { conjuncts, mapPlanExprs, mapSubqueries, mapSubqueryPlans, some } from "./walk.js";
+import { maxSource, wherePlacement } from "./where-placement.js";
 
 export interface Pass {
   readonly name: string;
@@ -36,13 +43,7 @@ export interface Pass {
 
 export { conjuncts } from "./walk.js";
 
-/** The highest source an expression reads (-1 for none). */
-export function maxSource(e: BoundExpr): number {
-  if (e.kind === "column") return e.source;
-  let max = -1;
-  for (const child of children(e)) max = Math.max(max, maxSource(child));
-  return max;
-}
+export { maxSource } from "./where-placement.js";
 
 /** Whether an expression reads source `s`. */
 function readsSource(e: BoundExpr, s: number): boolean {
@@ -113,9 +114,11 @@ const accessPath: Pass = {
       case "select": {
         const first = s.sources[0];
         if (first === undefined) return plan;
+        // A RIGHT or FULL join decides every WHERE term after it (`where-placement.ts`): none narrows the first table.
+        const kept = s.joins.every((j) => j.type === "inner" || j.type === "left");
         // After grouping, windows or DISTINCT, ORDER BY sorts groups, window rows or result rows, not the first table's rows; in a compound, the combined rows.
-        const order = s.group === undefined && s.window === undefined && !s.distinct && s.compound === undefined ? { orderBy: s.orderBy, limited: s.limit !== undefined } : undefined;
-        return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(first.table), s.where, order) } };
+        const order = kept && s.group === undefined && s.window === undefined && !s.distinct && s.compound === undefined ? { orderBy: s.orderBy, limited: s.limit !== undefined } : undefined;
+        return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(first.table), kept ? s.where : undefined, order) } };
       }
       case "update":
       case "delete":
@@ -126,9 +129,11 @@ const accessPath: Pass = {
   },
 };
 
-function chooseJoin(table: TableInfo | undefined, step: JoinStep): JoinStrategy {
+/** `placed`: the WHERE terms decided at this join, which an inner join may match on as on its ON. */
+function chooseJoin(table: TableInfo | undefined, step: JoinStep, placed: readonly BoundExpr[]): JoinStrategy {
   if (!table) return { kind: "nested-loop" };
-  const eq = equalities(conjuncts(step.on), step.source, (e) => !readsSource(e, step.source) && maxSource(e) < step.source);
+  const terms = step.type === "inner" ? [...conjuncts(step.on), ...placed] : conjuncts(step.on);
+  const eq = equalities(terms, step.source, (e) => !readsSource(e, step.source) && maxSource(e) < step.source);
   if (eq.size === 0) return { kind: "nested-loop" };
   const key = coveredKey(table, eq, ["primary", "unique", "index"]);
   if (key) {
@@ -149,7 +154,9 @@ const joinStrategy: Pass = {
       const shape = source?.derived ?? source?.working;
       return shape === undefined ? catalog.table(source?.table ?? "") : derivedTableInfo(index, shape, source!.table);
     };
-    const joins = s.joins.map((j) => ({ ...j, strategy: chooseJoin(tableOf(j.source), j) }));
+    const place = wherePlacement(s.joins);
+    const terms = conjuncts(s.where);
+    const joins = s.joins.map((j) => ({ ...j, strategy: chooseJoin(tableOf(j.source), j, terms.filter((t) => place(t) === j.source)) }));
     return { ...plan, statement: { ...s, joins } };
   },
 };
@@ -202,6 +209,8 @@ export function optimize(plan: Plan, catalog: Catalog, passes: readonly Pass[] =
       return { ...out, statement: { ...s, where: mapSubqueryPlans(s.where, sub) } };
     case "insert":
       return s.select === undefined ? out : { ...out, statement: { ...s, select: { ...s.select, plan: sub(s.select.plan) } } };
+    case "create-table":
+      return s.select === undefined ? out : { ...out, statement: { ...s, select: sub(s.select) } };
     default:
       return out;
   }

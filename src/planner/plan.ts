@@ -14,7 +14,7 @@
  * (`bind*.ts`), the executor's compiler and the explain tests change with it.
  */
 
-import type { AggregateName, ColumnType, CompoundOperator, FrameExclude, FrameUnits, IndexDef, TableSchema, Value, WindowFunctionName } from "../commands/types.js";
+import type { AggregateName, ColumnType, FrameAggregateName, CompoundOperator, FrameExclude, FrameUnits, IndexDef, TableSchema, Value, WindowFunctionName } from "../commands/types.js";
 
 export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
 
@@ -24,7 +24,8 @@ export type ArithmeticOp = "+" | "-" | "*" | "/" | "%";
  * What the binder knows of a value's type: a column type; `number` for a
  * number that may be integer or real (it depends on a parameter's value:
  * integral is integer); `null` for an expression that is always NULL;
- * `unknown` for a parameter no use has typed yet.
+ * `unknown` for a parameter no use has typed yet, or a value typed only
+ * when it is read (a JSON value: `->>`, json_extract).
  */
 export type StaticType = ColumnType | "number" | "null" | "unknown";
 
@@ -57,7 +58,58 @@ export type FunctionName =
   | "datetime"
   | "julianday"
   | "unixepoch"
-  | "strftime";
+  | "strftime"
+  | "json"
+  | "json_valid"
+  | "json_extract"
+  | "json_type"
+  | "json_array_length"
+  | "json_array"
+  | "json_object"
+  | "json_quote"
+  | "json_set"
+  | "json_insert"
+  | "json_replace"
+  | "json_remove"
+  | "json_patch"
+  /** SQL's `->` and `->>` (JSON `binary` ops): no function of that name can be written. */
+  | "->"
+  | "->>"
+  | "max"
+  | "min"
+  | "printf"
+  | "concat"
+  | "concat_ws"
+  | "quote"
+  | "random"
+  | MathFunctionName;
+
+/** SQLite's math functions: numbers in, a real out. */
+export type MathFunctionName =
+  | "acos"
+  | "acosh"
+  | "asin"
+  | "asinh"
+  | "atan"
+  | "atan2"
+  | "atanh"
+  | "cos"
+  | "cosh"
+  | "degrees"
+  | "exp"
+  | "ln"
+  | "log"
+  | "log10"
+  | "log2"
+  | "mod"
+  | "pi"
+  | "pow"
+  | "radians"
+  | "sin"
+  | "sinh"
+  | "sqrt"
+  | "tan"
+  | "tanh";
 
 /**
  * A bound expression. Nodes that compute a value carry its static `type`;
@@ -94,6 +146,12 @@ export type BoundExpr =
       readonly type: StaticType;
     }
   | { readonly kind: "cast"; readonly expr: BoundExpr; readonly to: ColumnType }
+  /**
+   * A value typed only when it is read (a JSON value) where `of` needs a
+   * value of `type`'s family: checked as each row is read, another family
+   * being 400 `type_mismatch`, as a parameter's is before any row.
+   */
+  | { readonly kind: "assert-type"; readonly expr: BoundExpr; readonly type: "text" | "number" | "boolean"; readonly of: string }
   | { readonly kind: "function"; readonly name: FunctionName; readonly args: readonly BoundExpr[]; readonly type: StaticType }
   /** After grouping: the value of group key `index` (`SelectPlan.group.keys`). */
   | { readonly kind: "group-key"; readonly index: number; readonly type: StaticType }
@@ -146,6 +204,8 @@ export interface AggregateCall {
   readonly type: StaticType;
   /** group_concat's: what goes between two values. */
   readonly separator?: string;
+  /** json_group_object's member values (`arg`: their names). */
+  readonly value?: BoundExpr;
 }
 
 /**
@@ -180,7 +240,7 @@ export interface WindowFrame {
  * aggregates the frame as `AggregateCall` does a group.
  */
 export interface WindowCall {
-  readonly name: WindowFunctionName | AggregateName;
+  readonly name: WindowFunctionName | FrameAggregateName;
   readonly args: readonly BoundExpr[];
   readonly partition: readonly BoundExpr[];
   readonly order: readonly SortKey[];
@@ -330,12 +390,20 @@ export type JoinStrategy =
   | { readonly kind: "hash"; readonly innerColumns: readonly string[]; readonly outerKeys: readonly BoundExpr[] }
   | { readonly kind: "nested-loop" };
 
+/**
+ * One joined source. `left` keeps a tuple so far without matches (NULLs for
+ * this source), `right` a row of this source without matches (NULLs for
+ * every source before it), `full` both; a cross join (`FROM a, b`) is an
+ * inner join whose `on` is TRUE.
+ */
 export interface JoinStep {
-  readonly type: "inner" | "left";
+  readonly type: "inner" | "left" | "right" | "full";
   readonly source: number;
   readonly strategy: JoinStrategy;
   /** The full ON condition, evaluated on each candidate pair (also after a key match, for residual terms). */
   readonly on: BoundExpr;
+  /** USING's columns (or those NATURAL found): `on` is their equalities. */
+  readonly using?: readonly string[];
 }
 
 export interface OutputColumn {
@@ -409,11 +477,13 @@ export type InsertValue =
  * primary key or a unique key, by its plan name; absent: any of them), and
  * whether a conflicting row is skipped or the row already there updated —
  * `set` reads that row as source 0 and the proposed row (`excluded`) as
- * source 1.
+ * source 1 — or (`replace`, on every key) every row the proposed one
+ * conflicts with deleted before it is inserted.
  */
 export type ConflictPlan =
   | { readonly target?: string; readonly action: "nothing" }
-  | { readonly target?: string; readonly action: "update"; readonly set: readonly Assignment[]; readonly where?: BoundExpr };
+  | { readonly target?: string; readonly action: "update"; readonly set: readonly Assignment[]; readonly where?: BoundExpr }
+  | { readonly action: "replace" };
 
 /**
  * INSERT … SELECT: the select whose result rows are inserted (read whole
@@ -472,6 +542,8 @@ export interface CreateTablePlan {
   /** The normalized schema, as `describe` will show it. */
   readonly schema: TableSchema;
   readonly ifNotExists: boolean;
+  /** CREATE TABLE … AS SELECT: the rows the table is made with, result column i into column i. */
+  readonly select?: SelectPlan;
 }
 
 export interface DropTablePlan {

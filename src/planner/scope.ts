@@ -6,7 +6,8 @@
  * before anything is looked up. A qualifier matches a source's alias or its
  * table name (an aliased table's too, unless resolving `exact`ly); a source
  * may be reachable only qualified (an upsert's `excluded`). An unqualified name
- * that several sources have is `ambiguous_column`; a name no source has is
+ * that several sources have is `ambiguous_column`, unless a USING or NATURAL
+ * join made their columns one (`MergedColumn`); a name no source has is
  * `unknown_column`. Computed fields resolve to their expression, bound against
  * their own source, so they read, filter and sort like columns.
  */
@@ -14,7 +15,7 @@
 import type { Expression } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import type { DerivedTable, TableShape } from "./plan.js";
+import type { BoundExpr, DerivedTable, TableShape } from "./plan.js";
 import type { TableInfo } from "./table-info.js";
 
 export interface ScopeSource {
@@ -32,16 +33,31 @@ export interface ScopeSource {
   readonly working?: TableShape;
 }
 
-/** What an identifier resolved to: a stored column, or a computed field (expression unbound yet). */
+/**
+ * A column USING (or NATURAL) made one: the column `name` of the sources
+ * `covers`, which an unqualified `name` reads as `expr` (the left side's
+ * value; for a RIGHT or FULL join, the right side's where the left has
+ * none). A later USING of the same name covers this one's sources too.
+ */
+export interface MergedColumn {
+  readonly name: string;
+  readonly covers: ReadonlySet<number>;
+  readonly expr: BoundExpr;
+}
+
+/** What an identifier resolved to: a stored column, a computed field (expression unbound yet), or a merged column. */
 export type Resolved =
   | { readonly kind: "column"; readonly source: ScopeSource; readonly column: number }
-  | { readonly kind: "computed"; readonly source: ScopeSource; readonly name: string; readonly expr: Expression };
+  | { readonly kind: "computed"; readonly source: ScopeSource; readonly name: string; readonly expr: Expression }
+  | { readonly kind: "merged"; readonly merged: MergedColumn };
 
 export class Scope {
   constructor(
     readonly sources: readonly ScopeSource[],
     /** Inside a computed field or check only stored columns resolve. */
     readonly storedOnly = false,
+    /** The columns USING and NATURAL joins made one. */
+    readonly merged: readonly MergedColumn[] = [],
   ) {}
 
   /**
@@ -64,13 +80,15 @@ export class Scope {
       return found;
     }
     const found: Resolved[] = [];
+    const merged = this.merged.find((m) => m.name === name);
+    if (merged !== undefined) found.push({ kind: "merged", merged });
     for (const source of this.sources) {
-      if (source.qualifiedOnly === true) continue;
+      if (source.qualifiedOnly === true || merged?.covers.has(source.index) === true) continue;
       const r = this.find(source, name);
       if (r) found.push(r);
     }
     if (found.length === 0) throw new StoreError("unknown_column", `Unknown column "${name}"`);
-    if (found.length > 1) throw new StoreError("ambiguous_column", `Column "${name}" is ambiguous: ${found.map((r) => r.source.name).join(", ")} have it`);
+    if (found.length > 1) throw new StoreError("ambiguous_column", `Column "${name}" is ambiguous: ${found.map((r) => this.holder(r)).join(", ")} have it`);
     return found[0] as Resolved;
   }
 
@@ -80,6 +98,12 @@ export class Scope {
     if (matches.length === 0) matches = this.sources.filter((s) => s.alias === undefined && s.table.name === qualifier);
     if (matches.length === 0 && !exact) matches = this.sources.filter((s) => s.table.name === qualifier);
     return matches;
+  }
+
+  /** Who holds a resolved name, for messages: its source, or the sources a USING made it one of (`a/b`). */
+  private holder(r: Resolved): string {
+    if (r.kind !== "merged") return r.source.name;
+    return this.sources.filter((s) => r.merged.covers.has(s.index)).map((s) => s.name).join("/");
   }
 
   private find(source: ScopeSource, name: string): Resolved | undefined {

@@ -41,6 +41,7 @@ export function typeOf(e: BoundExpr): StaticType {
     case "window":
     case "outer":
     case "subquery":
+    case "assert-type":
       return e.type;
     case "cast":
       return e.to;

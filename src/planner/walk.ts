@@ -38,6 +38,7 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
     case "not":
     case "negate":
     case "cast":
+    case "assert-type":
       return [e.expr];
     case "and":
     case "or":
@@ -101,7 +102,8 @@ export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): B
     case "is-null":
     case "not":
     case "negate":
-    case "cast": {
+    case "cast":
+    case "assert-type": {
       const expr = f(e.expr);
       return expr === e.expr ? e : { ...e, expr };
     }
@@ -165,7 +167,10 @@ export function planExprs(plan: SelectPlan): BoundExpr[] {
   if (plan.where !== undefined) out.push(plan.where);
   if (plan.group !== undefined) {
     out.push(...plan.group.keys);
-    for (const a of plan.group.aggregates) if (a.arg !== undefined) out.push(a.arg);
+    for (const a of plan.group.aggregates) {
+      if (a.arg !== undefined) out.push(a.arg);
+      if (a.value !== undefined) out.push(a.value);
+    }
   }
   if (plan.having !== undefined) out.push(plan.having);
   if (plan.window !== undefined) {
@@ -187,7 +192,8 @@ export function mapPlanExprs(plan: SelectPlan, f: (e: BoundExpr) => BoundExpr): 
   };
   if (plan.where !== undefined) out.where = f(plan.where);
   if (plan.group !== undefined) {
-    out.group = { keys: plan.group.keys.map(f), aggregates: plan.group.aggregates.map((a) => (a.arg === undefined ? a : { ...a, arg: f(a.arg) })) };
+    const aggregates = plan.group.aggregates.map((a) => ({ ...a, ...(a.arg === undefined ? {} : { arg: f(a.arg) }), ...(a.value === undefined ? {} : { value: f(a.value) }) }));
+    out.group = { keys: plan.group.keys.map(f), aggregates };
   }
   if (plan.having !== undefined) out.having = f(plan.having);
   if (plan.window !== undefined) {

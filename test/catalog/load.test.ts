@@ -64,6 +64,20 @@ test("names an object inherits are no columns' values: a missing `constructor` c
   ]);
 });
 
+test("a file's defaults: values and {\"expr\"} load; any other object, or an expression that reads a column, is a format problem", () => {
+  const schema = (defaults: unknown): unknown => ({ name: "log", columns: { id: "integer", at: "text" }, defaults });
+  const problems = (defaults: unknown): string[] => Engine.load([{ name: "log", schema: schema(defaults), rows: [{ id: 1, at: null }] }]).problems.map((p) => `${p.code}: ${p.message}`);
+  assert.equal(problems({ at: "x" }), []);
+  assert.equal(problems({ at: { expr: { type: "function", name: "datetime", args: [{ type: "literal", value: "now" }] } } }), []);
+  assert.equal(problems({ at: { value: "x" } }), ['format: schema.defaults.at has unknown member "value"']);
+  assert.equal(problems({ at: [1] }), ["format: schema.defaults.at must be a JSON scalar or {\"expr\": …}"]);
+  assert.equal(problems({ at: { expr: { type: "identifier", name: "id" } } }).length, 1);
+  const engine = Engine.load([{ name: "log", schema: schema({ at: { expr: { type: "function", name: "date", args: [{ type: "literal", value: "now" }] } } }), rows: [] }]);
+  engine.execute({ kind: "insert", table: "log", rows: [{ id: 1 }] });
+  const rows = engine.execute({ kind: "sql", sql: "SELECT at = date('now') AS today FROM log" }).result as RowsResult;
+  assert.equal(rows.rows, [{ today: true }]);
+});
+
 test("after a load, positions, index order and keys behave as after inserts", () => {
   const schema: TableSchema = { name: "t", columns: { id: "integer", tag: "text" }, primary_key: { columns: ["id"] }, indexes: [{ name: "by_tag", columns: ["tag"] }] };
   const e = Engine.load([{ name: "t", schema, rows: [{ id: 3, tag: "a" }, { id: 1, tag: "b" }, { id: 2, tag: "a" }] }]);

@@ -68,6 +68,12 @@ for (const kind of MODES) {
     const ignore = await mode.run(["sql", "shop", "INSERT OR IGNORE INTO users (id, name) VALUES ('2', 'x'), ('5', 'Edsger')"]);
     assert.is(ignore.code, 0, ignore.stderr);
     assert.is(ignore.stdout, "1 row inserted into users, 0 updated, 1 ignored\n");
+    const replace = await mode.run(["sql", "shop", "REPLACE INTO users (id, name) VALUES ('2', 'Grace H'), ('6', 'Frances')"]);
+    assert.is(replace.code, 0, replace.stderr);
+    assert.is(replace.stdout, "1 row inserted into users, 1 replaced\n");
+    const copy = await mode.run(["sql", "shop", "CREATE TABLE named AS SELECT id, name FROM users"]);
+    assert.is(copy.code, 0, copy.stderr);
+    assert.is(copy.stdout, "table named created\n");
   });
 
   test(`${kind}: a syntax error exits 1 and marks the position under the statement's line`, async () => {

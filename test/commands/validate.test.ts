@@ -91,6 +91,15 @@ test("unknown fields are named, and a typo never widens a delete", () => {
   rejects(select({ "é x": 1 }), "invalid_request", 'command["é x"]: unknown field');
 });
 
+test("a create-table is a schema, or a table and a select: the field at fault is named", () => {
+  const select = { kind: "select", table: "t", columns: ["id"] };
+  rejects({ kind: "create-table", table: "x" }, "invalid_request", 'command: missing required field "select"');
+  rejects({ kind: "create-table", select }, "invalid_request", 'command: missing required field "table"');
+  rejects({ kind: "create-table", table: "x", select, schema: { name: "x", columns: { id: "integer" } } }, "invalid_request", "command.schema: not allowed here");
+  rejects({ kind: "create-table", schema: { name: "x", columns: { id: "integer" } }, select }, "invalid_request", 'command: missing required field "table"');
+  rejects({ kind: "create-table" }, "invalid_request", 'command: missing required field "schema"');
+});
+
 test("missing required fields are named", () => {
   rejects({ kind: "delete", table: "t" }, "invalid_request", 'command: missing required field "where"');
   rejects({ kind: "update", table: "t", set: { a: 1 } }, "invalid_request", 'command: missing required field "where"');
@@ -125,7 +134,7 @@ test("enums, tags and types are named with what is allowed", () => {
     "command.command.kind: must be one of select, insert, update, delete, sql");
   rejects(select({ orderBy: [{ column: "a", direction: "up" }] }), "invalid_request", "command.orderBy[0].direction: must be one of asc, desc");
   rejects(select({ output: "rows" }), "invalid_request", "command.output: must be one of objects, arrays");
-  rejects(select({ joins: [{ type: "outer", table: "o", on: lit(true) }] }), "invalid_request", "command.joins[0].type: must be one of inner, left");
+  rejects(select({ joins: [{ type: "outer", table: "o", on: lit(true) }] }), "invalid_request", "command.joins[0].type: must be one of inner, left, right, full, cross");
   rejects({ kind: "create-table", schema: { name: "t", columns: { a: "varchar" } } }, "invalid_request", "command.schema.columns.a: must be one of text, integer, real, boolean");
   rejects({ kind: "create-table", schema: { name: "t", columns: { a: "text" }, foreign_keys: [{ columns: ["a"], references: { table: "u", columns: ["id"] }, on_delete: "set null" }] } },
     "invalid_request", "command.schema.foreign_keys[0].on_delete: must be one of restrict, cascade");
@@ -190,7 +199,7 @@ test("an object in a set is an expression over the old row, checked as one (a pa
   const slot = failure(() => parseCommand(set({ type: "param", index: 0 })));
   assert.is(slot.code, "invalid_request");
   assert.ok(slot.message.startsWith("command.set.a.type: must be one of literal, identifier,"), slot.message);
-  rejects(set({ type: "binary", op: "^", left: lit(1), right: lit(2) }), "invalid_request", "command.set.a.op: must be one of +, -, *, /, %, ||");
+  rejects(set({ type: "binary", op: "^", left: lit(1), right: lit(2) }), "invalid_request", "command.set.a.op: must be one of +, -, *, /, %, ||, ->, ->>");
 });
 
 // ---------------------------------------------------------------- names

@@ -17,7 +17,7 @@
 
 import {
   abs, add, alias, and, between, caseOf, caseWhen, cast, ceil, char, coalesce, col, concat, date, datetime, div, eq, floor, fn, ge, gt, hex, ifnull, iif, inList, instr, is, isNot,
-  length, like, lower, lt, ltrim, mod, mul, neg, nullif, replace, round, rtrim, sign, sub, substr, trim, trunc, typeOf, unicode, upper, val, type Aliased,
+  length, like, log, lower, lt, ltrim, maxOf, minOf, mod, mul, neg, nullif, pi, pow, printf, quote, random, replace, round, rtrim, sign, sqrt, sub, substr, trim, trunc, typeOf, unicode, upper, val, type Aliased,
   type Cast, type Expr,
 } from "../../src/api/expressions.js";
 import type { Expression, SelectCommand, Value } from "../../src/commands/types.js";
@@ -217,6 +217,34 @@ export const expressionCases: readonly Case[] = [
   per("unicode and char round-trip", char(unicode("name")), FN("char", FN("unicode", "name")), "char(unicode(name))", ["A", "B", "C", "D", "E"]),
   fails("sign of a text is type_mismatch", sign("name"), FN("sign", "name"), "sign(name)", err("type_mismatch")),
   fails("char of a text is type_mismatch", char("name"), FN("char", "name"), "char(name)", err("type_mismatch")),
+  // ---- printf, min/max of several arguments, text and math functions (against SQLite in test/executor/printf-differential.test.ts)
+  per("printf of columns, NULL as an empty text or 0", printf("%-4s|%3d|%6.2f", "name", "age", "score"), FN("printf", L("%-4s|%3d|%6.2f"), I("name"), I("age"), I("score")), "printf('%-4s|%3d|%6.2f', name, age, score)",
+    ["Ada | 36|  9.50", "Bob | 17|  7.25", "Cy  |  0|  0.00", "Dee | 52|  3.00", "Eve | 28|  9.50"]),
+  one("printf's conversions", FN("printf", L("%05d %x %o %e %g %,d %+.1f %q %Q %c %%"), 42, 255, 8, 12345.678, 0.0001, 1234567, 2.25, L("it's"), L("x"), L("hello")),
+    "printf('%05d %x %o %e %g %,d %+.1f %q %Q %c %%', 42, 255, 8, 12345.678, 0.0001, 1234567, 2.25, 'it''s', 'x', 'hello')",
+    "00042 ff 10 1.234568e+04 0.0001 1,234,567 +2.3 it''s 'x' h %"),
+  one("format is printf, * takes a width", FN("format", L("[%*s]"), 5, L("ab")), "format('[%*s]', 5, 'ab')", "[   ab]"),
+  one("printf stops at an unknown conversion", FN("printf", L("ab%y"), 1), "printf('ab%y', 1)", "ab"),
+  one("printf of nothing is NULL", FN("printf", L("%y"), 1), "printf('%y', 1)", null),
+  one("printf's ordinals and ! reals", FN("printf", L("%r %r %r|%!.3f|%!g"), 1, 22, 13, 2, 100), "printf('%r %r %r|%!.3f|%!g', 1, 22, 13, 2, 100)", "1st 22nd 13th|2.0|100.0"),
+  fails("printf's whole text is bounded", null, FN("printf", L("%0100000d".repeat(11)), 1), `printf('${"%0100000d".repeat(11)}', 1)`, err("invalid_request")),
+  one("printf of a NULL format is NULL", FN("printf", L(null), 1), "printf(NULL, 1)", null),
+  fails("printf's width is bounded", null, FN("printf", L("%1000000d"), 1), "printf('%1000000d', 1)", err("invalid_request")),
+  per("max of several arguments is NULL if one is", maxOf("age", 30, 20), FN("max", "age", 30, 20), "max(age, 30, 20)", [36, 30, null, 52, 30]),
+  per("min of texts", minOf("name", "Bz"), FN("min", "name", L("Bz")), "min(name, 'Bz')", ["Ada", "Bob", "Bz", "Bz", "Bz"]),
+  fails("max of a number and a text is type_mismatch", maxOf("age", "x"), FN("max", "age", L("x")), "max(age, 'x')", err("type_mismatch")),
+  fails("max of one argument is the aggregate, not a function", null, FN("max", "age"), "max()", misuse),
+  per("concat leaves NULLs out", fn("concat", "name", val(":"), col("note")), FN("concat", "name", L(":"), I("note")), "concat(name, ':', note)", ["Ada:first", "Bob:", "Cy:x", "Dee:", "Eve:hi"]),
+  per("concat_ws joins what is not NULL", fn("concat_ws", val("/"), col("city"), col("note")), FN("concat_ws", L("/"), I("city"), I("note")), "concat_ws('/', city, note)", ["Paris/first", "Berlin", "Paris/x", "", "Rome/hi"]),
+  per("quote writes SQL literals", quote("score"), FN("quote", "score"), "quote(score)", ["9.5", "7.25", "NULL", "3.0", "9.5"]),
+  one("quote of a text and a boolean", FN("concat", FN("quote", L("it's")), FN("quote", L(true))), "concat(quote('it''s'), quote(TRUE))", "'it''s'TRUE"),
+  per("sqrt is a real", sqrt("age"), FN("sqrt", "age"), "sqrt(age)", [6, Math.sqrt(17), null, Math.sqrt(52), Math.sqrt(28)]),
+  one("pow, power, mod, log and pi", FN("concat_ws", L(" "), FN("pow", 2, 10), FN("power", 2, 0.5), FN("mod", 7.5, 2), FN("log", 1000), FN("log", 2, 8), FN("typeof", FN("pi"))),
+    "concat_ws(' ', pow(2, 10), power(2, 0.5), mod(7.5, 2), log(1000), log(2, 8), typeof(pi()))", "1024.0 1.4142135623730951 1.5 3.0 3.0 real"),
+  per("math outside its domain is NULL", log(sqrt(sub("age", 30))), FN("log", FN("sqrt", B("-", "age", 30))), "log(sqrt(age - 30))", [Math.log10(Math.sqrt(6)), null, null, Math.log10(Math.sqrt(22)), null]),
+  one("pow past the double range is NULL", FN("pow", 10, 400), "pow(10, 400)", null),
+  per("pi and pow from the builder", pow(pi(), 0), FN("pow", FN("pi"), 0), "pow(pi(), 0)", [1, 1, 1, 1, 1]),
+  per("random is an integer", typeOf(random()), FN("typeof", FN("random")), "typeof(random())", ["integer", "integer", "integer", "integer", "integer"]),
   // ---- date and time (SQLite's, compared value by value in test/executor/datetime-differential.test.ts)
   one("date of a date and time", FN("date", L("2024-05-17 13:45:00")), "date('2024-05-17 13:45:00')", "2024-05-17"),
   one("time of a time with fractions and a zone", FN("time", L("2024-05-17T13:45:07.5+02:00")), "time('2024-05-17T13:45:07.5+02:00')", "11:45:07"),

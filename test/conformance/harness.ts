@@ -23,9 +23,14 @@ import { expressionCases } from "./cases-expressions.js";
 import { indexCases } from "./cases-index.js";
 import { indexDdlCases } from "./cases-index-ddl.js";
 import { joinCases } from "./cases-join.js";
+import { joinKindCases } from "./cases-join-kinds.js";
+import { jsonCases } from "./cases-json.js";
 import { readCases } from "./cases-read.js";
 import { returningCases } from "./cases-returning.js";
 import { transactionCases } from "./cases-transaction.js";
+import { createAsCases } from "./cases-create-as.js";
+import { defaultCases } from "./cases-defaults.js";
+import { replaceCases } from "./cases-replace.js";
 import { upsertCases } from "./cases-upsert.js";
 import { subqueryCases } from "./cases-subqueries.js";
 import { windowCases } from "./cases-window.js";
@@ -33,7 +38,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...recursiveCases, ...insertSelectCases, ...windowCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...joinKindCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...defaultCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...recursiveCases, ...insertSelectCases, ...windowCases, ...jsonCases];
 
 export interface Failure {
   readonly error: string;

@@ -153,4 +153,23 @@ test("'now' in the steps of a transaction", () => {
   for (const r of result.results) assert.match(String((r.rows as Record<string, Value>[])[0]!["t"]), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
 });
 
+test("DEFAULT CURRENT_TIMESTAMP, CURRENT_DATE and CURRENT_TIME write SQLite's forms of the same instant", () => {
+  const table = "CREATE TABLE stamped (id INTEGER PRIMARY KEY, at TEXT DEFAULT CURRENT_TIMESTAMP, d TEXT DEFAULT CURRENT_DATE, t TEXT DEFAULT CURRENT_TIME)";
+  const mine = Engine.empty();
+  const other = new Sqlite(":memory:");
+  for (const sql of [table, "INSERT INTO stamped (id) VALUES (1), (2)"]) {
+    mine.execute({ kind: "sql", sql });
+    other.exec(sql);
+  }
+  // Each side's own clock: the same shapes, and the same instant within a few seconds.
+  const read = "SELECT at, d, t, length(at), length(d), length(t), d = date(at), t = time(at), unixepoch(at) FROM stamped ORDER BY id";
+  const result = mine.execute({ kind: "sql", sql: read }).result as RowsResult;
+  const a = (result.rows as Record<string, Value>[]).map((row) => result.columns.map((c) => normal(row[c])));
+  const b = other.prepare(read).raw().all().map((row) => row.map(normal));
+  assert.equal(a.map((row) => row.slice(3, 8)), b.map((row) => row.slice(3, 8)));
+  assert.equal(a.map((row) => row.slice(3, 8)), [[19, 10, 8, 1, 1], [19, 10, 8, 1, 1]]);
+  assert.ok(Math.abs((a[0]![8] as number) - (b[0]![8] as number)) <= 5, `${a[0]![0]} against ${b[0]![0]}`);
+  assert.is(a[0]![0], a[1]![0], "one instant per statement");
+});
+
 test.run();

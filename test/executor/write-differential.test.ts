@@ -1,7 +1,8 @@
 /**
  * Differential test of writes against SQLite (better-sqlite3, in memory):
  * random sequences of inserts with ON CONFLICT (DO NOTHING, DO UPDATE with
- * `excluded`, INSERT OR IGNORE), updates whose SET reads the old row,
+ * `excluded`, INSERT OR IGNORE, INSERT OR REPLACE and REPLACE, whose rows
+ * may conflict on the key and the unique column at once), updates whose SET reads the old row,
  * deletes — each with RETURNING — and transactions of them (storedb's
  * `transaction` command; SQLite's BEGIN … COMMIT, or ROLLBACK when a step
  * fails) run on both. Every statement succeeds on both or fails on both,
@@ -64,8 +65,8 @@ function statement(rnd: (n: number) => number): Statement {
         " ON CONFLICT (id) DO UPDATE SET n = excluded.n * 2, k = excluded.k",
         " ON CONFLICT (k) DO UPDATE SET n = n - 1, note = coalesce(note, '') || 'x'",
       ][rnd(6)]!;
-      const or = conflict === "" && rnd(2) === 0 ? " OR IGNORE" : "";
-      return { sql: `INSERT${or} INTO items (id, k, n) VALUES ${tuples}${conflict}${returning}`, params: values };
+      const verb = conflict === "" ? ["INSERT", "INSERT", "INSERT OR IGNORE", "INSERT OR REPLACE", "REPLACE"][rnd(5)] : "INSERT";
+      return { sql: `${verb} INTO items (id, k, n) VALUES ${tuples}${conflict}${returning}`, params: values };
     }
     case 2:
     case 3: {

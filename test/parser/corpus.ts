@@ -5,7 +5,7 @@
  */
 import {
   aggregate, alter, and, between, bin, by, call, caseOf, cast, check, cmp, col, create, def, del, drop, eq, explain, fkey, inList, insert, isNull,
-  item, join, like, lit, n, neg, not, notNull, or, p, pkey, q, real, refs, returning, select, str, uniq, update, type Bare,
+  item, join, joinWithout, like, lit, n, neg, not, notNull, or, p, pkey, q, real, refs, returning, select, str, uniq, update, type Bare,
 } from "./helpers.js";
 import type { Statement } from "../../src/parser/ast.js";
 
@@ -24,6 +24,7 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["SELECT _a1, B_2 FROM _t", select(["_a1", "B_2"], "_t")],
   ["SELECT selected, fromage, order_id FROM wherever", select(["selected", "fromage", "order_id"], "wherever")],
   ["SELECT key, asc, desc, cascade, restrict FROM t", select(["key", "asc", "desc", "cascade", "restrict"], "t")],
+  ["SELECT left, right, full, inner, outer, cross, natural FROM full AS right", select(["left", "right", "full", "inner", "outer", "cross", "natural"], "full right")],
   ["SELECT a FROM t ORDER BY desc DESC, asc", select(["a"], "t", { orderBy: ["desc desc", "asc"] })],
   ["SELECT Name FROM Users", select(["Name"], "Users")],
   ['SELECT "a" FROM "t"', { ...select("*", "t"), columns: [item({ kind: "column", name: q("a") })], from: { name: q("t") } }],
@@ -142,6 +143,18 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["SELECT * FROM t LEFT JOIN u ON t.id = u.t_id", select("*", "t", { joins: [join("left", "u", eq("t.id", "u.t_id"))] })],
   ["SELECT * FROM t a JOIN u b ON a.id = b.id", select("*", "t a", { joins: [join("inner", "u b", eq("a.id", "b.id"))] })],
   ["SELECT * FROM t AS a LEFT JOIN u AS b ON a.id = b.id", select("*", "t a", { joins: [join("left", "u b", eq("a.id", "b.id"))] })],
+  ["SELECT * FROM t LEFT OUTER JOIN u ON t.id = u.t_id", select("*", "t", { joins: [join("left", "u", eq("t.id", "u.t_id"))] })],
+  ["SELECT * FROM t RIGHT JOIN u ON t.id = u.t_id", select("*", "t", { joins: [join("right", "u", eq("t.id", "u.t_id"))] })],
+  ["SELECT * FROM t right outer join u ON t.id = u.t_id", select("*", "t", { joins: [join("right", "u", eq("t.id", "u.t_id"))] })],
+  ["SELECT * FROM t FULL JOIN u b ON t.id = b.id", select("*", "t", { joins: [join("full", "u b", eq("t.id", "b.id"))] })],
+  ["SELECT * FROM t FULL OUTER JOIN u ON t.id = u.id", select("*", "t", { joins: [join("full", "u", eq("t.id", "u.id"))] })],
+  ["SELECT * FROM t, u, v w WHERE t.id = u.id", select("*", "t", { joins: [joinWithout("cross", "u"), joinWithout("cross", "v w")], where: eq("t.id", "u.id") })],
+  ["SELECT * FROM t CROSS JOIN u", select("*", "t", { joins: [joinWithout("cross", "u")] })],
+  ["SELECT * FROM t JOIN u", select("*", "t", { joins: [joinWithout("inner", "u")] })],
+  ["SELECT * FROM t JOIN u USING (id)", select("*", "t", { joins: [joinWithout("inner", "u", ["id"])] })],
+  ["SELECT * FROM t a LEFT JOIN u b USING (id, k)", select("*", "t a", { joins: [joinWithout("left", "u b", ["id", "k"])] })],
+  ["SELECT * FROM t NATURAL JOIN u", select("*", "t", { joins: [joinWithout("inner", "u", undefined, true)] })],
+  ["SELECT * FROM t NATURAL FULL OUTER JOIN u", select("*", "t", { joins: [joinWithout("full", "u", undefined, true)] })],
   [
     "SELECT a.x, b.y, c.z FROM t a JOIN u b ON a.id = b.a_id LEFT JOIN v c ON c.b_id = b.id",
     select(["a.x", "b.y", "c.z"], "t a", { joins: [join("inner", "u b", eq("a.id", "b.a_id")), join("left", "v c", eq("c.b_id", "b.id"))] }),
@@ -226,7 +239,11 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["DELETE FROM t RETURNING a", { ...del("t"), returning: returning(["a"]) }],
   ["DELETE FROM t WHERE a = 1 RETURNING t.a, b", { ...del("t", eq("a", 1)), returning: returning(["t.a", "b"]) }],
   ["SELECT returning FROM returning", select(["returning"], "returning")],
-  ["INSERT OR IGNORE INTO t (a) VALUES (1)", { ...insert("t", ["a"], [[1]]), orIgnore: true }],
+  ["INSERT OR IGNORE INTO t (a) VALUES (1)", { ...insert("t", ["a"], [[1]]), or: "ignore" }],
+  ["INSERT OR REPLACE INTO t (a) VALUES (1)", { ...insert("t", ["a"], [[1]]), or: "replace" }],
+  ["replace into t (a) values (1)", { ...insert("t", ["a"], [[1]]), or: "replace" }],
+  ["INSERT OR ABORT INTO t (a) VALUES (1)", insert("t", ["a"], [[1]])],
+  ["SELECT replace(a, 'x', 'y') AS rollback FROM fail", select([item(call("replace", "a", lit("x"), lit("y")), "rollback")], "fail")],
   ["INSERT INTO t (a) VALUES (1) ON CONFLICT DO NOTHING", { ...insert("t", ["a"], [[1]]), onConflict: { action: "nothing", assignments: [] } }],
   ["INSERT INTO t (a) VALUES (1) ON CONFLICT (a) DO NOTHING", { ...insert("t", ["a"], [[1]]), onConflict: { target: [n("a")], action: "nothing", assignments: [] } }],
   [
@@ -252,6 +269,8 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["CREATE TABLE t (a INTEGER)", create("t", [def("a", "INTEGER")])],
   ["CREATE TABLE t (a integer, b text)", create("t", [def("a", "integer"), def("b", "text")])],
   ["CREATE TABLE IF NOT EXISTS t (a INTEGER)", create("t", [def("a", "INTEGER")], [], true)],
+  ["CREATE TABLE t AS SELECT a FROM u", { ...create("t", []), as: select(["a"], "u") }],
+  ["CREATE TABLE IF NOT EXISTS t AS SELECT a FROM u WHERE a = ?", { ...create("t", [], [], true), as: select(["a"], "u", { where: eq("a", p(0)) }) }],
   ["CREATE TABLE t (id INTEGER PRIMARY KEY)", create("t", [def("id", "INTEGER", { pk: true })])],
   ["CREATE TABLE t (a TEXT NOT NULL)", create("t", [def("a", "TEXT", { notNull: true })])],
   ["CREATE TABLE t (a TEXT UNIQUE)", create("t", [def("a", "TEXT", { unique: true })])],
@@ -260,6 +279,12 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["CREATE TABLE t (a REAL DEFAULT 2.5)", create("t", [def("a", "REAL", { default: 2.5 })])],
   ["CREATE TABLE t (a BOOLEAN DEFAULT FALSE)", create("t", [def("a", "BOOLEAN", { default: false })])],
   ["CREATE TABLE t (a TEXT DEFAULT NULL)", create("t", [def("a", "TEXT", { default: null })])],
+  ["CREATE TABLE t (a TEXT DEFAULT CURRENT_TIMESTAMP, b TEXT DEFAULT current_date, c TEXT DEFAULT Current_Time)", create("t", [
+    { ...def("a", "TEXT"), default: { kind: "current", which: "timestamp" } },
+    { ...def("b", "TEXT"), default: { kind: "current", which: "date" } },
+    { ...def("c", "TEXT"), default: { kind: "current", which: "time" } },
+  ])],
+  ["CREATE TABLE t (a INTEGER DEFAULT (1 + b) NOT NULL)", create("t", [{ ...def("a", "INTEGER", { notNull: true }), default: { kind: "default-expr", expr: bin("+", 1, "b") } }])],
   ["CREATE TABLE t (a VARCHAR(255))", create("t", [def("a", "VARCHAR", {}, [255])])],
   ["CREATE TABLE t (a NUMERIC(10, 2))", create("t", [def("a", "NUMERIC", {}, [10, 2])])],
   ["CREATE TABLE t (a CHAR(1) NOT NULL DEFAULT 'y')", create("t", [def("a", "CHAR", { notNull: true, default: "y" }, [1])])],

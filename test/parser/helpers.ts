@@ -88,7 +88,14 @@ export function table(ref: string): Bare<A.TableRef> {
   return alias === undefined ? { name: n(name!) } : { name: n(name!), alias: n(alias) };
 }
 
-export const join = (type: "inner" | "left", ref: string, on: Operand): Bare<A.JoinClause> => ({ type, table: table(ref), on: x(on) });
+export const join = (type: A.JoinClause["type"], ref: string, on: Operand): Bare<A.JoinClause> => ({ type, table: table(ref), on: x(on) });
+/** A join without ON: `using` names its columns; `natural` makes it NATURAL. */
+export const joinWithout = (type: A.JoinClause["type"], ref: string, using?: string[], natural = false): Bare<A.JoinClause> => ({
+  type,
+  ...(natural ? { natural: true as const } : {}),
+  table: table(ref),
+  ...(using === undefined ? {} : { using: using.map(n) }),
+});
 
 interface SelectExtras {
   distinct?: boolean;

@@ -185,6 +185,17 @@ const selectItem: fc.Arbitrary<Bare<A.SelectItem | A.SourceStar>> = fc.oneof(
 
 const count: fc.Arbitrary<number | Bare<A.ParamExpr>> = fc.oneof(fc.nat(), param);
 
+const joinType = fc.constantFrom<A.JoinClause["type"]>("inner", "left", "right", "full", "cross");
+const JOIN_WORDS: Record<A.JoinClause["type"], string> = { inner: "INNER JOIN", left: "LEFT OUTER JOIN", right: "RIGHT JOIN", full: "FULL OUTER JOIN", cross: "CROSS JOIN" };
+
+/** A join as SQL: a condition-less cross join as a comma. */
+function printJoin(j: Bare<A.JoinClause>, table: (t: Bare<A.FromItem>) => string): string {
+  if (j.type === "cross" && j.on === undefined && j.using === undefined && j.natural === undefined) return `, ${table(j.table)}`;
+  const on = j.on === undefined ? "" : ` ON ${printExpr(j.on)}`;
+  const using = j.using === undefined ? "" : ` USING (${j.using.map(printName).join(", ")})`;
+  return ` ${j.natural ? "NATURAL " : ""}${JOIN_WORDS[j.type]} ${table(j.table)}${on}${using}`;
+}
+
 const select: fc.Arbitrary<Bare<A.SelectStmt>> = fc
   .record({
     distinct: fc.boolean(),
@@ -193,7 +204,12 @@ const select: fc.Arbitrary<Bare<A.SelectStmt>> = fc
     columns: fc.oneof(fc.constant("*" as const), fc.array(selectItem, { minLength: 1, maxLength: 3 })),
     from: fc.option(tableRef, { nil: undefined }),
     joins: fc.array(
-      fc.record({ type: fc.constantFrom<"inner" | "left">("inner", "left"), table: tableRef, on: expr }),
+      fc.oneof(
+        fc.record({ type: joinType, table: tableRef, on: expr }),
+        fc.record({ type: joinType, table: tableRef, using: fc.array(name, { minLength: 1, maxLength: 3 }) }),
+        fc.record({ type: joinType, natural: fc.constant(true as const), table: tableRef }),
+        fc.record({ type: fc.constantFrom<"inner" | "cross">("inner", "cross"), table: tableRef }),
+      ),
       { maxLength: 2 },
     ),
     where: fc.option(expr, { nil: undefined }),
@@ -238,12 +254,12 @@ const insert: fc.Arbitrary<Bare<A.InsertStmt>> = fc
     name,
     fc.option(fc.array(name, { minLength: 1, maxLength: 3 }), { nil: undefined }),
     fc.array(fc.array(value, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
-    fc.oneof(fc.constant(undefined), fc.constant("ignore" as const), onConflict),
+    fc.oneof(fc.constant(undefined), fc.constant("ignore" as const), fc.constant("replace" as const), onConflict),
     returning,
   )
   .map(([table, columns, rows, conflict, ret]) => ({
     kind: "insert",
-    ...(conflict === "ignore" ? { orIgnore: true as const } : {}),
+    ...(typeof conflict === "string" ? { or: conflict } : {}),
     table,
     ...(columns ? { columns } : {}),
     rows,
@@ -299,7 +315,7 @@ function printStatement(s: Bare<A.Statement>): string {
       const table = (t: Bare<A.FromItem>) => `${"name" in t ? printName(t.name) : `(${printStatement(t.select)})`}${t.alias ? ` AS ${printName(t.alias)}` : ""}`;
       const printCount = (c: number | Bare<A.ParamExpr>) => (typeof c === "number" ? String(c) : "?");
       let sql = `SELECT ${s.distinct ? "DISTINCT " : ""}${cols}${s.from ? ` FROM ${table(s.from)}` : ""}`;
-      for (const j of s.joins) sql += ` ${j.type === "left" ? "LEFT" : "INNER"} JOIN ${table(j.table)} ON ${printExpr(j.on)}`;
+      for (const j of s.joins) sql += printJoin(j, table);
       if (s.where) sql += ` WHERE ${printExpr(s.where)}`;
       if (s.groupBy.length > 0) sql += ` GROUP BY ${s.groupBy.map(printExpr).join(", ")}`;
       if (s.having) sql += ` HAVING ${printExpr(s.having)}`;
@@ -309,7 +325,7 @@ function printStatement(s: Bare<A.Statement>): string {
       return sql;
     }
     case "insert":
-      return `INSERT${s.orIgnore ? " OR IGNORE" : ""} INTO ${printName(s.table)}${s.columns ? ` (${s.columns.map(printName).join(", ")})` : ""} VALUES ${s.rows
+      return `${s.or === "replace" ? "REPLACE" : s.or === "ignore" ? "INSERT OR IGNORE" : "INSERT"} INTO ${printName(s.table)}${s.columns ? ` (${s.columns.map(printName).join(", ")})` : ""} VALUES ${s.rows
         .map((r) => `(${r.map(printExpr).join(", ")})`)
         .join(", ")}${printConflict(s.onConflict)}${printReturning(s.returning)}`;
     case "update":

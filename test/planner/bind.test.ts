@@ -7,7 +7,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Engine } from "../../src/catalog/engine.js";
 import type { PlanResult } from "../../src/commands/results.js";
-import type { Command, SelectCommand } from "../../src/commands/types.js";
+import type { Command, ExplainCommand, SelectCommand } from "../../src/commands/types.js";
 import { StoreError } from "../../src/errors.js";
 import type { SelectPlan } from "../../src/planner/plan.js";
 
@@ -128,6 +128,33 @@ test("one plan from JSON, SQL and EXPLAIN", () => {
   assert.equal(viaExplain, viaJson);
   const where = (viaJson as PlanResult).plan.statement as SelectPlan;
   assert.is(where.where?.kind === "and" && where.where.operands[0]?.kind === "compare" ? where.where.operands[0].op : "", "<>");
+});
+
+test("one plan for each join form, whichever surface or spelling; explain shows the type and USING's columns", () => {
+  const e = engine();
+  const plan = (command: ExplainCommand["command"]) => (e.execute({ kind: "explain", command }).result as PlanResult).plan;
+  const select = (joins: SelectCommand["joins"], where?: SelectCommand["where"]): SelectCommand => ({ kind: "select", table: "users", columns: "*", joins, ...(where ? { where } : {}) });
+  const id = (name: string) => ({ type: "identifier", name }) as const;
+  const onCity = { type: "comparison", op: "=", left: id("orders.city"), right: id("users.city") } as const;
+  const same: [string[], SelectCommand][] = [
+    [["SELECT * FROM users, orders WHERE orders.user_id = users.id", "SELECT * FROM users CROSS JOIN orders WHERE orders.user_id = users.id", "SELECT * FROM users JOIN orders WHERE orders.user_id = users.id"],
+      select([{ type: "cross", table: "orders" }], { type: "comparison", op: "=", left: id("orders.user_id"), right: id("users.id") })],
+    [["SELECT * FROM users RIGHT JOIN orders ON orders.city = users.city", "SELECT * FROM users RIGHT OUTER JOIN orders ON orders.city = users.city"], select([{ type: "right", table: "orders", on: onCity }])],
+    [["SELECT * FROM users FULL OUTER JOIN orders USING (city)"], select([{ type: "full", table: "orders", using: ["city"] }])],
+    [["SELECT * FROM orders NATURAL LEFT JOIN orders AS o2", "SELECT * FROM orders LEFT JOIN orders AS o2 USING (id, user_id, amount, city)"],
+      { kind: "select", table: "orders", columns: "*", joins: [{ type: "left", table: "orders", as: "o2", natural: true }] }],
+  ];
+  for (const [sqls, json] of same) {
+    const expected = plan(json);
+    for (const sql of sqls) assert.equal(plan({ kind: "sql", sql }), expected, sql);
+  }
+  const natural = explain(e, "SELECT * FROM orders NATURAL LEFT JOIN orders AS o2").joins[0]!;
+  assert.equal([natural.type, natural.using, natural.strategy.kind], ["left", ["id", "user_id", "amount", "city"], "index-nested-loop"]);
+  const full = explain(e, "SELECT * FROM users FULL JOIN orders USING (city)");
+  assert.equal([full.joins[0]!.type, full.joins[0]!.using, full.joins[0]!.strategy.kind], ["full", ["city"], "hash"]);
+  // A cross join is an inner join whose ON is TRUE; the WHERE's equality is its key.
+  const comma = explain(e, "SELECT * FROM users, orders WHERE orders.user_id = users.id").joins[0]!;
+  assert.equal([comma.type, comma.on, comma.strategy.kind], ["inner", { kind: "const", value: true }, "hash"]);
 });
 
 test("computed fields inline as expressions and `*` lists them last", () => {

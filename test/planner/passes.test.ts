@@ -55,6 +55,15 @@ const CASES: [SelectCommand, string, string?][] = [
   [{ kind: "select", table: "b", columns: ["b.w", "a.v"], joins: [{ type: "left", table: "a", on: eq(id("a.id"), id("b.a_id")) }], where: eq(id("b.k"), lit("k3")) }, "scan", "index-nested-loop"],
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "inner", table: "b", on: eq(id("b.k"), id("a.k")) }], orderBy: [{ column: "b.w" }, { column: "a.id" }] }, "scan", "hash"],
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: eq(id("b.k"), id("a.k")) }], where: eq(id("a.id"), lit(3)) }, "primary-key-lookup", "hash"],
+  // A comma join matches on the WHERE's equalities as an inner join on its ON's.
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "cross", table: "b" }], where: eq(id("b.a_id"), id("a.id")) }, "scan", "index-nested-loop"],
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "cross", table: "b" }], where: { type: "and", operands: [eq(id("b.k"), id("a.k")), eq(id("a.id"), lit(4))] } }, "primary-key-lookup", "hash"],
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "inner", table: "b", using: ["k"] }] }, "scan", "hash"],
+  // A RIGHT or FULL join keeps rows the first table's WHERE would drop: no lookup, no index order.
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "right", table: "b", on: eq(id("b.a_id"), id("a.id")) }], where: eq(id("a.id"), lit(3)) }, "scan", "index-nested-loop"],
+  [{ kind: "select", table: "a", columns: ["a.k", "b.w"], joins: [{ type: "full", table: "b", on: eq(id("b.k"), id("a.k")) }], orderBy: [{ column: "a.k" }, { column: "b.w" }, { column: "a.id" }], limit: 5 }, "scan", "hash"],
+  // A left join's WHERE is never its key: it filters after the join.
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: lit(true) }], where: eq(id("b.a_id"), id("a.id")) }, "scan", "nested-loop"],
 ];
 
 test("every pass keeps results; the optimized plan takes the expected path", () => {

@@ -88,6 +88,59 @@ test("upserts and multi-row updates are journaled as write runs and replay to th
   await reopened.close();
 });
 
+test("INSERT OR REPLACE is journaled as its deletes (cascades included) and inserts, and replays to the same rows in the same order", async () => {
+  const db = await Database.open(file, { checkpoints: { idleMs: 60_000 } });
+  await db.sql("CREATE TABLE parent (id INTEGER PRIMARY KEY, code TEXT UNIQUE, note TEXT)");
+  await db.sql("CREATE TABLE kid (id INTEGER PRIMARY KEY, pid INTEGER REFERENCES parent (id) ON DELETE CASCADE)");
+  await db.sql("INSERT INTO parent (id, code, note) VALUES (1, 'a', 'one'), (2, 'b', 'two'), (3, 'c', 'three'), (4, 'd', 'four')");
+  await db.sql("INSERT INTO kid (id, pid) VALUES (10, 1), (11, 2), (12, 2), (13, 4)");
+  await db.execute({ kind: "checkpoint" });
+  // One row conflicting on both keys (two rows go, with their kids), one on neither, one replacing the row just written.
+  await db.sql("REPLACE INTO parent (id, code, note) VALUES (2, 'a', 'both'), (5, 'e', 'new'), (5, 'f', 'again')");
+  // A replace undone by a failing later step leaves nothing in the journal.
+  const refused = await db.sql("REPLACE INTO parent (id, code, note) VALUES (3, 'c', 'ok'), ('nine', NULL, NULL)").catch((error: unknown) => error);
+  assert.is((refused as { code?: string }).code, "validation_failed");
+  await db.transaction(async (tx) => {
+    await tx.sql("INSERT OR REPLACE INTO parent (id, code, note) VALUES (4, 'z', 'moved')");
+    await tx.sql("INSERT INTO kid (id, pid) VALUES (14, 4)");
+  });
+  const expected = [await db.sql("SELECT * FROM parent"), await db.sql("SELECT * FROM kid")];
+  const rowsOf = (result: unknown): unknown => (result as { rows: unknown[] }).rows;
+  assert.equal(
+    rowsOf(expected[0]),
+    [{ id: 3, code: "c", note: "three" }, { id: 2, code: "a", note: "both" }, { id: 5, code: "f", note: "again" }, { id: 4, code: "z", note: "moved" }],
+  );
+  assert.equal(rowsOf(expected[1]), [{ id: 14, pid: 4 }]);
+  await closeAsCrashed(db);
+  const reopened = await Database.open(file);
+  assert.equal([await reopened.sql("SELECT * FROM parent"), await reopened.sql("SELECT * FROM kid")], expected);
+  const validation = await reopened.execute({ kind: "validate" });
+  assert.is(validation.kind === "validation" && validation.valid, true);
+  await reopened.close();
+});
+
+test("a default that is an expression is kept by the journal and the document, and reads the clock again after an open", async () => {
+  const db = await Database.open(file, { checkpoints: { idleMs: 60_000 } });
+  await db.sql("CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP, n INTEGER DEFAULT (6 * 7))");
+  await db.sql("INSERT INTO log (id) VALUES (1)");
+  const schema = await db.execute({ kind: "describe", table: "log" });
+  await closeAsCrashed(db);
+  // Replayed from the journal, then folded into the document by the close, then read from the document alone.
+  for (let open = 0; open < 2; open++) {
+    const again = await Database.open(file);
+    assert.equal(await again.execute({ kind: "describe", table: "log" }), schema);
+    await again.sql("INSERT INTO log (id) VALUES (?)", [open + 2]);
+    const result = await again.sql("SELECT id, length(at) AS len, at <= datetime('now') AS past, n FROM log ORDER BY id");
+    const rows = result.kind === "rows" ? result.rows : [];
+    assert.equal(rows.length, open + 2);
+    for (const row of rows) assert.equal({ ...(row as object), id: 0 }, { id: 0, len: 19, past: true, n: 42 });
+    const validation = await again.execute({ kind: "validate" });
+    assert.is(validation.kind === "validation" && validation.valid, true);
+    await again.close();
+  }
+  assert.match(readFileSync(file, "utf8"), /"defaults":\{"at":\{"expr":\{"type":"function","name":"datetime"/);
+});
+
 test("a replay that grows tables past their loaded size, into a table the journal creates and one it renames, redoes every row", async () => {
   const db = await Database.open(file, { checkpoints: { idleMs: 60_000 } });
   await db.execute(usersTable);

@@ -30,7 +30,8 @@ function mutationLine(result: MutationResult): string {
   const rows = plural(result.rowsAffected, "row");
   switch (result.operation) {
     case "insert":
-      // An upsert's rowsAffected counts updates too: say what happened to each proposed row.
+      // An upsert's rowsAffected counts updates (a replace's, replacements) too: say what happened to each proposed row.
+      if (result.replaced !== undefined) return `${plural(result.inserted ?? 0, "row")} inserted into ${result.table}, ${result.replaced} replaced`;
       if (result.inserted !== undefined) return `${plural(result.inserted, "row")} inserted into ${result.table}, ${result.updated ?? 0} updated, ${result.ignored ?? 0} ignored`;
       return `${rows} inserted into ${result.table}`;
     case "update":
@@ -139,7 +140,7 @@ export function schemaText(schema: TableSchema): string {
     if (key.has(name)) notes.push("primary key");
     else if (required.has(name)) notes.push("required");
     const fallback = schema.defaults?.[name];
-    if (fallback !== undefined) notes.push(`default ${JSON.stringify(fallback)}`);
+    if (fallback !== undefined) notes.push(`default ${typeof fallback === "object" && fallback !== null ? `(${expressionText(fallback.expr)})` : JSON.stringify(fallback)}`);
     return [name, type, notes.join(", "), schema.comments?.[name] ?? ""];
   });
   for (const [name, expr] of Object.entries(schema.computed ?? {})) rows.push([name, "computed", expressionText(expr), schema.comments?.[name] ?? ""]);

@@ -1,0 +1,111 @@
+/**
+ * Binds a select's joins, in order, each condition over the sources joined
+ * so far and its own: ON as written; USING (c, …) as `left.c = right.c` per
+ * column, where `left.c` is what an unqualified `c` names among the sources
+ * before the join; NATURAL as USING of every column of the joined source
+ * that those sources have; a cross join as TRUE.
+ *
+ * A USING column is then one column (`MergedColumn`): an unqualified name
+ * reads the left side's value — for a RIGHT or FULL join, the right side's
+ * where the left has none, as SQLite's COALESCE does — and `*` shows it
+ * once (`bind-select.ts`). Where several sources before the join have `c`
+ * (and no USING made them one), SQLite takes the leftmost; storedb refuses
+ * with `ambiguous_column`, as PostgreSQL does, rather than pick one.
+ */
+
+import type { Join } from "../commands/types.js";
+import { StoreError } from "../errors.js";
+import { ExprBinder, type BindContext, type OuterLink } from "./bind-expr.js";
+import type { BoundExpr, JoinStep } from "./plan.js";
+import { Scope, type MergedColumn, type ScopeSource } from "./scope.js";
+import { typeOf, unify } from "./static-types.js";
+
+export interface BoundJoins {
+  readonly steps: readonly JoinStep[];
+  /** The columns USING and NATURAL made one, as the select's scope resolves them. */
+  readonly merged: readonly MergedColumn[];
+}
+
+const TRUE: BoundExpr = { kind: "const", value: true };
+const NESTED_LOOP = { kind: "nested-loop" } as const;
+
+/** `sources[0]` is FROM's; `sources[i + 1]` is what `joins[i]` joins. */
+export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[], context: BindContext, outer: OuterLink | undefined): BoundJoins {
+  let merged: readonly MergedColumn[] = [];
+  const steps = joins.map((j, i): JoinStep => {
+    const source = i + 1;
+    const type = j.type === "cross" ? "inner" : j.type;
+    const condition = conditionOf(j);
+    if (condition === "none") return { type, source, strategy: NESTED_LOOP, on: TRUE };
+    if (condition === "on") {
+      const binder = new ExprBinder(new Scope(sources.slice(0, source + 1), false, merged), context, "ON", outer);
+      return { type, source, strategy: NESTED_LOOP, on: binder.boolean(j.on!, 0, "ON") };
+    }
+    // Neither side reads the enclosing query: a USING column is a column of the join's own sources.
+    const left = new ExprBinder(new Scope(sources.slice(0, source), false, merged), context, "USING");
+    const right = new ExprBinder(new Scope([sources[source]!]), context, "USING");
+    const columns = condition === "natural" ? commonColumns(left.scope, sources[source]!) : usingColumns(j.using!, context);
+    const made: MergedColumn[] = [];
+    const replaced = new Set<MergedColumn>();
+    const terms = columns.map((c) => {
+      const l = side(left, c, sources.slice(0, source).map((s) => `"${s.name}"`).join(", "));
+      const r = side(right, c, `"${sources[source]!.name}"`);
+      // Resolved again (it did above) for which sources the left value stands for.
+      const resolved = left.scope.resolve(c);
+      const covers = new Set(resolved.kind === "merged" ? resolved.merged.covers : [resolved.source.index]);
+      if (resolved.kind === "merged") replaced.add(resolved.merged);
+      covers.add(source);
+      const expr: BoundExpr = type === "right" || type === "full" ? { kind: "function", name: "coalesce", args: [l, r], type: unify([typeOf(l), typeOf(r)], `USING (${c})`) } : l;
+      made.push({ name: c, covers, expr });
+      return left.equality(l, r);
+    });
+    merged = [...merged.filter((m) => !replaced.has(m)), ...made];
+    const on = terms.length === 0 ? TRUE : terms.length === 1 ? terms[0]! : { kind: "and" as const, operands: terms };
+    return { type, source, strategy: NESTED_LOOP, on, using: columns };
+  });
+  return { steps, merged };
+}
+
+/** Which condition a join has: exactly one of on, using and natural, or none for a cross join. */
+function conditionOf(j: Join): "on" | "using" | "natural" | "none" {
+  const given = (["on", "using", "natural"] as const).filter((k) => (k === "natural" ? j.natural === true : j[k] !== undefined));
+  if (j.type === "cross") {
+    if (given.length > 0) throw new StoreError("invalid_request", `A cross join has no condition: make it an inner join to give it ${given[0]}`);
+    return "none";
+  }
+  if (given.length === 0) throw new StoreError("invalid_request", `An ${j.type} join needs on, using or natural`);
+  if (given.length > 1) throw new StoreError("invalid_request", `A join takes one of on, using and natural, not ${given.join(" and ")}`);
+  return given[0]!;
+}
+
+function usingColumns(names: readonly string[], context: BindContext): readonly string[] {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) throw new StoreError(context.misuse, `USING names "${name}" twice`);
+    seen.add(name);
+  }
+  return names;
+}
+
+/** NATURAL's columns: the joined source's (in `*`'s order) that an unqualified name finds before it. */
+function commonColumns(left: Scope, right: ScopeSource): readonly string[] {
+  return [...right.table.columns, ...right.table.computed.keys()].filter((c) => {
+    try {
+      left.resolve(c);
+      return true;
+    } catch (error) {
+      if (error instanceof StoreError && error.code === "unknown_column") return false;
+      throw error;
+    }
+  });
+}
+
+/** One side's value of a USING column; a side without it is `unknown_column`, saying which side. */
+function side(binder: ExprBinder, column: string, where: string): BoundExpr {
+  try {
+    return binder.bind({ type: "identifier", name: column });
+  } catch (error) {
+    if (error instanceof StoreError && error.code === "unknown_column") throw new StoreError("unknown_column", `USING column "${column}" is not in ${where}`);
+    throw error;
+  }
+}
