@@ -154,12 +154,35 @@ function checkArm(arm: CompoundArm, op: "union" | "union-all", name: string, mis
   if (s.table !== name && !(s.joins ?? []).some((j) => j.table === name)) {
     throw misuse(`A select after the first recursive select of WITH table "${name}" must read it too: its first rows come from the selects before`);
   }
-  // SQLite refuses it too ("ON clause references tables to its right"); run row by row, it would repeat each unmatched row per queued row.
-  if ((s.joins ?? []).some((j) => j.table === name && j.type === "left")) {
-    throw misuse(`A recursive select of WITH table "${name}" reads it as the right side of a LEFT JOIN: read it first (FROM ${name} LEFT JOIN …), as SQLite requires`);
-  }
+  checkOuterJoins(s, name, misuse);
   const own = MEMBERS_OF_THE_WHOLE.find((member) => s[member] !== undefined);
   if (own !== undefined) throw misuse(`A recursive select of WITH table "${name}" has a ${own} of its own: the table's compound has one for all`);
+}
+
+/**
+ * A recursive select reads its table on no side an outer join fills with
+ * NULLs. As the right side of a LEFT, RIGHT or FULL join SQLite refuses it
+ * ("ON clause references tables to its right"; run row by row, each
+ * unmatched row would repeat per queued row). Before a RIGHT or FULL join
+ * (its left side) SQLite runs the select once per queued row, adding the
+ * joined table's unmatched rows again at each: the steps here run over
+ * many queued rows at once and would add them once per run, so it is
+ * refused too. Comma, CROSS, USING and NATURAL joins are inner joins.
+ */
+function checkOuterJoins(s: SelectCommand, name: string, misuse: (message: string) => StoreError): void {
+  const joins = s.joins ?? [];
+  const at = s.table === name ? 0 : joins.findIndex((j) => j.table === name) + 1;
+  const own = at === 0 ? undefined : joins[at - 1]!.type;
+  if (own === "left") {
+    throw misuse(`A recursive select of WITH table "${name}" reads it as the right side of a LEFT JOIN: read it first (FROM ${name} LEFT JOIN …), as SQLite requires`);
+  }
+  if (own === "right" || own === "full") {
+    throw misuse(`A recursive select of WITH table "${name}" reads it as the right side of a ${own.toUpperCase()} JOIN, which SQLite refuses: read it first (FROM ${name} LEFT JOIN …)`);
+  }
+  const later = joins.slice(at).find((j) => j.type === "right" || j.type === "full");
+  if (later !== undefined) {
+    throw misuse(`A recursive select of WITH table "${name}" reads it before a ${later.type.toUpperCase()} JOIN, which would add its unmatched rows again for each queued row: not supported; join ${name} by an inner or LEFT JOIN`);
+  }
 }
 
 /** One recursive select, bound over the rows it runs over as `shape`. */
