@@ -5,21 +5,26 @@
  * matches up in t (its index, or a hash the executor keeps across steps)
  * instead of scanning t once per step — quadratic over a long chain.
  *
- * Only inner joins before the working table move: the joined tuples are
+ * Only inner joins before the working table move (comma, CROSS, USING
+ * and NATURAL joins are inner joins in the plan; a RIGHT or FULL join never
+ * moves, nor does the working table come before one: `bind-recursive.ts`
+ * refuses it there): the joined tuples are
  * the same, each ON conjunct going to the join of the last source it reads
  * (WHERE, if it reads only the working table). The select list keeps its
  * columns in place (`*` was expanded by the binder), every column read is
  * renumbered. A select with a LEFT JOIN before the working table keeps its
  * order (the executor puts its rows in queue order by their working row).
  *
- * Then an equality in WHERE whose last source an inner join adds moves to
- * that join's ON, where the join strategy (`passes.ts`) looks for a key:
+ * Then an equality in WHERE decided at an inner join (the join of its
+ * last source, or of the last RIGHT or FULL join if later:
+ * `where-placement.ts`) moves to that join's ON, where the join strategy (`passes.ts`) looks for a key:
  * `FROM r, t WHERE t.parent = r.n` looked t up by a nested loop over all
  * of it per step. An inner join tests ON and a WHERE term alike, once its
  * last source is joined, so the rows are the same.
  */
 
 import { maxSource } from "./passes.js";
+import { wherePlacement } from "./where-placement.js";
 import type { BoundExpr, JoinStep, SelectPlan } from "./plan.js";
 import { conjuncts, mapExpr, mapPlanExprs } from "./walk.js";
 
@@ -64,8 +69,10 @@ function equalitiesIntoOn(plan: SelectPlan): SelectPlan {
   if (plan.joins.length === 0 || plan.where === undefined) return plan;
   const where: BoundExpr[] = [];
   const moved = new Map<number, BoundExpr[]>();
+  // A term is decided after the last RIGHT or FULL join (`where-placement.ts`): it moves only into an inner join at or past it.
+  const place = wherePlacement(plan.joins);
   for (const term of conjuncts(plan.where)) {
-    const last = maxSource(term);
+    const last = place(term);
     const join = plan.joins.find((j) => j.source === last);
     if (term.kind === "compare" && term.op === "=" && join?.type === "inner") moved.set(last, [...(moved.get(last) ?? []), term]);
     else where.push(term);
