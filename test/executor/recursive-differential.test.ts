@@ -86,6 +86,15 @@ const queries: readonly { readonly sql: string; readonly params?: readonly Value
   { sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 20000), r(n, d) AS (SELECT 0, 0 UNION ALL SELECT c.x, r.d + 1 FROM c JOIN r ON c.x = r.n + 1) SELECT count(*) AS n, sum(d) AS d FROM r" },
   // The same with its join condition in WHERE: moved into the join's ON, it is hashed too (a nested loop per step took 7–16 s).
   { sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 20000), r(n, d) AS (SELECT 0, 0 UNION ALL SELECT c.x, r.d + 1 FROM c JOIN r ON TRUE WHERE c.x = r.n + 1 AND r.d >= 0) SELECT count(*) AS n, sum(d) AS d FROM r" },
+  // Walks written with the joins that came later: a comma join (WHERE's equality its key), CROSS JOIN, USING and NATURAL
+  // (sub's column parent the one both sides have), either way round; and one behind a RIGHT JOIN, WHERE decided after it.
+  ...[20, 90].map((limit) => ({ sql: `WITH RECURSIVE sub(id, d) AS (SELECT id, 0 FROM tree WHERE parent IS NULL UNION ALL SELECT t.id, d + 1 FROM tree t, sub WHERE t.parent = sub.id LIMIT ${limit}) SELECT id, d FROM sub`, ordered: true })),
+  { sql: "WITH RECURSIVE sub(id, d) AS (SELECT id, 0 FROM tree WHERE id = ? UNION ALL SELECT t.id, d + 1 FROM sub, tree t WHERE t.parent = sub.id AND t.w > -3) SELECT id, d FROM sub", params: [1] },
+  { sql: "WITH RECURSIVE sub(id, d) AS (SELECT id, 0 FROM tree WHERE id = ? UNION ALL SELECT t.id, d + 1 FROM tree t CROSS JOIN sub WHERE t.parent = sub.id) SELECT id, d FROM sub", params: [2] },
+  ...[1, 3].map((root) => ({ sql: "WITH RECURSIVE sub(parent, d) AS (SELECT id, 0 FROM tree WHERE id = ? UNION ALL SELECT t.id, d + 1 FROM sub JOIN tree t USING (parent)) SELECT parent, d FROM sub", params: [root] })),
+  { sql: "WITH RECURSIVE sub(parent, d) AS (SELECT id, 0 FROM tree WHERE id = ? UNION ALL SELECT t.id, d + 1 FROM tree t JOIN sub USING (parent) LIMIT 60) SELECT parent, d FROM sub", params: [1], ordered: true },
+  { sql: "WITH RECURSIVE sub(parent, d) AS (SELECT id, 0 FROM tree WHERE id = ? UNION ALL SELECT t.id, d + 1 FROM tree t NATURAL JOIN sub) SELECT parent, d FROM sub", params: [4] },
+  { sql: "WITH RECURSIVE sub(id, d) AS (SELECT id, 0 FROM tree WHERE id = ? UNION ALL SELECT u.id, d + 1 FROM tree t RIGHT JOIN tree u ON u.id = t.id + 1000, sub WHERE u.parent = sub.id AND t.id IS NULL) SELECT id, d FROM sub", params: [1] },
 ];
 
 test(`${queries.length} recursive queries agree with SQLite`, () => {
@@ -129,6 +138,20 @@ test("the text bound counts a row once when a step cut short runs again", () => 
     "WITH RECURSIVE r(i, s) AS (SELECT 0, CAST(? AS text) UNION ALL SELECT fan.id, r.s FROM r JOIN fan ON TRUE WHERE r.i = 0) SELECT i FROM r WHERE i % 2 = 0 LIMIT 1200";
   const result = wide.ours.execute({ kind: "sql", sql, params: ["x".repeat(55_000)] }).result as RowsResult;
   assert.is(result.rowCount, 1001);
+});
+
+// SQLite refuses a recursive table as the right side of any outer join; storedb also refuses it before a RIGHT or FULL JOIN,
+// which SQLite runs per queued row, adding the other side's unmatched rows again each time (decisions.md).
+test("a recursive table on the right of an outer join is refused, as SQLite refuses it", () => {
+  for (const join of ["LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "FULL OUTER JOIN"]) {
+    const sql = `WITH RECURSIVE sub(id) AS (SELECT 1 UNION ALL SELECT t.id FROM tree t ${join} sub ON t.parent = sub.id) SELECT id FROM sub`;
+    assert.throws(() => theirs.prepare(sql).raw().all(), /ON clause references tables to its right/, join);
+    assert.throws(() => ours.execute({ kind: "sql", sql }), (err: { code?: string; message?: string }) => err.code === "sql_error" && /right side of a/.test(err.message ?? ""), join);
+  }
+  for (const join of ["RIGHT JOIN", "FULL JOIN"]) {
+    const sql = `WITH RECURSIVE sub(id) AS (SELECT 1 UNION SELECT t.id FROM sub ${join} tree t ON t.parent = sub.id) SELECT id FROM sub`;
+    assert.throws(() => ours.execute({ kind: "sql", sql }), (err: { code?: string; message?: string }) => err.code === "sql_error" && /before a (RIGHT|FULL) JOIN/.test(err.message ?? ""), join);
+  }
 });
 
 test.run();
