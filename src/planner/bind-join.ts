@@ -35,7 +35,7 @@ export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[
   const steps = joins.map((j, i): JoinStep => {
     const source = i + 1;
     const type = j.type === "cross" ? "inner" : j.type;
-    const condition = conditionOf(j);
+    const condition = conditionOf(j, i);
     if (condition === "none") return { type, source, strategy: NESTED_LOOP, on: TRUE };
     if (condition === "on") {
       const binder = new ExprBinder(new Scope(sources.slice(0, source + 1), false, merged), context, "ON", outer);
@@ -44,7 +44,7 @@ export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[
     // Neither side reads the enclosing query: a USING column is a column of the join's own sources.
     const left = new ExprBinder(new Scope(sources.slice(0, source), false, merged), context, "USING");
     const right = new ExprBinder(new Scope([sources[source]!]), context, "USING");
-    const columns = condition === "natural" ? commonColumns(left.scope, sources[source]!) : usingColumns(j.using!, context);
+    const columns = condition === "natural" ? commonColumns(left.scope, sources[source]!) : usingColumns(j.using!, context, i);
     const made: MergedColumn[] = [];
     const replaced = new Set<MergedColumn>();
     const terms = columns.map((c) => {
@@ -66,22 +66,23 @@ export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[
   return { steps, merged };
 }
 
-/** Which condition a join has: exactly one of on, using and natural, or none for a cross join. */
-function conditionOf(j: Join): "on" | "using" | "natural" | "none" {
+/** Which condition join `i` has: exactly one of on, using and natural, or none for a cross join. Errors name the join, as schema errors do. */
+function conditionOf(j: Join, i: number): "on" | "using" | "natural" | "none" {
   const given = (["on", "using", "natural"] as const).filter((k) => (k === "natural" ? j.natural === true : j[k] !== undefined));
+  const at = `joins[${i}]`;
   if (j.type === "cross") {
-    if (given.length > 0) throw new StoreError("invalid_request", `A cross join has no condition: make it an inner join to give it ${given[0]}`);
+    if (given.length > 0) throw new StoreError("invalid_request", `${at}: a cross join has no condition: make it an inner join to give it ${given[0]}`);
     return "none";
   }
-  if (given.length === 0) throw new StoreError("invalid_request", `An ${j.type} join needs on, using or natural`);
-  if (given.length > 1) throw new StoreError("invalid_request", `A join takes one of on, using and natural, not ${given.join(" and ")}`);
+  if (given.length === 0) throw new StoreError("invalid_request", `${at}: a${j.type === "inner" ? "n" : ""} ${j.type} join needs on, using or natural`);
+  if (given.length > 1) throw new StoreError("invalid_request", `${at}: a join takes one of on, using and natural, not ${given.join(" and ")}`);
   return given[0]!;
 }
 
-function usingColumns(names: readonly string[], context: BindContext): readonly string[] {
+function usingColumns(names: readonly string[], context: BindContext, i: number): readonly string[] {
   const seen = new Set<string>();
   for (const name of names) {
-    if (seen.has(name)) throw new StoreError(context.misuse, `USING names "${name}" twice`);
+    if (seen.has(name)) throw new StoreError(context.misuse, `joins[${i}].using names "${name}" twice`);
     seen.add(name);
   }
   return names;

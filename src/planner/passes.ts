@@ -43,7 +43,6 @@ export interface Pass {
 
 export { conjuncts } from "./walk.js";
 
-export { maxSource } from "./where-placement.js";
 
 /** Whether an expression reads source `s`. */
 function readsSource(e: BoundExpr, s: number): boolean {
