@@ -23,7 +23,7 @@
  * last source is joined, so the rows are the same.
  */
 
-import { maxSource } from "./passes.js";
+import { maxSource } from "./where-placement.js";
 import { wherePlacement } from "./where-placement.js";
 import type { BoundExpr, JoinStep, SelectPlan } from "./plan.js";
 import { conjuncts, mapExpr, mapPlanExprs } from "./walk.js";
