@@ -17,19 +17,12 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { Value } from "../../src/commands/types.js";
 import { engines, run, sameRows } from "./support/both-engines.js";
-import { dataset, querySeed, rng, type TableDef } from "./support/sql-generator.js";
+import { dataset, querySeed, random, type Random, type TableDef } from "./support/sql-generator.js";
 
 const RUN_SEED = Number(process.env["JOIN_SEED"] ?? 20261129);
 const COUNT = Number(process.env["JOIN_QUERIES"] ?? 400);
 const ONLY = process.env["JOIN_QUERY"] === undefined ? undefined : Number(process.env["JOIN_QUERY"]);
 
-type Random = { int(n: number): number; chance(p: number): boolean; pick<T>(xs: readonly T[]): T };
-
-function random(seed: number): Random {
-  const next = rng(seed);
-  const int = (n: number): number => Math.floor(next() * n);
-  return { int, chance: (p) => next() < p, pick: (xs) => xs[int(xs.length)]! };
-}
 
 type Kind = "number" | "text";
 interface Source {

@@ -17,19 +17,12 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { Value } from "../../src/commands/types.js";
 import { engines, run, sameRows } from "./support/both-engines.js";
-import { dataset, querySeed, rng, type TableDef } from "./support/sql-generator.js";
+import { dataset, querySeed, random, type Random, type TableDef } from "./support/sql-generator.js";
 
 const RUN_SEED = Number(process.env["WINDOW_SEED"] ?? 20261128);
 const COUNT = Number(process.env["WINDOW_QUERIES"] ?? 600);
 const ONLY = process.env["WINDOW_QUERY"] === undefined ? undefined : Number(process.env["WINDOW_QUERY"]);
 
-type Random = { int(n: number): number; chance(p: number): boolean; pick<T>(xs: readonly T[]): T };
-
-function random(seed: number): Random {
-  const next = rng(seed);
-  const int = (n: number): number => Math.floor(next() * n);
-  return { int, chance: (p) => next() < p, pick: (xs) => xs[int(xs.length)]! };
-}
 
 const RANKING = ["row_number()", "rank()", "dense_rank()", "percent_rank()", "cume_dist()"];
 /** Functions whose value rests on the order of peers. */

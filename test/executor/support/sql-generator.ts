@@ -62,7 +62,8 @@ export function querySeed(runSeed: number, index: number): number {
   return (Math.imul(runSeed ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(index + 1, 0xc2b2ae35)) >>> 0;
 }
 
-class Random {
+/** Draws over one generator: an integer below n, a chance, an item of a list. */
+export class Random {
   constructor(readonly next: Rng) {}
   int(n: number): number {
     return Math.floor(this.next() * n);
@@ -73,6 +74,11 @@ class Random {
   pick<T>(xs: readonly T[]): T {
     return xs[this.int(xs.length)] as T;
   }
+}
+
+/** A `Random` over `seed`: the differential tests draw their queries from one. */
+export function random(seed: number): Random {
+  return new Random(rng(seed));
 }
 
 // ---------------------------------------------------------------- dataset
@@ -102,7 +108,7 @@ function quarter(r: Random, max: number): number {
 }
 
 export function dataset(seed = 20260101): TableDef[] {
-  const r = new Random(rng(seed));
+  const r = random(seed);
   const maybe = <T>(p: number, v: () => T): T | null => (r.chance(p) ? null : v());
   const users = Array.from({ length: 40 }, (_, i): Value[] => [
     i + 1,
@@ -592,7 +598,7 @@ function keyInTerm(q: QueryBuilder, scope: readonly Source[]): string {
 
 /** One random select (see the header for what it may hold). */
 export function generateQuery(seed: number, tables: readonly TableDef[]): Query {
-  const r = new Random(rng(seed));
+  const r = random(seed);
   const q = new QueryBuilder(r, tables);
   const table = (name: string): TableDef => tables.find((t) => t.name === name)!;
   const depth = 1 + r.int(3);
