@@ -7,15 +7,16 @@
  */
 
 import type { ColumnType, Value } from "../commands/types.js";
-import { StoreError } from "../errors.js";
-import { isNumericType, type Column, type KeyRange, type RangeOrder, type RowHeap, type Stores, type StoredRow, type TableStore } from "./table-store.js";
+import { KeylessStore, isNumericType, type Column, type RowHeap, type Stores, type StoredRow, type TableStore } from "./table-store.js";
 
-class DerivedStore implements TableStore {
+class DerivedStore extends KeylessStore {
+  protected readonly what = "a derived table";
   readonly rows: readonly StoredRow[];
   readonly heap: RowHeap;
   readonly width: number;
 
   constructor(rows: readonly (readonly Value[])[], types: readonly ColumnType[]) {
+    super();
     const n = rows.length;
     this.width = types.length;
     const columns = types.map((type, c): Column => {
@@ -33,27 +34,6 @@ class DerivedStore implements TableStore {
     this.heap = { columns };
     this.rows = Array.from({ length: n }, (_, i) => i + 1);
   }
-
-  // A derived table has no keys, so the planner never gives it a path that looks one up.
-  lookup(key: string): readonly StoredRow[] {
-    throw noKey(key);
-  }
-
-  lookupBy(key: string): (value: Value) => readonly StoredRow[] {
-    throw noKey(key);
-  }
-
-  lookupAny(key: string): readonly StoredRow[] {
-    throw noKey(key);
-  }
-
-  rangeRows(key: string, _ranges: readonly KeyRange[], _order: RangeOrder): StoredRow[] {
-    throw noKey(key);
-  }
-}
-
-function noKey(key: string): StoreError {
-  return new StoreError("internal_error", `A derived table has no key "${key}"`);
 }
 
 /**

@@ -13,8 +13,7 @@
  */
 
 import type { ColumnType, Value } from "../commands/types.js";
-import { StoreError } from "../errors.js";
-import { isNumericType, type Column, type KeyRange, type RangeOrder, type RowHeap, type StoredRow, type TableStore } from "./table-store.js";
+import { KeylessStore, isNumericType, type Column, type RowHeap, type StoredRow, type TableStore } from "./table-store.js";
 
 export class MadeRows {
   readonly heap: { readonly columns: Column[] } = { columns: [] };
@@ -60,31 +59,14 @@ export class MadeRows {
   }
 }
 
-class MadeView implements TableStore {
+class MadeView extends KeylessStore {
+  protected readonly what = "a recursive table";
+
   constructor(
     readonly rows: readonly StoredRow[],
     readonly heap: RowHeap,
     readonly width: number,
-  ) {}
-
-  // Made rows have no keys, so the planner never gives them a path that looks one up.
-  lookup(key: string): readonly StoredRow[] {
-    throw noKey(key);
+  ) {
+    super();
   }
-
-  lookupBy(key: string): (value: Value) => readonly StoredRow[] {
-    throw noKey(key);
-  }
-
-  lookupAny(key: string): readonly StoredRow[] {
-    throw noKey(key);
-  }
-
-  rangeRows(key: string, _ranges: readonly KeyRange[], _order: RangeOrder): StoredRow[] {
-    throw noKey(key);
-  }
-}
-
-function noKey(key: string): StoreError {
-  return new StoreError("internal_error", `A recursive table has no key "${key}"`);
 }

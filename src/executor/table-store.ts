@@ -8,6 +8,7 @@
  */
 
 import type { Value } from "../commands/types.js";
+import { StoreError } from "../errors.js";
 
 /** A stored row: its id in its table's heap. */
 export type StoredRow = number;
@@ -110,4 +111,36 @@ export interface TableStore {
 
 export interface Stores {
   store(table: string): TableStore;
+}
+
+/**
+ * A store with no keys (a derived table's rows, a recursive table's): the
+ * planner never gives it a path that looks one up, so a lookup is a bug.
+ */
+export abstract class KeylessStore implements TableStore {
+  abstract readonly rows: readonly StoredRow[];
+  abstract readonly heap: RowHeap;
+  abstract readonly width: number;
+  /** What it is, for the error: "a derived table". */
+  protected abstract readonly what: string;
+
+  lookup(key: string): readonly StoredRow[] {
+    throw this.noKey(key);
+  }
+
+  lookupBy(key: string): (value: Value) => readonly StoredRow[] {
+    throw this.noKey(key);
+  }
+
+  lookupAny(key: string): readonly StoredRow[] {
+    throw this.noKey(key);
+  }
+
+  rangeRows(key: string): StoredRow[] {
+    throw this.noKey(key);
+  }
+
+  private noKey(key: string): StoreError {
+    return new StoreError("internal_error", `${this.what[0]!.toUpperCase()}${this.what.slice(1)} has no key "${key}"`);
+  }
 }
