@@ -129,7 +129,29 @@ const enum Newline {
   Cr,
 }
 
-/** The types of the `width` columns of the CSV file `file`, from every record after the header (text where a column has no values); `readSize` is for tests of fields cut by a read. */
+/** Bytes that end an unquoted field, or may: `,`, `\n`, `\r`, `"`. */
+const STOP = new Uint8Array(256);
+for (const c of [COMMA, LF, CR, QUOTE]) STOP[c] = 1;
+
+// What the byte just read ended.
+const NOTHING = 0;
+const FIELD = 1;
+const RECORD = 2;
+
+/** A finished field's type: undefined for an empty one (it leaves the column's type as it is). */
+function fieldType(state: number, length: number, content: () => string): ColumnType | undefined {
+  const type = typeOf(state, length);
+  return type === "decode" ? classify(content()) : type;
+}
+
+/**
+ * The types of the `width` columns of the CSV file `file`, from every record after the header (text where
+ * a column has no values); `readSize` is for tests of fields cut by a read.
+ *
+ * One loop over the bytes with every piece of state in a local (no closure shares them, so they stay in
+ * registers): an unquoted field is run through from its first byte by a tight inner loop, and whatever ends
+ * a field or a record is handled once, after the byte that ended it.
+ */
 export async function inferCsvTypes(file: string, width: number, readSize = READ_SIZE): Promise<ColumnType[]> {
   const seen = new Array<ColumnType | undefined>(width).fill(undefined);
   let newline = Newline.Unknown;
@@ -148,30 +170,7 @@ export async function inferCsvTypes(file: string, width: number, readSize = READ
   let start = 0;
   let contentEnd = 0;
   let carried = "";
-
-  const endField = (next: number): void => {
-    if (record > 0 && column < width && seen[column] !== "text") {
-      let type = typeOf(state, length);
-      if (type === "decode") type = classify(carried + buffer.toString("latin1", start, contentEnd));
-      if (type !== undefined) seen[column] = join(seen[column], type);
-    }
-    column++;
-    state = EMPTY;
-    length = 0;
-    quoted = closed = false;
-    carried = "";
-    start = contentEnd = next;
-  };
-  const endRecord = (next: number): void => {
-    // A blank line is no record.
-    if (column === 0 && length === 0 && !quoted) {
-      start = contentEnd = next;
-      return;
-    }
-    endField(next);
-    record++;
-    column = 0;
-  };
+  const content = (): string => carried + buffer.toString("latin1", start, contentEnd);
 
   const handle = await open(file, "r");
   try {
@@ -186,23 +185,49 @@ export async function inferCsvTypes(file: string, width: number, readSize = READ
       first = false;
       start = contentEnd = i;
       for (; i < end; i++) {
+        // An unquoted field from its first byte: one tight loop to the byte that ends it (or may: a
+        // quote inside it is text, which the general step below makes of it).
+        if (length === 0 && !quoted && !pendingCr && STOP[buffer[i]!] === 0) {
+          let j = i;
+          if (record > 0 && column < width && seen[column] !== "text") {
+            let s = EMPTY;
+            for (let c = buffer[j]!; STOP[c] === 0; c = buffer[j]!) {
+              s = NEXT[s * CLASSES + CLASS[c]!]!;
+              if (++j === end) break;
+            }
+            state = s;
+          } else {
+            // Its type is settled or not asked for: only where it ends matters.
+            while (++j < end && STOP[buffer[j]!] === 0);
+            state = TEXT;
+          }
+          length = j - i;
+          contentEnd = i = j;
+          if (i === end) break;
+        }
         const c = buffer[i]!;
+        let ended = NOTHING;
+        // Where the next field's content starts when this byte ends one.
+        let next = i + 1;
         if (pendingCr) {
           pendingCr = false;
           if (c === LF) {
             newline = Newline.CrLf;
-            endRecord(i + 1);
-            continue;
-          }
-          if (newline === Newline.Unknown) newline = Newline.Cr;
-          if (newline === Newline.Cr) endRecord(i);
-          else {
-            state = TEXT; // a lone CR in a CRLF file is content
-            length++;
+            ended = RECORD;
+          } else {
+            if (newline === Newline.Unknown) newline = Newline.Cr;
+            if (newline === Newline.Cr) {
+              // The CR ended the record; this byte starts the next one, so it is read again.
+              ended = RECORD;
+              next = i--;
+            } else {
+              state = TEXT; // a lone CR in a CRLF file is content
+              length++;
+            }
           }
         }
-        if (quoted && !closed) {
-          if (pendingQuote) {
+        if (ended === NOTHING) {
+          if (quoted && !closed && pendingQuote) {
             pendingQuote = false;
             if (c === QUOTE) {
               state = TEXT; // "" inside quotes: the content holds a quote
@@ -210,31 +235,51 @@ export async function inferCsvTypes(file: string, width: number, readSize = READ
               continue;
             }
             closed = true; // and c is what follows the field
-          } else if (c === QUOTE) {
-            pendingQuote = true;
+          } else if (quoted && !closed) {
+            if (c === QUOTE) pendingQuote = true;
+            else {
+              state = NEXT[state * CLASSES + CLASS[c]!]!;
+              length++;
+              contentEnd = i + 1;
+            }
             continue;
+          }
+          if (c === COMMA) ended = FIELD;
+          else if (c === LF && newline !== Newline.CrLf && newline !== Newline.Cr) {
+            newline = Newline.Lf;
+            ended = RECORD;
+          } else if (c === CR && newline !== Newline.Lf) {
+            if (newline === Newline.Cr) ended = RECORD;
+            else pendingCr = true;
+          } else if (closed) state = TEXT; // text after the closing quote: malformed, kept as text
+          else if (c === QUOTE && length === 0 && !quoted) {
+            quoted = true;
+            start = contentEnd = i + 1;
           } else {
             state = NEXT[state * CLASSES + CLASS[c]!]!;
             length++;
             contentEnd = i + 1;
-            continue;
           }
+          if (ended === NOTHING) continue;
         }
-        if (c === COMMA) endField(i + 1);
-        else if (c === LF && newline !== Newline.CrLf && newline !== Newline.Cr) {
-          newline = Newline.Lf;
-          endRecord(i + 1);
-        } else if (c === CR && newline !== Newline.Lf) {
-          if (newline === Newline.Cr) endRecord(i + 1);
-          else pendingCr = true;
-        } else if (closed) state = TEXT; // text after the closing quote: malformed, kept as text
-        else if (c === QUOTE && length === 0 && !quoted) {
-          quoted = true;
-          start = contentEnd = i + 1;
-        } else {
-          state = NEXT[state * CLASSES + CLASS[c]!]!;
-          length++;
-          contentEnd = i + 1;
+        // A blank line is no record.
+        if (ended === RECORD && column === 0 && length === 0 && !quoted) {
+          start = contentEnd = next;
+          continue;
+        }
+        if (record > 0 && column < width && seen[column] !== "text") {
+          const type = fieldType(state, length, content);
+          if (type !== undefined) seen[column] = join(seen[column], type);
+        }
+        column++;
+        state = EMPTY;
+        length = 0;
+        quoted = closed = false;
+        carried = "";
+        start = contentEnd = next;
+        if (ended === RECORD) {
+          record++;
+          column = 0;
         }
       }
       // The field goes on in the next read.
@@ -243,7 +288,11 @@ export async function inferCsvTypes(file: string, width: number, readSize = READ
     }
     if (pendingCr && newline === Newline.CrLf) state = TEXT;
     if (quoted && !closed && !pendingQuote) state = TEXT; // a quote never closed
-    endRecord(0);
+    // The last record, unless the file ended with its line break (or had none).
+    if (!(column === 0 && length === 0 && !quoted) && record > 0 && column < width && seen[column] !== "text") {
+      const type = fieldType(state, length, content);
+      if (type !== undefined) seen[column] = join(seen[column], type);
+    }
   } finally {
     await handle.close();
   }
