@@ -10,9 +10,10 @@
  * - UPDATE … FROM: the join of the FROM list's sources and, last, the table
  *   (`UpdatePlan.from`), run as a select's sources are (`joinTuples`). A
  *   table row several tuples hold takes its new values from the last of
- *   them, as SQLite's does in plain joins (it documents the pick as
- *   arbitrary); only one tuple per row is kept, so memory follows the rows
- *   updated, not the tuples joined. Rows are updated in table order.
+ *   them in join order, whatever the plan (SQLite takes the last in its
+ *   plan's order and calls the pick arbitrary); only one tuple per row is
+ *   kept, so memory follows the rows updated, not the tuples joined. Rows
+ *   are updated in table order, as SQLite's rowid-keyed pass does.
  */
 
 import type { ColumnType, Value } from "../commands/types.js";

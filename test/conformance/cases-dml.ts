@@ -63,7 +63,7 @@ export const dmlCases: readonly Case[] = [
     "UPDATE orders SET status = users.city FROM users WHERE users.id = orders.user_id AND users.city = 'Paris' RETURNING id, status",
     ret("update", "orders", 3, ["id", "status"], [1, "Paris"], [2, "Paris"], [4, "Paris"]),
     [sel("orders", ["id", "status"], { where: C("=", "status", "Paris") }), rows(["id", "status"], [1, "Paris"], [2, "Paris"], [4, "Paris"])]),
-  c("a row several joined rows hold is updated once, from the last of them (SQLite's pick), in table order",
+  c("a row several joined rows hold is updated once, from the last of them in join order, in table order (SQLite's pick here too)",
     (t) => t("users").update({ score: col("orders.amount") }).from("orders").where(eq("orders.user_id", col("users.id"))).returning("id", "score"),
     upd("users", { from: { table: "orders" }, set: { score: I("orders.amount") }, where: C("=", "orders.user_id", I("users.id")), returning: ["id", "score"] }),
     "UPDATE users SET score = orders.amount FROM orders WHERE orders.user_id = users.id RETURNING id, score",
