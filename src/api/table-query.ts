@@ -13,7 +13,7 @@
  */
 
 import type { Result } from "../commands/results.js";
-import type { Command, CompoundOperator, Expression, Join, OnConflict, OrderBy, Returning, SelectColumn, SelectCommand, SetValue, Value } from "../commands/types.js";
+import type { Command, CompoundOperator, Expression, Join, OnConflict, OrderBy, Returning, SelectColumn, SelectCommand, SetValue, SourceItem, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import { and, derivedSourceOf, eq, isNull, selectOf, type Aliased, type Operand, type Subquery, type WithTableSource } from "./expressions.js";
 
@@ -57,6 +57,8 @@ interface State {
   /** An insert's rows as a select query returns them. */
   readonly source?: { readonly query: Subquery; readonly columns?: readonly string[] };
   readonly set?: Readonly<Record<string, SetValue>>;
+  /** An update's FROM: its first source (`joins` the rest). */
+  readonly from?: SourceItem;
   readonly onConflict?: OnConflict;
   readonly returning?: Returning;
   readonly explain: boolean;
@@ -105,9 +107,21 @@ export class TableQuery<R extends Row = Row> {
     return this.#with(columns.length === 0 ? { columns: undefined } : { columns }, ["select"], "select");
   }
 
-  /** An alias for the table, so it can join itself: `db.table("people").as("p")`; qualified names then use it. */
+  /** An alias for the table, so it can join itself: `db.table("people").as("p")`; qualified names then use it (after `.update()`, the updated table's). */
   as(alias: string): TableQuery<R> {
-    return this.#with({ alias }, ["select"], "as");
+    return this.#with({ alias }, ["select", "update"], "as");
+  }
+
+  /**
+   * An update's FROM (SQL's `UPDATE … FROM`): a table, or a select's rows
+   * as a derived table (name it with `as`) or a WITH table, joined with the
+   * table updated; `.join()` and the other joins add sources to it. The
+   * update's values and `where` read every source; a row is updated when
+   * some joined row holds it, from the last one that does.
+   */
+  from(table: string | Subquery | WithTableSource, options: { readonly as?: string } = {}): TableQuery<R> {
+    const source = typeof table === "string" ? { table } : { from: derivedSourceOf(table, "The query given to .from()") };
+    return this.#with({ from: { ...source, ...(options.as === undefined ? {} : { as: options.as }) } }, ["update"], "from");
   }
 
   /** Keeps rows where `condition` is TRUE. Several calls AND together. */
@@ -198,7 +212,7 @@ export class TableQuery<R extends Row = Row> {
     const source = typeof table === "string" ? { table } : { from: derivedSourceOf(table, `The query given to .${call}()`) };
     const condition = on === undefined ? {} : "using" in on ? { using: on.using } : "natural" in on ? { natural: on.natural } : { on };
     const join: Join = { type, ...source, ...(as === undefined ? {} : { as }), ...condition };
-    return this.#with({ joins: [...this.#state.joins, join] }, ["select"], call);
+    return this.#with({ joins: [...this.#state.joins, join] }, ["select", "update"], call);
   }
 
   /**
@@ -357,7 +371,16 @@ export class TableQuery<R extends Row = Row> {
           ...returningOf(state),
         };
       case "update":
-        return { kind: "update", table, set: state.set ?? {}, where: targetOf(state, where), ...returningOf(state) };
+        return {
+          kind: "update",
+          table,
+          ...(state.alias === undefined ? {} : { as: state.alias }),
+          ...(state.from === undefined ? {} : { from: state.from }),
+          ...(state.joins.length === 0 ? {} : { joins: [...state.joins] }),
+          set: state.set ?? {},
+          where: targetOf(state, where),
+          ...returningOf(state),
+        };
       case "delete":
         return { kind: "delete", table, where: targetOf(state, where), ...returningOf(state) };
       default:

@@ -25,9 +25,11 @@ import {
   atStatementTime,
   prepareMatch,
   prepareSelect,
+  prepareUpdateRows,
   runSelect,
   subqueryScope,
   type AssignFn,
+  type FindUpdateRows,
   type PredicateFn,
   type PreparedMatch,
   type PreparedSelect,
@@ -58,6 +60,9 @@ interface Prepared {
   readonly plan: Plan;
   readonly select?: PreparedSelect;
   readonly match?: PreparedMatch;
+  /** An update's rows and their new values. */
+  readonly update?: FindUpdateRows;
+  /** An upsert's DO UPDATE … SET, over the tuple (existing row, proposed row). */
   readonly assign?: AssignFn;
   /** An upsert's DO UPDATE … WHERE, over the tuple (existing row, proposed row). */
   readonly conflictWhere?: PredicateFn;
@@ -322,12 +327,11 @@ export class Engine implements EngineApi {
       case "select":
         return { plan, select: prepareSelect(s, positionOf, plan.params.length) };
       case "update":
+        return { plan, update: prepareUpdateRows(s, positionOf, plan.params.length, this.tables.get(s.table)?.types ?? [], this.stores), ...returningOf(s.returning) };
       case "delete": {
         const subqueries = subqueryScope(positionOf, plan.params.length);
-        const match = prepareMatch(s.access, s.where, (column) => this.tables.get(s.table)?.position.get(column) ?? -1, subqueries, this.stores);
-        // An update's SET shares the WHERE's subquery scope: its subqueries run while the WHERE's do.
-        const assign = s.kind === "update" ? { assign: compileAssignments(s.set, "row", this.tables.get(s.table)?.types ?? [], subqueries.context) } : {};
-        return { plan, match, ...assign, ...returningOf(s.returning) };
+        const match = prepareMatch(s.access, s.where, (column) => positionOf(s.table, column), subqueries, this.stores);
+        return { plan, match, ...returningOf(s.returning) };
       }
       case "insert": {
         const conflict = s.onConflict;
@@ -374,7 +378,7 @@ export class Engine implements EngineApi {
         return { result: writeResult("insert", s.table, upserted, prepared.returning, params, counts), changes: upserted.changes };
       }
       case "update": {
-        const written = applyUpdate(this.tables, this.table(s.table), s, prepared.match as PreparedMatch, prepared.assign as AssignFn, params);
+        const written = applyUpdate(this.tables, this.table(s.table), s, prepared.update as FindUpdateRows, params);
         this.compact(written.changes);
         return { result: writeResult("update", s.table, written, prepared.returning, params), changes: written.changes };
       }

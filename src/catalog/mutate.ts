@@ -12,7 +12,7 @@
 
 import type { Value } from "../commands/types.js";
 import { ConstraintError, ValidationError, type ProblemEntry } from "../errors.js";
-import { matchRows, matchThen, type AssignFn, type PreparedMatch } from "../executor/index.js";
+import { matchRows, type FindUpdateRows, type PreparedMatch } from "../executor/index.js";
 import type { InsertPlan, UpdatePlan } from "../planner/plan.js";
 import type { Change } from "./types.js";
 import { ChildFinder, linksFrom, linksTo, shareParentKey } from "./foreign-keys.js";
@@ -92,14 +92,8 @@ export function applyInsert(tables: Tables, table: Table, rows: readonly Value[]
   return { changes, rows };
 }
 
-export function applyUpdate(
-  tables: Tables,
-  table: Table,
-  plan: UpdatePlan,
-  match: PreparedMatch,
-  assign: AssignFn,
-  params: readonly Value[],
-): Written {
+/** Updates the rows `find` finds (a plain update's or UPDATE … FROM's: `executor/update-rows.ts`) to their new values, all or none. */
+export function applyUpdate(tables: Tables, table: Table, plan: UpdatePlan, find: FindUpdateRows, params: readonly Value[]): Written {
   // A value outside its column's type is wrong whatever the where matches (CONTRACT §3: rejected, never ignored).
   const setProblems: ProblemEntry[] = [];
   for (const a of plan.set) {
@@ -109,8 +103,7 @@ export function applyUpdate(
   throwRowProblems(table, "Update of", setProblems);
 
   // Every assignment reads the row as it was before the update, its subqueries the tables as they were.
-  const columns = table.heap.columns;
-  const [matched, afters] = matchThen(match, table, params, (rows) => [rows, rows.map((row) => assign(row, params, columns))] as const);
+  const { matched, afters } = find(table, params, (row) => table.orderOf(row));
   const rowProblems: ProblemEntry[] = [];
   afters.forEach((v, i) => table.rowProblems(v, i, rowProblems));
   throwRowProblems(table, "Update of", rowProblems);

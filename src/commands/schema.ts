@@ -449,6 +449,16 @@ export const definitions = {
       returning: ref("selectList"),
     },
   },
+  // UPDATE … FROM's first source: a table or a derived table (exactly one of the two), as a join names one.
+  source: {
+    type: "object",
+    additionalProperties: false,
+    oneOf: [
+      { required: ["table"], properties: { table: true } },
+      { required: ["from"], properties: { from: true } },
+    ],
+    properties: { table: name, from: ref("derived"), as: name },
+  },
   update: {
     type: "object",
     additionalProperties: false,
@@ -456,6 +466,10 @@ export const definitions = {
     properties: {
       kind: { const: "update" },
       table: name,
+      as: name,
+      // The table is joined with `from` and its `joins` (SQL's UPDATE … FROM): `set` and `where` read them all.
+      from: ref("source"),
+      joins: { type: "array", items: ref("join") },
       set: ref("setValues"),
       where: ref("expression"),
       returning: ref("selectList"),

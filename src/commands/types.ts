@@ -151,17 +151,20 @@ export type SelectColumn = string | { readonly expr: Expression; readonly as: st
 /** `cross`: every pair, no condition (SQL's `FROM a, b` and CROSS JOIN). */
 export type JoinType = "inner" | "left" | "right" | "full" | "cross";
 
+/** A source: a table, or `from`, a select (or WITH table) whose rows are read as a table's (exactly one of the two); `as` names it. */
+export interface SourceItem {
+  readonly table?: string;
+  readonly from?: DerivedSource;
+  readonly as?: string;
+}
+
 /**
  * A joined source and its condition: exactly one of `on`, `using` (columns
  * of both sides, equal) and `natural` (every column name both sides have),
  * except for a `cross` join, which has none.
  */
-export interface Join {
+export interface Join extends SourceItem {
   readonly type: JoinType;
-  /** The table joined; or `from`, a select (or WITH table) whose rows are joined as a table's rows (exactly one of the two). */
-  readonly table?: string;
-  readonly from?: DerivedSource;
-  readonly as?: string;
   readonly on?: Expression;
   readonly using?: readonly string[];
   readonly natural?: boolean;
@@ -247,9 +250,21 @@ export interface InsertCommand {
   readonly returning?: Returning;
 }
 
+/**
+ * An update of `table`'s rows `where` holds for. With `from` (SQL's UPDATE …
+ * FROM), the table is joined with `from` and its `joins` — whose conditions
+ * read only those sources, not the table — and `where` and `set` read every
+ * source: a row is updated when some joined row holds it, from the last
+ * such joined row when several do.
+ */
 export interface UpdateCommand {
   readonly kind: "update";
   readonly table: string;
+  /** The table's alias: `set` and `where` name it so. */
+  readonly as?: string;
+  readonly from?: SourceItem;
+  /** Sources joined to `from`, as a select's `joins` are to its table. */
+  readonly joins?: readonly Join[];
   readonly set: Readonly<Record<string, SetValue>>;
   readonly where: Expression;
   readonly returning?: Returning;

@@ -11,5 +11,6 @@ export { matchRows, matchThen, prepareMatch, type PreparedMatch } from "./match.
 export { compileProjection, type ProjectFn } from "./project.js";
 export { LATE_PROJECTION_AT, prepareSelect, rowSlices, runSelect, subqueryScope, type PreparedSelect, type RowSlices, type SubqueryScope } from "./select.js";
 export { UnsteadyRead, atStatementTime, steadily } from "./statement-clock.js";
+export { prepareUpdateRows, type FindUpdateRows, type UpdateRows } from "./update-rows.js";
 export type { StoredRow, Stores, TableStore } from "./table-store.js";
 export { compareText, compareValues } from "./value-order.js";

@@ -148,6 +148,11 @@ export function prepareSelect(plan: SelectPlan, positionOf: (table: string, colu
   return prepareWith(plan, positionOf, scope.context, scope.runners);
 }
 
+/** A select prepared in a statement's `scope` (UPDATE … FROM's join, whose SET is compiled in the same scope): the statement starts and ends `scope.runners`. */
+export function prepareSelectIn(plan: SelectPlan, positionOf: (table: string, column: string) => number, scope: SubqueryScope): PreparedSelect {
+  return prepareWith(plan, positionOf, scope.context, scope.runners);
+}
+
 function prepareWith(
   plan: SelectPlan,
   positionOf: (table: string, column: string) => number,
@@ -312,6 +317,27 @@ function prefixRead(prepared: PreparedSelect, keep: number | undefined): Recursi
   if (keep === undefined || plan.group !== undefined || plan.window !== undefined || plan.orderBy.length > 0) return undefined;
   const first = prepared.derived.find((t) => t.name === plan.sources[0]?.table);
   return first instanceof RecursiveRows ? first : undefined;
+}
+
+/**
+ * The tuples of a join with nothing after its sources (UPDATE … FROM's:
+ * `planner/plan.ts`, `UpdatePlan.from`), each handed to `each` as the last
+ * join makes it — a scratch tuple, reused: copy what is kept — and the
+ * sources' heaps, which the tuples' rows are read in. The caller starts and
+ * ends the statement's runners around it (its derived tables' rows and
+ * subqueries' answers live until then).
+ */
+export function joinTuples(prepared: PreparedSelect, base: Stores, params: readonly Value[], each: (tuple: Tuple) => void): readonly (readonly Column[])[] {
+  const plan = prepared.plan;
+  const stores = prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params);
+  const store = stores.store(plan.sources[0]!.table);
+  const columns = store.heap.columns;
+  const heaps = plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
+  sourceItems(prepared, stores, store, params, columns, heaps, undefined, (tuple) => {
+    each(tuple as Tuple);
+    return undefined;
+  });
+  return heaps;
 }
 
 /**

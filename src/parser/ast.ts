@@ -362,13 +362,17 @@ export interface OnConflictClause {
 
 export interface InsertStmt {
   readonly kind: "insert";
+  /** WITH's tables, visible to the insert's select and subqueries. */
+  readonly with?: WithClause;
   /** `INSERT OR IGNORE`; `INSERT OR REPLACE` or `REPLACE INTO`. (`OR ABORT` is the default, absent here.) */
   readonly or?: "ignore" | "replace";
   readonly table: Name;
   /** Absent when the statement names none: the table's columns, in order. */
   readonly columns?: readonly Name[];
-  /** One entry per VALUES tuple; each tuple is positionally matched to `columns`. None when `select` gives the rows. */
+  /** One entry per VALUES tuple; each tuple is positionally matched to `columns`. None when `select` gives the rows, or DEFAULT VALUES. */
   readonly rows: readonly (readonly Expr[])[];
+  /** `DEFAULT VALUES`: one row, every column its default. */
+  readonly defaultValues?: true;
   /** INSERT … SELECT: the select whose result columns are positionally matched to `columns`. */
   readonly select?: SelectStmt;
   readonly onConflict?: OnConflictClause;
@@ -385,8 +389,15 @@ export interface Assignment {
 
 export interface UpdateStmt {
   readonly kind: "update";
+  /** WITH's tables, visible to FROM, SET, WHERE and their subqueries. */
+  readonly with?: WithClause;
   readonly table: Name;
+  /** The table's alias: SET, FROM's joins' neighbours and WHERE name it so. */
+  readonly alias?: Name;
   readonly assignments: readonly Assignment[];
+  /** UPDATE … FROM: the first source of FROM, and `joins` the rest (present with `from`); the table is joined with them all. */
+  readonly from?: FromItem;
+  readonly joins?: readonly JoinClause[];
   readonly where?: Expr;
   readonly returning?: Returning;
   readonly span: Span;
@@ -394,6 +405,8 @@ export interface UpdateStmt {
 
 export interface DeleteStmt {
   readonly kind: "delete";
+  /** WITH's tables, visible to WHERE's subqueries. */
+  readonly with?: WithClause;
   readonly table: Name;
   readonly where?: Expr;
   readonly returning?: Returning;

@@ -7,10 +7,7 @@ export interface StatementCstNode extends CstNode {
 }
 
 export type StatementCstChildren = {
-  selectStatement?: SelectStatementCstNode[];
-  insertStatement?: InsertStatementCstNode[];
-  updateStatement?: UpdateStatementCstNode[];
-  deleteStatement?: DeleteStatementCstNode[];
+  queryStatement?: QueryStatementCstNode[];
   createStatement?: CreateStatementCstNode[];
   dropStatement?: DropStatementCstNode[];
   alterTableStatement?: AlterTableStatementCstNode[];
@@ -47,6 +44,16 @@ export interface ExplainStatementCstNode extends CstNode {
 
 export type ExplainStatementCstChildren = {
   Explain: IToken[];
+  queryStatement: QueryStatementCstNode[];
+};
+
+export interface QueryStatementCstNode extends CstNode {
+  name: "queryStatement";
+  children: QueryStatementCstChildren;
+}
+
+export type QueryStatementCstChildren = {
+  withClause?: WithClauseCstNode[];
   selectStatement?: SelectStatementCstNode[];
   insertStatement?: InsertStatementCstNode[];
   updateStatement?: UpdateStatementCstNode[];
@@ -59,19 +66,29 @@ export interface SelectStatementCstNode extends CstNode {
 }
 
 export type SelectStatementCstChildren = {
-  With?: IToken[];
-  Recursive?: IToken[];
-  commonTable?: (CommonTableCstNode)[];
-  Comma?: (IToken)[];
+  withClause?: WithClauseCstNode[];
   selectCore: (SelectCoreCstNode)[];
   compoundOperator?: CompoundOperatorCstNode[];
   Order?: IToken[];
   By?: IToken[];
   orderItem?: (OrderItemCstNode)[];
+  Comma?: IToken[];
   Limit?: IToken[];
   NumberLiteral?: (IToken)[];
   Param?: (IToken)[];
   Offset?: IToken[];
+};
+
+export interface WithClauseCstNode extends CstNode {
+  name: "withClause";
+  children: WithClauseCstChildren;
+}
+
+export type WithClauseCstChildren = {
+  With: IToken[];
+  Recursive?: IToken[];
+  commonTable: (CommonTableCstNode)[];
+  Comma?: IToken[];
 };
 
 export interface CommonTableCstNode extends CstNode {
@@ -282,11 +299,12 @@ export type InsertStatementCstChildren = {
   Into: IToken[];
   Identifier: IToken[];
   nameList?: NameListCstNode[];
-  Values?: IToken[];
+  Values?: (IToken)[];
   valueRow?: (ValueRowCstNode)[];
   Comma?: IToken[];
+  onConflictClause?: (OnConflictClauseCstNode)[];
   selectStatement?: SelectStatementCstNode[];
-  onConflictClause?: OnConflictClauseCstNode[];
+  Default?: IToken[];
   returningClause?: ReturningClauseCstNode[];
 };
 
@@ -340,10 +358,14 @@ export interface UpdateStatementCstNode extends CstNode {
 
 export type UpdateStatementCstChildren = {
   Update: IToken[];
-  Identifier: IToken[];
+  Identifier: (IToken)[];
+  As?: IToken[];
   Set: IToken[];
   assignment: (AssignmentCstNode)[];
   Comma?: IToken[];
+  From?: IToken[];
+  tableRef?: TableRefCstNode[];
+  joinClause?: JoinClauseCstNode[];
   Where?: IToken[];
   expression?: ExpressionCstNode[];
   returningClause?: ReturningClauseCstNode[];

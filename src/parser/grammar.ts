@@ -56,10 +56,7 @@ class SqlGrammar extends CstParser {
   readonly statement = this.RULE("statement", () => {
     this.OR(
       (this.alternatives.statement ??= [
-        { ALT: () => this.SUBRULE(this.selectStatement) },
-        { ALT: () => this.SUBRULE(this.insertStatement) },
-        { ALT: () => this.SUBRULE(this.updateStatement) },
-        { ALT: () => this.SUBRULE(this.deleteStatement) },
+        { ALT: () => this.SUBRULE(this.queryStatement) },
         { ALT: () => this.SUBRULE(this.createStatement) },
         { ALT: () => this.SUBRULE(this.dropStatement) },
         { ALT: () => this.SUBRULE(this.alterTableStatement) },
@@ -93,8 +90,19 @@ class SqlGrammar extends CstParser {
 
   readonly explainStatement = this.RULE("explainStatement", () => {
     this.CONSUME(T.Explain);
+    this.SUBRULE(this.queryStatement);
+  });
+
+  /**
+   * A select or a write, after an optional WITH clause whose tables the
+   * statement reads (its select, subqueries, FROM). The WITH here is taken
+   * before a select's own could be (an OPTION is greedy), so a select at the
+   * top holds its WITH here; a second WITH after it is refused in `to-ast.ts`.
+   */
+  readonly queryStatement = this.RULE("queryStatement", () => {
+    this.OPTION(() => this.SUBRULE(this.withClause));
     this.OR(
-      (this.alternatives.explainStatement ??= [
+      (this.alternatives.queryStatement ??= [
         { ALT: () => this.SUBRULE(this.selectStatement) },
         { ALT: () => this.SUBRULE(this.insertStatement) },
         { ALT: () => this.SUBRULE(this.updateStatement) },
@@ -110,15 +118,7 @@ class SqlGrammar extends CstParser {
    * BY, LIMIT and OFFSET after the last one apply to the whole result.
    */
   readonly selectStatement = this.RULE("selectStatement", () => {
-    this.OPTION6(() => {
-      this.CONSUME(T.With);
-      this.OPTION7(() => this.CONSUME(T.Recursive));
-      this.SUBRULE(this.commonTable);
-      this.MANY2(() => {
-        this.CONSUME3(T.Comma);
-        this.SUBRULE2(this.commonTable);
-      });
-    });
+    this.OPTION6(() => this.SUBRULE(this.withClause));
     this.SUBRULE(this.selectCore);
     this.MANY(() => {
       this.SUBRULE(this.compoundOperator);
@@ -140,6 +140,17 @@ class SqlGrammar extends CstParser {
         this.CONSUME(T.Offset);
         this.OR3((this.alternatives.offset ??= this.countAlternatives(2)));
       });
+    });
+  });
+
+  /** `WITH [RECURSIVE] table, …`: before a select (at any depth) or a write. */
+  readonly withClause = this.RULE("withClause", () => {
+    this.CONSUME(T.With);
+    this.OPTION(() => this.CONSUME(T.Recursive));
+    this.SUBRULE(this.commonTable);
+    this.MANY(() => {
+      this.CONSUME(T.Comma);
+      this.SUBRULE2(this.commonTable);
     });
   });
 
@@ -569,12 +580,24 @@ class SqlGrammar extends CstParser {
               this.CONSUME(T.Comma);
               this.SUBRULE2(this.valueRow);
             });
+            this.OPTION2(() => this.SUBRULE(this.onConflictClause));
           },
         },
-        { ALT: () => this.SUBRULE(this.selectStatement) },
+        {
+          ALT: () => {
+            this.SUBRULE(this.selectStatement);
+            this.OPTION5(() => this.SUBRULE2(this.onConflictClause));
+          },
+        },
+        {
+          // One row of defaults. As in SQLite no ON CONFLICT clause follows (INSERT OR IGNORE and OR REPLACE still act).
+          ALT: () => {
+            this.CONSUME(T.Default);
+            this.CONSUME2(T.Values);
+          },
+        },
       ]),
     );
-    this.OPTION2(() => this.SUBRULE(this.onConflictClause));
     this.OPTION3(() => this.SUBRULE(this.returningClause));
   });
 
@@ -636,14 +659,28 @@ class SqlGrammar extends CstParser {
     this.CONSUME(T.RParen);
   });
 
+  /**
+   * `UPDATE t [[AS] alias] SET … [FROM sources] [WHERE …] [RETURNING …]`:
+   * FROM's sources (a table or a derived table, then joins as a select's)
+   * are joined with the table, as in SQLite 3.33+.
+   */
   readonly updateStatement = this.RULE("updateStatement", () => {
     this.CONSUME(T.Update);
     this.CONSUME(T.Identifier);
+    this.OPTION3(() => {
+      this.OPTION4(() => this.CONSUME(T.As));
+      this.CONSUME2(T.Identifier);
+    });
     this.CONSUME(T.SetKeyword);
     this.SUBRULE(this.assignment);
     this.MANY(() => {
       this.CONSUME(T.Comma);
       this.SUBRULE2(this.assignment);
+    });
+    this.OPTION5(() => {
+      this.CONSUME(T.From);
+      this.SUBRULE(this.tableRef);
+      this.MANY2(() => this.SUBRULE(this.joinClause));
     });
     this.OPTION(() => {
       this.CONSUME(T.Where);

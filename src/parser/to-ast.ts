@@ -258,10 +258,7 @@ class AstBuilder {
 
   statement(node: C.StatementCstNode): A.Statement {
     const c = node.children;
-    if (c.selectStatement) return this.select(c.selectStatement[0]!);
-    if (c.insertStatement) return this.insert(c.insertStatement[0]!);
-    if (c.updateStatement) return this.update(c.updateStatement[0]!);
-    if (c.deleteStatement) return this.delete(c.deleteStatement[0]!);
+    if (c.queryStatement) return this.query(c.queryStatement[0]!);
     if (c.createStatement) {
       const create = c.createStatement[0]!.children;
       const start = create.Create[0]!.startOffset;
@@ -278,12 +275,40 @@ class AstBuilder {
 
   private explain(node: C.ExplainStatementCstNode): A.ExplainStmt {
     const c = node.children;
-    let statement: A.ExplainStmt["statement"];
-    if (c.selectStatement) statement = this.select(c.selectStatement[0]!);
-    else if (c.insertStatement) statement = this.insert(c.insertStatement[0]!);
-    else if (c.updateStatement) statement = this.update(c.updateStatement[0]!);
-    else statement = this.delete(c.deleteStatement![0]!);
+    const statement = this.query(c.queryStatement[0]!);
     return { kind: "explain", statement, span: this.span(c.Explain[0]!.startOffset, statement.span.end) };
+  }
+
+  /** A select or a write, with the WITH clause before it (a select's own, at the top). */
+  private query(node: C.QueryStatementCstNode): A.SelectStmt | A.InsertStmt | A.UpdateStmt | A.DeleteStmt {
+    const c = node.children;
+    const withClause = c.withClause ? this.withClause(c.withClause[0]!).clause : undefined;
+    const statement = c.selectStatement
+      ? this.select(c.selectStatement[0]!)
+      : c.insertStatement
+        ? this.insert(c.insertStatement[0]!)
+        : c.updateStatement
+          ? this.update(c.updateStatement[0]!)
+          : this.delete(c.deleteStatement![0]!);
+    if (withClause === undefined) return statement;
+    if (statement.with !== undefined) throw this.error(c.selectStatement![0]!.children.withClause![0]!.children.With[0]!, "A statement takes one WITH clause: list every table in it, separated by commas");
+    return { ...statement, with: withClause, span: this.span(withClause.span.start, statement.span.end) };
+  }
+
+  /** A WITH clause, and the depth of its tables' deepest expression. */
+  private withClause(node: C.WithClauseCstNode): { clause: A.WithClause; depth: number } {
+    const c = node.children;
+    let depth = 0;
+    const tables = c.commonTable.map((table) => {
+      const t = table.children;
+      // The table's name, then the column list's names (Chevrotain collects every Identifier of the rule).
+      const [name, ...columns] = t.Identifier.map((token) => this.name(token));
+      const select = this.select(t.selectStatement[0]!);
+      depth = Math.max(depth, this.depth);
+      const closing = t.RParen.reduce((a, b) => (a.startOffset > b.startOffset ? a : b));
+      return { name: name!, ...(t.LParen.length > 1 ? { columns } : {}), select, span: this.span(name!.span.start, endOf(closing)) };
+    });
+    return { clause: { recursive: c.Recursive !== undefined, tables, span: this.span(c.With[0]!.startOffset, last(tables).span.end) }, depth };
   }
 
   /** A select; as a subquery, it leaves the depth of its deepest expression in `this.depth`. */
@@ -291,17 +316,10 @@ class AstBuilder {
     const c = node.children;
     let depth = 0;
     let withClause: A.WithClause | undefined;
-    if (c.With) {
-      const tables = (c.commonTable ?? []).map((table) => {
-        const t = table.children;
-        // The table's name, then the column list's names (Chevrotain collects every Identifier of the rule).
-        const [name, ...columns] = t.Identifier.map((token) => this.name(token));
-        const select = this.select(t.selectStatement[0]!);
-        depth = Math.max(depth, this.depth);
-        const closing = t.RParen.reduce((a, b) => (a.startOffset > b.startOffset ? a : b));
-        return { name: name!, ...(t.LParen.length > 1 ? { columns } : {}), select, span: this.span(name!.span.start, endOf(closing)) };
-      });
-      withClause = { recursive: c.Recursive !== undefined, tables, span: this.span(c.With[0]!.startOffset, last(tables).span.end) };
+    if (c.withClause) {
+      const read = this.withClause(c.withClause[0]!);
+      withClause = read.clause;
+      depth = read.depth;
     }
     const first = this.selectCore(c.selectCore[0]!);
     depth = Math.max(depth, this.depth);
@@ -497,6 +515,13 @@ class AstBuilder {
     }
     const select = c.selectStatement ? this.select(c.selectStatement[0]!) : undefined;
     const start = (c.Insert ?? c.Replace)![0]!.startOffset;
+    if (c.Default) {
+      // SQLite: "0 values for n columns".
+      if (c.nameList) throw this.error(c.Default[0]!, "DEFAULT VALUES takes no column list: every column takes its default");
+      const returning = c.returningClause ? this.returning(c.returningClause[0]!) : undefined;
+      const end = returning ? returning.span.end : endOf(last(c.Values!));
+      return { kind: "insert", ...this.resolution(c), table, rows: [], defaultValues: true, ...(returning ? { returning } : {}), span: this.span(start, end) };
+    }
     let end = select ? select.span.end : endOf(last(c.valueRow!).children.RParen[0]!);
     const onConflict = c.onConflictClause ? this.onConflict(c.onConflictClause[0]!) : undefined;
     if (onConflict) end = onConflict.span.end;
@@ -565,10 +590,20 @@ class AstBuilder {
   private update(node: C.UpdateStatementCstNode): A.UpdateStmt {
     const c = node.children;
     const table = this.name(c.Identifier[0]!);
+    const alias = c.Identifier[1] ? { alias: this.name(c.Identifier[1]) } : {};
     const assignments = this.assignments(c.assignment);
     const start = c.Update[0]!.startOffset;
-    const { tail, end } = this.whereReturning(c, last(assignments).span.end);
-    return { kind: "update", table, assignments, ...tail, span: this.span(start, end) };
+    let end = last(assignments).span.end;
+    let from: { from?: A.FromItem; joins?: A.JoinClause[] } = {};
+    if (c.tableRef) {
+      const item = this.tableRef(c.tableRef[0]!);
+      const joins: A.JoinClause[] = [];
+      for (const join of c.joinClause ?? []) joins.push(this.join(join));
+      from = { from: item, joins };
+      end = joins.length > 0 ? last(joins).span.end : item.span.end;
+    }
+    const { tail, end: close } = this.whereReturning(c, end);
+    return { kind: "update", table, ...alias, assignments, ...from, ...tail, span: this.span(start, close) };
   }
 
   private delete(node: C.DeleteStatementCstNode): A.DeleteStmt {

@@ -2,18 +2,20 @@
  * Binds `insert`, `update` and `delete`: row keys and `set` columns resolve
  * to stored positions, insert rows become full-width in declaration order
  * (omitted columns take the default), `set` expressions and WHERE are bound
- * over the table's row, and RETURNING as a select list over it.
+ * over the table's row (an UPDATE … FROM's over its join), and RETURNING as
+ * a select list over the written row.
  *
  * A key that is no column is 422 `unknown_column`, a computed field 422
  * `computed_write`: these are row problems, reported all at once in the
  * error's `errors` list, not name-resolution errors.
  */
 
-import type { DeleteCommand, Expression, InsertCommand, OnConflict, Returning, SelectCommand, SetValue, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
+import type { DeleteCommand, Expression, InsertCommand, Join, OnConflict, Returning, SelectCommand, SetValue, SourceItem, UpdateCommand, Value, ValueOrParam } from "../commands/types.js";
 import { StoreError, ValidationError, type ProblemEntry } from "../errors.js";
 import { ExprBinder, type BindContext } from "./bind-expr.js";
-import { bindColumns, bindSelectPlan, checkDistinctNames, requireTable } from "./bind-select.js";
-import type { Assignment, BoundExpr, ConflictPlan, InsertSelect, InsertValue, OutputColumn, Plan } from "./plan.js";
+import { bindJoins } from "./bind-join.js";
+import { bindColumns, bindSelectPlan, bindSources, checkDistinctNames, checkName, planSource, requireTable } from "./bind-select.js";
+import type { Assignment, BoundExpr, ConflictPlan, InsertSelect, InsertValue, OutputColumn, Plan, SelectPlan } from "./plan.js";
 import { familyOf, typeOf, type Family } from "./static-types.js";
 import { Scope, tableScope } from "./scope.js";
 import type { Catalog, TableInfo } from "./table-info.js";
@@ -230,14 +232,45 @@ function bindReturning(table: TableInfo, returning: Returning | undefined, binde
 
 export function bindUpdate(cmd: UpdateCommand, catalog: Catalog, slots: boolean, context: BindContext): Plan {
   const table = requireTable(catalog, cmd.table);
-  const binder = new ExprBinder(tableScope(table, false), context);
+  if (cmd.joins !== undefined && cmd.from === undefined) throw new StoreError("invalid_request", "update: joins go with from, the source they join");
+  const alias = cmd.as === undefined ? {} : { alias: checkName(cmd.as, "alias") };
+  const join = cmd.from === undefined ? undefined : bindUpdateJoin(cmd, cmd.from, catalog, context);
+  const binder = new ExprBinder(join?.scope ?? new Scope([{ table, name: cmd.as ?? table.name, index: 0, ...alias }]), context);
   const errors: ProblemEntry[] = [];
   const set = bindAssignments(table, cmd.set, slots, binder, errors);
   if (errors.length > 0) throw new ValidationError(`Update of "${table.name}" cannot write what its set says`, errors);
   if (set.length === 0) throw new StoreError("invalid_request", "update needs at least one column in set");
   const where = binder.boolean(cmd.where, 0, "WHERE");
-  const returning = bindReturning(table, cmd.returning, binder);
-  return { statement: { kind: "update", table: table.name, access: { kind: "scan" }, where, set, ...returning }, params: context.params.list() };
+  // RETURNING reads the written row by the table's name, as in SQLite (not FROM's sources, nor the alias).
+  const returning = bindReturning(table, cmd.returning, new ExprBinder(tableScope(table, false), context));
+  const rows =
+    join === undefined
+      ? { access: { kind: "scan" } as const, where }
+      : { access: { kind: "scan" } as const, where: TRUE, from: { ...join.select, where } };
+  return { statement: { kind: "update", table: table.name, ...rows, set, ...returning }, params: context.params.list() };
+}
+
+const TRUE: BoundExpr = { kind: "const", value: true };
+
+/**
+ * UPDATE … FROM's join: `from` and its `joins` bound as a select's sources
+ * (their conditions read only those), then the table joined to them last
+ * with no condition of its own — the statement's WHERE is the join's, and
+ * decides which pairs match — so a RIGHT or FULL join among FROM's sources
+ * pairs each of its rows with the table's, as SQLite joins the table with
+ * the FROM list as a whole. As in SQLite, no source of FROM may answer to
+ * the table's name (its alias, else its own): alias it there.
+ */
+function bindUpdateJoin(cmd: UpdateCommand, from: SourceItem, catalog: Catalog, context: BindContext): { scope: Scope; select: SelectPlan } {
+  const target: Join = { type: "cross", table: cmd.table, ...(cmd.as === undefined ? {} : { as: cmd.as }) };
+  const joins = [...(cmd.joins ?? []), target];
+  const sources = bindSources({ kind: "select", columns: "*", ...from, joins }, catalog, context);
+  const targetName = cmd.as ?? cmd.table;
+  const clash = sources.slice(0, -1).find((s) => s.name === targetName);
+  if (clash !== undefined) throw new StoreError(context.misuse, `"${targetName}" is the table updated: FROM names it again, so alias it there (FROM ${clash.table.name} AS other)`);
+  const { steps, merged } = bindJoins(joins, sources, context, undefined);
+  const select: SelectPlan = { kind: "select", sources: sources.map(planSource), access: { kind: "scan" }, joins: steps, distinct: false, orderBy: [], output: "arrays", columns: [] };
+  return { scope: new Scope(sources, false, merged), select };
 }
 
 export function bindDelete(cmd: DeleteCommand, catalog: Catalog, context: BindContext): Plan {

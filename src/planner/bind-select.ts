@@ -57,7 +57,7 @@ function bindCount(value: number | ParamSlot | undefined, clause: "limit" | "off
 }
 
 /** The sources of a select: FROM (under its alias, if any) and each JOIN. */
-function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext): ScopeSource[] {
+export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext): ScopeSource[] {
   if (cmd.table === undefined && cmd.from === undefined) {
     if (cmd.as !== undefined || (cmd.joins ?? []).length > 0) throw new StoreError("invalid_request", "as and joins need a table");
     return [];
@@ -225,7 +225,7 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
 
   const plan: SelectPlan = {
     kind: "select",
-    sources: sources.map((s): Source => ({ table: s.table.name, name: s.name, ...(s.derived === undefined ? {} : { derived: s.derived }), ...(s.working === undefined ? {} : { working: s.working }) })),
+    sources: sources.map(planSource),
     access: sources.length === 0 ? { kind: "single-row" } : { kind: "scan" },
     joins: steps,
     ...(where === undefined ? {} : { where }),
@@ -240,6 +240,11 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
     columns,
   };
   return plan;
+}
+
+/** A bound source as the plan holds it. */
+export function planSource(s: ScopeSource): Source {
+  return { table: s.table.name, name: s.name, ...(s.derived === undefined ? {} : { derived: s.derived }), ...(s.working === undefined ? {} : { working: s.working }) };
 }
 
 /** With DISTINCT, a sort key is one of the result columns (a row of the result holds nothing else to sort by). */

@@ -80,6 +80,7 @@ import type {
   ParamExpr,
   WindowDefinition,
   WindowSpec,
+  WithClause,
 } from "../parser/ast.js";
 
 type Lowerable = SelectStmt | InsertStmt | UpdateStmt | DeleteStmt;
@@ -203,6 +204,7 @@ export function countParams(stmt: Statement): number {
         visitCount(s.offset);
         return;
       case "insert":
+        for (const table of s.with?.tables ?? []) visitStatement(table.select);
         for (const row of s.rows) for (const value of row) visit(value);
         if (s.select) visitStatement(s.select);
         for (const assignment of s.onConflict?.assignments ?? []) visit(assignment.value);
@@ -210,11 +212,15 @@ export function countParams(stmt: Statement): number {
         visitReturning(s.returning);
         return;
       case "update":
+        for (const table of s.with?.tables ?? []) visitStatement(table.select);
         for (const assignment of s.assignments) visit(assignment.value);
+        for (const item of [s.from, ...(s.joins ?? []).map((join) => join.table)]) if (item !== undefined && "select" in item) visitStatement(item.select);
+        for (const join of s.joins ?? []) visit(join.on);
         visit(s.where);
         visitReturning(s.returning);
         return;
       case "delete":
+        for (const table of s.with?.tables ?? []) visitStatement(table.select);
         visit(s.where);
         visitReturning(s.returning);
         return;
@@ -243,22 +249,39 @@ export function countParams(stmt: Statement): number {
 
 // ---------------------------------------------------------------- queries
 
+/** A select or a write; a write's WITH tables are read where its FROM, select or subqueries name them, as a select's are. */
 function lowerQuery(stmt: Lowerable, catalog: Catalog | undefined): ExplainCommand["command"] {
   switch (stmt.kind) {
     case "select":
       return lowerSelect(stmt);
     case "insert":
-      return lowerInsert(stmt, catalog);
+      return withCommonTables(stmt.with, () => lowerInsert(stmt, catalog));
     case "update":
-      return withReturning(
-        { kind: "update", table: name(stmt.table), set: lowerAssignments(stmt.assignments), where: stmt.where ? lowerExpr(stmt.where) : TRUE },
-        stmt.returning,
-      );
+      return withCommonTables(stmt.with, () => lowerUpdate(stmt));
     case "delete":
-      return withReturning({ kind: "delete", table: name(stmt.table), where: stmt.where ? lowerExpr(stmt.where) : TRUE }, stmt.returning);
+      return withCommonTables(stmt.with, () => withReturning({ kind: "delete", table: name(stmt.table), where: stmt.where ? lowerExpr(stmt.where) : TRUE }, stmt.returning));
     default:
       return assertNever(stmt, "statement");
   }
+}
+
+/**
+ * UPDATE … FROM: FROM's first source and its joins as a select's, the
+ * table's alias as `as`. The table itself is never a WITH table: a WITH
+ * table of its name is read only where FROM or a subquery names it, as in
+ * SQLite.
+ */
+function lowerUpdate(stmt: UpdateStmt): UpdateCommand {
+  const set = lowerAssignments(stmt.assignments);
+  const alias = stmt.alias === undefined ? {} : { as: name(stmt.alias) };
+  let from: Pick<UpdateCommand, "from" | "joins"> = {};
+  if (stmt.from !== undefined) {
+    const read = lowerFromItem(stmt.from);
+    const joins = (stmt.joins ?? []).map(lowerJoin);
+    from = { from: { ...read, ...aliasOf(stmt.from, read) }, ...(joins.length > 0 ? { joins } : {}) };
+  }
+  const update: UpdateCommand = { kind: "update", table: name(stmt.table), ...alias, ...from, set, where: stmt.where ? lowerExpr(stmt.where) : TRUE };
+  return withReturning(update, stmt.returning);
 }
 
 const TRUE: Expression = { type: "literal", value: true };
@@ -299,16 +322,21 @@ const MAX_DERIVED_TABLES = 256;
  * as in SQLite.
  */
 function lowerSelect(stmt: SelectStmt): SelectCommand {
-  if (stmt.with === undefined) return lowerSelectBody(stmt);
+  return withCommonTables(stmt.with, () => lowerSelectBody(stmt));
+}
+
+/** `lower` (a statement's body) with `clause`'s WITH tables in scope: see `lowerSelect`. */
+function withCommonTables<T>(clause: WithClause | undefined, lower: () => T): T {
+  if (clause === undefined) return lower();
   const scope = new Map<string, CommonTable>();
-  for (const table of stmt.with.tables) {
+  for (const table of clause.tables) {
     const tableName = name(table.name);
     if (scope.has(tableName)) throw new SqlError("sql_error", `WITH names "${tableName}" twice`, at(table.name.span));
     scope.set(tableName, LATER);
   }
   commonTables.push(scope);
   try {
-    for (const table of stmt.with.tables) {
+    for (const table of clause.tables) {
       const tableName = name(table.name);
       const self = new Self();
       scope.set(tableName, self);
@@ -319,7 +347,7 @@ function lowerSelect(stmt: SelectStmt): SelectCommand {
       scope.set(tableName, { read, derived: derivedTables - before });
       derivedTables = before;
     }
-    return lowerSelectBody(stmt);
+    return lower();
   } finally {
     commonTables.pop();
   }
@@ -448,6 +476,8 @@ function lowerCount(count: Count): number | ParamSlot {
 }
 
 function lowerInsert(stmt: InsertStmt, catalog: Catalog | undefined): InsertCommand {
+  // One row of defaults: JSON's `rows: [{}]`.
+  if (stmt.defaultValues) return withReturning({ kind: "insert", table: name(stmt.table), rows: [{}], ...lowerOnConflict(stmt) }, stmt.returning);
   const columns = stmt.columns ? distinctKeys(stmt.columns, "INSERT column list") : tableColumns(stmt, catalog);
   if (stmt.select !== undefined) {
     // Result columns go to the listed (or all the table's) columns by position, as in SQLite.

@@ -19,8 +19,8 @@
  * arguments are slots). `withSlots` rewrites a
  * command with literal n replaced by parameter slot n, in the same walk
  * order: a select's column expressions, its joins' ON in order, its
- * `where`, its groupBy, its `having`, its orderBy expressions; an update's `set` values (the literals
- * inside an expression value too) then its `where`, then a write's
+ * `where`, its groupBy, its `having`, its orderBy expressions; an update's joins' ON (UPDATE … FROM),
+ * its `set` values (the literals inside an expression value too) then its `where`, then a write's
  * RETURNING expressions. `withCountSlots` then makes the bound plan's limit and offset
  * the slots after those, so the pages of one query (the same select at
  * another offset) share a plan too: a page of 20 that prepared its own plan
@@ -397,7 +397,16 @@ class ShapeWriter {
 
   update(cmd: UpdateCommand): boolean {
     this.tag(Tag.Update);
-    if (!this.name(cmd.table)) return false;
+    if (!this.name(cmd.table) || !this.optionalName(cmd.as)) return false;
+    // UPDATE … FROM: its first source (a derived one is bound as written, as a select's), then its joins.
+    const from: unknown = cmd.from;
+    if (from === undefined) this.tag(Tag.None);
+    else if (typeof from !== "object" || from === null || cmd.from!.from !== undefined) return false;
+    else {
+      this.tag(Tag.Some);
+      if (!this.name(cmd.from!.table) || !this.optionalName(cmd.from!.as)) return false;
+    }
+    if (cmd.joins !== undefined && !this.joins(cmd.joins)) return false;
     const set: unknown = cmd.set;
     if (typeof set !== "object" || set === null || Array.isArray(set)) return false;
     this.tag(Tag.Set);
@@ -653,6 +662,8 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
     case "select":
       return select(cmd) as C;
     case "update": {
+      // In the shape's order: the joins' ON, then set, where and returning.
+      const joins = cmd.joins?.map((j) => (j.on === undefined ? j : { ...j, on: expr(j.on) }));
       // fromEntries defines own keys: even one named `__proto__` stays a key, as in the command.
       const set: Record<string, SetValue> = Object.fromEntries(
         Object.keys(cmd.set).map((column) => {
@@ -661,7 +672,7 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
         }),
       );
       const where = expr(cmd.where);
-      return { ...cmd, set, where, ...returning(cmd.returning) };
+      return { ...cmd, ...(joins === undefined ? {} : { joins }), set, where, ...returning(cmd.returning) };
     }
     case "delete": {
       const where = expr(cmd.where);

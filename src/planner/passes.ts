@@ -25,7 +25,8 @@
  * its index's order.
  * - `subquery-strategy` (`subquery-strategy.ts`): how each subquery runs.
  *
- * `optimize` runs the list on a statement, then on each of its subqueries.
+ * `optimize` runs the list on a statement, then on each of its subqueries
+ * (and derived tables, and UPDATE … FROM's join) as statements of their own.
  */
 
 import { derivedTableInfo } from "./derived-table.js";
@@ -204,6 +205,8 @@ export function optimize(plan: Plan, catalog: Catalog, passes: readonly Pass[] =
       return { ...out, statement: { ...mapped, compound: { ...s.compound, steps: s.compound.steps.map((step) => ({ ...step, plan: sub(step.plan) })) } } };
     }
     case "update":
+      // UPDATE … FROM's join is optimized as a select of its own: its access path, join strategies and subqueries.
+      return { ...out, statement: { ...s, where: mapSubqueryPlans(s.where, sub), ...(s.from === undefined ? {} : { from: sub(s.from) }) } };
     case "delete":
       return { ...out, statement: { ...s, where: mapSubqueryPlans(s.where, sub) } };
     case "insert":

@@ -518,12 +518,27 @@ export interface Assignment {
   readonly value: BoundExpr;
 }
 
+/**
+ * An update: the rows of `table` that `access` reaches and `where` holds
+ * for, each replaced by its row with `set` applied; or, with `from`, the
+ * rows that join finds.
+ */
 export interface UpdatePlan {
   readonly kind: "update";
   readonly table: string;
+  /** With `from`, a scan: the join reaches the table's rows. */
   readonly access: AccessPath;
+  /** With `from`, TRUE: the statement's WHERE is the join's. */
   readonly where: BoundExpr;
+  /** The new values; with `from`, over the join's tuple (every source), else over the row (source 0). */
   readonly set: readonly Assignment[];
+  /**
+   * UPDATE … FROM: the join of the FROM list's sources and, last, `table`
+   * (an inner join, whose condition the statement's WHERE holds), with
+   * that WHERE and no columns. A row of `table` is updated when a tuple
+   * holds it, from the last tuple that does.
+   */
+  readonly from?: SelectPlan;
   /** RETURNING: result columns over each updated row's new values. */
   readonly returning?: readonly OutputColumn[];
 }

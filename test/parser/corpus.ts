@@ -5,7 +5,7 @@
  */
 import {
   aggregate, alter, and, between, bin, by, call, caseOf, cast, check, cmp, col, create, def, del, drop, eq, explain, fkey, inList, insert, isNull,
-  item, join, joinWithout, like, lit, n, neg, not, notNull, or, p, pkey, q, real, refs, returning, select, str, uniq, update, type Bare,
+  item, join, table, joinWithout, like, lit, n, neg, not, notNull, or, p, pkey, q, real, refs, returning, select, str, uniq, update, type Bare,
 } from "./helpers.js";
 import type { Statement } from "../../src/parser/ast.js";
 
@@ -233,6 +233,20 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["UPDATE t SET a = upper(a) || ? WHERE b = ?", update("t", [["a", bin("||", call("upper", "a"), p(0))]], eq("b", p(1)))],
   ["UPDATE t SET flag = a = b", update("t", [["flag", eq("a", "b")]])],
   ["UPDATE t SET a = 1 RETURNING *", { ...update("t", [["a", 1]]), returning: returning("*") }],
+  // ---- UPDATE … FROM, DEFAULT VALUES, WITH before a write
+  ["UPDATE t AS x SET a = 1", { ...update("t", [["a", 1]]), alias: n("x") }],
+  ["UPDATE t x SET a = 1", { ...update("t", [["a", 1]]), alias: n("x") }],
+  ["UPDATE t SET a = u.b FROM u WHERE u.id = t.id", { ...update("t", [["a", col("u.b")]], eq("u.id", "t.id")), from: table("u"), joins: [] }],
+  ["UPDATE t SET a = ? FROM u v, w JOIN z ON z.k = ? WHERE v.id = ?",
+    { ...update("t", [["a", p(0)]], eq("v.id", p(2))), from: table("u v"), joins: [{ type: "cross", table: table("w") }, join("inner", "z", eq("z.k", p(1)))] }],
+  ["UPDATE t SET a = 1 FROM u RETURNING *", { ...update("t", [["a", 1]]), from: table("u"), joins: [], returning: returning("*") }],
+  ["INSERT INTO t DEFAULT VALUES", { kind: "insert", table: n("t"), rows: [], defaultValues: true }],
+  ["REPLACE INTO t DEFAULT VALUES RETURNING a", { kind: "insert", or: "replace", table: n("t"), rows: [], defaultValues: true, returning: returning(["a"]) }],
+  ["INSERT OR IGNORE INTO t DEFAULT VALUES", { kind: "insert", or: "ignore", table: n("t"), rows: [], defaultValues: true }],
+  ["WITH c AS (SELECT 1 AS k) DELETE FROM t WHERE a = ?", { ...del("t", eq("a", p(0))), with: { recursive: false, tables: [{ name: n("c"), select: select([item(lit(1), "k")], null) }] } }],
+  ["WITH RECURSIVE c(n) AS (SELECT ?) UPDATE t SET a = ? FROM c",
+    { kind: "update", with: { recursive: true, tables: [{ name: n("c"), columns: [n("n")], select: select([item(p(0))], null) }] }, table: n("t"), assignments: [{ column: n("a"), value: p(1) }], from: table("c"), joins: [] }],
+  ["WITH c AS (SELECT 1) INSERT INTO t (a) SELECT * FROM c", { ...insert("t", ["a"], []), with: { recursive: false, tables: [{ name: n("c"), select: select([item(lit(1))], null) }] }, select: select("*", "c") }],
   ["UPDATE t SET a = 1 WHERE b = 2 RETURNING a, a + 1 AS c", { ...update("t", [["a", 1]], eq("b", 2)), returning: returning(["a", item(bin("+", "a", 1), "c")]) }],
   ["INSERT INTO t (a) VALUES (1) RETURNING *", { ...insert("t", ["a"], [[1]]), returning: returning("*") }],
   ["INSERT INTO t (a) VALUES (?) RETURNING a, ? AS b", { ...insert("t", ["a"], [[p(0)]]), returning: returning(["a", item(p(1), "b")]) }],

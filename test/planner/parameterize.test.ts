@@ -48,6 +48,11 @@ test("commands differing only in literal values of one type share a shape", () =
     [where(EQ(L(1), L(2))), where(EQ(L(-3), L(0)))],
     [{ kind: "update", table: "t", set: { a: 1, b: "x" }, where: L(true) }, { kind: "update", table: "t", set: { a: 9, b: "" }, where: L(false) }],
     [{ kind: "delete", table: "t", where: EQ(I("id"), L(null)) }, { kind: "delete", table: "t", where: EQ(I("id"), L(null)) }],
+    // UPDATE … FROM: its joins' and set's literals are slots too.
+    [
+      { kind: "update", table: "t", as: "a", from: { table: "u" }, joins: [{ type: "inner", table: "v", on: EQ(I("v.x"), L(1)) }], set: { a: 1 }, where: EQ(I("u.id"), L("k")) },
+      { kind: "update", table: "t", as: "a", from: { table: "u" }, joins: [{ type: "inner", table: "v", on: EQ(I("v.x"), L(2)) }], set: { a: 5 }, where: EQ(I("u.id"), L("z")) },
+    ],
     [where({ type: "is-null", expr: I("a"), not: false }), where({ type: "is-null", expr: I("a") })], // bind reads `not === true`
     [sel({ limit: 1 }), sel({ limit: 2 })], // pages of one query
     [sel({ limit: 10, offset: 0 }), sel({ limit: 0, offset: 990 })],
@@ -94,6 +99,10 @@ test("shapes that bind differently never share tokens, whatever their names hold
     [{ kind: "update", table: "t", set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", set: { b: 1 }, where: L(true) }],
     [{ kind: "update", table: "t", set: { a: "1" }, where: L(true) }, { kind: "update", table: "t", set: { a: 1 }, where: L(true) }],
     [{ kind: "update", table: "t", set: { a: 1, b: 2 }, where: L(true) }, { kind: "update", table: "t", set: { b: 2, a: 1 }, where: L(true) }],
+    [{ kind: "update", table: "t", set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }],
+    [{ kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", from: { table: "u", as: "u" }, set: { a: 1 }, where: L(true) }],
+    [{ kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", as: "u", set: { a: 1 }, where: L(true) }],
+    [{ kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", from: { table: "u" }, joins: [{ type: "cross", table: "v" }], set: { a: 1 }, where: L(true) }],
     [where(INSEL(I("a"), sub())), where({ type: "in", expr: I("a"), values: [L(1)] })],
     [where(INSEL(I("a"), sub())), where(INSEL(I("a"), sub(), true))],
     [where(EXISTS(sub())), where(EXISTS(sub(), true))],
@@ -127,6 +136,19 @@ test("values come in slot order, and withSlots puts slot n where literal n was",
   const updSlotted = withSlots(parsed as ParameterizableCommand) as unknown as { set: Record<string, unknown> };
   assert.equal(Object.keys(updSlotted.set), ["a", "__proto__", "b"], "every set key stays an own key");
   assert.equal(fill(updSlotted, values), parsed);
+
+  // UPDATE … FROM: the joins' ON, then set, where and returning.
+  const from: ParameterizableCommand = {
+    kind: "update",
+    table: "t",
+    from: { table: "u" },
+    joins: [{ type: "inner", table: "v", on: EQ(I("v.x"), L("j")) }],
+    set: { a: 2, b: "s" },
+    where: EQ(I("u.id"), L("w")),
+    returning: [{ expr: EQ(I("a"), L(4)), as: "r" }],
+  };
+  assert.equal(shape(from).values, ["j", 2, "s", "w", 4]);
+  assert.equal(fill(withSlots(from), shape(from).values), from);
 });
 
 test("subqueries' literals are slots in text order, before the statement's counts", () => {
@@ -203,6 +225,8 @@ test("what the tokens cannot stand for is bound as written", () => {
     sel({}, 7 as unknown as string),
     { kind: "update", table: "t", set: { a: { type: "param", index: 0 } }, where: L(true) },
     { kind: "update", table: "t", set: [1], where: L(true) },
+    { kind: "update", table: "t", from: { from: { kind: "select", table: "u", columns: "*" }, as: "d" }, set: { a: 1 }, where: L(true) },
+    { kind: "update", table: "t", from: { table: "u" }, joins: [{ type: "inner", from: { kind: "select", table: "u", columns: "*" }, as: "d", on: L(true) }], set: { a: 1 }, where: L(true) },
     { kind: "delete", table: "t" },
   ];
   for (const c of none) assert.is(shapeOf(c as ParameterizableCommand), undefined, JSON.stringify(c));
