@@ -390,6 +390,8 @@ function lowerJoin(join: JoinClause): Join {
   if (join.on !== undefined) return { type, ...source, on: lowerExpr(join.on) };
   if (join.using !== undefined) return { type, ...source, using: join.using.map(name) };
   if (type === "inner") return { type: "cross", ...source };
+  // `LEFT JOIN json_each(t.tags) j`, as SQLite takes it: the binder pairs each row with its document's rows.
+  if (type === "left" && "from" in read && read.from.kind === "function") return { type, ...source };
   throw new SqlError("sql_error", `${type.toUpperCase()} JOIN needs ON, USING or NATURAL`, at(join.span));
 }
 

@@ -119,6 +119,13 @@ export const jsonTableCases: readonly Case[] = [
     rows(["u.id", "j.value"], ["u1", "first"], ["u2", null], ["u3", "x"], ["u4", null], ["u5", "hi"]),
   ),
   c(
+    "LEFT JOIN json_each(…) with no condition, as SQLite takes it: a row whose document has no rows keeps one of NULLs",
+    null,
+    sel(users, ["u.id", "j.value"], { as: "u", joins: [{ type: "left", from: CALL("json_each", FN("json_array", I("u.note"))), as: "j" }], where: C("<>", "u.id", "u1"), orderBy: [{ column: "u.id" }] }),
+    "SELECT u.id, j.value FROM users u LEFT JOIN json_each(CASE WHEN u.note IS NULL THEN NULL ELSE json_array(u.note) END) j WHERE u.id <> 'u1' ORDER BY u.id",
+    rows(["u.id", "j.value"], ["u2", null], ["u3", "x"], ["u4", null], ["u5", "hi"]),
+  ),
+  c(
     "A correlated EXISTS over json_each of the enclosing row",
     (t) => t(users).as("u").select("id").where(exists(t(jsonEach(notes())).select(val(1).as("one")).where(eq("value", "Paris")))).orderBy("id"),
     sel(users, ["id"], { as: "u", where: { type: "exists", select: FROM(CALL("json_each", NOTES), [AS(L(1), "one")], { where: C("=", "value", "Paris") }) }, orderBy: [{ column: "id" }] }),
