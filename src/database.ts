@@ -16,7 +16,7 @@ import path from "node:path";
 import type { Change, EngineApi } from "./catalog/types.js";
 import type { Command, Value } from "./commands/types.js";
 import type { Result } from "./commands/results.js";
-import type { Subquery, WithTableSource } from "./api/expressions.js";
+import type { DerivedInput } from "./api/expressions.js";
 import { TableQuery } from "./api/table-query.js";
 import { checkThen, runChecked } from "./checked.js";
 import { StorageError, StoreError } from "./errors.js";
@@ -176,7 +176,7 @@ export class Database {
     return this.execute({ kind: "sql", sql: text, params });
   }
 
-  table(name: string | Subquery | WithTableSource): TableQuery {
+  table(name: string | DerivedInput): TableQuery {
     return new TableQuery(name, (command) => this.execute(command));
   }
 

@@ -16,7 +16,7 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Queryable } from "./api/queryable.js";
-import type { Subquery, WithTableSource } from "./api/expressions.js";
+import type { DerivedInput } from "./api/expressions.js";
 import { TableQuery } from "./api/table-query.js";
 import type { Change } from "./catalog/types.js";
 import { checkThen } from "./checked.js";
@@ -55,7 +55,7 @@ export class Transaction implements Queryable {
     return this.execute({ kind: "sql", sql: text, params });
   }
 
-  table(name: string | Subquery | WithTableSource): TableQuery {
+  table(name: string | DerivedInput): TableQuery {
     return new TableQuery(name, (command) => this.execute(command));
   }
 

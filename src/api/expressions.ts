@@ -25,10 +25,12 @@ import type {
   ColumnType,
   Command,
   ComparisonOp,
-  DerivedSource,
   Expression,
+  FromSource,
   OrderBy,
   SelectCommand,
+  TableFunctionCall,
+  TableFunctionName,
   Value,
   WindowFrameSpec,
   WindowFunctionName,
@@ -323,8 +325,37 @@ export function withTable(name: string, query: Subquery, columns?: readonly stri
   return new WithTableSource(name, query, columns);
 }
 
-/** What a derived table reads: a select, or a WITH table. */
-export function derivedSourceOf(source: Subquery | WithTableSource, what: string): DerivedSource {
+/**
+ * A table function's rows for the builder (SQLite's json_each, json_tree),
+ * read by `table(…)` and the joins as a table: `jsonEach(col("t.tags"))`
+ * joined after `t` reads each of its rows' documents (a string names a
+ * column, as a left operand does; `path` is a value).
+ */
+export class TableFunctionSource {
+  /** The wire form (`from`). */
+  readonly call: TableFunctionCall;
+
+  constructor(name: TableFunctionName, doc: Operand, path?: Operand) {
+    this.call = { kind: "function", name, args: path === undefined ? [toLeft(doc)] : [toLeft(doc), toRight(path)] };
+  }
+}
+
+/** `json_each(doc [, path])`: a row per member or element of the document's top level (or of the value at `path`). */
+export function jsonEach(doc: Operand, path?: Operand): TableFunctionSource {
+  return new TableFunctionSource("json_each", doc, path);
+}
+
+/** `json_tree(doc [, path])`: a row per value of the document (or of the value at `path`), walked in order. */
+export function jsonTree(doc: Operand, path?: Operand): TableFunctionSource {
+  return new TableFunctionSource("json_tree", doc, path);
+}
+
+/** What a builder source may read besides a table: a select, a WITH table or a table function. */
+export type DerivedInput = Subquery | WithTableSource | TableFunctionSource;
+
+/** What a derived table reads: a select, a WITH table, or a table function's rows. */
+export function derivedSourceOf(source: DerivedInput, what: string): FromSource {
+  if (source instanceof TableFunctionSource) return source.call;
   return source instanceof WithTableSource ? source.table : selectOf(source, what);
 }
 

@@ -10,7 +10,7 @@
 
 import type { Result } from "../commands/results.js";
 import type { Value } from "../commands/types.js";
-import type { Subquery, WithTableSource } from "./expressions.js";
+import type { DerivedInput } from "./expressions.js";
 import type { TableQuery } from "./table-query.js";
 
 export interface Queryable {
@@ -19,5 +19,5 @@ export interface Queryable {
   /** Runs one SQL statement; each `?` takes the next value of `params`. */
   sql(text: string, params?: readonly Value[]): Promise<Result>;
   /** The fluent builder on table `name`, or on a select's rows read as a table's (a derived table). */
-  table(name: string | Subquery | WithTableSource): TableQuery;
+  table(name: string | DerivedInput): TableQuery;
 }

@@ -15,7 +15,7 @@
 import type { Result } from "../commands/results.js";
 import type { Command, CompoundOperator, Expression, Join, OnConflict, OrderBy, Returning, SelectColumn, SelectCommand, SetValue, SourceItem, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import { and, derivedSourceOf, eq, isNull, selectOf, type Aliased, type Operand, type Subquery, type WithTableSource } from "./expressions.js";
+import { and, derivedSourceOf, eq, isNull, selectOf, type Aliased, type Operand, type DerivedInput, type Subquery } from "./expressions.js";
 
 export type Runner = (command: Command) => Promise<Result>;
 
@@ -74,7 +74,7 @@ const EXPRESSION_TYPES = new Set([
 ]);
 
 export class TableQuery<R extends Row = Row> {
-  readonly #table: string | Subquery | WithTableSource;
+  readonly #table: string | DerivedInput;
   readonly #run: Runner;
   #state: State = INITIAL;
 
@@ -83,7 +83,7 @@ export class TableQuery<R extends Row = Row> {
    * (a derived table, SQL's `FROM (SELECT …)`); `run` executes a wire
    * command, e.g. `(command) => db.execute(command)`.
    */
-  constructor(table: string | Subquery | WithTableSource, run: Runner) {
+  constructor(table: string | DerivedInput, run: Runner) {
     this.#table = table;
     this.#run = run;
   }
@@ -114,12 +114,13 @@ export class TableQuery<R extends Row = Row> {
 
   /**
    * An update's FROM (SQL's `UPDATE … FROM`): a table, or a select's rows
-   * as a derived table (name it with `as`) or a WITH table, joined with the
+   * as a derived table (name it with `as`), a WITH table or a table
+   * function's rows (`jsonEach(…)`), joined with the
    * table updated; `.join()` and the other joins add sources to it. The
    * update's values and `where` read every source; a row is updated when
    * some joined row holds it, from the last one that does.
    */
-  from(table: string | Subquery | WithTableSource, options: { readonly as?: string } = {}): TableQuery<R> {
+  from(table: string | DerivedInput, options: { readonly as?: string } = {}): TableQuery<R> {
     const source = typeof table === "string" ? { table } : { from: derivedSourceOf(table, "The query given to .from()") };
     return this.#with({ from: { ...source, ...(options.as === undefined ? {} : { as: options.as }) } }, ["update"], "from");
   }
@@ -184,31 +185,31 @@ export class TableQuery<R extends Row = Row> {
    * `as`) or a WITH table, on a condition: an expression (ON), `{ using: [columns] }` or
    * `{ natural: true }`.
    */
-  join(table: string | Subquery | WithTableSource, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
+  join(table: string | DerivedInput, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
     return this.#addJoin("inner", table, on, options.as, "join");
   }
 
   /** Keeps the rows so far that match nothing, with NULLs for the joined source. */
-  leftJoin(table: string | Subquery | WithTableSource, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
+  leftJoin(table: string | DerivedInput, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
     return this.#addJoin("left", table, on, options.as, "leftJoin");
   }
 
   /** Keeps the joined source's rows that match nothing, with NULLs for every source before it. */
-  rightJoin(table: string | Subquery | WithTableSource, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
+  rightJoin(table: string | DerivedInput, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
     return this.#addJoin("right", table, on, options.as, "rightJoin");
   }
 
   /** Keeps the unmatched rows of both sides, as `leftJoin` and `rightJoin` do. */
-  fullJoin(table: string | Subquery | WithTableSource, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
+  fullJoin(table: string | DerivedInput, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
     return this.#addJoin("full", table, on, options.as, "fullJoin");
   }
 
   /** Every pair of the rows so far and the joined source's (SQL's `FROM a, b`); `where` then picks. */
-  crossJoin(table: string | Subquery | WithTableSource, options: { readonly as?: string } = {}): TableQuery<R> {
+  crossJoin(table: string | DerivedInput, options: { readonly as?: string } = {}): TableQuery<R> {
     return this.#addJoin("cross", table, undefined, options.as, "crossJoin");
   }
 
-  #addJoin(type: Join["type"], table: string | Subquery | WithTableSource, on: JoinCondition | undefined, as: string | undefined, call: string): TableQuery<R> {
+  #addJoin(type: Join["type"], table: string | DerivedInput, on: JoinCondition | undefined, as: string | undefined, call: string): TableQuery<R> {
     const source = typeof table === "string" ? { table } : { from: derivedSourceOf(table, `The query given to .${call}()`) };
     const condition = on === undefined ? {} : "using" in on ? { using: on.using } : "natural" in on ? { natural: on.natural } : { on };
     const join: Join = { type, ...source, ...(as === undefined ? {} : { as }), ...condition };

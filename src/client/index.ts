@@ -17,7 +17,7 @@
  * client does not offer one.
  */
 
-import type { Subquery, WithTableSource } from "../api/expressions.js";
+import type { DerivedInput } from "../api/expressions.js";
 import { TableQuery } from "../api/table-query.js";
 import type { Queryable } from "../api/queryable.js";
 import type { Result } from "../commands/results.js";
@@ -61,7 +61,7 @@ export class RemoteDatabase implements Queryable {
     return this.execute({ kind: "sql", sql: text, params });
   }
 
-  table(name: string | Subquery | WithTableSource): TableQuery {
+  table(name: string | DerivedInput): TableQuery {
     return new TableQuery(name, (command) => this.execute(command));
   }
 

@@ -320,7 +320,7 @@ export const definitions = {
     properties: { name, columns: names, unique: { type: "boolean" } },
   },
 
-  // A table by name, or a derived table: a select as `from` (exactly one of the two).
+  // A table by name, or a derived table: a select (or table function) as `from` (exactly one of the two).
   join: {
     type: "object",
     additionalProperties: false,
@@ -378,8 +378,9 @@ export const definitions = {
     additionalProperties: { if: { type: "object" }, then: ref("expression") },
   },
 
-  // A derived table's rows: a select, or (kind "with") a WITH table, which names its columns and may read itself.
-  // Chosen by `kind` (if/then, not oneOf, so an error names the field at fault: a mistyped kind is "kind: must be one of select, with").
+  // A derived table's rows: a select, (kind "with") a WITH table, which names its columns and may read itself,
+  // or (kind "function") a table function's rows.
+  // Chosen by `kind` (if/then, not oneOf, so an error names the field at fault: a mistyped kind is "kind: must be one of select, with, function").
   derived: {
     type: "object",
     if: { required: ["kind"], properties: { kind: { const: "with" } } },
@@ -387,8 +388,19 @@ export const definitions = {
     else: {
       if: { required: ["kind"], properties: { kind: { const: "select" } } },
       then: ref("select"),
-      else: { required: ["kind"], properties: { kind: { enum: ["select", "with"] } } },
+      else: {
+        if: { required: ["kind"], properties: { kind: { const: "function" } } },
+        then: ref("tableFunction"),
+        else: { required: ["kind"], properties: { kind: { enum: ["select", "with", "function"] } } },
+      },
     },
+  },
+  // SQLite's json_each / json_tree: the document and, optionally, a path; they may read the sources before it.
+  tableFunction: {
+    type: "object",
+    additionalProperties: false,
+    required: ["kind", "name", "args"],
+    properties: { kind: { const: "function" }, name: { enum: ["json_each", "json_tree"] }, args: { type: "array", minItems: 1, maxItems: 2, items: ref("expression") } },
   },
   withTable: {
     type: "object",

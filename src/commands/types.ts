@@ -151,10 +151,10 @@ export type SelectColumn = string | { readonly expr: Expression; readonly as: st
 /** `cross`: every pair, no condition (SQL's `FROM a, b` and CROSS JOIN). */
 export type JoinType = "inner" | "left" | "right" | "full" | "cross";
 
-/** A source: a table, or `from`, a select (or WITH table) whose rows are read as a table's (exactly one of the two); `as` names it. */
+/** A source: a table, or `from`, a select (or WITH table, or table function) whose rows are read as a table's (exactly one of the two); `as` names it. */
 export interface SourceItem {
   readonly table?: string;
-  readonly from?: DerivedSource;
+  readonly from?: FromSource;
   readonly as?: string;
 }
 
@@ -183,8 +183,8 @@ export interface SelectCommand {
   readonly kind: "select";
   /** Absent (and no `from`): no FROM, the columns are evaluated once (`SELECT 1 + 1`). */
   readonly table?: string;
-  /** Instead of `table`, a derived table: the rows of this select (or WITH table), read as a table's. */
-  readonly from?: DerivedSource;
+  /** Instead of `table`, a derived table: the rows of this select (or WITH table, or table function), read as a table's. */
+  readonly from?: FromSource;
   /** An alias for `table` (or `from`), so a table can join itself; qualified names then use it. */
   readonly as?: string;
   readonly columns: "*" | readonly SelectColumn[];
@@ -212,6 +212,24 @@ export interface SelectCommand {
 
 /** What a derived table reads: a select, or a WITH table (a select with a name it may read itself by, and column names). */
 export type DerivedSource = SelectCommand | WithTable;
+
+/** What a `from` (of a select or a join) reads other than a stored table: a derived table, or a table function's rows. */
+export type FromSource = DerivedSource | TableFunctionCall;
+
+/** SQLite's table-valued JSON functions: `json_each` reads a document's top level, `json_tree` walks all of it. */
+export type TableFunctionName = "json_each" | "json_tree";
+
+/**
+ * A table function read as a table (SQL's `FROM json_each(doc [, path])`):
+ * its rows are made from `args`, the document and optionally a path, which
+ * may read the sources before it (`FROM t, json_each(t.tags)`): it is then
+ * made again for each row of them, as SQLite's table functions are.
+ */
+export interface TableFunctionCall {
+  readonly kind: "function";
+  readonly name: TableFunctionName;
+  readonly args: readonly Expression[];
+}
 
 /**
  * SQL's `WITH name(columns…) AS (select)`, read where it stands. Its

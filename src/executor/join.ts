@@ -14,7 +14,9 @@
  * - hash: builds a map of the joined table on the join columns, once per
  *   run — or, when the outer tuples are fewer, a map of them that one pass
  *   over the joined rows probes;
- * - nested loop: tries every joined row.
+ * - nested loop: tries every joined row;
+ * - lateral: a table function whose arguments read the tuple makes its
+ *   rows from each tuple, and every one is tried.
  * The ON condition is evaluated on every candidate pair, less the
  * equalities the key match already guarantees (a Map key matches exactly
  * when `=` is TRUE: same number, same text, same boolean, never NULL). A
@@ -24,7 +26,7 @@
 import type { Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import { conjuncts } from "../planner/passes.js";
-import type { BoundExpr, JoinStep } from "../planner/plan.js";
+import type { BoundExpr, JoinStep, TableCall } from "../planner/plan.js";
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type ValueFn } from "./codegen.js";
 import { columnValue, NULL_ROW, type Column, type StoredRow, type TableStore } from "./table-store.js";
 
@@ -40,6 +42,8 @@ export interface PreparedJoin {
   readonly on: PredicateFn | undefined;
   readonly outerKeys: readonly ValueFn[];
   readonly innerPositions: readonly number[];
+  /** A lateral table function's arguments, over each tuple. */
+  readonly lateral: readonly ValueFn[];
 }
 
 /** Whether a term (of ON, or a WHERE term decided at an inner join) is an equality the join's key match already guarantees. */
@@ -61,7 +65,7 @@ export function impliedByKey(step: JoinStep, positionOf: (column: string) => num
   };
 }
 
-export function prepareJoin(step: JoinStep, table: string, positionOf: (column: string) => number, context?: CompileContext): PreparedJoin {
+export function prepareJoin(step: JoinStep, table: string, positionOf: (column: string) => number, context?: CompileContext, call?: TableCall): PreparedJoin {
   const s = step.strategy;
   const keyed = s.kind === "index-nested-loop" || s.kind === "hash";
   const implied = impliedByKey(step, positionOf);
@@ -73,6 +77,7 @@ export function prepareJoin(step: JoinStep, table: string, positionOf: (column: 
     on: rest.length === 0 ? undefined : compilePredicate(rest.length === 1 ? (rest[0] as BoundExpr) : { kind: "and", operands: rest }, "tuple", context),
     outerKeys: keyed ? s.outerKeys.map((k) => compileValue(k, "tuple", context)) : [],
     innerPositions: keyed ? s.innerColumns.map(positionOf) : [],
+    lateral: s.kind === "lateral" && call !== undefined ? call.args.map((a) => compileValue(a, "tuple", context)) : [],
   };
 }
 
@@ -204,6 +209,18 @@ export function runJoin<T = Tuple>(
     case "nested-loop":
       candidates = () => store.rows;
       break;
+    case "lateral": {
+      // Each tuple's arguments make its rows, into the heap the compiled code reads (`json-table.ts`).
+      const rowsFor = store.rowsFor?.bind(store);
+      if (rowsFor === undefined) throw new StoreError("internal_error", "A lateral join reads no table function");
+      const args = join.lateral as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => Value)[];
+      const values = new Array<Value>(args.length);
+      candidates = (t) => {
+        for (let k = 0; k < args.length; k++) values[k] = args[k]!(t, params, heaps);
+        return rowsFor(values);
+      };
+      break;
+    }
     default:
       return assertNever(s, "join strategy");
   }

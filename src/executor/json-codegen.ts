@@ -9,11 +9,13 @@
  * (SQLite's JSON subtype), a single-path json_extract is JSON when it finds
  * an array or object, a number read by it or `->>` is written as its JSON
  * text's type says (`1E2` as the real `100.0`), anything else is its SQL
- * value written as JSON.
+ * value written as JSON; a table function's value (json_each's) as its row's
+ * `type` says.
  */
 
 import { FUNCTIONS, JSON_RESULT } from "../planner/functions.js";
 import type { BoundExpr, FunctionName } from "../planner/plan.js";
+import { KEY, TYPE } from "../planner/table-functions.js";
 import { typeOf } from "../planner/static-types.js";
 import type { Codegen } from "./codegen.js";
 import { arrowPathOf, pathOf } from "./json-functions.js";
@@ -58,6 +60,11 @@ function isJsonText(e: BoundExpr): boolean {
 /** Code for `e`'s value as JSON text (never NULL: NULL is `null`). */
 export function jsonArgument(g: Codegen, e: BoundExpr): string {
   const t = g.temp();
+  if (e.kind === "column" && e.type === "unknown") {
+    // Only a table function's columns read from JSON are of no type: the row's `type` says what its value is.
+    const type = e.column === KEY ? "null" : g.value({ kind: "column", source: e.source, column: TYPE, name: "type", type: "text" });
+    return `h.json.cellArgument(${g.value(e)}, ${type})`;
+  }
   if (isJsonText(e)) return `((${t} = ${g.value(e)}) === null ? "null" : ${t})`;
   if (e.kind === "function" && (e.name === "json_extract" || e.name === "->>")) {
     const [doc, at] = e.args as [BoundExpr, BoundExpr];

@@ -29,7 +29,7 @@ import { BadJsonPath, MalformedJson, arrayLength, jsonTypeName, locate, minify, 
  * `->>`): "json_extract(): malformed JSON". Each function catches them
  * itself: a closure per call would cost a row its allocation.
  */
-function failure(label: string, error: unknown): unknown {
+export function failure(label: string, error: unknown): unknown {
   if (error instanceof MalformedJson) return new StoreError("invalid_request", `${label}: malformed JSON`);
   if (error instanceof BadJsonPath) return new StoreError("invalid_request", `${label}: bad JSON path: '${error.message}'`);
   if (error instanceof TooDeep) return new StoreError("invalid_request", `${label}: ${error.message}`);
@@ -136,6 +136,17 @@ export function extractArgument(name: string, doc: string | null, path: JsonPath
   } catch (error) {
     throw failure(name, error);
   }
+}
+
+/**
+ * A table function's value (json_each's `value`, `atom`, `key`) as an
+ * argument of a JSON builder, as SQLite passes it on: an array or object
+ * as JSON (its JSON subtype), a real as a real, by the row's `type`
+ * (`null` for `key`, whose type is not the value's).
+ */
+export function cellArgument(value: Value, type: Value): string {
+  if (type === "object" || type === "array") return value as string;
+  return encode(value, type === "real");
 }
 
 const INT64_MIN = -(2n ** 63n);

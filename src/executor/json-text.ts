@@ -50,6 +50,11 @@ const isHex = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 &&
 /** Set by `skipString`: whether the string it read holds an escape. */
 let escaped = false;
 
+/** Whether the string `skipString` read last holds an escape (to decode). */
+export function stringEscaped(): boolean {
+  return escaped;
+}
+
 /** The end of the string whose quote is at `i`. */
 export function skipString(t: string, i: number): number {
   escaped = false;

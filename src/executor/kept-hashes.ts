@@ -55,8 +55,9 @@ export class KeptHashes implements TableStore {
 
 const kept = new WeakMap<TableStore, KeptHashes>();
 
-/** A derived table's rows (never changed once made) that keep their hashes for as long as they live. */
+/** A derived table's rows (never changed once made) that keep their hashes for as long as they live; a table function's as they are (a lateral one's rows are made per tuple: nothing to keep). */
 export function keptHashes(store: TableStore): TableStore {
+  if (store.rowsFor !== undefined) return store;
   let out = kept.get(store);
   if (out === undefined) kept.set(store, (out = new KeptHashes(store)));
   return out;

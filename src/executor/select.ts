@@ -49,6 +49,8 @@ import { accessRows, impliedByAccess, keyInRunner, rangeRows } from "./access.js
 import { compileAggregate, type AggregateFn, type GroupTest } from "./aggregate.js";
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
 import { DerivedRows, withDerived, type TableRows } from "./derived.js";
+import { CallRows } from "./table-calls.js";
+import { JSON_TABLE_SHAPE } from "../planner/table-functions.js";
 import { keptHashes } from "./kept-hashes.js";
 import { MAX_RECURSIVE_ROWS, RecursiveRows } from "./recursive.js";
 import { compileFilter, type FilterFn } from "./filter.js";
@@ -173,6 +175,11 @@ function prepareWith(
   for (const source of plan.sources) {
     // The rows a recursive select runs over: `RecursiveRows` hands them in as this table.
     if (source.working !== undefined) derivedColumns.set(source.table, source.working.columns);
+    if (source.call !== undefined) {
+      derived.push(new CallRows(source.table, source.call, source.call.lateral ? [] : source.call.args.map((a) => compileValue(a, "row", context))));
+      derivedColumns.set(source.table, JSON_TABLE_SHAPE.columns);
+      continue;
+    }
     if (source.derived === undefined) continue;
     const { recursion, types } = source.derived;
     if (recursion === undefined) derived.push(new DerivedRows(source.table, types, arrays(source.derived.select)));
@@ -216,7 +223,7 @@ function prepareWith(
     firstTest: firstWhere === undefined || !walked ? undefined : compilePredicate(firstWhere, "row", context),
     joins: plan.joins.map((j) => {
       const table = plan.sources[j.source]?.table ?? "";
-      return prepareJoin(j, table, (c) => columnOf(table, c), context);
+      return prepareJoin(j, table, (c) => columnOf(table, c), context, plan.sources[j.source]?.call);
     }),
     afterJoin: plan.joins.map((j) => {
       // An inner join may match on a WHERE equality (a comma join's): its key then guarantees it.

@@ -107,6 +107,11 @@ export interface TableStore {
    * again); absent, a hash join hashes the rows it is given each time.
    */
   hashOn?(positions: readonly number[]): ReadonlyMap<unknown, readonly StoredRow[]>;
+  /**
+   * A lateral table function's rows for one tuple's arguments, made into
+   * its heap (`json-table.ts`); absent for every other store.
+   */
+  rowsFor?(args: readonly Value[]): readonly StoredRow[];
 }
 
 export interface Stores {

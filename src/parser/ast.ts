@@ -255,8 +255,21 @@ export interface DerivedTableRef {
   readonly span: Span;
 }
 
+/** `name(arg, …) [AS] alias`: a table function's rows (json_each, json_tree). */
+export interface TableFunctionRef {
+  readonly name: Name;
+  readonly args: readonly Expr[];
+  readonly alias?: Name;
+  readonly span: Span;
+}
+
 /** What FROM and JOIN read. */
-export type FromItem = TableRef | DerivedTableRef;
+export type FromItem = TableRef | DerivedTableRef | TableFunctionRef;
+
+/** Whether a FROM item calls a table function (a table's reference has the same members but `args`). */
+export function isTableFunctionRef(item: FromItem): item is TableFunctionRef {
+  return "args" in item;
+}
 
 /** `name AS (SELECT …)` of a WITH clause. */
 export interface CommonTable {

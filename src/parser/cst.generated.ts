@@ -239,9 +239,11 @@ export interface TableRefCstNode extends CstNode {
 
 export type TableRefCstChildren = {
   Identifier?: (IToken)[];
-  LParen?: IToken[];
+  LParen?: (IToken)[];
+  expression?: (ExpressionCstNode)[];
+  Comma?: IToken[];
+  RParen?: (IToken)[];
   selectStatement?: SelectStatementCstNode[];
-  RParen?: IToken[];
   As?: IToken[];
 };
 

@@ -413,11 +413,26 @@ class SqlGrammar extends CstParser {
     );
   });
 
-  /** A table by name, or a derived table: a select in parentheses. */
+  /** A table by name, a table function's call (`json_each(doc, path)`), or a derived table: a select in parentheses. */
   readonly tableRef = this.RULE("tableRef", () => {
     this.OR(
       (this.alternatives.tableRef ??= [
-        { ALT: () => this.CONSUME(T.Identifier) },
+        {
+          ALT: () => {
+            this.CONSUME(T.Identifier);
+            this.OPTION3(() => {
+              this.CONSUME2(T.LParen);
+              this.OPTION4(() => {
+                this.SUBRULE(this.expression);
+                this.MANY(() => {
+                  this.CONSUME(T.Comma);
+                  this.SUBRULE2(this.expression);
+                });
+              });
+              this.CONSUME2(T.RParen);
+            });
+          },
+        },
         {
           ALT: () => {
             this.CONSUME(T.LParen);

@@ -457,7 +457,7 @@ class AstBuilder {
     return { expr, alias, text, span: this.span(start, alias.span.end) };
   }
 
-  /** A table by name or a derived table; a derived one leaves the depth of its deepest expression in `this.depth`. */
+  /** A table by name, a table function's call or a derived table; the last two leave the depth of their deepest expression in `this.depth`. */
   private tableRef(node: C.TableRefCstNode): A.FromItem {
     const c = node.children;
     const ids = c.Identifier ?? [];
@@ -470,6 +470,20 @@ class AstBuilder {
     }
     this.depth = 0;
     const table = this.name(ids[0]!);
+    if (c.LParen) {
+      // A table function's call: its arguments leave their deepest depth, as a derived table's select does.
+      const args: A.Expr[] = [];
+      let depth = 0;
+      for (const arg of c.expression ?? []) {
+        args.push(this.expression(arg));
+        depth = Math.max(depth, this.depth);
+      }
+      this.depth = depth;
+      const close = endOf(c.RParen![0]!);
+      if (!ids[1]) return { name: table, args, span: this.span(table.span.start, close) };
+      const alias = this.name(ids[1]);
+      return { name: table, args, alias, span: this.span(table.span.start, alias.span.end) };
+    }
     if (!ids[1]) return { name: table, span: table.span };
     const alias = this.name(ids[1]);
     return { name: table, alias, span: this.span(table.span.start, alias.span.end) };

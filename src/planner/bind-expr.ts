@@ -22,7 +22,7 @@ import { castValue } from "./casts.js";
 import { FUNCTIONS, argKind, arity, functionNamed, readsClock } from "./functions.js";
 import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy } from "./plan.js";
 import { Numbering } from "./numbering.js";
-import { Scope, tableScope, type ScopeSource } from "./scope.js";
+import { Scope, sourceColumnType, tableScope, type ScopeSource } from "./scope.js";
 import { WINDOW_ONLY, WindowCollector, bindWindowCall } from "./bind-window.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
@@ -300,7 +300,7 @@ export class ExprBinder {
       }
     }
     if (r.kind === "column") {
-      return { kind: "column", source: r.source.index, column: r.column, name, type: r.source.table.types[r.column]! };
+      return { kind: "column", source: r.source.index, column: r.column, name, type: sourceColumnType(r.source, r.column) };
     }
     if (r.kind === "merged") return r.merged.expr;
     return this.bindComputed(r.source, r.expr, depth + 1);

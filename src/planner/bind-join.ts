@@ -74,6 +74,8 @@ function conditionOf(j: Join, i: number): "on" | "using" | "natural" | "none" {
     if (given.length > 0) throw new StoreError("invalid_request", `${at}: a cross join has no condition: make it an inner join to give it ${given[0]}`);
     return "none";
   }
+  // A left join of a table function needs none (SQLite's `LEFT JOIN json_each(t.tags)`): each row keeps its document's rows, or one of NULLs.
+  if (given.length === 0 && j.type === "left" && j.from?.kind === "function") return "none";
   if (given.length === 0) throw new StoreError("invalid_request", `${at}: a${j.type === "inner" ? "n" : ""} ${j.type} join needs on, using or natural`);
   if (given.length > 1) throw new StoreError("invalid_request", `${at}: a join takes one of on, using and natural, not ${given.join(" and ")}`);
   return given[0]!;

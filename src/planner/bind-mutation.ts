@@ -14,6 +14,7 @@ import type { DeleteCommand, Expression, InsertCommand, Join, OnConflict, Return
 import { StoreError, ValidationError, type ProblemEntry } from "../errors.js";
 import { ExprBinder, type BindContext } from "./bind-expr.js";
 import { bindJoins } from "./bind-join.js";
+import { bindCalls } from "./bind-call.js";
 import { bindColumns, bindSelectPlan, bindSources, checkDistinctNames, checkName, planSource, requireTable } from "./bind-select.js";
 import type { Assignment, BoundExpr, ConflictPlan, InsertSelect, InsertValue, OutputColumn, Plan, SelectPlan } from "./plan.js";
 import { familyOf, typeOf, type Family } from "./static-types.js";
@@ -268,9 +269,11 @@ function bindUpdateJoin(cmd: UpdateCommand, from: SourceItem, catalog: Catalog, 
   const targetName = cmd.as ?? cmd.table;
   const clash = sources.slice(0, -1).find((s) => s.name === targetName);
   if (clash !== undefined) throw new StoreError(context.misuse, `"${targetName}" is the table updated: FROM names it again, so alias it there (FROM ${clash.table.name} AS other)`);
-  const { steps, merged } = bindJoins(joins, sources, context, undefined);
-  const select: SelectPlan = { kind: "select", sources: sources.map(planSource), access: { kind: "scan" }, joins: steps, distinct: false, orderBy: [], output: "arrays", columns: [] };
-  return { scope: new Scope(sources, false, merged), select };
+  const joined = bindJoins(joins, sources, context, undefined);
+  const scope = new Scope(sources, false, joined.merged);
+  const { calls, steps } = bindCalls([from, ...joins], sources, scope, joined.steps, context, undefined);
+  const select: SelectPlan = { kind: "select", sources: sources.map((s, i) => planSource(s, calls[i])), access: { kind: "scan" }, joins: steps, distinct: false, orderBy: [], output: "arrays", columns: [] };
+  return { scope, select };
 }
 
 export function bindDelete(cmd: DeleteCommand, catalog: Catalog, context: BindContext): Plan {

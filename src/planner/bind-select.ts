@@ -18,17 +18,19 @@
  * binds its select on its own and is read as a table (`derived-table.ts`).
  */
 
-import type { CompoundArm, CompoundOperator, DerivedSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
+import type { CompoundArm, CompoundOperator, FromSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
 import { AggregateCollector, ExprBinder, OuterLink, bindContext, settle, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
+import { bindCalls } from "./bind-call.js";
 import { bindJoins } from "./bind-join.js";
 import { bindWithTable, withTableSource } from "./bind-recursive.js";
 import { WindowCarry, WindowCollector, holdsWindow, sortOrder } from "./bind-window.js";
-import type { BoundExpr, CompoundStep, Count, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, WindowCall, Windowing } from "./plan.js";
-import { derivedTableInfo, describeDerived } from "./derived-table.js";
-import { Scope, type ScopeSource } from "./scope.js";
+import type { BoundExpr, CompoundStep, Count, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, TableCall, WindowCall, Windowing } from "./plan.js";
+import { derivedTableInfo, derivedTableName, describeDerived } from "./derived-table.js";
+import { Scope, sourceColumnType, type ScopeSource } from "./scope.js";
+import { VISIBLE_COLUMNS, callTableInfo, isTableFunction } from "./table-functions.js";
 import { familyOf, typeOf, unify } from "./static-types.js";
 import type { Catalog, TableInfo } from "./table-info.js";
 import { sameExprKey } from "./walk.js";
@@ -74,13 +76,21 @@ export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindC
  * join a derived table needs an alias: it has no name of its own for
  * qualified names, `*`'s keys or messages to use.
  */
-function bindSource(cmd: SelectCommand, item: { readonly table?: string; readonly from?: DerivedSource; readonly as?: string }, index: number, joined: boolean, catalog: Catalog, context: BindContext): ScopeSource {
+function bindSource(cmd: SelectCommand, item: { readonly table?: string; readonly from?: FromSource; readonly as?: string }, index: number, joined: boolean, catalog: Catalog, context: BindContext): ScopeSource {
   const alias = item.as === undefined ? {} : { alias: checkName(item.as, "alias") };
   if (item.from === undefined) {
     if (item.table === undefined) throw new StoreError("invalid_request", "A join names a table, or a select as its from");
     return withTableSource(cmd, checkName(item.table, "table"), item.as, index, context) ?? { table: requireTable(catalog, item.table), name: item.as ?? item.table, index, ...alias };
   }
   if (item.table !== undefined) throw new StoreError("invalid_request", "A source is a table or a select (from), not both");
+  if (item.from.kind === "function") {
+    // Its arguments are bound once every source is known (`bind-call.ts`); unaliased, it answers to the function's name, as in SQLite.
+    const { name, args } = item.from;
+    if (!isTableFunction(name)) throw new StoreError(context.misuse, `No table function is named "${name}": FROM and JOIN call json_each or json_tree`);
+    if (args.length < 1 || args.length > 2) throw new StoreError(context.misuse, `${name}() takes a JSON document and, optionally, a path: got ${args.length} argument(s)`);
+    const as = item.as === undefined ? name : checkName(item.as, "alias");
+    return { table: callTableInfo(derivedTableName(index)), name: as, alias: as, index, call: name };
+  }
   if (item.from.kind === "with") {
     // A WITH table answers to its own name, as SQL's reference to one does.
     const name = checkName(item.as ?? item.from.name, "alias");
@@ -113,7 +123,9 @@ export function bindColumns(columns: "*" | readonly SelectColumn[], sources: rea
       if (merged === undefined) out.push({ name: qualify(c), expr: expr(), column: c });
       else if (Math.min(...merged.covers) === s.index) out.push({ name: qualify(c), expr: merged.expr, column: c });
     };
-    s.table.columns.forEach((c, column) => push(c, () => ({ kind: "column", source: s.index, column, name: qualify(c), type: s.table.types[column]! })));
+    // A table function's hidden columns (json, root) are read by name only, as in SQLite.
+    const shown = s.call === undefined ? s.table.columns : s.table.columns.slice(0, VISIBLE_COLUMNS);
+    shown.forEach((c, column) => push(c, () => ({ kind: "column", source: s.index, column, name: qualify(c), type: sourceColumnType(s, column) })));
     for (const [c, expr] of s.table.computed) push(c, () => all.bindComputed(s, expr));
   };
   if (columns === "*") {
@@ -182,8 +194,9 @@ export function bindSelect(cmd: SelectCommand, catalog: Catalog, sql: boolean): 
 export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: BindContext, outer?: OuterLink): SelectPlan {
   if (cmd.compound !== undefined) return bindCompound(cmd, cmd.compound, catalog, context, outer);
   const sources = bindSources(cmd, catalog, context);
-  const { steps, merged } = bindJoins(cmd.joins ?? [], sources, context, outer);
-  const scope = new Scope(sources, false, merged);
+  const joined = bindJoins(cmd.joins ?? [], sources, context, outer);
+  const scope = new Scope(sources, false, joined.merged);
+  const { calls: tableCalls, steps } = bindCalls([cmd, ...(cmd.joins ?? [])], sources, scope, joined.steps, context, outer);
   const aggregates = new AggregateCollector();
   const windows = new WindowCollector();
   // The select list, HAVING and ORDER BY may hold aggregates; WHERE, ON and GROUP BY may not. Window functions stand only in the list and ORDER BY.
@@ -225,7 +238,7 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
 
   const plan: SelectPlan = {
     kind: "select",
-    sources: sources.map(planSource),
+    sources: sources.map((s, i) => planSource(s, tableCalls[i])),
     access: sources.length === 0 ? { kind: "single-row" } : { kind: "scan" },
     joins: steps,
     ...(where === undefined ? {} : { where }),
@@ -243,8 +256,14 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
 }
 
 /** A bound source as the plan holds it. */
-export function planSource(s: ScopeSource): Source {
-  return { table: s.table.name, name: s.name, ...(s.derived === undefined ? {} : { derived: s.derived }), ...(s.working === undefined ? {} : { working: s.working }) };
+export function planSource(s: ScopeSource, call?: TableCall): Source {
+  return {
+    table: s.table.name,
+    name: s.name,
+    ...(s.derived === undefined ? {} : { derived: s.derived }),
+    ...(s.working === undefined ? {} : { working: s.working }),
+    ...(call === undefined ? {} : { call }),
+  };
 }
 
 /** With DISTINCT, a sort key is one of the result columns (a row of the result holds nothing else to sort by). */

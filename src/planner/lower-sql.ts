@@ -43,6 +43,7 @@ import type {
   ExplainCommand,
   CompoundOperator,
   DerivedSource,
+  FromSource,
   FrameBoundSpec,
   WindowFunctionName,
   WindowSpec as WindowSpecCommand,
@@ -50,6 +51,7 @@ import type {
 import { IDENTIFIER_RULE, isValidIdentifier, quote } from "../commands/names.js";
 import { SqlError, StoreError, assertNever, type SourcePosition } from "../errors.js";
 import { requireTable } from "./bind-select.js";
+import { isTableFunction } from "./table-functions.js";
 import type { Catalog } from "./table-info.js";
 import type {
   AlterAction as AlterActionStmt,
@@ -82,6 +84,7 @@ import type {
   WindowSpec,
   WithClause,
 } from "../parser/ast.js";
+import { isTableFunctionRef } from "../parser/ast.js";
 
 type Lowerable = SelectStmt | InsertStmt | UpdateStmt | DeleteStmt;
 
@@ -192,7 +195,11 @@ export function countParams(stmt: Statement): number {
       case "select":
         for (const table of s.with?.tables ?? []) visitStatement(table.select);
         if (s.columns !== "*") for (const item of s.columns) if (!("star" in item)) visit(item.expr);
-        for (const item of [s.from, ...s.joins.map((join) => join.table)]) if (item !== undefined && "select" in item) visitStatement(item.select);
+        for (const item of [s.from, ...s.joins.map((join) => join.table)]) {
+          if (item === undefined) continue;
+          if ("select" in item) visitStatement(item.select);
+          else if (isTableFunctionRef(item)) for (const arg of item.args) visit(arg);
+        }
         for (const join of s.joins) visit(join.on);
         visit(s.where);
         for (const item of s.groupBy) visit(item);
@@ -354,10 +361,16 @@ function withCommonTables<T>(clause: WithClause | undefined, lower: () => T): T 
 }
 
 /** What a FROM or JOIN item reads: a table (a WITH table's own name, inside it), or a WITH table or a derived table (as `from`). */
-function lowerFromItem(item: FromItem): { table: string } | { from: DerivedSource } {
+function lowerFromItem(item: FromItem): { table: string } | { from: FromSource } {
   if ("select" in item) {
     countDerived(1, item.span);
     return { from: lowerSelect(item.select) };
+  }
+  if (isTableFunctionRef(item)) {
+    const called = name(item.name);
+    if (!isTableFunction(called)) throw new SqlError("sql_error", `No table function is named "${called}": FROM and JOIN call json_each or json_tree`, at(item.name.span));
+    if (item.args.length < 1 || item.args.length > 2) throw new SqlError("sql_error", `${called}() takes a JSON document and, optionally, a path: got ${item.args.length} argument(s)`, at(item.span));
+    return { from: { kind: "function", name: called, args: item.args.map(lowerExpr) } };
   }
   const tableName = name(item.name);
   for (let i = commonTables.length - 1; i >= 0; i--) {
@@ -383,9 +396,9 @@ function countDerived(n: number, span: Span): void {
 }
 
 /** An item's alias; a WITH table read without one answers to its own name. */
-function aliasOf(item: FromItem, read: { table: string } | { from: DerivedSource }): { as?: string } {
+function aliasOf(item: FromItem, read: { table: string } | { from: FromSource }): { as?: string } {
   if (item.alias !== undefined) return { as: name(item.alias) };
-  return "from" in read && "name" in item ? { as: name(item.name) } : {};
+  return "from" in read && "name" in item && !isTableFunctionRef(item) ? { as: name(item.name) } : {};
 }
 
 /**
@@ -405,6 +418,8 @@ function lowerJoin(join: JoinClause): Join {
   if (join.on !== undefined) return { type, ...source, on: lowerExpr(join.on) };
   if (join.using !== undefined) return { type, ...source, using: join.using.map(name) };
   if (type === "inner") return { type: "cross", ...source };
+  // `LEFT JOIN json_each(t.tags) j`, as SQLite takes it: the binder pairs each row with its document's rows.
+  if (type === "left" && "from" in read && read.from.kind === "function") return { type, ...source };
   throw new SqlError("sql_error", `${type.toUpperCase()} JOIN needs ON, USING or NATURAL`, at(join.span));
 }
 

@@ -16,7 +16,7 @@
  *   on.
  * - `join-strategy`: an equi-join on a key or index of the joined table →
  *   index nested loop; other equi-joins (a derived table's too) → hash;
- *   else nested loop. An inner join's equalities are its ON's and the
+ *   else nested loop; a lateral table function stays lateral (`bind-call.ts`). An inner join's equalities are its ON's and the
  *   WHERE terms decided at it (`where-placement.ts`), so `FROM a, b WHERE
  *   a.id = b.a_id` hashes as `a JOIN b ON …` does.
  *
@@ -34,6 +34,7 @@ import { chooseRange, isSlotOrConst, type OrderWanted } from "./index-range.js";
 import type { AccessPath, BoundExpr, DerivedTable, JoinStep, JoinStrategy, Plan, PlanNode, SelectPlan } from "./plan.js";
 import { chooseSubqueryStrategies } from "./subquery-strategy.js";
 import type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
+import { JSON_TABLE_SHAPE } from "./table-functions.js";
 import { conjuncts, mapPlanExprs, mapSubqueries, mapSubqueryPlans, some } from "./walk.js";
 import { maxSource, wherePlacement } from "./where-placement.js";
 
@@ -131,6 +132,8 @@ const accessPath: Pass = {
 
 /** `placed`: the WHERE terms decided at this join, which an inner join may match on as on its ON. */
 function chooseJoin(table: TableInfo | undefined, step: JoinStep, placed: readonly BoundExpr[]): JoinStrategy {
+  // A lateral table function's rows are made per tuple: nothing to look up or hash beforehand.
+  if (step.strategy.kind === "lateral") return step.strategy;
   if (!table) return { kind: "nested-loop" };
   const terms = step.type === "inner" ? [...conjuncts(step.on), ...placed] : conjuncts(step.on);
   const eq = equalities(terms, step.source, (e) => !readsSource(e, step.source) && maxSource(e) < step.source);
@@ -151,7 +154,7 @@ const joinStrategy: Pass = {
     const tableOf = (index: number): TableInfo | undefined => {
       const source = s.sources[index];
       // A derived table (or the rows a recursive select runs over) has no keys, but an equi-join on it still hashes.
-      const shape = source?.derived ?? source?.working;
+      const shape = source?.derived ?? source?.working ?? (source?.call === undefined ? undefined : JSON_TABLE_SHAPE);
       return shape === undefined ? catalog.table(source?.table ?? "") : derivedTableInfo(index, shape, source!.table);
     };
     const place = wherePlacement(s.joins);

@@ -14,7 +14,7 @@
  * (`bind*.ts`), the executor's compiler and the explain tests change with it.
  */
 
-import type { AggregateName, ColumnType, FrameAggregateName, CompoundOperator, FrameExclude, FrameUnits, IndexDef, TableSchema, Value, WindowFunctionName } from "../commands/types.js";
+import type { AggregateName, ColumnType, FrameAggregateName, CompoundOperator, FrameExclude, FrameUnits, IndexDef, TableFunctionName, TableSchema, Value, WindowFunctionName } from "../commands/types.js";
 
 export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
 
@@ -120,8 +120,11 @@ export type BoundExpr =
   | { readonly kind: "const"; readonly value: Value; readonly type?: "real" }
   /** A parameter slot; `type` when it stands for a JSON literal of that type (the JSON plan cache). */
   | { readonly kind: "param"; readonly index: number; readonly type?: "text" | "integer" | "real" | "boolean" | "null" }
-  /** Column `column` (position in the stored row) of source `source` (position in the FROM/JOIN list). */
-  | { readonly kind: "column"; readonly source: number; readonly column: number; readonly name: string; readonly type: ColumnType }
+  /**
+   * Column `column` (position in the stored row) of source `source` (position in the FROM/JOIN list).
+   * `unknown`: a table function's column whose values are read from JSON (json_each's key, value, atom), typed as each row is read.
+   */
+  | { readonly kind: "column"; readonly source: number; readonly column: number; readonly name: string; readonly type: ColumnType | "unknown" }
   | { readonly kind: "compare"; readonly op: CompareOp; readonly left: BoundExpr; readonly right: BoundExpr }
   | { readonly kind: "is-null"; readonly expr: BoundExpr; readonly not: boolean }
   /** Null-safe equality (SQL `IS`, `IS NOT DISTINCT FROM`): TRUE when both sides are NULL or equal, never NULL; `not` negates. */
@@ -297,6 +300,22 @@ export interface Source {
   readonly derived?: DerivedTable;
   /** In a recursive table's recursive select: the rows it runs over (`table` is then `Recursion.working`). */
   readonly working?: TableShape;
+  /** A table function's rows (`table` is then its name in the plan, `derivedTableName`). */
+  readonly call?: TableCall;
+}
+
+/**
+ * A table function read as a source (`planner/table-functions.ts` has its
+ * columns; `executor/json-table.ts` makes its rows): `args` are the
+ * document and, if given, the path. `lateral`: they read a source before
+ * it, so its rows are made again for each tuple so far (its join's
+ * strategy is `lateral`); else once per execution, from the parameters and
+ * an enclosing query's values alone.
+ */
+export interface TableCall {
+  readonly name: TableFunctionName;
+  readonly args: readonly BoundExpr[];
+  readonly lateral: boolean;
 }
 
 /** The columns of rows that are no stored table's: their names and types. */
@@ -388,7 +407,9 @@ export type AccessPath =
 export type JoinStrategy =
   | { readonly kind: "index-nested-loop"; readonly index: string; readonly innerColumns: readonly string[]; readonly outerKeys: readonly BoundExpr[] }
   | { readonly kind: "hash"; readonly innerColumns: readonly string[]; readonly outerKeys: readonly BoundExpr[] }
-  | { readonly kind: "nested-loop" };
+  | { readonly kind: "nested-loop" }
+  /** A lateral table function (`TableCall.lateral`): its rows made from each tuple's arguments, every one tried. */
+  | { readonly kind: "lateral" };
 
 /**
  * One joined source. `left` keeps a tuple so far without matches (NULLs for

@@ -53,14 +53,16 @@ function workingFirst(plan: SelectPlan, working: number): SelectPlan {
     if (last <= 0) where.push(moved);
     else placed.set(last, [...(placed.get(last) ?? []), moved]);
   }
+  // A lateral table function stays lateral: it still comes after every source its arguments read.
   const joins: JoinStep[] = plan.sources.slice(1).map((_, i) => {
     const source = i + 1;
-    if (source <= working) return { type: "inner", source, strategy: { kind: "nested-loop" }, on: all(placed.get(source) ?? []) };
+    if (source <= working) return { type: "inner", source, strategy: plan.sources[i]!.call?.lateral === true ? { kind: "lateral" } : { kind: "nested-loop" }, on: all(placed.get(source) ?? []) };
     const j = plan.joins[i]!;
     return { ...j, on: remap(j.on) };
   });
-  const sources = [plan.sources[working]!, ...plan.sources.slice(0, working), ...plan.sources.slice(working + 1)];
-  const { where: _where, ...rest } = mapPlanExprs({ ...plan, joins: [] }, remap);
+  // Mapped first, so a table function's arguments read the renumbered sources.
+  const { where: _where, sources: mapped, ...rest } = mapPlanExprs({ ...plan, joins: [] }, remap);
+  const sources = [mapped[working]!, ...mapped.slice(0, working), ...mapped.slice(working + 1)];
   return { ...rest, sources, joins, ...(where.length === 0 ? {} : { where: all(where) }) };
 }
 

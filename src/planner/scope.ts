@@ -12,10 +12,12 @@
  * their own source, so they read, filter and sort like columns.
  */
 
-import type { Expression } from "../commands/types.js";
+import type { Expression, TableFunctionName } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
+import type { ColumnType } from "../commands/types.js";
 import type { BoundExpr, DerivedTable, TableShape } from "./plan.js";
+import { callColumnType } from "./table-functions.js";
 import type { TableInfo } from "./table-info.js";
 
 export interface ScopeSource {
@@ -31,6 +33,8 @@ export interface ScopeSource {
   readonly derived?: DerivedTable;
   /** In a recursive table's recursive select: the rows it runs over. */
   readonly working?: TableShape;
+  /** A table function's rows (`table` describes its columns; `table-functions.ts`). */
+  readonly call?: TableFunctionName;
 }
 
 /**
@@ -114,6 +118,11 @@ export class Scope {
     if (expr !== undefined) return { kind: "computed", source, name, expr };
     return undefined;
   }
+}
+
+/** The static type a read of `source`'s column at `column` has (a table function's values read from JSON: `unknown`). */
+export function sourceColumnType(source: ScopeSource, column: number): ColumnType | "unknown" {
+  return source.call === undefined ? source.table.types[column]! : callColumnType(column);
 }
 
 /** A scope of one table, as checks and computed fields see it. */

@@ -71,7 +71,7 @@ function decorrelate(node: Extract<SubqueryNode, { kind: "exists" | "in-subquery
     }
   }
   const value = node.kind === "in-subquery" ? p.columns[0] : undefined;
-  if (keys.length === 0 || rest.some(readsOuter) || p.joins.some((j) => readsOuter(j.on)) || (value !== undefined && readsOuter(value.expr))) return undefined;
+  if (keys.length === 0 || rest.some(readsOuter) || p.joins.some((j) => readsOuter(j.on)) || p.sources.some((s) => s.call?.args.some(readsOuter) === true) || (value !== undefined && readsOuter(value.expr))) return undefined;
   const { where: _where, ...withoutWhere } = p;
   const plan: SelectPlan = {
     ...withoutWhere,

@@ -160,9 +160,10 @@ export function mapExpr(e: BoundExpr, f: (e: BoundExpr) => BoundExpr): BoundExpr
   return f(mapChildren(e, (child) => mapExpr(child, f)));
 }
 
-/** Every expression of a select plan that belongs to it (not to its subqueries', derived tables' or compound's other selects' plans). */
+/** Every expression of a select plan that belongs to it (its table functions' arguments too; not its subqueries', derived tables' or compound's other selects' plans). */
 export function planExprs(plan: SelectPlan): BoundExpr[] {
   const out: BoundExpr[] = [];
+  for (const s of plan.sources) if (s.call !== undefined) out.push(...s.call.args);
   for (const j of plan.joins) out.push(j.on);
   if (plan.where !== undefined) out.push(plan.where);
   if (plan.group !== undefined) {
@@ -186,6 +187,7 @@ export function planExprs(plan: SelectPlan): BoundExpr[] {
 export function mapPlanExprs(plan: SelectPlan, f: (e: BoundExpr) => BoundExpr): SelectPlan {
   const out: { -readonly [K in keyof SelectPlan]: SelectPlan[K] } = {
     ...plan,
+    sources: plan.sources.map((s) => (s.call === undefined ? s : { ...s, call: { ...s.call, args: s.call.args.map(f) } })),
     joins: plan.joins.map((j) => ({ ...j, on: f(j.on) })),
     columns: plan.columns.map((c) => ({ ...c, expr: f(c.expr) })),
     orderBy: plan.orderBy.map((k) => ({ ...k, expr: f(k.expr) })),

@@ -121,10 +121,10 @@ test("enums, tags and types are named with what is allowed", () => {
   rejects(frame({ preceding: 1, following: 1 }), "invalid_request", "command.columns[0].expr.over.frame.start: must have at most 1 field(s)");
   rejects(frame("current"), "invalid_request", "command.columns[0].expr.over.frame.start: must be one of unbounded preceding, current row, unbounded following");
   const inner = { kind: "select", table: "t", columns: "*" };
-  rejects(select({ from: { kind: "witth", name: "c", select: inner } }), "invalid_request", "command.from.kind: must be one of select, with");
+  rejects(select({ from: { kind: "witth", name: "c", select: inner } }), "invalid_request", "command.from.kind: must be one of select, with, function");
   rejects(select({ from: { name: "c", select: inner } }), "invalid_request", 'command.from: missing required field "kind"');
   rejects(select({ from: { kind: "with", nam: "c", select: inner } }), "invalid_request", "command.from.nam: unknown field");
-  rejects(select({ joins: [{ type: "inner", from: { kind: "selects", columns: "*" }, as: "d", on: { type: "literal", value: true } }] }), "invalid_request", "command.joins[0].from.kind: must be one of select, with");
+  rejects(select({ joins: [{ type: "inner", from: { kind: "selects", columns: "*" }, as: "d", on: { type: "literal", value: true } }] }), "invalid_request", "command.joins[0].from.kind: must be one of select, with, function");
   rejects({ kind: "nope" }, "invalid_request", "command.kind: must be one of select, insert, update, delete, create-table, drop-table, create-index, drop-index, alter-table, validate, sql, describe, explain, checkpoint, transaction");
   rejects({ kind: 7 }, "invalid_request", "command.kind: must be a string");
   rejects(select({ where: { type: "param", index: 0 } }), "invalid_request", "command.where.type: must be one of literal, identifier, comparison, is-null, and, or, not, binary, negate, in, between, like, case, cast, function, aggregate, window, subquery, exists");

@@ -8,7 +8,7 @@
  * the wire format rather than against itself.
  */
 
-import type { Subquery, WithTableSource } from "../../src/api/expressions.js";
+import type { DerivedInput } from "../../src/api/expressions.js";
 import type { TableQuery } from "../../src/api/table-query.js";
 import type { Result } from "../../src/commands/results.js";
 import type { Command, Expression, SelectColumn, Value } from "../../src/commands/types.js";
@@ -22,7 +22,7 @@ import { ORDER_BIG, ORDER_COLUMNS, ORDERS, USER_ADULT, USER_COLUMNS, USERS } fro
  * `invalid_request` in JSON, CONTRACT §11); or a plan taking an access path.
  */
 export type Expect = Result | { readonly error: ErrorCode; readonly sql?: ErrorCode; readonly step?: number } | { readonly access: AccessPath["kind"] };
-export type Fluent = (t: (table: string | Subquery | WithTableSource) => TableQuery) => TableQuery;
+export type Fluent = (t: (table: string | DerivedInput) => TableQuery) => TableQuery;
 export type Sql = string | readonly [string, readonly Value[]];
 
 export interface Case {

@@ -7,7 +7,7 @@
  */
 
 import * as assert from "uvu/assert";
-import type { Subquery, WithTableSource } from "../../src/api/expressions.js";
+import type { DerivedInput } from "../../src/api/expressions.js";
 import { TableQuery } from "../../src/api/table-query.js";
 import type { Result } from "../../src/commands/results.js";
 import type { Command, Value } from "../../src/commands/types.js";
@@ -26,6 +26,7 @@ import { indexDdlCases } from "./cases-index-ddl.js";
 import { joinCases } from "./cases-join.js";
 import { joinKindCases } from "./cases-join-kinds.js";
 import { jsonCases } from "./cases-json.js";
+import { jsonTableCases } from "./cases-json-table.js";
 import { readCases } from "./cases-read.js";
 import { returningCases } from "./cases-returning.js";
 import { transactionCases } from "./cases-transaction.js";
@@ -39,7 +40,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...joinKindCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...defaultCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...recursiveCases, ...insertSelectCases, ...windowCases, ...jsonCases, ...dmlCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...joinKindCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...defaultCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...recursiveCases, ...insertSelectCases, ...windowCases, ...jsonCases, ...dmlCases, ...jsonTableCases];
 
 export interface Failure {
   readonly error: string;
@@ -76,7 +77,7 @@ export async function attempt(run: () => Result | Promise<Result>): Promise<Outc
 
 /** One fresh fixture database, reachable through each surface. */
 export interface Session {
-  fluent(table: string | Subquery | WithTableSource): TableQuery;
+  fluent(table: string | DerivedInput): TableQuery;
   json(wire: unknown): Promise<Result>;
   sql(text: string, params: readonly Value[]): Promise<Result>;
   /** The library's own transaction: each command run on `tx` in `db.transaction`, the results gathered. */

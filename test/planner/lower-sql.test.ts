@@ -114,6 +114,20 @@ const CASES: [string, unknown][] = [
   ],
   ["SELECT * FROM (SELECT 1 AS n)", { kind: "select", columns: "*", from: { kind: "select", columns: [{ expr: lit(1), as: "n" }] } }],
   [
+    // A table function's call: its arguments are expressions (parameters numbered in text order); unaliased, it keeps no alias (the binder names it by the function).
+    "SELECT value FROM t, json_each(t.doc, ?) j JOIN json_tree(?) ON TRUE WHERE key = ?",
+    {
+      kind: "select",
+      columns: ["value"],
+      table: "t",
+      joins: [
+        { type: "cross", from: { kind: "function", name: "json_each", args: [id("t.doc"), p(0)] }, as: "j" },
+        { type: "inner", from: { kind: "function", name: "json_tree", args: [p(1)] }, on: lit(true) },
+      ],
+      where: cmp("=", id("key"), p(2)),
+    },
+  ],
+  [
     // NULLS, FIRST and LAST are names everywhere but after an ORDER BY item.
     "SELECT first, last, nulls FROM t ORDER BY first NULLS FIRST, last DESC NULLS LAST, nulls",
     {
@@ -192,6 +206,9 @@ test("what the command form cannot hold is a sql_error at the offending token", 
     ["SELECT count(a, b) FROM t", "count() takes 1 argument or *, got 2", 7],
     ["SELECT avg() FROM t", "avg() takes 1 argument, got 0", 7],
     ["SELECT lower(DISTINCT a) FROM t", "lower() is no aggregate", 7],
+    ["SELECT value FROM generate_series(1, 5)", 'No table function is named "generate_series"', 18],
+    ["SELECT t.a FROM t, json_each(t.a, '$', 3)", "json_each() takes a JSON document and, optionally, a path: got 3 argument(s)", 19],
+    ["SELECT value FROM json_tree()", "json_tree() takes a JSON document and, optionally, a path: got 0 argument(s)", 18],
   ];
   for (const [sql, message, offset] of cases) {
     const error = failure(sql);
@@ -271,6 +288,7 @@ test("countParams counts every ? slot", () => {
     ["SELECT a FROM t WHERE a = ? UNION SELECT ? FROM u ORDER BY 1 LIMIT ?", 3],
     ["WITH c AS (SELECT ? AS x) SELECT ? FROM (SELECT ? AS y) d JOIN (SELECT ? AS z) e ON ? WHERE x = ?", 6],
     ["DROP TABLE t", 0],
+    ["SELECT value FROM json_each(?, ?) j, json_tree(j.value) WHERE key = ?", 3],
     ["CREATE TABLE t (a INT, CHECK (a > 0))", 0],
   ];
   for (const [sql, count] of cases) assert.is(countParams(parseSql(sql)), count, sql);

@@ -1,0 +1,65 @@
+/**
+ * The table functions' plan and bounds: a call reading an earlier source
+ * is a lateral join (made per tuple, every pass keeping it so), one reading
+ * only parameters a source made once (an equi-join on it may hash); a
+ * subquery whose call reads the enclosing row runs per row, never hashed;
+ * one call makes at most 1,000,000 rows.
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { Engine } from "../../src/catalog/engine.js";
+import type { PlanResult, RowsResult } from "../../src/commands/results.js";
+import type { Value } from "../../src/commands/types.js";
+import { StoreError } from "../../src/errors.js";
+import type { BoundExpr, SelectPlan } from "../../src/planner/plan.js";
+import { MAX_CALL_ROWS } from "../../src/executor/json-table.js";
+
+function fixture(): Engine {
+  const e = Engine.empty();
+  e.execute({ kind: "sql", sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, tags TEXT)" });
+  e.execute({ kind: "sql", sql: `INSERT INTO t VALUES (1, '["a","b"]'), (2, '["b"]'), (3, NULL), (4, 'not json')` });
+  return e;
+}
+
+const explain = (e: Engine, sql: string): SelectPlan => (e.execute({ kind: "sql", sql: `EXPLAIN ${sql}` }).result as PlanResult).plan.statement as SelectPlan;
+const values = (e: Engine, sql: string, params: Value[] = []): Value[][] => {
+  const r = e.execute({ kind: "sql", sql, params }).result as RowsResult;
+  return (r.rows as Record<string, Value>[]).map((row) => r.columns.map((c) => row[c] ?? null));
+};
+
+test("a call reading an earlier source is a lateral join; one reading parameters is made once and may be hashed", () => {
+  const e = fixture();
+  const lateral = explain(e, "SELECT t.id, j.value FROM t, json_each(t.tags) j WHERE t.id < 3");
+  assert.equal(lateral.joins[0]?.strategy, { kind: "lateral" });
+  assert.equal(lateral.sources[1]?.call?.lateral, true);
+  const once = explain(e, "SELECT t.id FROM t JOIN json_each(?) j ON j.fullkey = t.tags");
+  assert.is(once.sources[1]?.call?.lateral, false);
+  assert.is(once.joins[0]?.strategy.kind, "hash");
+});
+
+test("a lateral call makes its rows per tuple, and an error of one tuple's document is the statement's", () => {
+  const e = fixture();
+  assert.equal(values(e, "SELECT t.id, j.value FROM t, json_each(t.tags) j WHERE t.id < 3 ORDER BY t.id, j.key"), [
+    [1, "a"],
+    [1, "b"],
+    [2, "b"],
+  ]);
+  assert.throws(() => values(e, "SELECT t.id, j.value FROM t, json_each(t.tags) j"), (error: unknown) => error instanceof StoreError && error.code === "invalid_request" && /json_each\(\): malformed JSON/.test(error.message));
+});
+
+test("a subquery whose call reads the enclosing row runs per row, not hashed", () => {
+  const e = fixture();
+  const plan = explain(e, "SELECT id FROM t WHERE EXISTS (SELECT 1 FROM json_each(t.tags) WHERE value = t.tags)");
+  const where = plan.where as Extract<BoundExpr, { kind: "exists" }>;
+  assert.is(where.strategy.kind, "per-row");
+  assert.equal(values(e, "SELECT id FROM t WHERE id < 4 AND EXISTS (SELECT 1 FROM json_each(t.tags) WHERE value = 'b') ORDER BY id"), [[1], [2]]);
+});
+
+test("one call makes at most 1,000,000 rows", () => {
+  const e = fixture();
+  const doc = `[${"0,".repeat(MAX_CALL_ROWS)}0]`;
+  assert.throws(() => values(e, "SELECT count(*) FROM json_each(?)", [doc]), (error: unknown) => error instanceof StoreError && error.code === "invalid_request" && /json_each\(\) would make more than 1,000,000 rows/.test(error.message));
+  assert.equal(values(e, "SELECT count(*) FROM json_each(?)", [`[${"0,".repeat(MAX_CALL_ROWS - 1)}0]`]), [[MAX_CALL_ROWS]]);
+});
+
+test.run();
