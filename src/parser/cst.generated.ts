@@ -70,6 +70,7 @@ export type SelectStatementCstChildren = {
   orderItem?: (OrderItemCstNode)[];
   Limit?: IToken[];
   NumberLiteral?: (IToken)[];
+  Minus?: (IToken)[];
   Param?: (IToken)[];
   Offset?: IToken[];
 };
@@ -605,6 +606,7 @@ export type PredicateCstChildren = {
   And?: IToken[];
   Like?: IToken[];
   Escape?: IToken[];
+  Glob?: IToken[];
 };
 
 export interface ArithmeticCstNode extends CstNode {
@@ -645,6 +647,8 @@ export type OperandCstChildren = {
   Cast?: IToken[];
   As?: IToken[];
   typeName?: TypeNameCstNode[];
+  Collate?: IToken[];
+  collation?: IToken[];
 };
 
 export interface CaseExpressionCstNode extends CstNode {

@@ -105,7 +105,7 @@ export const errorMessages: IParserErrorMessageProvider = {
 };
 
 /** Tokens after which only an arithmetic operand may come (never NOT). */
-const ARITHMETIC_SLOTS: ReadonlySet<TokenType> = new Set([T.Between, T.Like, T.Escape, T.Minus]);
+const ARITHMETIC_SLOTS: ReadonlySet<TokenType> = new Set([T.Between, T.Like, T.Escape, T.Glob, T.Minus]);
 
 function takesArithmetic(previous: IToken): boolean {
   const categories = previous.tokenType.CATEGORIES;

@@ -18,6 +18,7 @@
 
 import type {
   AggregateName,
+  Collation,
   FrameAggregateName,
   AlterAction,
   Command,
@@ -66,6 +67,7 @@ import type {
   InsertStmt,
   JoinClause,
   Name,
+  OrderItem,
   References,
   Returning,
   SelectItem,
@@ -134,6 +136,7 @@ export function countParams(stmt: Statement): number {
       case "not":
       case "negate":
       case "cast":
+      case "collate":
         visit(expr.expr);
         return;
       case "and":
@@ -158,6 +161,10 @@ export function countParams(stmt: Statement): number {
         visit(expr.expr);
         visit(expr.pattern);
         visit(expr.escape);
+        return;
+      case "glob":
+        visit(expr.expr);
+        visit(expr.pattern);
         return;
       case "case":
         visit(expr.operand);
@@ -424,15 +431,11 @@ function lowerSelectParts(stmt: SelectStmt): SelectCommand {
   if (stmt.distinct) command.distinct = true;
   if (stmt.compound) command.compound = stmt.compound.map((arm) => ({ op: COMPOUND_OPS[arm.operator], select: lowerSelect(arm.select) }));
   if (stmt.orderBy.length > 0) {
-    // A bare name may be a result name (the binder decides); anything else is an expression.
-    command.orderBy = stmt.orderBy.map((item): OrderBy =>
-      item.expr.kind === "column"
-        ? { column: columnName(item.expr), direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }) }
-        : { expr: lowerExpr(item.expr), direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }) },
-    );
+    command.orderBy = stmt.orderBy.map(lowerOrderItem);
   }
-  if (stmt.limit !== undefined) command.limit = lowerCount(stmt.limit);
-  if (stmt.offset !== undefined) command.offset = lowerCount(stmt.offset);
+  // A negative LIMIT is none and a negative OFFSET 0, as in SQLite: the command carries neither (a JSON count is ≥ 0).
+  if (stmt.limit !== undefined && !(typeof stmt.limit === "number" && stmt.limit < 0)) command.limit = lowerCount(stmt.limit);
+  if (stmt.offset !== undefined && !(typeof stmt.offset === "number" && stmt.offset < 0)) command.offset = lowerCount(stmt.offset);
   return command;
 }
 
@@ -778,6 +781,12 @@ function lowerExpr(expr: Expr): Expression {
       const withEscape = expr.escape === undefined ? base : { ...base, escape: escapeOf(expr.escape) };
       return expr.not ? { ...withEscape, not: true } : withEscape;
     }
+    case "glob": {
+      const lowered: Expression = { type: "glob", expr: lowerExpr(expr.expr), pattern: lowerExpr(expr.pattern) };
+      return expr.not ? { ...lowered, not: true } : lowered;
+    }
+    case "collate":
+      return { type: "collate", expr: lowerExpr(expr.expr), collation: collationNamed(expr.collation) };
     case "case": {
       const lowered: { -readonly [K in keyof Extract<Expression, { type: "case" }>]: Extract<Expression, { type: "case" }>[K] } = {
         type: "case",
@@ -796,7 +805,7 @@ function lowerExpr(expr: Expr): Expression {
   }
 }
 
-const AGGREGATES: ReadonlySet<string> = new Set<FrameAggregateName>(["count", "sum", "avg", "min", "max", "group_concat"]);
+const AGGREGATES: ReadonlySet<string> = new Set<FrameAggregateName>(["count", "sum", "total", "avg", "min", "max", "group_concat"]);
 
 /** SQLite's JSON aggregates: `json_group_array(x)`, `json_group_object(name, value)`; not over a window here. */
 const JSON_AGGREGATES: ReadonlySet<string> = new Set<AggregateName>(["json_group_array", "json_group_object"]);
@@ -915,7 +924,7 @@ function windowParts(partitionBy: WindowSpec["partitionBy"], orderBy: WindowSpec
   const frame = spec.frame;
   return {
     ...(partitionBy.length > 0 ? { partitionBy: partitionBy.map(lowerExpr) } : {}),
-    ...(orderBy.length > 0 ? { orderBy: orderBy.map((item): OrderBy => ({ expr: lowerExpr(item.expr), direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }) })) } : {}),
+    ...(orderBy.length > 0 ? { orderBy: orderBy.map(lowerOrderItem) } : {}),
     ...(frame === undefined
       ? {}
       : {
@@ -1019,6 +1028,31 @@ function distinctKeys(list: readonly Name[], what: string): string[] {
 /** An own, enumerable property even for `__proto__`, which plain assignment would turn into a prototype. */
 function define<V>(target: Record<string, V>, key: string, value: V): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * An ORDER BY item. A bare name may be a result name (the binder decides);
+ * anything else is an expression. COLLATE around the whole item is its
+ * `collation` (the outermost one counts), so `ORDER BY 2 COLLATE nocase`
+ * and a result name under COLLATE still name the result column, as in SQLite.
+ */
+function lowerOrderItem(item: OrderItem): OrderBy {
+  let expr = item.expr;
+  let collation: Collation | undefined;
+  while (expr.kind === "collate") {
+    const named = collationNamed(expr.collation);
+    collation ??= named;
+    expr = expr.expr;
+  }
+  const rest = { direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }), ...(collation === undefined ? {} : { collation }) };
+  return expr.kind === "column" ? { column: columnName(expr), ...rest } : { expr: lowerExpr(expr), ...rest };
+}
+
+/** SQLite's built-in collation a COLLATE names (in any case, quoted or not); any other is `sql_error` at the name, in SQLite's words. */
+function collationNamed(name: Name): Collation {
+  const lower = name.text.toLowerCase();
+  if (lower === "binary" || lower === "nocase" || lower === "rtrim") return lower;
+  throw new SqlError("sql_error", `no such collation sequence: ${name.text} (storedb has BINARY, NOCASE and RTRIM)`, at(name.span));
 }
 
 function at(span: Span): { position: SourcePosition } {
