@@ -308,13 +308,21 @@ function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog:
   const checkedSteps = steps.map((step) => ({ ...step, plan: settled(step.plan) }));
   const orderBy = (cmd.orderBy ?? []).map((item): SortKey => {
     let index = -1;
-    if ("column" in item) index = first.columns.findIndex((c) => c.name === item.column);
-    else if (item.expr.type === "literal" && Number.isInteger(item.expr.value)) {
-      index = (item.expr.value as number) - 1;
-      if (index < 0 || index >= first.columns.length) throw misuse(`ORDER BY column number ${item.expr.value} is out of range: the select list has ${first.columns.length} column(s)`);
+    // A name or number under COLLATE is still one: the outermost COLLATE is the key's.
+    let wrapped: Collation | undefined;
+    let e = "column" in item ? undefined : item.expr;
+    while (e?.type === "collate") {
+      wrapped ??= e.collation;
+      e = e.expr;
     }
-    if (index < 0) throw misuse(`ORDER BY of a compound select takes a result column's name or number${"column" in item ? `, and no result column is named "${item.column}"` : ""}`);
-    return { ...sortKey(first.columns[index]!.expr, item, collations[index]), output: index };
+    const name = "column" in item ? item.column : e?.type === "identifier" ? e.name : undefined;
+    if (name !== undefined) index = first.columns.findIndex((c) => c.name === name);
+    else if (e?.type === "literal" && Number.isInteger(e.value)) {
+      index = (e.value as number) - 1;
+      if (index < 0 || index >= first.columns.length) throw misuse(`ORDER BY column number ${e.value} is out of range: the select list has ${first.columns.length} column(s)`);
+    }
+    if (index < 0) throw misuse(`ORDER BY of a compound select takes a result column's name or number${name !== undefined ? `, and no result column is named "${name}"` : ""}`);
+    return { ...sortKey(first.columns[index]!.expr, item, wrapped ?? collations[index]), output: index };
   });
   const limit = bindCount(cmd.limit, "limit", context);
   const offset = bindCount(cmd.offset, "offset", context);
