@@ -292,7 +292,8 @@ export class Codegen {
         // Values are JS primitives with NULL as null, so strict equality is SQL's null-safe IS (1 and 1.0 are one number).
         if (e.collation === undefined) return `(${this.value(e.left)} ${e.not ? "!==" : "==="} ${this.value(e.right)})`;
         const [a, b] = [this.temp(), this.temp()];
-        const equal = `((${a} = ${this.value(e.left)}) === null || (${b} = ${this.value(e.right)}) === null ? ${a} === ${b} : ${this.compareCode("=", e.left, e.right, a, b, e.collation)})`;
+        // Both sides read first: NULL IS NULL needs the right side's value when the left is NULL.
+        const equal = `((${a} = ${this.value(e.left)}), (${b} = ${this.value(e.right)}), ${a} === null || ${b} === null ? ${a} === ${b} : ${this.compareCode("=", e.left, e.right, a, b, e.collation)})`;
         return e.not ? `!${equal}` : equal;
       }
       case "and":

@@ -452,6 +452,8 @@ export interface ColumnDef {
   readonly unique: boolean;
   readonly default?: ColumnDefault;
   readonly references?: References;
+  /** `COLLATE name`, as written (lowering accepts BINARY only). */
+  readonly collation?: Name;
   readonly span: Span;
 }
 

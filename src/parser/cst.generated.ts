@@ -441,11 +441,12 @@ export type ColumnConstraintCstChildren = {
   Unique?: IToken[];
   Default?: IToken[];
   literal?: LiteralCstNode[];
-  Identifier?: IToken[];
+  Identifier?: (IToken)[];
   LParen?: IToken[];
   expression?: ExpressionCstNode[];
   RParen?: IToken[];
   referencesClause?: ReferencesClauseCstNode[];
+  Collate?: IToken[];
 };
 
 export interface TableConstraintCstNode extends CstNode {

@@ -791,6 +791,13 @@ class SqlGrammar extends CstParser {
           },
         },
         { ALT: () => this.SUBRULE(this.referencesClause) },
+        {
+          // Parsed so the refusal can say why (`lower-sql.ts`): storedb's columns compare by BINARY only.
+          ALT: () => {
+            this.CONSUME(T.Collate);
+            this.CONSUME2(T.Identifier);
+          },
+        },
       ]),
     );
   });

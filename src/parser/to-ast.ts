@@ -654,7 +654,10 @@ class AstBuilder {
         if (k.Primary) def.primaryKey = true;
         else if (k.Not) def.notNull = true;
         else if (k.Unique) def.unique = true;
-        else if (k.Default) {
+        else if (k.Collate) {
+          if (def.collation) throw this.error(k.Collate[0]!, `Column ${name.text} has a second COLLATE`);
+          def.collation = this.name(k.Identifier![0]!);
+        } else if (k.Default) {
           if (def.default) throw this.error(k.Default[0]!, `Column ${name.text} has a second DEFAULT`);
           def.default = this.columnDefault(k);
         } else {

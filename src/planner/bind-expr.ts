@@ -216,8 +216,9 @@ export class ExprBinder {
           [expr, value] = this.comparable(expr, this.bind(v, next), "IN");
           return value;
         });
-        // As SQLite: a list of one is `expr = value`; a longer list takes the operand's own collation only.
-        const collation = values.length === 1 ? comparisonCollation(expr, values[0]!) : textual(explicitCollation(expr), [expr, ...values]);
+        // As SQLite: a list of one constant is `expr = value` (its parser rewrites it so); any other list takes the operand's own collation only.
+        const single = values.length === 1 && !some(values[0]!, readsRows);
+        const collation = single ? comparisonCollation(expr, values[0]!) : textual(explicitCollation(expr), [expr, ...values]);
         return { kind: "in", expr, values, not: e.not === true, ...collated(collation) };
       }
       case "between": {
@@ -627,6 +628,23 @@ export function typedWhenRead(e: BoundExpr): boolean {
       return FUNCTIONS[e.name].args !== "same" || e.args.some(typedWhenRead);
     default:
       return true;
+  }
+}
+
+/** Whether an expression reads anything of a row or a query (not a constant in SQLite's sense). */
+function readsRows(e: BoundExpr): boolean {
+  switch (e.kind) {
+    case "column":
+    case "outer":
+    case "group-key":
+    case "aggregate":
+    case "window":
+    case "subquery":
+    case "exists":
+    case "in-subquery":
+      return true;
+    default:
+      return false;
   }
 }
 

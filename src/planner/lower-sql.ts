@@ -60,6 +60,7 @@ import type {
   ColumnRefExpr,
   Count,
   CreateTableStmt,
+  ColumnDef,
   ColumnDefault,
   DeleteStmt,
   Expr,
@@ -615,6 +616,7 @@ function lowerCreateTable(stmt: CreateTableStmt): CreateTableCommand {
   for (const column of stmt.columns) {
     const columnName = name(column.name);
     columns[columnName] = columnType(column.type);
+    binaryColumn(column);
     if (column.primaryKey) setPrimaryKey([columnName], column.span);
     if (column.notNull) required.push(columnName);
     if (column.unique) unique.push({ columns: [columnName] });
@@ -694,6 +696,7 @@ function lowerAlterAction(action: AlterActionStmt): AlterAction {
       if (column.primaryKey || column.unique || column.references) {
         throw new SqlError("sql_error", "ADD COLUMN takes a type, NOT NULL and DEFAULT only: add a key with CREATE UNIQUE INDEX", at(column.span));
       }
+      binaryColumn(column);
       const added = { type: "add-column" as const, column: name(column.name), columnType: columnType(column.type) };
       const fallback = column.default === undefined ? undefined : lowerDefault(column.default);
       // As SQLite: the rows there take the default when the column is added, so it must be one value.
@@ -1046,6 +1049,24 @@ function lowerOrderItem(item: OrderItem): OrderBy {
   }
   const rest = { direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }), ...(collation === undefined ? {} : { collation }) };
   return expr.kind === "column" ? { column: columnName(expr), ...rest } : { expr: lowerExpr(expr), ...rest };
+}
+
+/**
+ * A column's COLLATE: BINARY, every column's collation, is taken; NOCASE
+ * and RTRIM are refused (docs/decisions.md, "Collations": keys and indexes
+ * hash and order texts by code point), with what to write instead.
+ */
+function binaryColumn(column: ColumnDef): void {
+  if (column.collation === undefined) return;
+  const collation = collationNamed(column.collation);
+  if (collation === "binary") return;
+  const upper = collation.toUpperCase();
+  const normal = `${collation === "nocase" ? "lower" : "rtrim"}(${column.name.text})`;
+  throw new SqlError(
+    "sql_error",
+    `Column ${column.name.text} cannot be declared COLLATE ${upper}: storedb's columns, keys and indexes compare texts by BINARY only. Write COLLATE ${upper} in the queries that compare or sort it (WHERE ${column.name.text} = ? COLLATE ${upper}), or store the normalized text (${normal}) under a UNIQUE key`,
+    at(column.collation.span),
+  );
 }
 
 /** SQLite's built-in collation a COLLATE names (in any case, quoted or not); any other is `sql_error` at the name, in SQLite's words. */
