@@ -9,6 +9,7 @@
 import type { Value } from "../commands/types.js";
 import type { TextCollation } from "../planner/plan.js";
 import { orderIn } from "./collation.js";
+import { compareValues } from "./value-order.js";
 
 export interface SortSpec<T> {
   readonly key: (item: T) => Value;
@@ -51,7 +52,8 @@ export function orderItems<T>(items: readonly T[], specs: readonly SortSpec<T>[]
  */
 export function keyOrder(keys: readonly (readonly Value[])[], specs: readonly Pick<SortSpec<never>, "descending" | "nulls" | "collation">[], tie?: ArrayLike<number>): (i: number, j: number) => number {
   const signs = specs.map((s) => (s.descending ? -1 : 1));
-  const orders = specs.map((s) => orderIn(s.collation));
+  // A collation's order where a key has one; the plain one is called directly (the common case stays one known call).
+  const orders = specs.map((s) => (s.collation === undefined ? undefined : orderIn(s.collation)));
   // NULL sorts below every value, so the direction puts it first or last; a key that says otherwise flips it back.
   const nullSigns = specs.map((s) => (s.nulls === undefined ? (s.descending ? -1 : 1) : s.nulls === "first" ? 1 : -1));
   const numbers = keys.map((column) => (column.every((v) => typeof v === "number") ? Float64Array.from(column as number[]) : undefined));
@@ -79,7 +81,8 @@ export function keyOrder(keys: readonly (readonly Value[])[], specs: readonly Pi
       const column = keys[k] as Value[];
       const a = column[i] as Value;
       const b = column[j] as Value;
-      const c = (orders[k] as (a: Value, b: Value) => number)(a, b);
+      const order = orders[k];
+      const c = order === undefined ? compareValues(a, b) : order(a, b);
       if (c !== 0) return c * ((a === null || b === null ? nullSigns[k] : signs[k]) as number);
     }
     return ties(i, j);
