@@ -22,6 +22,7 @@
 import type {
   AggregateName,
   BinaryOp,
+  Collation,
   ColumnType,
   Command,
   ComparisonOp,
@@ -87,6 +88,11 @@ export interface ExpressionMethods {
   notBetween(low: Operand, high: Operand): Expr;
   like(pattern: Operand, escape?: string): Expr;
   notLike(pattern: Operand, escape?: string): Expr;
+  /** `this GLOB pattern`: `*`, `?`, `[…]`, case-sensitive. */
+  glob(pattern: Operand): Expr;
+  notGlob(pattern: Operand): Expr;
+  /** `this COLLATE collation`: compared, sorted and grouped in it (`"binary"`, `"nocase"`, `"rtrim"`). */
+  collate(collation: Collation): Expr;
   cast(type: ColumnType): Cast;
   and(...others: Expression[]): Expr;
   or(...others: Expression[]): Expr;
@@ -169,6 +175,15 @@ const methods: ExpressionMethods & ThisType<Expr> = {
   },
   notLike(pattern, escape) {
     return like(this, pattern, escape, true);
+  },
+  glob(pattern) {
+    return glob(this, pattern);
+  },
+  notGlob(pattern) {
+    return glob(this, pattern, true);
+  },
+  collate(collation) {
+    return collate(this, collation);
   },
   cast(type) {
     return cast(this, type);
@@ -393,6 +408,17 @@ export function like(operand: Operand, pattern: Operand, escape?: string, negate
   return fluent(negated ? { ...node, not: true } : node);
 }
 
+/** `x [NOT] GLOB pattern` (SQLite's: `*`, `?`, `[…]`, case-sensitive); the pattern is a value unless an expression. */
+export function glob(operand: Operand, pattern: Operand, negated = false): Expr {
+  const node: Expression = { type: "glob", expr: toLeft(operand), pattern: toRight(pattern) };
+  return fluent(negated ? { ...node, not: true } : node);
+}
+
+/** `x COLLATE collation`: `x`, compared, sorted and grouped as texts in `collation`; a string names a column. */
+export function collate(operand: Operand, collation: Collation): Expr {
+  return fluent({ type: "collate", expr: toLeft(operand), collation });
+}
+
 /** Searched CASE: `caseWhen([[condition, result], ...], otherwise?)`. */
 export function caseWhen(arms: readonly (readonly [Expression, Operand])[], otherwise?: Operand): Expr {
   const node: Expression = { type: "case", when: arms.map(([when, then]) => ({ when, then: toRight(then) })) };
@@ -505,6 +531,8 @@ export const count = (operand?: Operand, options: AggregateOptions = {}): Expr =
 /** `count(DISTINCT x)`. */
 export const countDistinct = (operand: Operand): Expr => aggregate("count", operand, { distinct: true });
 export const sum = (operand: Operand, options: AggregateOptions = {}): Expr => aggregate("sum", operand, options);
+/** `total(x)`: the sum as a real, 0.0 over no rows (sum is NULL there). */
+export const total = (operand: Operand, options: AggregateOptions = {}): Expr => aggregate("total", operand, options);
 export const avg = (operand: Operand, options: AggregateOptions = {}): Expr => aggregate("avg", operand, options);
 export const min = (operand: Operand): Expr => aggregate("min", operand, {});
 export const max = (operand: Operand): Expr => aggregate("max", operand, {});

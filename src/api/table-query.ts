@@ -70,7 +70,7 @@ const INITIAL: State = { kind: "select", joins: [], where: [], groupBy: [], havi
 
 const EXPRESSION_TYPES = new Set([
   "literal", "identifier", "comparison", "is-null", "and", "or", "not", "param",
-  "binary", "negate", "in", "between", "like", "case", "cast", "function", "aggregate", "window", "subquery", "exists",
+  "binary", "negate", "in", "between", "like", "glob", "collate", "case", "cast", "function", "aggregate", "window", "subquery", "exists",
 ]);
 
 export class TableQuery<R extends Row = Row> {

@@ -49,6 +49,8 @@ export const definitions = {
       ref("inExpr"),
       ref("betweenExpr"),
       ref("likeExpr"),
+      ref("globExpr"),
+      ref("collateExpr"),
       ref("caseExpr"),
       ref("castExpr"),
       ref("functionExpr"),
@@ -164,6 +166,18 @@ export const definitions = {
     // `escape` is one character; the binder counts it in code points, which a JSON Schema length cannot.
     properties: { type: { const: "like" }, expr: ref("expression"), pattern: ref("expression"), escape: { type: "string" }, not: { type: "boolean" } },
   },
+  globExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "expr", "pattern"],
+    properties: { type: { const: "glob" }, expr: ref("expression"), pattern: ref("expression"), not: { type: "boolean" } },
+  },
+  collateExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "expr", "collation"],
+    properties: { type: { const: "collate" }, expr: ref("expression"), collation: { enum: ["binary", "nocase", "rtrim"] } },
+  },
   caseExpr: {
     type: "object",
     additionalProperties: false,
@@ -196,7 +210,7 @@ export const definitions = {
     required: ["type", "name"],
     properties: {
       type: { const: "aggregate" },
-      name: { enum: ["count", "sum", "avg", "min", "max", "group_concat", "json_group_array", "json_group_object"] },
+      name: { enum: ["count", "sum", "total", "avg", "min", "max", "group_concat", "json_group_array", "json_group_object"] },
       arg: ref("expression"),
       distinct: { type: "boolean" },
       separator: { type: "string" },
@@ -210,7 +224,7 @@ export const definitions = {
     properties: {
       type: { const: "window" },
       name: {
-        enum: ["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value", "count", "sum", "avg", "min", "max", "group_concat"],
+        enum: ["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value", "count", "sum", "total", "avg", "min", "max", "group_concat"],
       },
       args: { type: "array", items: ref("expression") },
       separator: { type: "string" },
@@ -349,7 +363,13 @@ export const definitions = {
       { required: ["column"], properties: { column: true } },
       { required: ["expr"], properties: { expr: true } },
     ],
-    properties: { column: { type: "string" }, expr: ref("expression"), direction: { enum: ["asc", "desc"] }, nulls: { enum: ["first", "last"] } },
+    properties: {
+      column: { type: "string" },
+      expr: ref("expression"),
+      direction: { enum: ["asc", "desc"] },
+      nulls: { enum: ["first", "last"] },
+      collation: { enum: ["binary", "nocase", "rtrim"] },
+    },
   },
   // A string is a column (`c`, `t.c`) or every column of one source (`t.*`).
   selectColumn: {

@@ -53,6 +53,14 @@ export type Expression =
   | { readonly type: "between"; readonly expr: Expression; readonly low: Expression; readonly high: Expression; readonly not?: boolean }
   /** `escape` is one character (a slot only from SQL's `ESCAPE ?`). */
   | { readonly type: "like"; readonly expr: Expression; readonly pattern: Expression; readonly escape?: string | ParamSlot; readonly not?: boolean }
+  /** SQLite's GLOB: `*`, `?`, `[…]`, case-sensitive, no ESCAPE. */
+  | { readonly type: "glob"; readonly expr: Expression; readonly pattern: Expression; readonly not?: boolean }
+  /**
+   * `expr COLLATE collation`: the value of `expr`, with the collation a
+   * comparison, ORDER BY, GROUP BY, DISTINCT, min/max or a compound takes
+   * for its text (SQLite's rules: see `planner/collation.ts`).
+   */
+  | { readonly type: "collate"; readonly expr: Expression; readonly collation: Collation }
   | { readonly type: "case"; readonly operand?: Expression; readonly when: readonly WhenThen[]; readonly else?: Expression }
   | { readonly type: "cast"; readonly expr: Expression; readonly as: ColumnType }
   | { readonly type: "function"; readonly name: string; readonly args: readonly Expression[] }
@@ -71,8 +79,19 @@ export type Expression =
   | { readonly type: "exists"; readonly select: SelectCommand; readonly not?: boolean }
   | ParamSlot;
 
-/** The aggregates that also run over a window's frame. `group_concat` joins a group's non-NULL values as text, with `separator` (default `,`) between them. */
-export type FrameAggregateName = "count" | "sum" | "avg" | "min" | "max" | "group_concat";
+/**
+ * SQLite's built-in collations: `binary` compares text by code point,
+ * `nocase` as if ASCII letters were lower case, `rtrim` as if trailing
+ * spaces were not there.
+ */
+export type Collation = "binary" | "nocase" | "rtrim";
+
+/**
+ * The aggregates that also run over a window's frame. `group_concat` joins a
+ * group's non-NULL values as text, with `separator` (default `,`) between
+ * them; `total` is SQLite's sum that is always real, 0.0 over no values.
+ */
+export type FrameAggregateName = "count" | "sum" | "total" | "avg" | "min" | "max" | "group_concat";
 
 /** `json_group_array` and `json_group_object` build a JSON array or object of a group's values (NULLs too); no window runs them. */
 export type AggregateName = FrameAggregateName | "json_group_array" | "json_group_object";
@@ -175,9 +194,10 @@ export interface Join extends SourceItem {
  * (`expr`; an integer literal there is a column number, 1-based, as in SQL).
  */
 /** `nulls`: where NULL sorts; absent, first ascending and last descending. */
+/** `collation`: how texts order (SQL's `ORDER BY x COLLATE nocase`); absent, the key's own (binary unless its expression has a COLLATE). */
 export type OrderBy =
-  | { readonly column: string; readonly direction?: "asc" | "desc"; readonly nulls?: "first" | "last" }
-  | { readonly expr: Expression; readonly direction?: "asc" | "desc"; readonly nulls?: "first" | "last" };
+  | { readonly column: string; readonly direction?: "asc" | "desc"; readonly nulls?: "first" | "last"; readonly collation?: Collation }
+  | { readonly expr: Expression; readonly direction?: "asc" | "desc"; readonly nulls?: "first" | "last"; readonly collation?: Collation };
 
 export interface SelectCommand {
   readonly kind: "select";

@@ -101,7 +101,7 @@ export function rangeRows(path: RangePath, store: TableStore, params: readonly V
 export function impliedByAccess(term: BoundExpr, path: AccessPath, positionOf: (column: string) => number): boolean {
   // A range may turn into a scan when it finds much of the table (`TableStore.rangeRows`): all its terms stay.
   if (path.kind === "scan" || path.kind === "single-row" || path.kind === "index-range" || path.kind === "key-in-subquery") return false;
-  if (term.kind !== "compare" || term.op !== "=") return false;
+  if (term.kind !== "compare" || term.op !== "=" || term.collation !== undefined) return false;
   const pairs = [
     [term.left, term.right],
     [term.right, term.left],

@@ -13,7 +13,8 @@
  * aggregating many groups. Groups live in nested Maps, one level per key
  * (a Map compares keys as `=` does: 1 and 1.0 are one group, NULLs one
  * group, text never equals a number), whose last level holds the group
- * number. With no keys there is exactly one group, also over no rows: count
+ * number; a key with a collation (`GROUP BY x COLLATE nocase`) is looked
+ * up by its collation key and keeps its group's first value. With no keys there is exactly one group, also over no rows: count
  * 0, the others NULL.
  *
  * The group rows everything after the grouping reads (`r[i]` is key i,
@@ -21,10 +22,13 @@
  * one, is tested on each as it is built: a group it refuses is never kept.
  *
  * Semantics (CONTRACT §11): count counts non-NULL values (`count(*)` rows);
- * sum of integers is an integer, NULL over no values; a real sum uses
+ * sum of integers is an integer, NULL over no values (total: always a
+ * real, 0.0 over none); a real sum uses
  * Kahan-Babuska (Neumaier) compensation, as SQLite's does, so adding 0.1 ten
  * times is 1; avg is that sum over the count; min and max compare as ORDER
- * BY does and skip NULL; DISTINCT counts, sums and averages each value once;
+ * BY does and skip NULL (texts in the argument's collation); DISTINCT
+ * counts, sums and averages each value once (count and group_concat: each
+ * text once in its collation, as first met);
  * group_concat joins the non-NULL values (text by then) in the order the
  * rows come, its separator between them, NULL over none (DISTINCT: each
  * value once, where it first came).
@@ -32,8 +36,10 @@
 
 import type { Value } from "../commands/types.js";
 import { assertNever } from "../errors.js";
+import { collationOf } from "../planner/collation.js";
 import type { AggregateCall, Grouping } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
+import { collationKey, comparer } from "./collation.js";
 import { Codegen, instantiate, type CompileContext, type RowMode } from "./codegen.js";
 import { jsonArgument } from "./json-codegen.js";
 
@@ -69,6 +75,11 @@ export function compileAggregate(group: Grouping, mode: RowMode, context?: Compi
   });
   const k = group.keys.length;
   const keys = group.keys.map((_, i) => `k${slot(i)}_`);
+  // What each key level is looked up by: its value, or its collation key.
+  const lookups = group.keys.map((key, i) => {
+    const collation = collationOf(key);
+    return collation === undefined ? `k${slot(i)}` : `${g.const(collationKey(collation))}(k${slot(i)})`;
+  });
   const state = codes.flatMap((c) => c.state);
   const declare = [...keys, ...state.map(([name]) => name)].map((name) => `const ${name} = [];`).join(" ");
   const open = [...keys.map((key, i) => `${key}.push(k${slot(i)});`), ...state.map(([name, init]) => `${name}.push(${init});`)].join(" ");
@@ -80,10 +91,15 @@ export function compileAggregate(group: Grouping, mode: RowMode, context?: Compi
     let map = "root_";
     for (let i = 0; i < k - 1; i++) {
       const next = `m${slot(i)}_`;
-      levels.push(`let ${next} = ${map}.get(k${slot(i)}); if (${next} === undefined) { ${next} = new Map(); ${map}.set(k${slot(i)}, ${next}); }`);
+      levels.push(`let ${next} = ${map}.get(${lookups[i]}); if (${next} === undefined) { ${next} = new Map(); ${map}.set(${lookups[i]}, ${next}); }`);
       map = next;
     }
-    const last = `k${slot(k - 1)}`;
+    // A collation key is computed once, not again for the `set` of a new group.
+    let last = lookups[k - 1]!;
+    if (last !== `k${slot(k - 1)}`) {
+      levels.push(`c_ = ${last};`);
+      last = "c_";
+    }
     levels.push(`g_ = ${map}.get(${last}); if (g_ === undefined) { g_ = n_++; ${map}.set(${last}, g_); ${open} }`);
     find = levels.join(" ");
   }
@@ -94,7 +110,7 @@ return function aggregate(items, p, having, t) {
   ${g.declarations()}
   ${declare}
   const root_ = new Map();
-  let n_ = 0, g_ = 0, v_, s_, t_;
+  let n_ = 0, g_ = 0, v_, s_, t_, c_;
   ${k === 0 ? `n_ = 1; ${state.map(([name, init]) => `${name}.push(${init});`).join(" ")}` : ""}
   for (let i_ = 0, l_ = items.length; i_ < l_; i_++) {
     const r = items[i_];
@@ -143,6 +159,16 @@ function aggregateCode(call: AggregateCall, arg: string | undefined, present: st
   }
   const type = typeOf(call.arg);
   const real = type !== "integer";
+  // DISTINCT, min and max compare texts in the argument's own collation (`max(x COLLATE nocase)`).
+  const collation = collationOf(call.arg);
+  if (call.distinct && collation !== undefined && (call.name === "count" || call.name === "group_concat")) {
+    // Each value's collation key, mapped to the value first met with it.
+    const map = array();
+    const update = `if (${present} && !${map}[g_].has(t_ = ${g.const(collationKey(collation))}(v_))) ${map}[g_].set(t_, v_);`;
+    if (call.name === "count") return { state: [[map, "new Map()"]], update, final: `${map}[g_].size` };
+    const separator = g.const(call.separator ?? ",");
+    return { state: [[map, "new Map()"]], update, final: `((t_ = ${map}[g_]).size === 0 ? null : [...t_.values()].join(${separator}))` };
+  }
   if (call.name === "group_concat") {
     // The separator comes in as a constant: no user text in generated source.
     const separator = g.const(call.separator ?? ",");
@@ -162,6 +188,8 @@ function aggregateCode(call: AggregateCall, arg: string | undefined, present: st
         return { state, update, final: `${set}[g_].size` };
       case "sum":
         return { state, update, final: `h.sum(${set}[g_], ${real})` };
+      case "total":
+        return { state, update, final: `(h.sum(${set}[g_], true) ?? 0)` };
       case "avg":
         return { state, update, final: `((t_ = ${set}[g_]).size === 0 ? null : h.sum(t_, true) / t_.size)` };
       default:
@@ -174,6 +202,7 @@ function aggregateCode(call: AggregateCall, arg: string | undefined, present: st
       return { state: [[n, "0"]], update: `if (${present}) ${n}[g_]++;`, final: `${n}[g_]` };
     }
     case "sum":
+    case "total":
     case "avg": {
       const [sum, n] = [array(), array()];
       const state: [string, string][] = [
@@ -182,14 +211,14 @@ function aggregateCode(call: AggregateCall, arg: string | undefined, present: st
       ];
       let add = `${sum}[g_] += v_;`;
       let total = `${sum}[g_]`;
-      if (real) {
+      if (real || call.name === "total") {
         const c = array();
         state.push([c, "0"]);
         add = `s_ = ${sum}[g_]; t_ = s_ + v_; ${c}[g_] += Math.abs(s_) >= Math.abs(v_) ? (s_ - t_) + v_ : (v_ - t_) + s_; ${sum}[g_] = t_;`;
         total = `(${sum}[g_] + ${c}[g_])`;
       }
       const update = `if (${present}) { ${add} ${n}[g_]++; }`;
-      const final = call.name === "sum" ? `(${n}[g_] === 0 ? null : ${total})` : `(${n}[g_] === 0 ? null : ${total} / ${n}[g_])`;
+      const final = call.name === "sum" ? `(${n}[g_] === 0 ? null : ${total})` : call.name === "total" ? total : `(${n}[g_] === 0 ? null : ${total} / ${n}[g_])`;
       return { state, update, final };
     }
     case "min":
@@ -205,7 +234,8 @@ function aggregateCode(call: AggregateCall, arg: string | undefined, present: st
           final: `((t_ = ${m}[g_]) !== t_ ? null : t_)`,
         };
       }
-      const better = type === "text" ? `h.text(v_, t_) ${op} 0` : type === "unknown" ? `h.cmp(v_, t_) ${op} 0` : `v_ ${op} t_`;
+      const better =
+        collation !== undefined ? `${g.const(comparer(collation))}(v_, t_) ${op} 0` : type === "text" ? `h.text(v_, t_) ${op} 0` : type === "unknown" ? `h.cmp(v_, t_) ${op} 0` : `v_ ${op} t_`;
       return {
         state: [[m, "null"]],
         update: `if (${present} && ((t_ = ${m}[g_]) === null || ${better})) ${m}[g_] = v_;`,

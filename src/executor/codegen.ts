@@ -35,30 +35,19 @@
 import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import { castValue } from "../planner/casts.js";
-import type { BoundExpr, CompareOp, StaticType } from "../planner/plan.js";
+import type { BoundExpr, CompareOp, StaticType, TextCollation } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction, type TypedTextFunction } from "./functions.js";
 import { JSON_CALLS, jsonCall } from "./json-codegen.js";
 import * as json from "./json-functions.js";
 import { printf } from "./printf.js";
 import { concat, concatWs, quote } from "./text-functions.js";
+import { collationKey, comparer } from "./collation.js";
+import { compileGlob } from "./glob.js";
 import { compileLike, type LikeMatcher } from "./like.js";
 import type { SubqueryNode, SubqueryRunner } from "./subquery.js";
 import { isNumericType } from "./table-store.js";
-import { compareText, compareValues } from "./value-order.js";
-
-/**
- * Compares two values whose types only arrive at run time (`? < ?`): the
- * same rules as typed comparisons, so text against a number or boolean is
- * `type_mismatch`, never a silent answer. Both are non-NULL here; their
- * types are unknown only when read from JSON (parameters are checked
- * before any row), so the message names JSON.
- */
-export function compareUntyped(a: Value, b: Value): number {
-  const family = (v: Value): string => (typeof v === "string" ? "text" : typeof v);
-  if (family(a) !== family(b)) throw new StoreError("type_mismatch", `Cannot compare ${family(a)} with ${family(b)} (values read from JSON: CAST them, or filter with json_type)`);
-  return compareValues(a, b);
-}
+import { compareText, compareUntyped } from "./value-order.js";
 
 const NO_FEEDS: readonly Value[] = Object.freeze([]);
 
@@ -88,6 +77,20 @@ function remainder(a: number, b: number): number | null {
  */
 const likeCache = new Map<string | undefined, Map<string, LikeMatcher>>();
 const LIKE_CACHE_LIMIT = 256;
+
+/** GLOB patterns met at run time, as `likeCache`. */
+const globCache = new Map<string, LikeMatcher>();
+
+/** `text GLOB pattern` for a pattern known only at run time. */
+function glob(text: string, pattern: string): boolean {
+  let matcher = globCache.get(pattern);
+  if (matcher === undefined) {
+    matcher = compileGlob(pattern);
+    if (globCache.size >= LIKE_CACHE_LIMIT) globCache.delete(globCache.keys().next().value as string);
+    globCache.set(pattern, matcher);
+  }
+  return matcher.test(text);
+}
 
 /** `text LIKE pattern [ESCAPE escape]` for a pattern known only at run time. */
 function like(text: string, pattern: string, escape: string | undefined): boolean {
@@ -131,6 +134,7 @@ const HELPERS = Object.freeze({
   div: divide,
   mod: remainder,
   like,
+  glob,
   cast: (value: Value, from: StaticType, to: ColumnType) => castValue(value, from, to),
   fn: FUNCTION_ORDER.map((name) => STRICT_FUNCTIONS[name]),
   replace,
@@ -251,14 +255,20 @@ export class Codegen {
     return e.kind === "const" || e.kind === "param" || e.kind === "column";
   }
 
-  /** `a op b` for two non-null operands, by their static types. */
-  private compareCode(op: CompareOp, left: BoundExpr, right: BoundExpr, a: string, b: string): string {
+  /** `a op b` for two non-null operands, by their static types; texts in `collation` when it is given. */
+  private compareCode(op: CompareOp, left: BoundExpr, right: BoundExpr, a: string, b: string, collation?: TextCollation): string {
+    if (collation !== undefined) return `${this.collated(collation)}(${a}, ${b}) ${JS_OP[op]} 0`;
     const lt = typeOf(left);
     const rt = typeOf(right);
     if (lt === "unknown" && rt === "unknown") return `h.cmp(${a}, ${b}) ${JS_OP[op]} 0`;
     if (op === "=" || op === "<>") return `${a} ${JS_OP[op]} ${b}`;
     if (lt === "text" || rt === "text") return `h.text(${a}, ${b}) ${JS_OP[op]} 0`;
     return `${a} ${JS_OP[op]} ${b}`;
+  }
+
+  /** The comparer of two non-NULL values in `collation`, as a constant (one per collation and compile). */
+  private collated(collation: TextCollation): string {
+    return this.const(comparer(collation));
   }
 
   /** JS for the expression's SQL value: a Value, with NULL as `null`. */
@@ -274,13 +284,18 @@ export class Codegen {
       case "compare": {
         const a = this.temp();
         const b = this.temp();
-        return `((${a} = ${this.value(e.left)}) === null || (${b} = ${this.value(e.right)}) === null ? null : ${this.compareCode(e.op, e.left, e.right, a, b)})`;
+        return `((${a} = ${this.value(e.left)}) === null || (${b} = ${this.value(e.right)}) === null ? null : ${this.compareCode(e.op, e.left, e.right, a, b, e.collation)})`;
       }
       case "is-null":
         return `(${this.value(e.expr)} ${e.not ? "!==" : "==="} null)`;
-      case "is":
+      case "is": {
         // Values are JS primitives with NULL as null, so strict equality is SQL's null-safe IS (1 and 1.0 are one number).
-        return `(${this.value(e.left)} ${e.not ? "!==" : "==="} ${this.value(e.right)})`;
+        if (e.collation === undefined) return `(${this.value(e.left)} ${e.not ? "!==" : "==="} ${this.value(e.right)})`;
+        const [a, b] = [this.temp(), this.temp()];
+        // Both sides read first: NULL IS NULL needs the right side's value when the left is NULL.
+        const equal = `((${a} = ${this.value(e.left)}), (${b} = ${this.value(e.right)}), ${a} === null || ${b} === null ? ${a} === ${b} : ${this.compareCode("=", e.left, e.right, a, b, e.collation)})`;
+        return e.not ? `!${equal}` : equal;
+      }
       case "and":
       case "or": {
         // AND: any FALSE → FALSE, else any NULL → NULL, else TRUE. OR is the dual.
@@ -308,8 +323,8 @@ export class Codegen {
         return this.inList(e);
       case "between": {
         const [x, lo, hi, a, b] = [this.temp(), this.temp(), this.temp(), this.temp(), this.temp()];
-        const ge = this.compareCode(">=", e.expr, e.low, x, lo);
-        const le = this.compareCode("<=", e.expr, e.high, x, hi);
+        const ge = this.compareCode(">=", e.expr, e.low, x, lo, e.lowCollation);
+        const le = this.compareCode("<=", e.expr, e.high, x, hi, e.highCollation);
         // x >= low AND x <= high, three-valued; NOT BETWEEN is its negation.
         const both = `((${lo} = ${this.value(e.low)}), (${hi} = ${this.value(e.high)}), (${a} = ${lo} === null ? null : ${ge}), (${b} = ${hi} === null ? null : ${le}), ${a} === false || ${b} === false ? false : ${a} === null || ${b} === null ? null : true)`;
         const t = this.temp();
@@ -318,6 +333,10 @@ export class Codegen {
       }
       case "like":
         return this.like(e);
+      case "glob":
+        return this.glob(e);
+      case "collate":
+        return this.value(e.expr);
       case "case":
         return this.caseExpr(e);
       case "cast": {
@@ -398,11 +417,14 @@ export class Codegen {
     };
     const known = typeOf(e.expr) !== "unknown";
     if (known && e.values.every((v) => v.kind === "const" && v.value !== null)) {
-      const set = this.const(new Set(e.values.map((v) => (v as Extract<BoundExpr, { kind: "const" }>).value)));
-      return negate(`((${x} = ${this.value(e.expr)}) === null ? null : ${set}.has(${x}))`);
+      const values = e.values.map((v) => (v as Extract<BoundExpr, { kind: "const" }>).value);
+      if (e.collation === undefined) return negate(`((${x} = ${this.value(e.expr)}) === null ? null : ${this.const(new Set(values))}.has(${x}))`);
+      // In a collation, the values and the operand meet by their keys.
+      const key = collationKey(e.collation);
+      return negate(`((${x} = ${this.value(e.expr)}) === null ? null : ${this.const(new Set(values.map(key)))}.has(${this.const(key)}(${x})))`);
     }
     const temps = e.values.map(() => this.temp());
-    const tests = e.values.map((v, i) => `((${temps[i]} = ${this.value(v)}) !== null && ${this.compareCode("=", e.expr, v, x, temps[i]!)})`).join(" || ");
+    const tests = e.values.map((v, i) => `((${temps[i]} = ${this.value(v)}) !== null && ${this.compareCode("=", e.expr, v, x, temps[i]!, e.collation)})`).join(" || ");
     const nulls = temps.map((t) => `${t} === null`).join(" || ");
     return negate(`((${x} = ${this.value(e.expr)}) === null ? null : ${tests} ? true : ${nulls} ? null : false)`);
   }
@@ -425,6 +447,17 @@ export class Codegen {
     return `(${operands} ? null : ${e.not ? "!" : ""}${test})`;
   }
 
+  /** `text [NOT] GLOB pattern`: a constant pattern compiled once, else through the run-time cache. */
+  private glob(e: Extract<BoundExpr, { kind: "glob" }>): string {
+    const [text, pattern] = [this.temp(), this.temp()];
+    const not = e.not ? "!" : "";
+    if (e.pattern.kind === "const") {
+      if (e.pattern.value === null) return "null";
+      return `((${text} = ${this.value(e.expr)}) === null ? null : ${not}${this.const(compileGlob(e.pattern.value as string))}.test(${text}))`;
+    }
+    return `((${text} = ${this.value(e.expr)}) === null || (${pattern} = ${this.value(e.pattern)}) === null ? null : ${not}h.glob(${text}, ${pattern}))`;
+  }
+
   /** Searched CASE: the first WHEN that IS TRUE; simple CASE: the first WHEN equal to the operand (never when either is NULL). */
   private caseExpr(e: Extract<BoundExpr, { kind: "case" }>): string {
     const otherwise = e.else === undefined ? "null" : this.value(e.else);
@@ -433,7 +466,7 @@ export class Codegen {
     }
     const [o, w] = [this.temp(), this.temp()];
     const operand = e.operand;
-    const arms = e.whens.map((arm) => `(${o} !== null && (${w} = ${this.value(arm.when)}) !== null && ${this.compareCode("=", operand, arm.when, o, w)}) ? ${this.value(arm.then)} : `);
+    const arms = e.whens.map((arm) => `(${o} !== null && (${w} = ${this.value(arm.when)}) !== null && ${this.compareCode("=", operand, arm.when, o, w, arm.collation)}) ? ${this.value(arm.then)} : `);
     return `((${o} = ${this.value(operand)}), ${arms.join("")}${otherwise})`;
   }
 
@@ -480,7 +513,7 @@ export class Codegen {
       case "column":
         return `(${this.value(e)} === true)`;
       case "compare": {
-        if (this.isLeaf(e.left) && this.isLeaf(e.right)) {
+        if (this.isLeaf(e.left) && this.isLeaf(e.right) && e.collation === undefined) {
           const untyped = typeOf(e.left) === "unknown" && typeOf(e.right) === "unknown";
           const numeric = !untyped && (e.op === "=" || (typeOf(e.left) !== "text" && typeOf(e.right) !== "text"));
           if (e.op !== "<>" && numeric) {
@@ -518,12 +551,15 @@ export class Codegen {
         return `(${this.value(e.expr)} === false)`;
       case "is":
         return this.value(e);
+      case "collate":
+        return this.truth(e.expr);
       case "arithmetic":
       case "concat":
       case "negate":
       case "in":
       case "between":
       case "like":
+      case "glob":
       case "case":
       case "cast":
       case "function":

@@ -53,7 +53,7 @@ export function impliedByKey(step: JoinStep, positionOf: (column: string) => num
   const inner = keyed ? s.innerColumns : [];
   const outer = keyed ? s.outerKeys.map((k) => JSON.stringify(k)) : [];
   return (t) => {
-    if (t.kind !== "compare" || t.op !== "=") return false;
+    if (t.kind !== "compare" || t.op !== "=" || t.collation !== undefined) return false;
     return [
       [t.left, t.right],
       [t.right, t.left],

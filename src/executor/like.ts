@@ -11,7 +11,8 @@
  * stay on any text character. Each text character updates every state at
  * once with a shift and two masks, one machine word per 31 pattern
  * characters. The common shapes — no wildcard, or a literal prefix then `%` —
- * take a direct comparison instead.
+ * take a direct comparison instead. GLOB (`glob.ts`) runs on the same
+ * automaton, case-sensitive, with its character classes as tokens.
  */
 
 import { compareText } from "./value-order.js";
@@ -25,8 +26,23 @@ function fold(c: number): number {
   return c >= 65 && c <= 90 ? c + 32 : c;
 }
 
-/** One pattern position: a character (folded), or any character (`_`). */
-type Token = number | "any";
+const same = (c: number): number => c;
+
+/** A GLOB character class (`[a-z]`, `[^0-9]`): inclusive code point ranges, or everything outside them. */
+export interface CharClass {
+  readonly ranges: readonly (readonly [number, number])[];
+  readonly negated: boolean;
+}
+
+/** Whether code point `c` is in `cls`. */
+export function inClass(cls: CharClass, c: number): boolean {
+  let inside = false;
+  for (const [lo, hi] of cls.ranges) if (c >= lo && c <= hi) inside = true;
+  return inside !== cls.negated;
+}
+
+/** One pattern position: a character (folded for LIKE), any character (`_`, GLOB's `?`), or a GLOB class. */
+export type Token = number | "any" | CharClass;
 
 interface Parsed {
   readonly tokens: Token[];
@@ -66,19 +82,20 @@ export function compileLike(pattern: string, escape?: string): LikeMatcher {
   if (!parsed.valid) return NEVER;
   const { tokens, stars } = parsed;
   const wildcards = tokens.includes("any") || stars.slice(0, -1).some(Boolean);
-  if (!wildcards) return literalMatcher(tokens as number[], stars[tokens.length] === true);
-  return automaton(tokens, stars);
+  if (!wildcards) return literalMatcher(tokens as number[], stars[tokens.length] === true, true);
+  return automaton(tokens, stars, true);
 }
 
-/** A pattern of plain characters, whole (`abc`) or as a prefix (`abc%`): compared character by character. */
-function literalMatcher(chars: readonly number[], prefix: boolean): LikeMatcher {
+/** A pattern of plain characters, whole (`abc`) or as a prefix (`abc%`): compared character by character, ASCII letters folded when `caseless`. */
+export function literalMatcher(chars: readonly number[], prefix: boolean, caseless: boolean): LikeMatcher {
+  const f = caseless ? fold : same;
   return {
     test(text: string): boolean {
       let i = 0;
       for (const want of chars) {
         if (i >= text.length) return false;
         const c = text.codePointAt(i)!;
-        if (fold(c) !== want) return false;
+        if (f(c) !== want) return false;
         i += c > 0xffff ? 2 : 1;
       }
       return prefix || i === text.length;
@@ -88,8 +105,13 @@ function literalMatcher(chars: readonly number[], prefix: boolean): LikeMatcher 
 
 const WORD_BITS = 31;
 
-/** The Shift-And automaton over `words` words of 31 states each. */
-function automaton(tokens: readonly Token[], stars: readonly boolean[]): LikeMatcher {
+/**
+ * The Shift-And automaton over `words` words of 31 states each; `caseless`:
+ * a lower-case ASCII letter token also matches its upper case (LIKE's
+ * tokens come folded). A class token's bits go into every ASCII mask it
+ * holds and into the mask of any other character as it is met.
+ */
+export function automaton(tokens: readonly Token[], stars: readonly boolean[], caseless: boolean): LikeMatcher {
   const states = tokens.length + 1;
   const words = Math.ceil(states / WORD_BITS);
   const bit = (state: number): [number, number] => [Math.floor(state / WORD_BITS), 1 << state % WORD_BITS];
@@ -98,13 +120,17 @@ function automaton(tokens: readonly Token[], stars: readonly boolean[]): LikeMat
   const loops = new Int32Array(words);
   const ascii = new Int32Array(128 * words);
   const other = new Map<number, Int32Array>();
+  const classes: [CharClass, number, number][] = [];
   tokens.forEach((token, j) => {
     const [w, b] = bit(j + 1);
     if (token === "any") any[w]! |= b;
-    else if (token < 128) {
+    else if (typeof token === "object") {
+      classes.push([token, w, b]);
+      for (let c = 0; c < 128; c++) if (inClass(token, c)) ascii[c * words + w]! |= b;
+    } else if (token < 128) {
       ascii[token * words + w]! |= b;
       // An ASCII letter matches in either case: its upper-case form looks up the same bits.
-      if (token >= 97 && token <= 122) ascii[(token - 32) * words + w]! |= b;
+      if (caseless && token >= 97 && token <= 122) ascii[(token - 32) * words + w]! |= b;
     } else {
       let mask = other.get(token);
       if (mask === undefined) other.set(token, (mask = new Int32Array(words)));
@@ -113,13 +139,23 @@ function automaton(tokens: readonly Token[], stars: readonly boolean[]): LikeMat
   });
   for (let c = 0; c < 128; c++) for (let w = 0; w < words; w++) ascii[c * words + w]! |= any[w]!;
   for (const mask of other.values()) for (let w = 0; w < words; w++) mask[w]! |= any[w]!;
+  for (const [c, mask] of other) for (const [cls, w, b] of classes) if (inClass(cls, c)) mask[w]! |= b;
+  // A character beyond ASCII the pattern does not name: the `any` bits, and those of the classes that hold it.
+  const rest =
+    classes.length === 0
+      ? (): Int32Array => any
+      : (c: number): Int32Array => {
+          const mask = Int32Array.from(any);
+          for (const [cls, w, b] of classes) if (inClass(cls, c)) mask[w]! |= b;
+          return mask;
+        };
   stars.forEach((star, j) => {
     if (!star) return;
     const [w, b] = bit(j);
     loops[w]! |= b;
   });
   const [acceptWord, acceptBit] = bit(tokens.length);
-  if (words === 1) return singleWord(ascii, other, any[0]!, loops[0]!, acceptBit);
+  if (words === 1) return singleWord(ascii, other, rest, loops[0]!, acceptBit);
   return {
     test(text: string): boolean {
       let d = new Int32Array(words);
@@ -129,11 +165,11 @@ function automaton(tokens: readonly Token[], stars: readonly boolean[]): LikeMat
         const c = text.codePointAt(i)!;
         i += c > 0xffff ? 2 : 1;
         const base = c < 128 ? c * words : -1;
-        const mask = base < 0 ? other.get(c) : undefined;
+        const mask = base < 0 ? (other.get(c) ?? rest(c)) : undefined;
         let alive = 0;
         let carry = 0;
         for (let w = 0; w < words; w++) {
-          const m = base >= 0 ? ascii[base + w]! : mask !== undefined ? mask[w]! : any[w]!;
+          const m = base >= 0 ? ascii[base + w]! : mask![w]!;
           const shifted = ((d[w]! << 1) | carry) & 0x7fffffff;
           carry = (d[w]! >>> (WORD_BITS - 1)) & 1;
           next[w] = (shifted & m) | (d[w]! & loops[w]!);
@@ -147,7 +183,7 @@ function automaton(tokens: readonly Token[], stars: readonly boolean[]): LikeMat
   };
 }
 
-function singleWord(ascii: Int32Array, other: ReadonlyMap<number, Int32Array>, any: number, loops: number, accept: number): LikeMatcher {
+function singleWord(ascii: Int32Array, other: ReadonlyMap<number, Int32Array>, rest: (c: number) => Int32Array, loops: number, accept: number): LikeMatcher {
   return {
     test(text: string): boolean {
       let d = 1;
@@ -160,7 +196,7 @@ function singleWord(ascii: Int32Array, other: ReadonlyMap<number, Int32Array>, a
         } else {
           const point = text.codePointAt(i)!;
           i += point > 0xffff ? 2 : 1;
-          m = other.get(point)?.[0] ?? any;
+          m = (other.get(point) ?? rest(point))[0]!;
         }
         d = ((d << 1) & m) | (d & loops);
         if (d === 0) return false;

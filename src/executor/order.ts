@@ -7,6 +7,8 @@
  */
 
 import type { Value } from "../commands/types.js";
+import type { TextCollation } from "../planner/plan.js";
+import { orderIn } from "./collation.js";
 import { compareValues } from "./value-order.js";
 
 export interface SortSpec<T> {
@@ -14,6 +16,13 @@ export interface SortSpec<T> {
   readonly descending: boolean;
   /** Where NULL goes whatever the direction; absent, where the direction puts it. */
   readonly nulls?: "first" | "last";
+  /** How texts order; absent, by code point. */
+  readonly collation?: TextCollation;
+}
+
+/** A plan's sort key as a sort spec's direction, NULL place and collation. */
+export function sortSpec(key: { readonly direction: "asc" | "desc"; readonly nulls?: "first" | "last"; readonly collation?: TextCollation }): Omit<SortSpec<never>, "key"> {
+  return { descending: key.direction === "desc", ...(key.nulls === undefined ? {} : { nulls: key.nulls }), ...(key.collation === undefined ? {} : { collation: key.collation }) };
 }
 
 /** Returns the items in order; with `keep` given, only the first `keep` of them. */
@@ -41,8 +50,10 @@ export function orderItems<T>(items: readonly T[], specs: readonly SortSpec<T>[]
  * Float64Array: no call and no boxed number per comparison, which made
  * half the time of sorting 100,000 rows by a real.
  */
-export function keyOrder(keys: readonly (readonly Value[])[], specs: readonly Pick<SortSpec<never>, "descending" | "nulls">[], tie?: ArrayLike<number>): (i: number, j: number) => number {
+export function keyOrder(keys: readonly (readonly Value[])[], specs: readonly Pick<SortSpec<never>, "descending" | "nulls" | "collation">[], tie?: ArrayLike<number>): (i: number, j: number) => number {
   const signs = specs.map((s) => (s.descending ? -1 : 1));
+  // A collation's order where a key has one; the plain one is called directly (the common case stays one known call).
+  const orders = specs.map((s) => (s.collation === undefined ? undefined : orderIn(s.collation)));
   // NULL sorts below every value, so the direction puts it first or last; a key that says otherwise flips it back.
   const nullSigns = specs.map((s) => (s.nulls === undefined ? (s.descending ? -1 : 1) : s.nulls === "first" ? 1 : -1));
   const numbers = keys.map((column) => (column.every((v) => typeof v === "number") ? Float64Array.from(column as number[]) : undefined));
@@ -70,7 +81,8 @@ export function keyOrder(keys: readonly (readonly Value[])[], specs: readonly Pi
       const column = keys[k] as Value[];
       const a = column[i] as Value;
       const b = column[j] as Value;
-      const c = compareValues(a, b);
+      const order = orders[k];
+      const c = order === undefined ? compareValues(a, b) : order(a, b);
       if (c !== 0) return c * ((a === null || b === null ? nullSigns[k] : signs[k]) as number);
     }
     return ties(i, j);

@@ -43,6 +43,7 @@
 import type { RowsResult } from "../commands/results.js";
 import type { CompoundOperator, Value } from "../commands/types.js";
 import type { AccessPath, BoundExpr, Count, SelectPlan } from "../planner/plan.js";
+import { collationOf } from "../planner/collation.js";
 import { conjuncts } from "../planner/passes.js";
 import { wherePlacement } from "../planner/where-placement.js";
 import { accessRows, impliedByAccess, keyInRunner, rangeRows } from "./access.js";
@@ -55,12 +56,12 @@ import { keptHashes } from "./kept-hashes.js";
 import { MAX_RECURSIVE_ROWS, RecursiveRows } from "./recursive.js";
 import { compileFilter, type FilterFn } from "./filter.js";
 import { TooManyTuples, impliedByKey, prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
-import { orderItems } from "./order.js";
+import { orderItems, sortSpec } from "./order.js";
 import { compileProjection, type ProjectFn } from "./project.js";
 import { SubqueryRunner, type SubqueryNode } from "./subquery.js";
 import { compileWindows, type WindowFn } from "./window.js";
 import type { Column, Stores, StoredRow, TableStore } from "./table-store.js";
-import { rowKey } from "./value-order.js";
+import { rowKeyIn } from "./collation.js";
 
 export interface PreparedSelect {
   readonly plan: SelectPlan;
@@ -196,7 +197,7 @@ function prepareWith(
             const prepared = prepareWith(step, positionOf, context, runners);
             return { rows: (stores, params, max, made) => stepRows(prepared, stores, params, max, made), driven: step.sources[0]?.working !== undefined };
           }),
-          bounds: (params) => ({ offset: offset === undefined ? 0 : count(offset, params), limit: limit === undefined ? undefined : count(limit, params) }),
+          bounds: (params) => bounds(limit, offset, params),
         }),
       );
     }
@@ -271,9 +272,20 @@ function outerAsParams(path: AccessPath, base: number): AccessPath {
   }
 }
 
-/** A limit or offset's value (`checkParams` saw that a slot holds an integer ≥ 0). */
+/** A limit or offset's value (`checkParams` saw that a slot holds an integer; `bounds` reads a negative one). */
 function count(c: Count, params: readonly Value[]): number {
   return typeof c === "number" ? c : (params[c.index] as number);
+}
+
+/**
+ * A select's OFFSET and LIMIT for these parameters, as SQLite reads them: a
+ * negative offset is 0 and a negative limit none (`LIMIT -1`; a literal
+ * one is dropped when SQL is lowered, a parameter's value arrives here).
+ */
+function bounds(limit: Count | undefined, offset: Count | undefined, params: readonly Value[]): { readonly offset: number; readonly limit: number | undefined } {
+  const skip = offset === undefined ? 0 : Math.max(0, count(offset, params));
+  const take = limit === undefined ? undefined : count(limit, params);
+  return { offset: skip, limit: take === undefined || take < 0 ? undefined : take };
 }
 
 type Item = StoredRow | Tuple | Value[];
@@ -297,8 +309,8 @@ export function runSelect(prepared: PreparedSelect, stores: Stores, params: read
 function selectRows(prepared: PreparedSelect, base: Stores, params: readonly Value[]): RowsResult {
   if (prepared.compound !== undefined) return compoundRows(prepared, prepared.compound, base, params);
   const plan = prepared.plan;
-  const offset = plan.offset === undefined ? 0 : count(plan.offset, params);
-  const keep = plan.limit === undefined ? undefined : offset + count(plan.limit, params);
+  const { offset, limit } = bounds(plan.limit, plan.offset, params);
+  const keep = limit === undefined ? undefined : offset + limit;
   const names = plan.columns.map((c) => c.name);
   if (keep === 0) return rowsResult(names, []);
   // Each derived table's rows, read by this execution as a table's.
@@ -414,11 +426,7 @@ function selectFrom(prepared: PreparedSelect, stores: Stores, params: readonly V
   if (prepared.projectArrays !== undefined) return rowsResult(names, distinctRows(prepared, items, params, t, offset, keep));
 
   if (sorted) {
-    const specs = prepared.sortKeys.map((key, i) => ({
-      key: (item: Item) => (key as unknown as Fn<Value>)(item, params, t),
-      descending: plan.orderBy[i]?.direction === "desc",
-      ...(plan.orderBy[i]?.nulls === undefined ? {} : { nulls: plan.orderBy[i]!.nulls }),
-    }));
+    const specs = prepared.sortKeys.map((key, i) => ({ key: (item: Item) => (key as unknown as Fn<Value>)(item, params, t), ...sortSpec(plan.orderBy[i]!) }));
     items = orderItems(items, specs, keep);
   }
   if (offset > 0 || (keep !== undefined && keep < items.length)) items = items.slice(offset, keep);
@@ -525,6 +533,7 @@ function distinctRows(prepared: PreparedSelect, items: readonly Item[], params: 
   const plan = prepared.plan;
   const toArray = prepared.projectArrays as unknown as Fn<Value[]>;
   const seen = new Set<unknown>();
+  const rowKey = rowKeyIn(plan.columns.map((c) => collationOf(c.expr)));
   let rows: Value[][] = [];
   for (const item of items) {
     const row = toArray(item, params, t);
@@ -539,7 +548,7 @@ function distinctRows(prepared: PreparedSelect, items: readonly Item[], params: 
 /** Result rows (as arrays) ordered by the result columns the sort keys are, then cut to OFFSET and LIMIT. */
 function orderAndCut(plan: SelectPlan, rows: Value[][], offset: number, keep: number | undefined): Value[][] {
   if (plan.orderBy.length > 0) {
-    const specs = plan.orderBy.map((k) => ({ key: (row: Value[]) => row[k.output ?? 0] as Value, descending: k.direction === "desc", ...(k.nulls === undefined ? {} : { nulls: k.nulls }) }));
+    const specs = plan.orderBy.map((k) => ({ key: (row: Value[]) => row[k.output ?? 0] as Value, ...sortSpec(k) }));
     rows = orderItems(rows, specs, keep);
   }
   return offset > 0 || (keep !== undefined && keep < rows.length) ? rows.slice(offset, keep) : rows;
@@ -565,11 +574,12 @@ function shaped(plan: SelectPlan, rows: Value[][]): Row[] {
 function compoundRows(prepared: PreparedSelect, compound: PreparedCompound, stores: Stores, params: readonly Value[]): RowsResult {
   const plan = prepared.plan;
   const names = plan.columns.map((c) => c.name);
-  const offset = plan.offset === undefined ? 0 : count(plan.offset, params);
-  const keep = plan.limit === undefined ? undefined : offset + count(plan.limit, params);
+  const { offset, limit } = bounds(plan.limit, plan.offset, params);
+  const keep = limit === undefined ? undefined : offset + limit;
   if (keep === 0) return rowsResult(names, []);
   const arrays = (select: PreparedSelect): Value[][] => selectRows(select, stores, params).rows as Value[][];
   let rows = arrays(compound.first);
+  const rowKey = rowKeyIn(plan.compound?.collations?.map((c) => (c === "binary" ? undefined : c)) ?? []);
   // After a step that drops repeats, the rows are distinct and these are their keys: a UNION after it keys only its new rows.
   let distinct: Set<unknown> | undefined;
   for (const step of compound.steps) {

@@ -16,13 +16,15 @@
  *
  * IN follows SQL's three-valued logic: TRUE when the value is among the
  * subquery's, else NULL when the value is NULL (and the subquery not empty)
- * or a subquery value is NULL, else FALSE.
+ * or a subquery value is NULL, else FALSE. An IN with a collation keeps
+ * and looks up the collation keys of the values.
  */
 
 import type { RowsResult } from "../commands/results.js";
 import type { Value } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import type { BoundExpr } from "../planner/plan.js";
+import { collationKey } from "./collation.js";
 import type { Stores } from "./table-store.js";
 
 export type SubqueryNode = Extract<BoundExpr, { kind: "subquery" | "exists" | "in-subquery" }>;
@@ -50,13 +52,17 @@ export class SubqueryRunner {
   private readonly memo = new Map<unknown, Answer>();
   /** `hashed`: answers by key of the inner values. */
   private table: Map<unknown, Answer> | undefined;
+  /** An IN's values as kept and looked up: themselves, or their collation keys. */
+  private readonly key: (v: Value) => Value;
 
   constructor(
     private readonly node: SubqueryNode,
     private readonly run: RunPlan,
     /** The statement's parameter count: outer values follow. */
     private readonly base: number,
-  ) {}
+  ) {
+    this.key = node.kind === "in-subquery" && node.collation !== undefined ? collationKey(node.collation) : (v) => v;
+  }
 
   /** Starts an execution of the enclosing statement. */
   begin(stores: Stores): void {
@@ -86,14 +92,14 @@ export class SubqueryRunner {
     let result: boolean | null;
     if (set.values.size === 0 && !set.hasNull) result = false;
     else if (x === null) result = null;
-    else if (set.values.has(x)) result = true;
+    else if (set.values.has(this.key(x))) result = true;
     else result = set.hasNull ? null : false;
     return this.node.kind === "in-subquery" && this.node.not && result !== null ? !result : result;
   }
 
-  /** The non-NULL values of an uncorrelated IN subquery (NULL matches no key). */
+  /** The non-NULL values of an uncorrelated IN subquery of binary collation (NULL matches no key). */
   inValues(params: readonly Value[]): ReadonlySet<Value> {
-    if (this.node.kind !== "in-subquery" || this.node.strategy.kind !== "once") throw new StoreError("internal_error", "Only an uncorrelated IN subquery has one set of values");
+    if (this.node.kind !== "in-subquery" || this.node.strategy.kind !== "once" || this.node.collation !== undefined) throw new StoreError("internal_error", "Only an uncorrelated IN subquery of binary collation has one set of values to look up");
     return (this.answer(params, []) as ValueSet).values;
   }
 
@@ -133,7 +139,7 @@ export class SubqueryRunner {
       else {
         let set = table.get(key) as ValueSet | undefined;
         if (set === undefined) table.set(key, (set = { values: new Set(), hasNull: false }));
-        add(set, row[keys] ?? null);
+        add(set, this.key(row[keys] ?? null));
       }
     }
     this.table = table;
@@ -155,7 +161,7 @@ export class SubqueryRunner {
         return rows.length > 0;
       case "in-subquery": {
         const set: ValueSet = { values: new Set(), hasNull: false };
-        for (const row of rows) add(set, row[0] ?? null);
+        for (const row of rows) add(set, this.key(row[0] ?? null));
         return set;
       }
     }

@@ -27,11 +27,13 @@ import type { Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import type { OutputColumn, SortKey, WindowCall, Windowing } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
-import { compareUntyped, compileValue, type CompileContext, type RowMode } from "./codegen.js";
-import { keyOrder } from "./order.js";
+import { collationOf } from "../planner/collation.js";
+import { compileValue, type CompileContext, type RowMode } from "./codegen.js";
+import { comparer } from "./collation.js";
+import { keyOrder, sortSpec } from "./order.js";
 import { compileProjection } from "./project.js";
 import { WindowLayout } from "./window-layout.js";
-import { compareValues } from "./value-order.js";
+import { compareUntyped, compareValues } from "./value-order.js";
 
 /** The window rows of `items` (in the heaps `t`), in the first window's order. */
 export type WindowFn = (items: readonly unknown[], p: readonly Value[], t: unknown) => Value[][];
@@ -99,11 +101,6 @@ function runWindow(window: PreparedWindow, items: readonly unknown[], p: readonl
   const layout = new WindowLayout(sorted, starts, order, window.sortKeys, p);
   for (const c of window.calls) callValues(c.call, c.args.map(column), layout, new Output(rows, sorted, c.slot));
   return sorted;
-}
-
-/** A window sort key as the sort takes it. */
-function sortSpec(key: SortKey): { descending: boolean; nulls?: "first" | "last" } {
-  return { descending: key.direction === "desc", ...(key.nulls === undefined ? {} : { nulls: key.nulls }) };
 }
 
 /** Each item's position in `perm`: the tie-break that keeps the order before. */
@@ -236,6 +233,7 @@ function callValues(call: WindowCall, args: readonly Value[][], layout: WindowLa
       return valueAt(call, args, layout, out);
     case "count":
     case "sum":
+    case "total":
     case "avg":
     case "min":
     case "max":
@@ -310,13 +308,13 @@ class CountState implements Accumulator {
   }
 }
 
-/** sum and avg; a sum of reals (or of numbers not known to be integers) is compensated as the grouping's. */
+/** sum, total and avg; a sum of reals (or of numbers not known to be integers) is compensated as the grouping's. */
 class SumState implements Accumulator {
   private n = 0;
   private sum = 0;
   private c = 0;
   constructor(
-    private readonly average: boolean,
+    private readonly name: "sum" | "total" | "avg",
     private readonly compensated: boolean,
   ) {}
   reset(): void {
@@ -343,8 +341,8 @@ class SumState implements Accumulator {
     this.n--;
   };
   value(): Value {
-    if (this.n === 0) return null;
-    return this.average ? (this.sum + this.c) / this.n : this.sum + this.c;
+    if (this.n === 0) return this.name === "total" ? 0 : null;
+    return this.name === "avg" ? (this.sum + this.c) / this.n : this.sum + this.c;
   }
 }
 
@@ -388,6 +386,9 @@ class ExtremeState implements Accumulator {
  * never SQLite's silent order of text after numbers.
  */
 function comparerOf(call: WindowCall): (a: Value, b: Value) => number {
+  // Texts in the argument's own collation (`max(x COLLATE nocase) OVER …`).
+  const collation = call.args[0] === undefined ? undefined : collationOf(call.args[0]);
+  if (collation !== undefined) return comparer(collation);
   return call.args[0] !== undefined && typeOf(call.args[0]) === "unknown" ? compareUntyped : compareValues;
 }
 
@@ -396,8 +397,9 @@ function accumulator(call: WindowCall): Accumulator {
     case "count":
       return new CountState();
     case "sum":
+    case "total":
     case "avg":
-      return new SumState(call.name === "avg", call.args[0] === undefined || typeOf(call.args[0]) !== "integer");
+      return new SumState(call.name, call.name !== "sum" || call.args[0] === undefined || typeOf(call.args[0]) !== "integer");
     case "min":
     case "max":
       return new ExtremeState(call.name === "min" ? -1 : 1, comparerOf(call));

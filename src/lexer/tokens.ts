@@ -118,6 +118,9 @@ export const In = keyword("IN");
 export const Between = keyword("BETWEEN");
 export const Like = keyword("LIKE");
 export const Escape = keyword("ESCAPE");
+/** Reserved, as LIKE is: so SQLite's glob(p, x) call form is not taken (`x GLOB p` is). */
+export const Glob = keyword("GLOB");
+export const Collate = keyword("COLLATE");
 export const Distinct = keyword("DISTINCT");
 export const Group = keyword("GROUP");
 export const Having = keyword("HAVING");
@@ -167,7 +170,7 @@ export const keywords: readonly TokenType[] = [
   Select, From, Where, And, Or, Not, Is, Null, True, False, As, Join, Inner, Left, Right, Full, Outer, Cross, Natural, Using, On, Order, By, Asc, Desc,
   Limit, Offset, Insert, Into, Values, Update, SetKeyword, Delete, Create, Table, If, Exists, Primary, Key, Unique,
   Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain, Case, When, Then, Else, End,
-  Cast, In, Between, Like, Escape, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore, Index, Alter, Add, Column, Rename, To,
+  Cast, In, Between, Like, Escape, Glob, Collate, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore, Index, Alter, Add, Column, Rename, To,
   Union, All, Intersect, Except, With, Recursive, Nulls, First, Last,
   Over, Partition, Window, Rows, Range, Groups, Unbounded, Preceding, Following, Current, Row, Exclude, No, Others, Ties,
   Replace, Abort, Fail, Rollback,

@@ -149,6 +149,23 @@ export interface LikeExpr {
   readonly span: Span;
 }
 
+/** `x [NOT] GLOB pattern`. */
+export interface GlobExpr {
+  readonly kind: "glob";
+  readonly expr: Expr;
+  readonly pattern: Expr;
+  readonly not: boolean;
+  readonly span: Span;
+}
+
+/** `x COLLATE name`: the name as written (checked when lowered). */
+export interface CollateExpr {
+  readonly kind: "collate";
+  readonly expr: Expr;
+  readonly collation: Name;
+  readonly span: Span;
+}
+
 export interface WhenClause {
   readonly when: Expr;
   readonly then: Expr;
@@ -231,6 +248,8 @@ export type Expr =
   | InExpr
   | BetweenExpr
   | LikeExpr
+  | GlobExpr
+  | CollateExpr
   | CaseExpr
   | CastExpr
   | CallExpr
@@ -459,6 +478,8 @@ export interface ColumnDef {
   readonly unique: boolean;
   readonly default?: ColumnDefault;
   readonly references?: References;
+  /** `COLLATE name`, as written (lowering accepts BINARY only). */
+  readonly collation?: Name;
   readonly span: Span;
 }
 

@@ -75,6 +75,7 @@ export type SelectStatementCstChildren = {
   Comma?: IToken[];
   Limit?: IToken[];
   NumberLiteral?: (IToken)[];
+  Minus?: (IToken)[];
   Param?: (IToken)[];
   Offset?: IToken[];
 };
@@ -464,11 +465,12 @@ export type ColumnConstraintCstChildren = {
   Unique?: IToken[];
   Default?: IToken[];
   literal?: LiteralCstNode[];
-  Identifier?: IToken[];
+  Identifier?: (IToken)[];
   LParen?: IToken[];
   expression?: ExpressionCstNode[];
   RParen?: IToken[];
   referencesClause?: ReferencesClauseCstNode[];
+  Collate?: IToken[];
 };
 
 export interface TableConstraintCstNode extends CstNode {
@@ -629,6 +631,7 @@ export type PredicateCstChildren = {
   And?: IToken[];
   Like?: IToken[];
   Escape?: IToken[];
+  Glob?: IToken[];
 };
 
 export interface ArithmeticCstNode extends CstNode {
@@ -669,6 +672,8 @@ export type OperandCstChildren = {
   Cast?: IToken[];
   As?: IToken[];
   typeName?: TypeNameCstNode[];
+  Collate?: IToken[];
+  collation?: IToken[];
 };
 
 export interface CaseExpressionCstNode extends CstNode {

@@ -11,8 +11,9 @@
  * one is cheap. Error recovery is off, so the first error ends the parse.
  *
  * Precedence, loosest first: OR, AND, NOT, then the predicates (comparison,
- * IS [NOT] NULL, [NOT] IN, BETWEEN, LIKE), then `+ -`, then `* / %`, then
- * `||`, `->` and `->>`, then unary minus. A comparison takes arithmetic on both sides but not
+ * IS [NOT] NULL, [NOT] IN, BETWEEN, LIKE, GLOB), then `+ -`, then `* / %`, then
+ * `||`, `->` and `->>`, then unary minus, then the postfix COLLATE (part of
+ * `operand`, so `-x COLLATE nocase` is `-(x COLLATE nocase)`, as SQLite). A comparison takes arithmetic on both sides but not
  * another comparison, so `a = b = c` does not parse. The grammar is LL(1)
  * (`maxLookahead: 1`): one token always decides (CREATE and DROP are
  * consumed before the choice of TABLE or INDEX).
@@ -548,11 +549,32 @@ class SqlGrammar extends CstParser {
     });
   });
 
-  /** LIMIT and OFFSET take a whole number or `?`; `index` keeps the two clauses' tokens apart for Chevrotain. */
+  /**
+   * LIMIT and OFFSET take a whole number, a negative one (SQLite's `LIMIT -1`:
+   * no limit) or `?`; `index` keeps the two clauses' tokens apart for Chevrotain.
+   */
   private countAlternatives(index: 1 | 2): IOrAlt<unknown>[] {
     return index === 1
-      ? [{ ALT: () => this.CONSUME(T.NumberLiteral) }, { ALT: () => this.CONSUME(T.Param) }]
-      : [{ ALT: () => this.CONSUME2(T.NumberLiteral) }, { ALT: () => this.CONSUME2(T.Param) }];
+      ? [
+          { ALT: () => this.CONSUME(T.NumberLiteral) },
+          {
+            ALT: () => {
+              this.CONSUME(T.Minus);
+              this.CONSUME3(T.NumberLiteral);
+            },
+          },
+          { ALT: () => this.CONSUME(T.Param) },
+        ]
+      : [
+          { ALT: () => this.CONSUME2(T.NumberLiteral) },
+          {
+            ALT: () => {
+              this.CONSUME2(T.Minus);
+              this.CONSUME4(T.NumberLiteral);
+            },
+          },
+          { ALT: () => this.CONSUME2(T.Param) },
+        ];
   }
 
   // ------------------------------------------------------- INSERT, UPDATE, DELETE
@@ -821,6 +843,13 @@ class SqlGrammar extends CstParser {
           },
         },
         { ALT: () => this.SUBRULE(this.referencesClause) },
+        {
+          // Parsed so the refusal can say why (`lower-sql.ts`): storedb's columns compare by BINARY only.
+          ALT: () => {
+            this.CONSUME(T.Collate);
+            this.CONSUME2(T.Identifier);
+          },
+        },
       ]),
     );
   });
@@ -1067,6 +1096,12 @@ class SqlGrammar extends CstParser {
                       });
                     },
                   },
+                  {
+                    ALT: () => {
+                      this.CONSUME(T.Glob);
+                      this.SUBRULE8(this.arithmetic);
+                    },
+                  },
                 ]),
               );
             },
@@ -1097,7 +1132,8 @@ class SqlGrammar extends CstParser {
 
   /**
    * `?`, a literal, a column (`c` or `t.c`), a function call (`f(a, b)`), a
-   * parenthesized expression or subquery, EXISTS, CASE or CAST.
+   * parenthesized expression or subquery, EXISTS, CASE or CAST; then any
+   * number of `COLLATE name` (inline here, not a rule: no frames per level).
    */
   readonly operand = this.RULE("operand", () => {
     this.OR(
@@ -1189,6 +1225,10 @@ class SqlGrammar extends CstParser {
         },
       ]),
     );
+    this.MANY2(() => {
+      this.CONSUME(T.Collate);
+      this.CONSUME9(T.Identifier, { LABEL: "collation" });
+    });
   });
 
   /** `CASE [operand] WHEN ... THEN ... [ELSE ...] END`. */

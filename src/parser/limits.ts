@@ -26,7 +26,7 @@ export const MAX_NESTING = 256;
 /** Tokens that may occur inside one comparison, so a NOT before them is still in force. */
 const PREDICATE_TOKENS: readonly TokenType[] = [
   T.Identifier, T.Dot, T.StringLiteral, T.NumberLiteral, T.ArithmeticOperator, T.Param,
-  T.ComparisonOperator, T.Is, T.Null, T.True, T.False, T.In, T.Between, T.Like, T.Escape, T.Cast, T.As,
+  T.ComparisonOperator, T.Is, T.Null, T.True, T.False, T.In, T.Between, T.Like, T.Escape, T.Glob, T.Collate, T.Cast, T.As,
   T.When, T.Then, T.Else,
 ];
 

@@ -56,7 +56,9 @@ function labels(type: TokenType): readonly string[] {
 
 /** Phrases a list of expected token types ("FROM", "')' or ','", "one of ...") and records their labels in `lastExpected`. */
 function expectation(types: readonly TokenType[]): string {
-  const unique = [...new Map(types.map((t) => [label(t), t])).values()];
+  // COLLATE may follow any operand: named after every one, it would crowd out what was missing (unless it is all that fits).
+  const named = types.some((t) => t !== T.Collate) ? types.filter((t) => t !== T.Collate) : types;
+  const unique = [...new Map(named.map((t) => [label(t), t])).values()];
   // `expected` names tokens: "a comparison operator" in the message, the operators themselves in the list.
   lastExpected = [...new Set(unique.flatMap(labels))];
   const words = unique.map(phrase);
@@ -105,7 +107,7 @@ export const errorMessages: IParserErrorMessageProvider = {
 };
 
 /** Tokens after which only an arithmetic operand may come (never NOT). */
-const ARITHMETIC_SLOTS: ReadonlySet<TokenType> = new Set([T.Between, T.Like, T.Escape, T.Minus]);
+const ARITHMETIC_SLOTS: ReadonlySet<TokenType> = new Set([T.Between, T.Like, T.Escape, T.Glob, T.Minus]);
 
 function takesArithmetic(previous: IToken): boolean {
   const categories = previous.tokenType.CATEGORIES;

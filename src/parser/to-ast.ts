@@ -74,7 +74,14 @@ function operandStart(node: C.OperandCstNode): number {
   return c.caseExpression ? c.caseExpression[0]!.children.Case[0]!.startOffset : firstToken(c).startOffset;
 }
 
+/** Where an operand ends, its COLLATE clauses included. */
 function operandEnd(node: C.OperandCstNode): number {
+  const c = node.children;
+  return c.collation ? endOf(last(c.collation)) : coreEnd(node);
+}
+
+/** Where an operand ends before any COLLATE clause. */
+function coreEnd(node: C.OperandCstNode): number {
   const c = node.children;
   if (c.overClause) return overEnd(c.overClause[0]!);
   return c.caseExpression ? endOf(c.caseExpression[0]!.children.End[0]!) : endOf(lastToken(c));
@@ -348,8 +355,10 @@ class AstBuilder {
     if (c.Limit) {
       // LIMIT's count comes before OFFSET's: tell them apart by position.
       const counts = [...(c.NumberLiteral ?? []), ...(c.Param ?? [])].sort((a, b) => a.startOffset - b.startOffset);
-      limit = this.countOf(counts[0]!, "LIMIT");
-      if (counts[1]) offset = this.countOf(counts[1], "OFFSET");
+      // A minus sign belongs to the number right after it.
+      const negative = (token: IToken): boolean => (c.Minus ?? []).some((m) => m.startOffset < token.startOffset && !counts.some((o) => o.startOffset > m.startOffset && o.startOffset < token.startOffset));
+      limit = this.countOf(counts[0]!, "LIMIT", negative(counts[0]!));
+      if (counts[1]) offset = this.countOf(counts[1], "OFFSET", negative(counts[1]));
       end = endOf(last(counts));
     }
     this.depth = depth;
@@ -437,8 +446,10 @@ class AstBuilder {
   }
 
   /** A LIMIT or OFFSET: a whole number as written, or `?`. */
-  private countOf(token: IToken, what: string): A.Count {
-    return token.tokenType === T_PARAM ? this.param(token) : this.count(token, what);
+  private countOf(token: IToken, what: string, negative: boolean): A.Count {
+    if (token.tokenType === T_PARAM) return this.param(token);
+    const value = this.count(token, what);
+    return negative && value !== 0 ? -value : value;
   }
 
   private selectItem(node: C.SelectItemCstNode): A.SelectItem | A.SourceStar {
@@ -692,7 +703,10 @@ class AstBuilder {
         if (k.Primary) def.primaryKey = true;
         else if (k.Not) def.notNull = true;
         else if (k.Unique) def.unique = true;
-        else if (k.Default) {
+        else if (k.Collate) {
+          if (def.collation) throw this.error(k.Collate[0]!, `Column ${name.text} has a second COLLATE`);
+          def.collation = this.name(k.Identifier![0]!);
+        } else if (k.Default) {
           if (def.default) throw this.error(k.Default[0]!, `Column ${name.text} has a second DEFAULT`);
           def.default = this.columnDefault(k);
         } else {
@@ -880,6 +894,10 @@ class AstBuilder {
       const high = this.arithmetic(arithmetic[2]!);
       depth = Math.max(depth, this.depth);
       expr = { kind: "between", expr: left, low, high, not, span };
+    } else if (c.Glob) {
+      const pattern = this.arithmetic(arithmetic[1]!);
+      depth = Math.max(depth, this.depth);
+      expr = { kind: "glob", expr: left, pattern, not, span };
     } else {
       const pattern = this.arithmetic(arithmetic[1]!);
       depth = Math.max(depth, this.depth);
@@ -940,8 +958,9 @@ class AstBuilder {
     const end = operandEnd(operandNode);
     if (o.NumberLiteral) {
       negations--;
-      expr = this.literal(o, minuses[negations]!.startOffset, end, true);
+      const at = minuses[negations]!.startOffset;
       this.depth = 0;
+      expr = this.collated(o, this.literal(o, at, coreEnd(operandNode), true), at);
     } else {
       expr = this.operand(operandNode);
     }
@@ -954,7 +973,27 @@ class AstBuilder {
     return expr;
   }
 
+  /** An operand and the COLLATE clauses after it, each over the one before. */
   private operand(node: C.OperandCstNode): A.Expr {
+    const c = node.children;
+    if (!c.collation) return this.operandCore(node);
+    const start = operandStart(node);
+    return this.collated(c, this.operandCore(node), start);
+  }
+
+  /** `expr COLLATE a COLLATE b …` (from `start`), names as written; leaves its depth in `this.depth`. */
+  private collated(c: C.OperandCstChildren, expr: A.Expr, start: number): A.Expr {
+    if (!c.collation) return expr;
+    let depth = this.depth;
+    for (const token of c.collation) {
+      this.deep(++depth, start);
+      expr = { kind: "collate", expr, collation: this.name(token), span: this.span(start, endOf(token)) };
+    }
+    this.depth = depth;
+    return expr;
+  }
+
+  private operandCore(node: C.OperandCstNode): A.Expr {
     const c = node.children;
     if (c.Identifier) {
       if (!c.LParen) {
@@ -970,7 +1009,7 @@ class AstBuilder {
       const select = this.select(c.selectStatement[0]!);
       const start = operandStart(node);
       this.deep(this.depth + 1, start);
-      const span = this.span(start, operandEnd(node));
+      const span = this.span(start, coreEnd(node));
       return c.Exists ? { kind: "exists", select, span } : { kind: "subquery", select, span };
     }
     if (c.Cast) {
@@ -982,7 +1021,7 @@ class AstBuilder {
     }
     if (c.expression) return this.expression(c.expression[0]!);
     this.depth = 0;
-    return this.literal(c, operandStart(node), operandEnd(node));
+    return this.literal(c, operandStart(node), coreEnd(node));
   }
 
   private call(node: C.OperandCstNode): A.CallExpr {
@@ -1008,7 +1047,7 @@ class AstBuilder {
       distinct: c.Distinct !== undefined,
       star: c.Star !== undefined,
       ...(over === undefined ? {} : { over }),
-      span: this.span(name.span.start, operandEnd(node)),
+      span: this.span(name.span.start, coreEnd(node)),
     };
   }
 

@@ -19,8 +19,9 @@ import { withTables, type WithTables } from "./bind-recursive.js";
 import type { AggregateName, Expression, SelectCommand } from "../commands/types.js";
 import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
+import { comparisonCollation, explicitCollation, textual } from "./collation.js";
 import { FUNCTIONS, argKind, arity, functionNamed, readsClock } from "./functions.js";
-import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy } from "./plan.js";
+import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy, TextCollation } from "./plan.js";
 import { Numbering } from "./numbering.js";
 import { Scope, sourceColumnType, tableScope, type ScopeSource } from "./scope.js";
 import { WINDOW_ONLY, WindowCollector, bindWindowCall } from "./bind-window.js";
@@ -97,7 +98,7 @@ function isUnknownColumn(error: unknown): boolean {
   return error instanceof StoreError && error.code === "unknown_column";
 }
 
-const AGGREGATE_NAMES: ReadonlySet<string> = new Set(["count", "sum", "avg", "min", "max", "group_concat", "json_group_array", "json_group_object"]);
+const AGGREGATE_NAMES: ReadonlySet<string> = new Set(["count", "sum", "total", "avg", "min", "max", "group_concat", "json_group_array", "json_group_object"]);
 
 const OPS: Record<string, CompareOp> = { "=": "=", "!=": "<>", "<>": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=" };
 
@@ -159,7 +160,7 @@ export class ExprBinder {
         const op = Object.hasOwn(OPS, e.op) ? OPS[e.op] : undefined;
         if (op === undefined) throw new StoreError("invalid_request", `Unknown comparison operator "${e.op}"`);
         const [left, right] = this.comparable(this.bind(e.left, next), this.bind(e.right, next), e.op);
-        return { kind: "compare", op, left, right };
+        return { kind: "compare", op, left, right, ...collated(comparisonCollation(left, right)) };
       }
       case "is-null":
         return { kind: "is-null", expr: this.bind(e.expr, next), not: e.not === true };
@@ -203,7 +204,10 @@ export class ExprBinder {
             });
             plan = { ...plan, compound: { ...plan.compound, steps } };
           }
-          return { kind: "in-subquery", expr, plan, outer: sub.outer, strategy: strategyOf(sub.outer), not: e.not === true };
+          // SQLite compares with the collation of the last select's column (a compound's), as `=` would.
+          const last = plan.compound === undefined ? plan : plan.compound.steps[plan.compound.steps.length - 1]!.plan;
+          const collation = comparisonCollation(expr, last.columns[0]!.expr);
+          return { kind: "in-subquery", expr, plan, outer: sub.outer, strategy: strategyOf(sub.outer), not: e.not === true, ...collated(collation) };
         }
         if (e.values === undefined || e.values.length === 0) throw new StoreError("invalid_request", "IN needs at least one value");
         let expr = this.bind(e.expr, next);
@@ -212,7 +216,10 @@ export class ExprBinder {
           [expr, value] = this.comparable(expr, this.bind(v, next), "IN");
           return value;
         });
-        return { kind: "in", expr, values, not: e.not === true };
+        // As SQLite: a list of one constant is `expr = value` (its parser rewrites it so); any other list takes the operand's own collation only.
+        const single = values.length === 1 && !some(values[0]!, readsRows);
+        const collation = single ? comparisonCollation(expr, values[0]!) : textual(explicitCollation(expr), [expr, ...values]);
+        return { kind: "in", expr, values, not: e.not === true, ...collated(collation) };
       }
       case "between": {
         let expr = this.bind(e.expr, next);
@@ -220,10 +227,27 @@ export class ExprBinder {
         let high: BoundExpr;
         [expr, low] = this.comparable(expr, this.bind(e.low, next), "BETWEEN");
         [expr, high] = this.comparable(expr, this.bind(e.high, next), "BETWEEN");
-        return { kind: "between", expr, low, high, not: e.not === true };
+        const lowCollation = comparisonCollation(expr, low);
+        const highCollation = comparisonCollation(expr, high);
+        return {
+          kind: "between",
+          expr,
+          low,
+          high,
+          not: e.not === true,
+          ...(lowCollation === undefined ? {} : { lowCollation }),
+          ...(highCollation === undefined ? {} : { highCollation }),
+        };
       }
       case "like":
         return this.like(e, next);
+      case "glob": {
+        const expr = this.expect(this.bind(e.expr, next), "text", "GLOB");
+        const pattern = this.expect(this.bind(e.pattern, next), "text", "GLOB");
+        return { kind: "glob", expr, pattern, not: e.not === true };
+      }
+      case "collate":
+        return { kind: "collate", expr: this.bind(e.expr, next), collation: e.collation };
       case "case":
         return this.caseExpr(e, next);
       case "cast": {
@@ -332,7 +356,11 @@ export class ExprBinder {
       let when: BoundExpr;
       if (operand === undefined) when = this.boolean(w.when, depth, what === "CASE" ? "CASE WHEN" : what);
       // The operand comes back checked when read from JSON against a typed WHEN: CASE compares that one.
-      else [operand, when] = this.comparable(operand, this.bind(w.when, depth), "CASE");
+      else {
+        [operand, when] = this.comparable(operand, this.bind(w.when, depth), "CASE");
+        const collation = comparisonCollation(operand, when);
+        if (collation !== undefined) return { when, then: this.bind(w.then, depth), collation };
+      }
       return { when, then: this.bind(w.then, depth) };
     });
     let otherwise = e.else === undefined ? undefined : this.bind(e.else, depth);
@@ -395,21 +423,27 @@ export class ExprBinder {
     if (some(arg, (x) => x.kind === "outer") && !some(arg, (x) => x.kind === "column")) {
       throw this.misuse(`${e.name}() in a subquery reads only the enclosing query's columns: aggregate them in the enclosing query`);
     }
+    // An explicit COLLATE in the argument stays on the result, as in SQLite: `max(x COLLATE nocase) = 'a'` compares without case.
+    const own = explicitCollation(arg);
+    const add = (call: AggregateCall): BoundExpr => {
+      const ref = collector.add(call);
+      return own === undefined ? ref : { kind: "collate", expr: ref, collation: own };
+    };
     const typed = inner.aggregateArgument(e.name, arg);
-    if (e.name === "group_concat") return collector.add({ name: e.name, ...typed, distinct, separator: e.separator ?? "," });
+    if (e.name === "group_concat") return add({ name: e.name, ...typed, distinct, separator: e.separator ?? "," });
     if (e.name === "json_group_array" || e.name === "json_group_object") {
       if (distinct) throw this.misuse(`${e.name}() cannot take DISTINCT`);
       if ((e.value !== undefined) !== (e.name === "json_group_object")) throw this.misuse(e.value === undefined ? `${e.name}() takes a "value" beside its "arg" (the names)` : `${e.name}() takes no "value": only json_group_object does`);
-      if (e.value === undefined) return collector.add({ name: e.name, ...typed, distinct });
-      return collector.add({ name: e.name, ...typed, distinct, value: inner.bind(e.value, depth) });
+      if (e.value === undefined) return add({ name: e.name, ...typed, distinct });
+      return add({ name: e.name, ...typed, distinct, value: inner.bind(e.value, depth) });
     }
     if (e.value !== undefined) throw this.misuse(`${e.name}() takes no "value": only json_group_object does`);
-    return collector.add({ name: e.name, ...typed, distinct });
+    return add({ name: e.name, ...typed, distinct });
   }
 
   /**
    * An aggregate's argument checked and its result typed — a grouping's or
-   * a window's: sum and avg take numbers; group_concat joins the text CAST
+   * a window's: sum, total and avg take numbers; group_concat joins the text CAST
    * makes of its values (SQLite converts them the same way).
    */
   aggregateArgument(name: AggregateName, arg: BoundExpr): { arg: BoundExpr; type: StaticType } {
@@ -420,8 +454,9 @@ export class ExprBinder {
         const checked = this.expect(arg, "number", "sum()");
         return { arg: checked, type: numericType([typeOf(checked)]) };
       }
+      case "total":
       case "avg":
-        return { arg: this.expect(arg, "number", "avg()"), type: "real" };
+        return { arg: this.expect(arg, "number", `${name}()`), type: "real" };
       case "min":
       case "max":
         return { arg, type: typeOf(arg) };
@@ -514,13 +549,13 @@ export class ExprBinder {
     if (br.kind === "const" && br.value === null) return { kind: "is-null", expr: bl, not };
     if (bl.kind === "const" && bl.value === null) return { kind: "is-null", expr: br, not };
     const [left, right] = this.comparable(bl, br, op.toUpperCase());
-    return { kind: "is", left, right, not };
+    return { kind: "is", left, right, not, ...collated(comparisonCollation(left, right)) };
   }
 
   /** `left = right` over two bound expressions (USING's equalities), typed as a written `=` is. */
   equality(left: BoundExpr, right: BoundExpr): BoundExpr {
     const [l, r] = this.comparable(left, right, "=");
-    return { kind: "compare", op: "=", left: l, right: r };
+    return { kind: "compare", op: "=", left: l, right: r, ...collated(comparisonCollation(l, r)) };
   }
 
   /**
@@ -594,6 +629,28 @@ export function typedWhenRead(e: BoundExpr): boolean {
     default:
       return true;
   }
+}
+
+/** Whether an expression reads anything of a row or a query (not a constant in SQLite's sense). */
+function readsRows(e: BoundExpr): boolean {
+  switch (e.kind) {
+    case "column":
+    case "outer":
+    case "group-key":
+    case "aggregate":
+    case "window":
+    case "subquery":
+    case "exists":
+    case "in-subquery":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** A node's `collation` member: present only when not binary, so plans without one read as before. */
+function collated(collation: TextCollation | undefined): { collation?: TextCollation } {
+  return collation === undefined ? {} : { collation };
 }
 
 /** `plan` with its first column's expression replaced (by the same one checked as read). */

@@ -15,7 +15,7 @@
  * `invalid_request` from JSON, naming it.
  */
 
-import type { Expression } from "../commands/types.js";
+import type { Collation, Expression } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import type { ExprBinder } from "./bind-expr.js";
 import type { BoundExpr, OutputColumn } from "./plan.js";
@@ -26,7 +26,16 @@ const isAggregate = (e: BoundExpr): boolean => some(e, (x) => x.kind === "aggreg
 
 /** The GROUP BY keys, bound over the sources (`binder` refuses aggregates). */
 export function bindGroupBy(items: readonly Expression[], columns: readonly OutputColumn[], binder: ExprBinder): BoundExpr[] {
-  return items.map((item) => {
+  return items.map((written) => {
+    // `GROUP BY 1 COLLATE nocase` and a result name under COLLATE still name the result column (as SQLite): the COLLATEs go around it.
+    const collations: Collation[] = [];
+    let item = written;
+    while (item.type === "collate") {
+      collations.push(item.collation);
+      item = item.expr;
+    }
+    const number = item.type === "literal" && Number.isInteger(item.value);
+    if (!number && !(item.type === "identifier" && item.name.indexOf(".") < 0)) item = written;
     let key: BoundExpr | undefined;
     if (item.type === "literal" && Number.isInteger(item.value)) {
       const column = columns[(item.value as number) - 1];
@@ -37,6 +46,7 @@ export function bindGroupBy(items: readonly Expression[], columns: readonly Outp
     } else {
       key = binder.bind(item);
     }
+    if (item !== written) for (let i = collations.length - 1; i >= 0; i--) key = { kind: "collate", expr: key, collation: collations[i]! };
     if (isAggregate(key)) throw binder.misuse("GROUP BY cannot group by an aggregate");
     return key;
   });
@@ -56,10 +66,17 @@ function bindNameOrResult(name: string, columns: readonly OutputColumn[], binder
 /** `e` over groups: its parts that are keys become key references; a source column left is an error naming it. */
 export function overGroups(e: BoundExpr, keys: readonly BoundExpr[], binder: ExprBinder, where: string): BoundExpr {
   const texts = keys.map(sameExprKey);
+  // A key under COLLATE also stands for its expression without it (`SELECT name … GROUP BY name COLLATE nocase`, as SQLite): its group's first value.
+  const bare = keys.map((k) => {
+    while (k.kind === "collate") k = k.expr;
+    return sameExprKey(k);
+  });
   const rewrite = (x: BoundExpr): BoundExpr => {
     // Constants, parameters, aggregates and a subquery's outer values are the same for a whole group.
     if (x.kind === "const" || x.kind === "param" || x.kind === "aggregate" || x.kind === "window" || x.kind === "outer" || x.kind === "group-key") return x;
-    const index = texts.indexOf(sameExprKey(x));
+    const text = sameExprKey(x);
+    let index = texts.indexOf(text);
+    if (index < 0) index = bare.indexOf(text);
     if (index >= 0) return { kind: "group-key", index, type: typeOf(keys[index]!) };
     if (x.kind === "column") {
       throw binder.misuse(`Column "${x.name}" in ${where} is neither grouped nor aggregated: add it to GROUP BY or use it in an aggregate`);

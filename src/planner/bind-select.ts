@@ -18,7 +18,7 @@
  * binds its select on its own and is read as a table (`derived-table.ts`).
  */
 
-import type { CompoundArm, CompoundOperator, FromSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
+import type { Collation, CompoundArm, CompoundOperator, FromSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
 import { AggregateCollector, ExprBinder, OuterLink, bindContext, settle, type BindContext } from "./bind-expr.js";
@@ -29,6 +29,7 @@ import { bindWithTable, withTableSource } from "./bind-recursive.js";
 import { WindowCarry, WindowCollector, holdsWindow, sortOrder } from "./bind-window.js";
 import type { BoundExpr, CompoundStep, Count, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, TableCall, WindowCall, Windowing } from "./plan.js";
 import { derivedTableInfo, derivedTableName, describeDerived } from "./derived-table.js";
+import { explicitCollation, exprCollation, textual } from "./collation.js";
 import { Scope, sourceColumnType, type ScopeSource } from "./scope.js";
 import { VISIBLE_COLUMNS, callTableInfo, isTableFunction } from "./table-functions.js";
 import { familyOf, typeOf, unify } from "./static-types.js";
@@ -161,22 +162,36 @@ export function checkDistinctNames(columns: readonly OutputColumn[]): void {
 
 function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[], all: ExprBinder): SortKey[] {
   return items.map((item): SortKey => {
-    const order = sortOrder(item);
+    const key = (expr: BoundExpr): SortKey => sortKey(expr, item);
     if ("column" in item) {
       // A result name wins over a source column of that name, as in SQLite.
       const result = columns.find((c) => c.name === item.column);
-      return { expr: result ? result.expr : all.bind({ type: "identifier", name: item.column }), ...order };
+      return key(result ? result.expr : all.bind({ type: "identifier", name: item.column }));
     }
-    const e = item.expr;
+    // A column number or a result name under COLLATE is still one (as SQLite): the outermost COLLATE is the key's.
+    let e = item.expr;
+    let wrapped: Collation | undefined;
+    while (e.type === "collate") {
+      wrapped ??= e.collation;
+      e = e.expr;
+    }
     if (e.type === "literal" && Number.isInteger(e.value)) {
       const column = columns[(e.value as number) - 1];
       if (column === undefined) {
         throw all.misuse(`ORDER BY column number ${e.value} is out of range: the select list has ${columns.length} column(s)`);
       }
-      return { expr: column.expr, ...order };
+      return sortKey(column.expr, item, wrapped ?? explicitCollation(column.expr));
     }
-    return { expr: all.bind(e), ...order };
+    const result = e !== item.expr && e.type === "identifier" ? columns.find((c) => c.name === e.name) : undefined;
+    if (result !== undefined) return sortKey(result.expr, item, wrapped);
+    return key(all.bind(item.expr));
   });
+}
+
+/** A sort key over `expr`: the item's direction and NULL place, and its collation, else the expression's own. */
+function sortKey(expr: BoundExpr, item: OrderBy, own: Collation | undefined = explicitCollation(expr)): SortKey {
+  const collation = textual(item.collation ?? own, [expr]);
+  return { expr, ...sortOrder(item), ...(collation === undefined ? {} : { collation }) };
 }
 
 /** The context to bind a statement in: its subqueries, wherever they stand, are selects over `catalog`. */
@@ -311,17 +326,27 @@ function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog:
     });
     return changed ? { ...plan, columns } : plan;
   };
+  // Each result column's collation: the first select's that has one (a column has binary), as SQLite's multiSelectCollSeq.
+  const collations = first.columns.map((c, j): Collation => [c, ...steps.map((step) => step.plan.columns[j]!)].map((col) => exprCollation(col.expr)).find((x) => x !== undefined) ?? "binary");
   const checkedFirst = settled(first);
   const checkedSteps = steps.map((step) => ({ ...step, plan: settled(step.plan) }));
   const orderBy = (cmd.orderBy ?? []).map((item): SortKey => {
     let index = -1;
-    if ("column" in item) index = first.columns.findIndex((c) => c.name === item.column);
-    else if (item.expr.type === "literal" && Number.isInteger(item.expr.value)) {
-      index = (item.expr.value as number) - 1;
-      if (index < 0 || index >= first.columns.length) throw misuse(`ORDER BY column number ${item.expr.value} is out of range: the select list has ${first.columns.length} column(s)`);
+    // A name or number under COLLATE is still one: the outermost COLLATE is the key's.
+    let wrapped: Collation | undefined;
+    let e = "column" in item ? undefined : item.expr;
+    while (e?.type === "collate") {
+      wrapped ??= e.collation;
+      e = e.expr;
     }
-    if (index < 0) throw misuse(`ORDER BY of a compound select takes a result column's name or number${"column" in item ? `, and no result column is named "${item.column}"` : ""}`);
-    return { expr: first.columns[index]!.expr, ...sortOrder(item), output: index };
+    const name = "column" in item ? item.column : e?.type === "identifier" ? e.name : undefined;
+    if (name !== undefined) index = first.columns.findIndex((c) => c.name === name);
+    else if (e?.type === "literal" && Number.isInteger(e.value)) {
+      index = (e.value as number) - 1;
+      if (index < 0 || index >= first.columns.length) throw misuse(`ORDER BY column number ${e.value} is out of range: the select list has ${first.columns.length} column(s)`);
+    }
+    if (index < 0) throw misuse(`ORDER BY of a compound select takes a result column's name or number${name !== undefined ? `, and no result column is named "${name}"` : ""}`);
+    return { ...sortKey(first.columns[index]!.expr, item, wrapped ?? collations[index]), output: index };
   });
   const limit = bindCount(cmd.limit, "limit", context);
   const offset = bindCount(cmd.offset, "offset", context);
@@ -329,7 +354,7 @@ function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog:
   if (output === "objects") checkDistinctNames(first.columns);
   return {
     ...checkedFirst,
-    compound: { steps: checkedSteps, types },
+    compound: { steps: checkedSteps, types, ...(collations.some((c) => c !== "binary") ? { collations } : {}) },
     orderBy,
     ...(limit === undefined ? {} : { limit }),
     ...(offset === undefined ? {} : { offset }),

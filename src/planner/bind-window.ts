@@ -13,10 +13,11 @@
  * by exactly one number.
  */
 
-import type { Expression, FrameAggregateName, FrameBoundSpec, OrderBy, WindowFrameSpec, WindowFunctionName } from "../commands/types.js";
+import type { Collation, Expression, FrameAggregateName, FrameBoundSpec, OrderBy, WindowFrameSpec, WindowFunctionName } from "../commands/types.js";
 import { assertNever } from "../errors.js";
 import type { ExprBinder } from "./bind-expr.js";
 import type { BoundExpr, FrameBound, SortKey, StaticType, WindowCall, WindowFrame } from "./plan.js";
+import { explicitCollation, textual } from "./collation.js";
 import { Numbering } from "./numbering.js";
 import { typeOf } from "./static-types.js";
 import { mapChildren, some } from "./walk.js";
@@ -38,6 +39,7 @@ const ARITY: Record<WindowName, readonly [number, number]> = {
   nth_value: [2, 2],
   count: [0, 1],
   sum: [1, 1],
+  total: [1, 1],
   avg: [1, 1],
   min: [1, 1],
   max: [1, 1],
@@ -78,7 +80,7 @@ export function bindWindowCall(e: Extract<Expression, { type: "window" }>, binde
   if (e.separator !== undefined && name !== "group_concat") throw binder.misuse(`${name}() takes no separator: only group_concat does`);
   const args = written.map((a) => binder.bind(a, depth));
   const over = e.over;
-  const partition = (over.partitionBy ?? []).map((p) => binder.bind(p, depth));
+  const partition = (over.partitionBy ?? []).map((p) => binaryOnly(binder.bind(p, depth), undefined, binder, "PARTITION BY"));
   const order = (over.orderBy ?? []).map((item) => sortKey(item, binder, depth));
   const frame = over.frame === undefined ? DEFAULT_FRAME : bindFrame(over.frame, order, binder);
   let type: StaticType;
@@ -118,6 +120,7 @@ export function bindWindowCall(e: Extract<Expression, { type: "window" }>, binde
       break;
     case "count":
     case "sum":
+    case "total":
     case "avg":
     case "min":
     case "max":
@@ -137,7 +140,18 @@ export function bindWindowCall(e: Extract<Expression, { type: "window" }>, binde
 /** A window ORDER BY item: a source column by name, or an expression (an integer literal is a constant). */
 function sortKey(item: OrderBy, binder: ExprBinder, depth: number): SortKey {
   const expr = "column" in item ? binder.bind({ type: "identifier", name: item.column }, depth) : binder.bind(item.expr, depth);
-  return { expr, ...sortOrder(item) };
+  return { expr: binaryOnly(expr, item.collation, binder, "ORDER BY"), ...sortOrder(item) };
+}
+
+/**
+ * A window's partitions and peers are found by binary equality, so a
+ * collation other than binary on a PARTITION BY or ORDER BY term is
+ * refused rather than half honoured (sorted by it, grouped without it).
+ */
+function binaryOnly(expr: BoundExpr, collation: Collation | undefined, binder: ExprBinder, clause: string): BoundExpr {
+  const other = textual(collation ?? explicitCollation(expr), [expr]);
+  if (other !== undefined) throw binder.misuse(`A window's ${clause} cannot take COLLATE ${other.toUpperCase()}: windows sort and group texts by BINARY only`);
+  return expr;
 }
 
 /** An ORDER BY item's direction, and where its NULLs go when it says (a select's and a window's). */

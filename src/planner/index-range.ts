@@ -49,13 +49,15 @@ function narrowing(terms: readonly BoundExpr[], position: number, text: boolean)
   const found: Narrowing = {};
   const isColumn = (e: BoundExpr): boolean => e.kind === "column" && e.source === 0 && e.column === position;
   for (const t of terms) {
+    // An index orders texts by code point: a comparison in another collation narrows nothing here.
+    if (t.kind === "compare" && t.collation !== undefined) continue;
     if (t.kind === "compare" && t.op !== "=" && t.op !== "<>") {
       const [op, other] = isColumn(t.left) ? [t.op, t.right] : isColumn(t.right) ? [FLIP[t.op], t.left] : [undefined, t.left];
       if (op === undefined || !isSlotOrConst(other)) continue;
       const bound = { value: other, inclusive: op === "<=" || op === ">=" };
       if (op === ">" || op === ">=") found.lower ??= bound;
       else found.upper ??= bound;
-    } else if (t.kind === "between" && !t.not && isColumn(t.expr) && isSlotOrConst(t.low) && isSlotOrConst(t.high)) {
+    } else if (t.kind === "between" && !t.not && t.lowCollation === undefined && t.highCollation === undefined && isColumn(t.expr) && isSlotOrConst(t.low) && isSlotOrConst(t.high)) {
       found.lower ??= { value: t.low, inclusive: true };
       found.upper ??= { value: t.high, inclusive: true };
     } else if (t.kind === "like" && !t.not && text && isColumn(t.expr) && seekable(t.pattern) && (t.escape === undefined || isSlotOrConst(t.escape))) {

@@ -18,6 +18,7 @@
 
 import type {
   AggregateName,
+  Collation,
   FrameAggregateName,
   AlterAction,
   Command,
@@ -61,6 +62,7 @@ import type {
   ColumnRefExpr,
   Count,
   CreateTableStmt,
+  ColumnDef,
   ColumnDefault,
   DeleteStmt,
   Expr,
@@ -68,6 +70,7 @@ import type {
   InsertStmt,
   JoinClause,
   Name,
+  OrderItem,
   References,
   Returning,
   SelectItem,
@@ -138,6 +141,7 @@ export function countParams(stmt: Statement): number {
       case "not":
       case "negate":
       case "cast":
+      case "collate":
         visit(expr.expr);
         return;
       case "and":
@@ -162,6 +166,10 @@ export function countParams(stmt: Statement): number {
         visit(expr.expr);
         visit(expr.pattern);
         visit(expr.escape);
+        return;
+      case "glob":
+        visit(expr.expr);
+        visit(expr.pattern);
         return;
       case "case":
         visit(expr.operand);
@@ -467,15 +475,11 @@ function lowerSelectParts(stmt: SelectStmt): SelectCommand {
   if (stmt.distinct) command.distinct = true;
   if (stmt.compound) command.compound = stmt.compound.map((arm) => ({ op: COMPOUND_OPS[arm.operator], select: lowerSelect(arm.select) }));
   if (stmt.orderBy.length > 0) {
-    // A bare name may be a result name (the binder decides); anything else is an expression.
-    command.orderBy = stmt.orderBy.map((item): OrderBy =>
-      item.expr.kind === "column"
-        ? { column: columnName(item.expr), direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }) }
-        : { expr: lowerExpr(item.expr), direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }) },
-    );
+    command.orderBy = stmt.orderBy.map(lowerOrderItem);
   }
-  if (stmt.limit !== undefined) command.limit = lowerCount(stmt.limit);
-  if (stmt.offset !== undefined) command.offset = lowerCount(stmt.offset);
+  // A negative LIMIT is none and a negative OFFSET 0, as in SQLite: the command carries neither (a JSON count is ≥ 0).
+  if (stmt.limit !== undefined && !(typeof stmt.limit === "number" && stmt.limit < 0)) command.limit = lowerCount(stmt.limit);
+  if (stmt.offset !== undefined && !(typeof stmt.offset === "number" && stmt.offset < 0)) command.offset = lowerCount(stmt.offset);
   return command;
 }
 
@@ -657,6 +661,7 @@ function lowerCreateTable(stmt: CreateTableStmt): CreateTableCommand {
   for (const column of stmt.columns) {
     const columnName = name(column.name);
     columns[columnName] = columnType(column.type);
+    binaryColumn(column);
     if (column.primaryKey) setPrimaryKey([columnName], column.span);
     if (column.notNull) required.push(columnName);
     if (column.unique) unique.push({ columns: [columnName] });
@@ -736,6 +741,7 @@ function lowerAlterAction(action: AlterActionStmt): AlterAction {
       if (column.primaryKey || column.unique || column.references) {
         throw new SqlError("sql_error", "ADD COLUMN takes a type, NOT NULL and DEFAULT only: add a key with CREATE UNIQUE INDEX", at(column.span));
       }
+      binaryColumn(column);
       const added = { type: "add-column" as const, column: name(column.name), columnType: columnType(column.type) };
       const fallback = column.default === undefined ? undefined : lowerDefault(column.default);
       // As SQLite: the rows there take the default when the column is added, so it must be one value.
@@ -823,6 +829,12 @@ function lowerExpr(expr: Expr): Expression {
       const withEscape = expr.escape === undefined ? base : { ...base, escape: escapeOf(expr.escape) };
       return expr.not ? { ...withEscape, not: true } : withEscape;
     }
+    case "glob": {
+      const lowered: Expression = { type: "glob", expr: lowerExpr(expr.expr), pattern: lowerExpr(expr.pattern) };
+      return expr.not ? { ...lowered, not: true } : lowered;
+    }
+    case "collate":
+      return { type: "collate", expr: lowerExpr(expr.expr), collation: collationNamed(expr.collation) };
     case "case": {
       const lowered: { -readonly [K in keyof Extract<Expression, { type: "case" }>]: Extract<Expression, { type: "case" }>[K] } = {
         type: "case",
@@ -841,7 +853,7 @@ function lowerExpr(expr: Expr): Expression {
   }
 }
 
-const AGGREGATES: ReadonlySet<string> = new Set<FrameAggregateName>(["count", "sum", "avg", "min", "max", "group_concat"]);
+const AGGREGATES: ReadonlySet<string> = new Set<FrameAggregateName>(["count", "sum", "total", "avg", "min", "max", "group_concat"]);
 
 /** SQLite's JSON aggregates: `json_group_array(x)`, `json_group_object(name, value)`; not over a window here. */
 const JSON_AGGREGATES: ReadonlySet<string> = new Set<AggregateName>(["json_group_array", "json_group_object"]);
@@ -960,7 +972,7 @@ function windowParts(partitionBy: WindowSpec["partitionBy"], orderBy: WindowSpec
   const frame = spec.frame;
   return {
     ...(partitionBy.length > 0 ? { partitionBy: partitionBy.map(lowerExpr) } : {}),
-    ...(orderBy.length > 0 ? { orderBy: orderBy.map((item): OrderBy => ({ expr: lowerExpr(item.expr), direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }) })) } : {}),
+    ...(orderBy.length > 0 ? { orderBy: orderBy.map(lowerOrderItem) } : {}),
     ...(frame === undefined
       ? {}
       : {
@@ -1064,6 +1076,49 @@ function distinctKeys(list: readonly Name[], what: string): string[] {
 /** An own, enumerable property even for `__proto__`, which plain assignment would turn into a prototype. */
 function define<V>(target: Record<string, V>, key: string, value: V): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * An ORDER BY item. A bare name may be a result name (the binder decides);
+ * anything else is an expression. COLLATE around the whole item is its
+ * `collation` (the outermost one counts), so `ORDER BY 2 COLLATE nocase`
+ * and a result name under COLLATE still name the result column, as in SQLite.
+ */
+function lowerOrderItem(item: OrderItem): OrderBy {
+  let expr = item.expr;
+  let collation: Collation | undefined;
+  while (expr.kind === "collate") {
+    const named = collationNamed(expr.collation);
+    collation ??= named;
+    expr = expr.expr;
+  }
+  const rest = { direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }), ...(collation === undefined ? {} : { collation }) };
+  return expr.kind === "column" ? { column: columnName(expr), ...rest } : { expr: lowerExpr(expr), ...rest };
+}
+
+/**
+ * A column's COLLATE: BINARY, every column's collation, is taken; NOCASE
+ * and RTRIM are refused (docs/decisions.md, "Collations": keys and indexes
+ * hash and order texts by code point), with what to write instead.
+ */
+function binaryColumn(column: ColumnDef): void {
+  if (column.collation === undefined) return;
+  const collation = collationNamed(column.collation);
+  if (collation === "binary") return;
+  const upper = collation.toUpperCase();
+  const normal = `${collation === "nocase" ? "lower" : "rtrim"}(${column.name.text})`;
+  throw new SqlError(
+    "sql_error",
+    `Column ${column.name.text} cannot be declared COLLATE ${upper}: storedb's columns, keys and indexes compare texts by BINARY only. Write COLLATE ${upper} in the queries that compare or sort it (WHERE ${column.name.text} = ? COLLATE ${upper}), or store the normalized text (${normal}) under a UNIQUE key`,
+    at(column.collation.span),
+  );
+}
+
+/** SQLite's built-in collation a COLLATE names (in any case, quoted or not); any other is `sql_error` at the name, in SQLite's words. */
+function collationNamed(name: Name): Collation {
+  const lower = name.text.toLowerCase();
+  if (lower === "binary" || lower === "nocase" || lower === "rtrim") return lower;
+  throw new SqlError("sql_error", `no such collation sequence: ${name.text} (storedb has BINARY, NOCASE and RTRIM)`, at(name.span));
 }
 
 function at(span: Span): { position: SourcePosition } {

@@ -108,6 +108,9 @@ const enum Tag {
   NotBetween,
   Like,
   NotLike,
+  Glob,
+  NotGlob,
+  Collate,
   Case,
   Cast,
   Function,
@@ -260,6 +263,12 @@ class ShapeWriter {
         // The escape is bound as written (its length is checked then), so it is shape, not a slot.
         if (typeof e.escape === "object") return false;
         return this.optionalName(e.escape) && this.expr(e.expr, depth + 1) && this.expr(e.pattern, depth + 1);
+      case "glob":
+        this.tag(e.not === true ? Tag.NotGlob : Tag.Glob);
+        return this.expr(e.expr, depth + 1) && this.expr(e.pattern, depth + 1);
+      case "collate":
+        this.tag(Tag.Collate);
+        return this.name(e.collation) && this.expr(e.expr, depth + 1);
       case "case":
         this.tag(Tag.Case);
         if (!this.optionalExpr(e.operand, depth + 1) || !Array.isArray(e.when)) return false;
@@ -470,6 +479,7 @@ class ShapeWriter {
   private groupBy(items: readonly Expression[]): boolean {
     if (!Array.isArray(items)) return false;
     for (const item of items) {
+      if (isCollatedNumber(item)) return false;
       if (isColumnNumber(item)) {
         // A column number is read by bind: its value is shape.
         this.tag(Tag.GroupNumber);
@@ -487,10 +497,12 @@ class ShapeWriter {
   private orderBy(items: readonly OrderBy[], depth = 0, numbers = true): boolean {
     if (!Array.isArray(items)) return false;
     for (const o of items) {
-      if (typeof o !== "object" || o === null || !this.optionalName(o.direction) || !this.optionalName(o.nulls)) return false;
+      if (typeof o !== "object" || o === null || !this.optionalName(o.direction) || !this.optionalName(o.nulls) || !this.optionalName(o.collation)) return false;
       if ("column" in o) {
         this.tag(Tag.Order);
         if (!this.name(o.column)) return false;
+      } else if (numbers && isCollatedNumber(o.expr)) {
+        return false;
       } else if (numbers && isColumnNumber(o.expr)) {
         // A column number is read by bind: its value is shape.
         this.tag(Tag.OrderNumber);
@@ -542,6 +554,13 @@ function isColumnNumber(e: Expression): e is { readonly type: "literal"; readonl
   return typeof e === "object" && e !== null && e.type === "literal" && Number.isInteger(e.value);
 }
 
+/** A column number under COLLATE (`{"type":"collate","expr":2}` in ORDER BY or GROUP BY): bound as written, never slotted. */
+function isCollatedNumber(e: Expression): boolean {
+  if (typeof e !== "object" || e === null || e.type !== "collate") return false;
+  while (typeof e === "object" && e !== null && e.type === "collate") e = e.expr;
+  return isColumnNumber(e);
+}
+
 /** The shape of a command, or `undefined` when it must be bound as written. */
 export function shapeOf(cmd: ParameterizableCommand): Shape | undefined {
   const w = new ShapeWriter();
@@ -572,6 +591,7 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
       case "not":
       case "negate":
       case "cast":
+      case "collate":
         return { ...e, expr: expr(e.expr) };
       case "and":
       case "or":
@@ -600,7 +620,8 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
         const low = expr(e.low);
         return { ...e, expr: inner, low, high: expr(e.high) };
       }
-      case "like": {
+      case "like":
+      case "glob": {
         const inner = expr(e.expr);
         return { ...e, expr: inner, pattern: expr(e.pattern) };
       }

@@ -53,12 +53,14 @@ function readsSource(e: BoundExpr, s: number): boolean {
 
 /**
  * Equalities `source.column = other` among the conjuncts, where `other` may
- * use only what `allowed` accepts. First one per column wins.
+ * use only what `allowed` accepts. First one per column wins. An equality
+ * in a collation other than binary is none of them: keys hash and order
+ * texts by code point.
  */
 function equalities(terms: readonly BoundExpr[], source: number, allowed: (e: BoundExpr) => boolean): Map<number, BoundExpr> {
   const found = new Map<number, BoundExpr>();
   for (const t of terms) {
-    if (t.kind !== "compare" || t.op !== "=") continue;
+    if (t.kind !== "compare" || t.op !== "=" || t.collation !== undefined) continue;
     for (const [col, other] of [
       [t.left, t.right],
       [t.right, t.left],
@@ -99,7 +101,7 @@ export function chooseAccess(table: TableInfo | undefined, where: BoundExpr | un
 /** A lookup of an uncorrelated `column IN (SELECT …)` conjunct's values in a key on that column, if one is there. */
 function keyInSubquery(table: TableInfo, terms: readonly BoundExpr[]): AccessPath | undefined {
   for (const [term, t] of terms.entries()) {
-    if (t.kind !== "in-subquery" || t.not || t.outer.length > 0 || t.strategy.kind !== "once" || t.expr.kind !== "column" || t.expr.source !== 0) continue;
+    if (t.kind !== "in-subquery" || t.not || t.collation !== undefined || t.outer.length > 0 || t.strategy.kind !== "once" || t.expr.kind !== "column" || t.expr.source !== 0) continue;
     const column = t.expr.column;
     const key = table.keys.find((k) => k.positions.length === 1 && k.positions[0] === column);
     if (key) return { kind: "key-in-subquery", index: key.name, columns: key.columns, term };

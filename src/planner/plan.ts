@@ -14,9 +14,16 @@
  * (`bind*.ts`), the executor's compiler and the explain tests change with it.
  */
 
-import type { AggregateName, ColumnType, FrameAggregateName, CompoundOperator, FrameExclude, FrameUnits, IndexDef, TableFunctionName, TableSchema, Value, WindowFunctionName } from "../commands/types.js";
+import type { AggregateName, Collation, ColumnType, FrameAggregateName, CompoundOperator, FrameExclude, FrameUnits, IndexDef, TableFunctionName, TableSchema, Value, WindowFunctionName } from "../commands/types.js";
 
 export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
+
+/**
+ * The collation a comparison or an ordering of text takes, where it is not
+ * binary (absent: binary). Chosen when bound, by SQLite's rules
+ * (`collation.ts`); it changes only how two texts compare.
+ */
+export type TextCollation = Exclude<Collation, "binary">;
 
 export type ArithmeticOp = "+" | "-" | "*" | "/" | "%";
 
@@ -125,10 +132,10 @@ export type BoundExpr =
    * `unknown`: a table function's column whose values are read from JSON (json_each's key, value, atom), typed as each row is read.
    */
   | { readonly kind: "column"; readonly source: number; readonly column: number; readonly name: string; readonly type: ColumnType | "unknown" }
-  | { readonly kind: "compare"; readonly op: CompareOp; readonly left: BoundExpr; readonly right: BoundExpr }
+  | { readonly kind: "compare"; readonly op: CompareOp; readonly left: BoundExpr; readonly right: BoundExpr; readonly collation?: TextCollation }
   | { readonly kind: "is-null"; readonly expr: BoundExpr; readonly not: boolean }
   /** Null-safe equality (SQL `IS`, `IS NOT DISTINCT FROM`): TRUE when both sides are NULL or equal, never NULL; `not` negates. */
-  | { readonly kind: "is"; readonly left: BoundExpr; readonly right: BoundExpr; readonly not: boolean }
+  | { readonly kind: "is"; readonly left: BoundExpr; readonly right: BoundExpr; readonly not: boolean; readonly collation?: TextCollation }
   | { readonly kind: "and"; readonly operands: readonly BoundExpr[] }
   | { readonly kind: "or"; readonly operands: readonly BoundExpr[] }
   | { readonly kind: "not"; readonly expr: BoundExpr }
@@ -136,15 +143,32 @@ export type BoundExpr =
   | { readonly kind: "arithmetic"; readonly op: ArithmeticOp; readonly left: BoundExpr; readonly right: BoundExpr; readonly type: "integer" | "real" | "number" }
   | { readonly kind: "concat"; readonly left: BoundExpr; readonly right: BoundExpr }
   | { readonly kind: "negate"; readonly expr: BoundExpr; readonly type: "integer" | "real" | "number" }
-  | { readonly kind: "in"; readonly expr: BoundExpr; readonly values: readonly BoundExpr[]; readonly not: boolean }
-  | { readonly kind: "between"; readonly expr: BoundExpr; readonly low: BoundExpr; readonly high: BoundExpr; readonly not: boolean }
+  | { readonly kind: "in"; readonly expr: BoundExpr; readonly values: readonly BoundExpr[]; readonly not: boolean; readonly collation?: TextCollation }
+  /** `expr >= low AND expr <= high`, each comparison with its own collation (as SQLite expands it). */
+  | {
+      readonly kind: "between";
+      readonly expr: BoundExpr;
+      readonly low: BoundExpr;
+      readonly high: BoundExpr;
+      readonly not: boolean;
+      readonly lowCollation?: TextCollation;
+      readonly highCollation?: TextCollation;
+    }
   /** `escape` is a one-character constant or a parameter (checked to be one when values are bound). */
   | { readonly kind: "like"; readonly expr: BoundExpr; readonly pattern: BoundExpr; readonly escape?: BoundExpr; readonly not: boolean }
-  /** `operand` present: simple CASE (`operand = when`); absent: searched CASE (`when` is a condition). */
+  /** SQLite's GLOB (`executor/glob.ts`). */
+  | { readonly kind: "glob"; readonly expr: BoundExpr; readonly pattern: BoundExpr; readonly not: boolean }
+  /**
+   * `expr COLLATE collation`: the value of `expr`. Only the collation rules
+   * read it (`collation.ts`), when the comparisons, orderings and groupings
+   * around it are bound; its own value is its operand's.
+   */
+  | { readonly kind: "collate"; readonly expr: BoundExpr; readonly collation: Collation }
+  /** `operand` present: simple CASE (`operand = when`, with the arm's `collation`); absent: searched CASE (`when` is a condition). */
   | {
       readonly kind: "case";
       readonly operand?: BoundExpr;
-      readonly whens: readonly { readonly when: BoundExpr; readonly then: BoundExpr }[];
+      readonly whens: readonly { readonly when: BoundExpr; readonly then: BoundExpr; readonly collation?: TextCollation }[];
       readonly else?: BoundExpr;
       readonly type: StaticType;
     }
@@ -169,7 +193,7 @@ export type BoundExpr =
   /** `[NOT] EXISTS (SELECT …)`. */
   | (SubqueryParts & { readonly kind: "exists"; readonly not: boolean })
   /** `x [NOT] IN (SELECT y …)`. */
-  | (SubqueryParts & { readonly kind: "in-subquery"; readonly expr: BoundExpr; readonly not: boolean });
+  | (SubqueryParts & { readonly kind: "in-subquery"; readonly expr: BoundExpr; readonly not: boolean; readonly collation?: TextCollation });
 
 /**
  * What every subquery holds: its plan, the enclosing query's expressions its
@@ -212,8 +236,9 @@ export interface AggregateCall {
 }
 
 /**
- * Grouping: rows with equal `keys` (NULLs together) make one group, each
- * with its `aggregates`; without keys, all rows make one group, even none.
+ * Grouping: rows with equal `keys` (NULLs together; texts equal in the
+ * key's own collation, `collationOf`) make one group, each with its
+ * `aggregates`; without keys, all rows make one group, even none.
  * Everything after it — HAVING, the select list, ORDER BY — reads the
  * groups (`group-key` and `aggregate` expressions), not source columns.
  */
@@ -281,7 +306,7 @@ export type ParamUse =
   | { readonly kind: "compare-param"; readonly with: number }
   /** Compared only with untyped things (e.g. `? IS NULL`): any value. */
   | { readonly kind: "any" }
-  /** A select's limit or offset: an integer ≥ 0, else 400 `invalid_request`. */
+  /** A select's limit or offset: an integer, else 400 `invalid_request` (negative: no limit, offset 0, as SQLite). */
   | { readonly kind: "count"; readonly clause: "limit" | "offset" }
   /** A window frame's offset: a number ≥ 0 (`whole`: an integer, for ROWS and GROUPS), else 400 `invalid_request`. */
   | { readonly kind: "frame-offset"; readonly whole: boolean };
@@ -441,6 +466,8 @@ export interface SortKey {
   readonly nulls?: "first" | "last";
   /** The result column the key is (set with DISTINCT or a compound, which sort result rows). */
   readonly output?: number;
+  /** How texts order: the key's own collation, or for a compound's the result column's (`Compound.collations`). */
+  readonly collation?: TextCollation;
 }
 
 /**
@@ -454,6 +481,12 @@ export interface Compound {
   readonly steps: readonly CompoundStep[];
   /** Each result column's type: every select's column unified (real if any is real). */
   readonly types: readonly StaticType[];
+  /**
+   * Each result column's collation, which the operators compare rows by:
+   * that of the first select whose column has one, as in SQLite; absent
+   * when every column's is binary.
+   */
+  readonly collations?: readonly Collation[];
 }
 
 export interface CompoundStep {
@@ -476,7 +509,7 @@ export interface SelectPlan {
   readonly having?: BoundExpr;
   /** Present for a query with a window function: see `Windowing`. */
   readonly window?: Windowing;
-  /** Drop repeated result rows (before ORDER BY, LIMIT and OFFSET). */
+  /** Drop repeated result rows (before ORDER BY, LIMIT and OFFSET), texts compared in each column's own collation (`collationOf`). */
   readonly distinct: boolean;
   /** Present for a compound select (UNION, INTERSECT, EXCEPT): see `Compound`. */
   readonly compound?: Compound;

@@ -45,6 +45,8 @@ export function typeOf(e: BoundExpr): StaticType {
       return e.type;
     case "cast":
       return e.to;
+    case "collate":
+      return typeOf(e.expr);
     case "concat":
       return "text";
     case "compare":
@@ -56,6 +58,7 @@ export function typeOf(e: BoundExpr): StaticType {
     case "in":
     case "between":
     case "like":
+    case "glob":
     case "exists":
     case "in-subquery":
       return "boolean";

@@ -46,7 +46,8 @@ function strategize(node: SubqueryNode, indexed: (sub: SelectPlan) => boolean): 
 
 /** The equality `inner = outer(i)` a conjunct is, if it is one (`inner` reading no outer value). */
 function correlation(term: BoundExpr): { inner: BoundExpr; outer: number } | undefined {
-  if (term.kind !== "compare" || term.op !== "=") return undefined;
+  // A hash table matches values by code point: an equality in another collation stays a per-row test.
+  if (term.kind !== "compare" || term.op !== "=" || term.collation !== undefined) return undefined;
   for (const [a, b] of [
     [term.left, term.right],
     [term.right, term.left],

@@ -39,6 +39,7 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
     case "negate":
     case "cast":
     case "assert-type":
+    case "collate":
       return [e.expr];
     case "and":
     case "or":
@@ -49,6 +50,8 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
       return [e.expr, e.low, e.high];
     case "like":
       return e.escape === undefined ? [e.expr, e.pattern] : [e.expr, e.pattern, e.escape];
+    case "glob":
+      return [e.expr, e.pattern];
     case "case": {
       const out: BoundExpr[] = [];
       if (e.operand !== undefined) out.push(e.operand);
@@ -103,7 +106,8 @@ export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): B
     case "not":
     case "negate":
     case "cast":
-    case "assert-type": {
+    case "assert-type":
+    case "collate": {
       const expr = f(e.expr);
       return expr === e.expr ? e : { ...e, expr };
     }
@@ -126,9 +130,13 @@ export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): B
       if (expr === e.expr && pattern === e.pattern && escape === e.escape) return e;
       return escape === undefined ? { ...e, expr, pattern } : { ...e, expr, pattern, escape };
     }
+    case "glob": {
+      const [expr, pattern] = [f(e.expr), f(e.pattern)];
+      return expr === e.expr && pattern === e.pattern ? e : { ...e, expr, pattern };
+    }
     case "case": {
       const operand = e.operand === undefined ? undefined : f(e.operand);
-      const whens = e.whens.map((w) => ({ when: f(w.when), then: f(w.then) }));
+      const whens = e.whens.map((w) => ({ ...w, when: f(w.when), then: f(w.then) }));
       const otherwise = e.else === undefined ? undefined : f(e.else);
       const same = operand === e.operand && otherwise === e.else && whens.every((w, i) => w.when === e.whens[i]!.when && w.then === e.whens[i]!.then);
       if (same) return e;

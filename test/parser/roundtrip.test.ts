@@ -71,6 +71,8 @@ const { expr } = fc.letrec<{ expr: Expr; subselect: Bare<A.SelectStmt> }>((tie) 
     fc.record({ kind: fc.constant("in" as const), expr: tie("expr"), values: fc.array(tie("expr"), { minLength: 1, maxLength: 3 }), not: fc.boolean() }),
     fc.record({ kind: fc.constant("between" as const), expr: tie("expr"), low: tie("expr"), high: tie("expr"), not: fc.boolean() }),
     fc.record({ kind: fc.constant("like" as const), expr: tie("expr"), pattern: tie("expr"), escape: fc.option(tie("expr"), { nil: undefined }), not: fc.boolean() }),
+    fc.record({ kind: fc.constant("glob" as const), expr: tie("expr"), pattern: tie("expr"), not: fc.boolean() }),
+    fc.record({ kind: fc.constant("collate" as const), expr: tie("expr"), collation: name }),
     fc.record({
       kind: fc.constant("case" as const),
       operand: fc.option(tie("expr"), { nil: undefined }),
@@ -151,6 +153,10 @@ function printExpr(e: Expr): string {
       return `${printOperand(e.expr)} ${e.not ? "NOT " : ""}BETWEEN ${printOperand(e.low)} AND ${printOperand(e.high)}`;
     case "like":
       return `${printOperand(e.expr)} ${e.not ? "NOT " : ""}LIKE ${printOperand(e.pattern)}${e.escape ? ` ESCAPE ${printOperand(e.escape)}` : ""}`;
+    case "glob":
+      return `${printOperand(e.expr)} ${e.not ? "NOT " : ""}GLOB ${printOperand(e.pattern)}`;
+    case "collate":
+      return `${printOperand(e.expr)} COLLATE ${printName(e.collation)}`;
     case "case":
       return `CASE ${e.operand ? `${printExpr(e.operand)} ` : ""}${e.whens.map((w) => `WHEN ${printExpr(w.when)} THEN ${printExpr(w.then)} `).join("")}${e.else ? `ELSE ${printExpr(e.else)} ` : ""}END`;
     case "cast":
@@ -183,7 +189,7 @@ const selectItem: fc.Arbitrary<Bare<A.SelectItem | A.SourceStar>> = fc.oneof(
   { weight: 1, arbitrary: name.map((star) => ({ star })) },
 );
 
-const count: fc.Arbitrary<number | Bare<A.ParamExpr>> = fc.oneof(fc.nat(), param);
+const count: fc.Arbitrary<number | Bare<A.ParamExpr>> = fc.oneof(fc.nat(), fc.integer({ min: -9, max: -1 }), param);
 
 const joinType = fc.constantFrom<A.JoinClause["type"]>("inner", "left", "right", "full", "cross");
 const JOIN_WORDS: Record<A.JoinClause["type"], string> = { inner: "INNER JOIN", left: "LEFT OUTER JOIN", right: "RIGHT JOIN", full: "FULL OUTER JOIN", cross: "CROSS JOIN" };

@@ -209,6 +209,13 @@ test("what the command form cannot hold is a sql_error at the offending token", 
     ["SELECT value FROM generate_series(1, 5)", 'No table function is named "generate_series"', 18],
     ["SELECT t.a FROM t, json_each(t.a, '$', 3)", "json_each() takes a JSON document and, optionally, a path: got 3 argument(s)", 19],
     ["SELECT value FROM json_tree()", "json_tree() takes a JSON document and, optionally, a path: got 0 argument(s)", 18],
+    ["SELECT a FROM t WHERE a = 'x' COLLATE klingon", "no such collation sequence: klingon", 38],
+    ["SELECT a FROM t ORDER BY a COLLATE nocase COLLATE x", "no such collation sequence: x", 50],
+    ["SELECT a FROM t GROUP BY 1 COLLATE \"no case\"", "no such collation sequence: no case", 35],
+    ["CREATE TABLE t (email TEXT COLLATE NOCASE UNIQUE)", "Column email cannot be declared COLLATE NOCASE", 35],
+    ["CREATE TABLE t (a TEXT COLLATE rtrim)", "Column a cannot be declared COLLATE RTRIM", 31],
+    ["CREATE TABLE t (a TEXT COLLATE binary COLLATE binary)", "Column a has a second COLLATE", 38],
+    ["ALTER TABLE t ADD COLUMN a TEXT COLLATE NOCASE", "Column a cannot be declared COLLATE NOCASE", 40],
   ];
   for (const [sql, message, offset] of cases) {
     const error = failure(sql);
@@ -218,6 +225,24 @@ test("what the command form cannot hold is a sql_error at the offending token", 
     assert.is(error.position?.line, 1);
     assert.is(error.position?.column, offset + 1);
   }
+});
+
+test("COLLATE lowers to its node, a name in any case; around an ORDER BY item it is the item's collation; LIMIT -1 is none", () => {
+  const coll = (expr: unknown, collation: string) => ({ type: "collate", expr, collation });
+  assert.equal(lower("SELECT a FROM t WHERE a = 'x' COLLATE NoCase"), { kind: "select", table: "t", columns: ["a"], where: cmp("=", id("a"), coll(lit("x"), "nocase")) });
+  assert.equal(lower("SELECT a FROM t WHERE a NOT GLOB 'x*'"), { kind: "select", table: "t", columns: ["a"], where: { type: "glob", expr: id("a"), pattern: lit("x*"), not: true } });
+  assert.equal(lower('SELECT a FROM t ORDER BY a COLLATE "rtrim" DESC, 2 COLLATE binary COLLATE nocase'), {
+    kind: "select",
+    table: "t",
+    columns: ["a"],
+    orderBy: [
+      { column: "a", direction: "desc", collation: "rtrim" },
+      { expr: lit(2), direction: "asc", collation: "nocase" },
+    ],
+  });
+  assert.equal(lower("SELECT a FROM t LIMIT -1 OFFSET -5"), { kind: "select", table: "t", columns: ["a"] });
+  assert.equal(lower("SELECT a FROM t LIMIT -2 OFFSET 3"), { kind: "select", table: "t", columns: ["a"], offset: 3 });
+  assert.equal(lower("CREATE TABLE t (a TEXT COLLATE BINARY)"), lower("CREATE TABLE t (a TEXT)"));
 });
 
 test("a position counts lines and UTF-16 units", () => {

@@ -18,6 +18,7 @@ const EQ = (left: Expression, right: Expression): Expression => ({ type: "compar
 const AND = (...operands: Expression[]): Expression => ({ type: "and", operands });
 const OR = (...operands: Expression[]): Expression => ({ type: "or", operands });
 const DIV = (left: Expression, right: Expression): Expression => ({ type: "binary", op: "/", left, right });
+const COLL = (expr: Expression, collation: string): Expression => ({ type: "collate", expr, collation }) as Expression;
 const sel = (extra: Record<string, unknown> = {}, table = "t"): ParameterizableCommand => ({ kind: "select", table, columns: "*", ...extra }) as ParameterizableCommand;
 const where = (w: Expression): ParameterizableCommand => sel({ where: w });
 const sub = (extra: Record<string, unknown> = {}, table = "s"): Record<string, unknown> => ({ kind: "select", table, columns: ["x"], ...extra });
@@ -109,8 +110,18 @@ test("shapes that bind differently never share tokens, whatever their names hold
     [where(EXISTS(sub())), where(EQ(SUB(sub()), L(true)))],
     [where(EXISTS(sub({ limit: 1 }))), where(EXISTS(sub({ limit: 2 })))], // a subquery's counts are shape: only the statement's become slots
     [where(EXISTS(sub({}, "u"))), where(EXISTS(sub({}, "v")))],
+    // Collations and GLOB are shape.
+    [where(EQ(I("a"), COLL(L("x"), "nocase"))), where(EQ(I("a"), COLL(L("x"), "rtrim")))],
+    [where(EQ(I("a"), COLL(L("x"), "binary"))), where(EQ(I("a"), L("x")))],
+    [sel({ orderBy: [{ column: "a", collation: "nocase" }] }), sel({ orderBy: [{ column: "a" }] })],
+    [where({ type: "glob", expr: I("a"), pattern: L("x*") }), where({ type: "like", expr: I("a"), pattern: L("x*") })],
+    [where({ type: "glob", expr: I("a"), pattern: L("x*") }), where({ type: "glob", expr: I("a"), pattern: L("x*"), not: true })],
   ];
   for (const [a, b] of pairs) assert.not.ok(same(a, b), JSON.stringify([a, b]));
+  // A column number under COLLATE is bound as written, never slotted.
+  assert.is(shapeOf(sel({ groupBy: [COLL(L(1), "nocase")] })), undefined);
+  assert.is(shapeOf(sel({ orderBy: [{ expr: COLL(L(2), "nocase") }] })), undefined);
+  assert.ok(same(where(EQ(I("a"), COLL(L("x"), "nocase"))), where(EQ(I("a"), COLL(L("yy"), "nocase")))), "the literal under COLLATE is a slot");
 });
 
 test("values come in slot order, and withSlots puts slot n where literal n was", () => {
@@ -180,9 +191,10 @@ test("a select's limit and offset are the slots after its literals", () => {
   const none: Plan = { statement: { ...statement, limit: undefined, offset: undefined }, params: [] };
   assert.is(withCountSlots(none), none, "nothing to slot");
 
-  // A count slot holds an integer ≥ 0, never NULL.
+  // A count slot holds an integer, never NULL (a negative one is SQLite's no limit, offset 0).
   checkParams(plan.params, ["x", 0, 9]);
-  for (const bad of [-1, 1.5, null, "3", 2 ** 53]) {
+  checkParams(plan.params, ["x", -1, -5]);
+  for (const bad of [1.5, null, "3", 2 ** 53]) {
     try {
       checkParams(plan.params, ["x", bad as Value, 0]);
       assert.unreachable(`accepted ${String(bad)}`);

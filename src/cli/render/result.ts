@@ -104,6 +104,10 @@ export function expressionText(expr: Expression): string {
       const escape = typeof expr.escape === "string" ? ` ESCAPE '${expr.escape.replaceAll("'", "''")}'` : expr.escape === undefined ? "" : " ESCAPE ?";
       return `${expressionText(expr.expr)} ${expr.not === true ? "NOT " : ""}LIKE ${expressionText(expr.pattern)}${escape}`;
     }
+    case "glob":
+      return `${expressionText(expr.expr)} ${expr.not === true ? "NOT " : ""}GLOB ${expressionText(expr.pattern)}`;
+    case "collate":
+      return `${expressionText(expr.expr)} COLLATE ${expr.collation.toUpperCase()}`;
     case "case": {
       const operand = expr.operand === undefined ? "" : ` ${expressionText(expr.operand)}`;
       const arms = expr.when.map((w) => ` WHEN ${expressionText(w.when)} THEN ${expressionText(w.then)}`).join("");
