@@ -21,8 +21,8 @@ export function checkParams(uses: readonly ParamUse[], values: readonly Value[])
     const use = uses[i] as ParamUse;
     const value = values[i] as Value;
     if (use.kind === "count") {
-      // A negative one is SQLite's "no limit" (offset 0): a JSON limit or offset is ≥ 0 by its schema before it becomes a slot.
-      if (typeof value !== "number" || !Number.isSafeInteger(value)) throw new StoreError("invalid_request", `${use.clause} must be an integer`);
+      // CONTRACT §11: a bound LIMIT or OFFSET is an integer ≥ 0 (SQL's literal `LIMIT -1` is lowered away before this).
+      if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw new StoreError("invalid_request", `${use.clause} must be an integer ≥ 0`);
       continue;
     }
     if (use.kind === "frame-offset") {

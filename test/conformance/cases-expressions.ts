@@ -324,7 +324,8 @@ export const expressionCases: readonly Case[] = [
   c("LIMIT ? OFFSET ?", null, null, ["SELECT id FROM users ORDER BY id LIMIT ? OFFSET ?", [2, 1]], ids("u2", "u3")),
   c("OFFSET ? after a literal LIMIT", null, null, ["SELECT id FROM users ORDER BY id LIMIT 1 OFFSET ?", [4]], ids("u5")),
   c("LIMIT ? of 0", null, null, ["SELECT id FROM users LIMIT ?", [0]], ids()),
-  c("a negative LIMIT parameter is no limit, as SQLite", null, null, ["SELECT id FROM users ORDER BY id LIMIT ? OFFSET ?", [-1, -3]], ids("u1", "u2", "u3", "u4", "u5")),
+  c("a negative LIMIT parameter (CONTRACT §11; only a literal LIMIT -1 is no limit)", null, null, ["SELECT id FROM users LIMIT ?", [-1]], err("invalid_request")),
+  c("a negative OFFSET parameter", null, null, ["SELECT id FROM users LIMIT 1 OFFSET ?", [-2]], err("invalid_request")),
   c("a fractional OFFSET parameter", null, null, ["SELECT id FROM users LIMIT 1 OFFSET ?", [0.5]], err("invalid_request")),
   c("a text LIMIT parameter", null, null, ["SELECT id FROM users LIMIT ?", ["2"]], err("invalid_request")),
 

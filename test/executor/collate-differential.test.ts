@@ -118,7 +118,7 @@ function generate(r: Random): CollateQuery {
       return { sql: `SELECT id FROM w WHERE s ${r.chance(0.3) ? "NOT " : ""}GLOB ${quote(pattern)}`, params: [], ordered: false };
     }
     default:
-      return { sql: `SELECT id, total(n) OVER (ORDER BY id) FROM w WHERE n < ? ORDER BY id LIMIT ? OFFSET ?`, params: [r.int(10), r.pick([-1, -7, 3, 0]), r.pick([-2, 0, 4])], ordered: true };
+      return { sql: `SELECT id, total(n) OVER (ORDER BY id) FROM w WHERE n < ? ORDER BY id LIMIT ? OFFSET ?`, params: [r.int(10), r.pick([1, 7, 3, 0]), r.pick([2, 0, 4])], ordered: true };
   }
 }
 

@@ -191,10 +191,9 @@ test("a select's limit and offset are the slots after its literals", () => {
   const none: Plan = { statement: { ...statement, limit: undefined, offset: undefined }, params: [] };
   assert.is(withCountSlots(none), none, "nothing to slot");
 
-  // A count slot holds an integer, never NULL (a negative one is SQLite's no limit, offset 0).
+  // A count slot holds an integer ≥ 0, never NULL (CONTRACT §11; only SQL's literal LIMIT -1 is SQLite's no limit).
   checkParams(plan.params, ["x", 0, 9]);
-  checkParams(plan.params, ["x", -1, -5]);
-  for (const bad of [1.5, null, "3", 2 ** 53]) {
+  for (const bad of [-1, 1.5, null, "3", 2 ** 53]) {
     try {
       checkParams(plan.params, ["x", bad as Value, 0]);
       assert.unreachable(`accepted ${String(bad)}`);
