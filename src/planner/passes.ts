@@ -16,7 +16,8 @@
  *   on.
  * - `join-strategy`: an equi-join on a key or index of the joined table →
  *   index nested loop; other equi-joins (a derived table's too) → hash;
- *   else nested loop. An inner join's equalities are its ON's and the
+ *   an equality whose joined side is an expression of the joined row alone
+ *   (`a.k + 0 = b.k`) → a hash on that expression; else nested loop. An inner join's equalities are its ON's and the
  *   WHERE terms decided at it (`where-placement.ts`), so `FROM a, b WHERE
  *   a.id = b.a_id` hashes as `a JOIN b ON …` does.
  *
@@ -134,13 +135,38 @@ function chooseJoin(table: TableInfo | undefined, step: JoinStep, placed: readon
   if (!table) return { kind: "nested-loop" };
   const terms = step.type === "inner" ? [...conjuncts(step.on), ...placed] : conjuncts(step.on);
   const eq = equalities(terms, step.source, (e) => !readsSource(e, step.source) && maxSource(e) < step.source);
-  if (eq.size === 0) return { kind: "nested-loop" };
+  if (eq.size === 0) return expressionHash(terms, step.source) ?? { kind: "nested-loop" };
   const key = coveredKey(table, eq, ["primary", "unique", "index"]);
   if (key) {
     return { kind: "index-nested-loop", index: key.name, innerColumns: key.columns, outerKeys: key.positions.map((p) => eq.get(p) as BoundExpr) };
   }
   const positions = [...eq.keys()];
   return { kind: "hash", innerColumns: positions.map((p) => table.columns[p] as string), outerKeys: positions.map((p) => eq.get(p) as BoundExpr) };
+}
+
+/**
+ * A hash on equalities `expression of the joined row = expression of earlier
+ * sources` (no subquery on the joined side: its key is computed once per
+ * row, where a nested loop would compute it once per pair).
+ */
+function expressionHash(terms: readonly BoundExpr[], source: number): JoinStrategy | undefined {
+  const innerKeys: BoundExpr[] = [];
+  const outerKeys: BoundExpr[] = [];
+  const rowOnly = (e: BoundExpr): boolean => readsSource(e, source) && !some(e, (x) => (x.kind === "column" && x.source !== source) || x.kind === "subquery" || x.kind === "exists" || x.kind === "in-subquery" || x.kind === "outer");
+  for (const t of terms) {
+    if (t.kind !== "compare" || t.op !== "=") continue;
+    for (const [inner, other] of [
+      [t.left, t.right],
+      [t.right, t.left],
+    ] as const) {
+      if (rowOnly(inner) && !readsSource(other, source) && maxSource(other) < source) {
+        innerKeys.push(inner);
+        outerKeys.push(other);
+        break;
+      }
+    }
+  }
+  return innerKeys.length === 0 ? undefined : { kind: "expression-hash", innerKeys, outerKeys };
 }
 
 const joinStrategy: Pass = {
