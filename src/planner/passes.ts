@@ -107,6 +107,38 @@ function keyInSubquery(table: TableInfo, terms: readonly BoundExpr[]): AccessPat
   return undefined;
 }
 
+/**
+ * The WHERE with the equalities its terms imply for the first table:
+ * `first.c = other.d AND other.d = value` gives `first.c = value` (columns
+ * of one type, whose `=` is exact and so transitive), so a key fixed on a
+ * later source (UPDATE … FROM's table, last: `WHERE a.id = ? AND b.k =
+ * a.id`) narrows the first one too. Added after the WHERE's own terms
+ * (their numbers stay), for the access path only: the WHERE run is the
+ * statement's.
+ */
+function withImplied(where: BoundExpr | undefined): BoundExpr | undefined {
+  const terms = conjuncts(where);
+  const fixed = new Map<string, BoundExpr>();
+  const at = (c: BoundExpr & { kind: "column" }): string => `${c.source}.${c.column}`;
+  for (const t of terms) {
+    if (t.kind !== "compare" || t.op !== "=") continue;
+    if (t.left.kind === "column" && isSlotOrConst(t.right)) fixed.set(at(t.left), t.right);
+    else if (t.right.kind === "column" && isSlotOrConst(t.left)) fixed.set(at(t.right), t.left);
+  }
+  const implied: BoundExpr[] = [];
+  for (const t of terms) {
+    if (t.kind !== "compare" || t.op !== "=" || t.left.kind !== "column" || t.right.kind !== "column" || t.left.type !== t.right.type) continue;
+    for (const [first, other] of [
+      [t.left, t.right],
+      [t.right, t.left],
+    ] as const) {
+      const value = fixed.get(at(other));
+      if (first.source === 0 && other.source !== 0 && value !== undefined && !fixed.has(at(first))) implied.push({ kind: "compare", op: "=", left: first, right: value });
+    }
+  }
+  return implied.length === 0 ? where : { kind: "and", operands: [...terms, ...implied] };
+}
+
 const accessPath: Pass = {
   name: "access-path",
   run(plan, catalog) {
@@ -119,7 +151,7 @@ const accessPath: Pass = {
         const kept = s.joins.every((j) => j.type === "inner" || j.type === "left");
         // After grouping, windows or DISTINCT, ORDER BY sorts groups, window rows or result rows, not the first table's rows; in a compound, the combined rows.
         const order = kept && s.group === undefined && s.window === undefined && !s.distinct && s.compound === undefined ? { orderBy: s.orderBy, limited: s.limit !== undefined } : undefined;
-        return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(first.table), kept ? s.where : undefined, order) } };
+        return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(first.table), kept ? withImplied(s.where) : undefined, order) } };
       }
       case "update":
       case "delete":

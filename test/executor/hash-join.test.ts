@@ -89,6 +89,10 @@ test("a hash on an expression of the joined row matches SQLite, in outer order t
   // UPDATE … FROM joins the table last: an equality whose table side is an expression still hashes (not a nested loop).
   assert.is(explain("UPDATE a SET k = b.k FROM b WHERE b.id = a.k + 7").from?.joins[0]?.strategy.kind, "expression-hash");
   assert.is(explain("UPDATE a SET k = b.k FROM b WHERE lower(a.t) = b.t").from?.joins[0]?.strategy.kind, "expression-hash");
+  // A key fixed on the table fixes FROM's column equal to it: the source is looked up, not scanned.
+  const keyed = explain("UPDATE a SET k = b.k FROM b WHERE a.id = 3 AND b.id = a.id") as unknown as { from: { access: { kind: string }; joins: { strategy: { kind: string } }[] } };
+  assert.is(keyed.from.access.kind, "primary-key-lookup");
+  assert.is(keyed.from.joins[0]?.strategy.kind, "index-nested-loop");
 });
 
 test.run();

@@ -59,6 +59,9 @@ const CASES: [SelectCommand, string, string?][] = [
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "cross", table: "b" }], where: eq(id("b.a_id"), id("a.id")) }, "scan", "index-nested-loop"],
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "cross", table: "b" }], where: { type: "and", operands: [eq(id("b.k"), id("a.k")), eq(id("a.id"), lit(4))] } }, "primary-key-lookup", "hash"],
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "inner", table: "b", using: ["k"] }] }, "scan", "hash"],
+  // A key fixed on a later source fixes the first one's column equal to it (b.a_id = a.id = 4): b looked up by its index, not scanned.
+  [{ kind: "select", table: "b", columns: ["b.w", "a.v"], joins: [{ type: "cross", table: "a" }], where: { type: "and", operands: [eq(id("b.a_id"), id("a.id")), eq(id("a.id"), lit(4))] } }, "index-lookup", "index-nested-loop"],
+  [{ kind: "select", table: "b", columns: ["b.w", "a.v"], joins: [{ type: "cross", table: "a" }], where: { type: "and", operands: [eq(lit(4), id("a.id")), eq(id("a.id"), id("b.a_id"))] } }, "index-lookup", "index-nested-loop"],
   // The joined side an expression of b's row alone: a hash on it, not a nested loop.
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "inner", table: "b", on: eq({ type: "binary", op: "+", left: id("b.w"), right: lit(0) }, id("a.v")) }] }, "scan", "expression-hash"],
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: eq(id("a.v"), { type: "binary", op: "-", left: id("b.w"), right: id("b.a_id") }) }] }, "scan", "expression-hash"],
