@@ -118,11 +118,13 @@ export class TableQuery<R extends Row = Row> {
    * function's rows (`jsonEach(…)`), joined with the
    * table updated; `.join()` and the other joins add sources to it. The
    * update's values and `where` read every source; a row is updated when
-   * some joined row holds it, from the last one that does.
+   * some joined row holds it, from the last one that does. Given once: a
+   * second `.from()` is refused (it would silently replace the first).
    */
   from(table: string | DerivedInput, options: { readonly as?: string } = {}): TableQuery<R> {
     const source = typeof table === "string" ? { table } : { from: derivedSourceOf(table, "The query given to .from()") };
-    return this.#with({ from: { ...source, ...(options.as === undefined ? {} : { as: options.as }) } }, ["update"], "from");
+    const again = this.#state.from !== undefined && this.#state.misuse === undefined ? { misuse: ".from() is given once: join further sources with .join()" } : {};
+    return this.#with({ from: { ...source, ...(options.as === undefined ? {} : { as: options.as }) }, ...again }, ["update"], "from");
   }
 
   /** Keeps rows where `condition` is TRUE. Several calls AND together. */

@@ -11,9 +11,10 @@
  *
  * - index nested loop: looks each outer key up in the joined table's key or
  *   index;
- * - hash: builds a map of the joined table on the join columns, once per
- *   run — or, when the outer tuples are fewer, a map of them that one pass
- *   over the joined rows probes;
+ * - hash: builds a map of the joined table on the join columns (or, for an
+ *   expression hash, on expressions of its row), once per run — or, when
+ *   the outer tuples are fewer, a map of them that one pass over the joined
+ *   rows probes;
  * - nested loop: tries every joined row;
  * - lateral: a table function whose arguments read the tuple makes its
  *   rows from each tuple, and every one is tried.
@@ -32,6 +33,9 @@ import { columnValue, NULL_ROW, type Column, type StoredRow, type TableStore } f
 
 export type Tuple = StoredRow[];
 
+/** A compiled expression over a tuple, as `compileValue(…, "tuple")` makes it. */
+type TupleFn = (t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => Value;
+
 /** A join that made more tuples than its caller allows (`sourceItems`' bound: one run of a recursive select). */
 export class TooManyTuples extends Error {}
 
@@ -44,6 +48,8 @@ export interface PreparedJoin {
   readonly innerPositions: readonly number[];
   /** A lateral table function's arguments, over each tuple. */
   readonly lateral: readonly ValueFn[];
+  /** An expression hash's keys over the joined row (in a tuple holding it at the join's source). */
+  readonly innerKeys: readonly ValueFn[];
 }
 
 /** Whether a term (of ON, or a WHERE term decided at an inner join) is an equality the join's key match already guarantees. */
@@ -51,15 +57,20 @@ export function impliedByKey(step: JoinStep, positionOf: (column: string) => num
   const s = step.strategy;
   const keyed = s.kind === "index-nested-loop" || s.kind === "hash";
   const inner = keyed ? s.innerColumns : [];
-  const outer = keyed ? s.outerKeys.map((k) => JSON.stringify(k)) : [];
+  const outer = s.kind === "nested-loop" || s.kind === "lateral" ? [] : s.outerKeys.map((k) => JSON.stringify(k));
+  const innerKeys = s.kind === "expression-hash" ? s.innerKeys.map((k) => JSON.stringify(k)) : [];
   return (t) => {
     if (t.kind !== "compare" || t.op !== "=" || t.collation !== undefined) return false;
     return [
       [t.left, t.right],
       [t.right, t.left],
-    ].some(([col, other]) => {
-      if (col?.kind !== "column" || col.source !== step.source) return false;
-      const i = inner.findIndex((c) => positionOf(c) === col.column);
+    ].some(([side, other]) => {
+      if (s.kind === "expression-hash") {
+        const i = innerKeys.indexOf(JSON.stringify(side));
+        return i >= 0 && outer[i] === JSON.stringify(other);
+      }
+      if (side?.kind !== "column" || side.source !== step.source) return false;
+      const i = inner.findIndex((c) => positionOf(c) === side.column);
       return i >= 0 && outer[i] === JSON.stringify(other);
     });
   };
@@ -75,9 +86,10 @@ export function prepareJoin(step: JoinStep, table: string, positionOf: (column: 
     step,
     table,
     on: rest.length === 0 ? undefined : compilePredicate(rest.length === 1 ? (rest[0] as BoundExpr) : { kind: "and", operands: rest }, "tuple", context),
-    outerKeys: keyed ? s.outerKeys.map((k) => compileValue(k, "tuple", context)) : [],
+    outerKeys: s.kind === "nested-loop" || s.kind === "lateral" ? [] : s.outerKeys.map((k) => compileValue(k, "tuple", context)),
     innerPositions: keyed ? s.innerColumns.map(positionOf) : [],
     lateral: s.kind === "lateral" && call !== undefined ? call.args.map((a) => compileValue(a, "tuple", context)) : [],
+    innerKeys: s.kind === "expression-hash" ? s.innerKeys.map((k) => compileValue(k, "tuple", context)) : [],
   };
 }
 
@@ -97,11 +109,27 @@ function innerKey(columns: readonly Column[]): (row: StoredRow) => unknown {
   };
 }
 
+/** A joined row's key on expressions of it (`keys`, over a tuple holding it at `at`), as `hashKey` makes an outer tuple's. */
+function expressionKey(keys: readonly TupleFn[], at: number, params: readonly Value[], heaps: readonly (readonly Column[])[]): (row: StoredRow) => unknown {
+  const scratch: Tuple = new Array<StoredRow>(at + 1).fill(NULL_ROW);
+  const single = keys.length === 1 ? keys[0]! : undefined;
+  return (row) => {
+    scratch[at] = row;
+    if (single !== undefined) return single(scratch, params, heaps);
+    const values = keys.map((k) => k(scratch, params, heaps));
+    return values.includes(null) ? null : hashKey(values);
+  };
+}
+
 /** `store`'s rows by their key on the columns at `positions` (a row with a NULL there under none), each key's rows in table order. */
 export function hashRows(store: TableStore, positions: readonly number[]): ReadonlyMap<unknown, readonly StoredRow[]> {
-  const keyOf = innerKey(positions.map((p) => store.heap.columns[p] as Column));
+  return bucketRows(store.rows, innerKey(positions.map((p) => store.heap.columns[p] as Column)));
+}
+
+/** `rows` by `keyOf` (a row keyed null under none), each key's rows in their order. */
+function bucketRows(rows: readonly StoredRow[], keyOf: (row: StoredRow) => unknown): ReadonlyMap<unknown, readonly StoredRow[]> {
   const table = new Map<unknown, StoredRow[]>();
-  for (const row of store.rows) {
+  for (const row of rows) {
     const k = keyOf(row);
     if (k === null) continue;
     const bucket = table.get(k);
@@ -177,7 +205,7 @@ export function runJoin<T = Tuple>(
   // The joined rows some tuple matched, for a right or full join's unmatched rows.
   const matchedRows = type === "right" || type === "full" ? new Set<StoredRow>() : undefined;
   const on = join.on as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
-  const keys = join.outerKeys as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => Value)[];
+  const keys = join.outerKeys as unknown as TupleFn[];
   let candidates: (t: Tuple, i: number) => readonly StoredRow[];
   const s = join.step.strategy;
   switch (s.kind) {
@@ -191,7 +219,8 @@ export function runJoin<T = Tuple>(
       }
       break;
     }
-    case "hash": {
+    case "hash":
+    case "expression-hash": {
       const single = keys.length === 1 ? keys[0]! : undefined;
       const outerKey =
         single !== undefined
@@ -200,10 +229,14 @@ export function runJoin<T = Tuple>(
               const values = keys.map((k) => k(t, params, heaps));
               return values.includes(null) ? null : hashKey(values);
             };
-      const kept = store.hashOn?.(join.innerPositions);
+      const kept = s.kind === "hash" ? store.hashOn?.(join.innerPositions) : undefined;
+      const rowKey =
+        s.kind === "hash"
+          ? innerKey(join.innerPositions.map((p) => store.heap.columns[p] as Column))
+          : expressionKey(join.innerKeys as unknown as TupleFn[], join.step.source, params, heaps);
       if (kept !== undefined) candidates = hashInner(kept, outerKey);
-      else if (tuples.length < store.rows.length) candidates = hashOuter(tuples, store.rows, innerKey(join.innerPositions.map((p) => store.heap.columns[p] as Column)), outerKey);
-      else candidates = hashInner(hashRows(store, join.innerPositions), outerKey);
+      else if (tuples.length < store.rows.length) candidates = hashOuter(tuples, store.rows, rowKey, outerKey);
+      else candidates = hashInner(bucketRows(store.rows, rowKey), outerKey);
       break;
     }
     case "nested-loop":

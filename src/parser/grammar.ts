@@ -97,11 +97,12 @@ class SqlGrammar extends CstParser {
   /**
    * A select or a write, after an optional WITH clause whose tables the
    * statement reads (its select, subqueries, FROM). The WITH here is taken
-   * before a select's own could be (an OPTION is greedy), so a select at the
-   * top holds its WITH here; a second WITH after it is refused in `to-ast.ts`.
+   * before a select's own could be (MANY is greedy), so a select at the
+   * top holds its WITH here; a second WITH clause, before a select or a
+   * write alike, is refused in `to-ast.ts`.
    */
   readonly queryStatement = this.RULE("queryStatement", () => {
-    this.OPTION(() => this.SUBRULE(this.withClause));
+    this.MANY(() => this.SUBRULE(this.withClause));
     this.OR(
       (this.alternatives.queryStatement ??= [
         { ALT: () => this.SUBRULE(this.selectStatement) },

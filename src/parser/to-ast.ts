@@ -289,6 +289,8 @@ class AstBuilder {
   /** A select or a write, with the WITH clause before it (a select's own, at the top). */
   private query(node: C.QueryStatementCstNode): A.SelectStmt | A.InsertStmt | A.UpdateStmt | A.DeleteStmt {
     const c = node.children;
+    const second = c.withClause?.[1];
+    if (second !== undefined) throw this.error(second.children.With[0]!, "A statement takes one WITH clause: list every table in it, separated by commas");
     const withClause = c.withClause ? this.withClause(c.withClause[0]!).clause : undefined;
     const statement = c.selectStatement
       ? this.select(c.selectStatement[0]!)
@@ -298,7 +300,6 @@ class AstBuilder {
           ? this.update(c.updateStatement[0]!)
           : this.delete(c.deleteStatement![0]!);
     if (withClause === undefined) return statement;
-    if (statement.with !== undefined) throw this.error(c.selectStatement![0]!.children.withClause![0]!.children.With[0]!, "A statement takes one WITH clause: list every table in it, separated by commas");
     return { ...statement, with: withClause, span: this.span(withClause.span.start, statement.span.end) };
   }
 

@@ -265,10 +265,15 @@ const TRUE: BoundExpr = { kind: "const", value: true };
 function bindUpdateJoin(cmd: UpdateCommand, from: SourceItem, catalog: Catalog, context: BindContext): { scope: Scope; select: SelectPlan } {
   const target: Join = { type: "cross", table: cmd.table, ...(cmd.as === undefined ? {} : { as: cmd.as }) };
   const joins = [...(cmd.joins ?? []), target];
-  const sources = bindSources({ kind: "select", columns: "*", ...from, joins }, catalog, context);
+  // FROM alone is no join: an unaliased derived table there is read by its columns' names (as in SQLite).
+  const sources = bindSources({ kind: "select", columns: "*", ...from, joins }, catalog, context, joins.length - 1);
   const targetName = cmd.as ?? cmd.table;
   const clash = sources.slice(0, -1).find((s) => s.name === targetName);
-  if (clash !== undefined) throw new StoreError(context.misuse, `"${targetName}" is the table updated: FROM names it again, so alias it there (FROM ${clash.table.name} AS other)`);
+  if (clash !== undefined) {
+    // A derived or WITH table's own name is no name to write (`derivedTableName`): the one the statement gave it is.
+    const written = clash.derived === undefined && clash.working === undefined ? clash.table.name : targetName;
+    throw new StoreError(context.misuse, `"${targetName}" is the table updated: FROM names it again, so alias it there (FROM ${written} AS other)`);
+  }
   const joined = bindJoins(joins, sources, context, undefined);
   const scope = new Scope(sources, false, joined.merged);
   const { calls, steps } = bindCalls([from, ...joins], sources, scope, joined.steps, context, undefined);

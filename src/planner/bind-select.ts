@@ -59,13 +59,17 @@ function bindCount(value: number | ParamSlot | undefined, clause: "limit" | "off
   return value;
 }
 
-/** The sources of a select: FROM (under its alias, if any) and each JOIN. */
-export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext): ScopeSource[] {
+/**
+ * The sources of a select: FROM (under its alias, if any) and each JOIN.
+ * `written`: how many of the joins the statement wrote (UPDATE … FROM adds
+ * its table as one more, which leaves FROM's derived table unjoined).
+ */
+export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext, written = (cmd.joins ?? []).length): ScopeSource[] {
   if (cmd.table === undefined && cmd.from === undefined) {
     if (cmd.as !== undefined || (cmd.joins ?? []).length > 0) throw new StoreError("invalid_request", "as and joins need a table");
     return [];
   }
-  const joined = (cmd.joins ?? []).length > 0;
+  const joined = written > 0;
   const sources = [bindSource(cmd, cmd, 0, joined, catalog, context)];
   for (const j of cmd.joins ?? []) sources.push(bindSource(cmd, j, sources.length, true, catalog, context));
   return sources;

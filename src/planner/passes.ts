@@ -16,7 +16,8 @@
  *   on.
  * - `join-strategy`: an equi-join on a key or index of the joined table →
  *   index nested loop; other equi-joins (a derived table's too) → hash;
- *   else nested loop; a lateral table function stays lateral (`bind-call.ts`). An inner join's equalities are its ON's and the
+ *   an equality whose joined side is an expression of the joined row alone
+ *   (`a.k + 0 = b.k`) → a hash on that expression; else nested loop; a lateral table function stays lateral (`bind-call.ts`). An inner join's equalities are its ON's and the
  *   WHERE terms decided at it (`where-placement.ts`), so `FROM a, b WHERE
  *   a.id = b.a_id` hashes as `a JOIN b ON …` does.
  *
@@ -109,6 +110,39 @@ function keyInSubquery(table: TableInfo, terms: readonly BoundExpr[]): AccessPat
   return undefined;
 }
 
+/**
+ * The WHERE with the equalities its terms imply for the first table:
+ * `first.c = other.d AND other.d = value` gives `first.c = value` (columns
+ * of one type, whose `=` is exact and so transitive), so a key fixed on a
+ * later source (UPDATE … FROM's table, last: `WHERE a.id = ? AND b.k =
+ * a.id`) narrows the first one too. Added after the WHERE's own terms
+ * (their numbers stay), for the access path only: the WHERE run is the
+ * statement's.
+ */
+function withImplied(where: BoundExpr | undefined): BoundExpr | undefined {
+  const terms = conjuncts(where);
+  const fixed = new Map<string, BoundExpr>();
+  const at = (c: BoundExpr & { kind: "column" }): string => `${c.source}.${c.column}`;
+  for (const t of terms) {
+    // A collated `=` is no exact equality: it fixes nothing a key could look up.
+    if (t.kind !== "compare" || t.op !== "=" || t.collation !== undefined) continue;
+    if (t.left.kind === "column" && isSlotOrConst(t.right)) fixed.set(at(t.left), t.right);
+    else if (t.right.kind === "column" && isSlotOrConst(t.left)) fixed.set(at(t.right), t.left);
+  }
+  const implied: BoundExpr[] = [];
+  for (const t of terms) {
+    if (t.kind !== "compare" || t.op !== "=" || t.collation !== undefined || t.left.kind !== "column" || t.right.kind !== "column" || t.left.type !== t.right.type) continue;
+    for (const [first, other] of [
+      [t.left, t.right],
+      [t.right, t.left],
+    ] as const) {
+      const value = fixed.get(at(other));
+      if (first.source === 0 && other.source !== 0 && value !== undefined && !fixed.has(at(first))) implied.push({ kind: "compare", op: "=", left: first, right: value });
+    }
+  }
+  return implied.length === 0 ? where : { kind: "and", operands: [...terms, ...implied] };
+}
+
 const accessPath: Pass = {
   name: "access-path",
   run(plan, catalog) {
@@ -121,7 +155,7 @@ const accessPath: Pass = {
         const kept = s.joins.every((j) => j.type === "inner" || j.type === "left");
         // After grouping, windows or DISTINCT, ORDER BY sorts groups, window rows or result rows, not the first table's rows; in a compound, the combined rows.
         const order = kept && s.group === undefined && s.window === undefined && !s.distinct && s.compound === undefined ? { orderBy: s.orderBy, limited: s.limit !== undefined } : undefined;
-        return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(first.table), kept ? s.where : undefined, order) } };
+        return { ...plan, statement: { ...s, access: chooseAccess(catalog.table(first.table), kept ? withImplied(s.where) : undefined, order) } };
       }
       case "update":
       case "delete":
@@ -139,13 +173,39 @@ function chooseJoin(table: TableInfo | undefined, step: JoinStep, placed: readon
   if (!table) return { kind: "nested-loop" };
   const terms = step.type === "inner" ? [...conjuncts(step.on), ...placed] : conjuncts(step.on);
   const eq = equalities(terms, step.source, (e) => !readsSource(e, step.source) && maxSource(e) < step.source);
-  if (eq.size === 0) return { kind: "nested-loop" };
+  if (eq.size === 0) return expressionHash(terms, step.source) ?? { kind: "nested-loop" };
   const key = coveredKey(table, eq, ["primary", "unique", "index"]);
   if (key) {
     return { kind: "index-nested-loop", index: key.name, innerColumns: key.columns, outerKeys: key.positions.map((p) => eq.get(p) as BoundExpr) };
   }
   const positions = [...eq.keys()];
   return { kind: "hash", innerColumns: positions.map((p) => table.columns[p] as string), outerKeys: positions.map((p) => eq.get(p) as BoundExpr) };
+}
+
+/**
+ * A hash on equalities `expression of the joined row = expression of earlier
+ * sources` (no subquery on the joined side: its key is computed once per
+ * row, where a nested loop would compute it once per pair).
+ */
+function expressionHash(terms: readonly BoundExpr[], source: number): JoinStrategy | undefined {
+  const innerKeys: BoundExpr[] = [];
+  const outerKeys: BoundExpr[] = [];
+  const rowOnly = (e: BoundExpr): boolean => readsSource(e, source) && !some(e, (x) => (x.kind === "column" && x.source !== source) || x.kind === "subquery" || x.kind === "exists" || x.kind === "in-subquery" || x.kind === "outer");
+  for (const t of terms) {
+    // A Map key matches exactly, never as a collation folds texts.
+    if (t.kind !== "compare" || t.op !== "=" || t.collation !== undefined) continue;
+    for (const [inner, other] of [
+      [t.left, t.right],
+      [t.right, t.left],
+    ] as const) {
+      if (rowOnly(inner) && !readsSource(other, source) && maxSource(other) < source) {
+        innerKeys.push(inner);
+        outerKeys.push(other);
+        break;
+      }
+    }
+  }
+  return innerKeys.length === 0 ? undefined : { kind: "expression-hash", innerKeys, outerKeys };
 }
 
 const joinStrategy: Pass = {

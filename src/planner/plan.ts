@@ -427,11 +427,14 @@ export type AccessPath =
 /**
  * How a joined source is matched against the rows so far. `outerKeys` are
  * expressions over earlier sources; `innerColumns` the matching columns of the
- * joined table.
+ * joined table, or, for `expression-hash`, `innerKeys` expressions over the
+ * joined row alone (`a.k + 0 = b.k`, `lower(a.s) = b.s`), each computed
+ * once per joined row into the hash.
  */
 export type JoinStrategy =
   | { readonly kind: "index-nested-loop"; readonly index: string; readonly innerColumns: readonly string[]; readonly outerKeys: readonly BoundExpr[] }
   | { readonly kind: "hash"; readonly innerColumns: readonly string[]; readonly outerKeys: readonly BoundExpr[] }
+  | { readonly kind: "expression-hash"; readonly innerKeys: readonly BoundExpr[]; readonly outerKeys: readonly BoundExpr[] }
   | { readonly kind: "nested-loop" }
   /** A lateral table function (`TableCall.lateral`): its rows made from each tuple's arguments, every one tried. */
   | { readonly kind: "lateral" };

@@ -106,7 +106,8 @@ export class Scope {
 
   /** Who holds a resolved name, for messages: its source, or the sources a USING made it one of (`a/b`). */
   private holder(r: Resolved): string {
-    if (r.kind !== "merged") return r.source.name;
+    // An unaliased derived table (UPDATE … FROM's) has only an internal name (`derivedTableName`): say where it stands.
+    if (r.kind !== "merged") return r.source.derived !== undefined && r.source.alias === undefined ? "FROM's (SELECT …)" : r.source.name;
     return this.sources.filter((s) => r.merged.covers.has(s.index)).map((s) => s.name).join("/");
   }
 

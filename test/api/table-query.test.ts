@@ -287,6 +287,7 @@ test("calls that do not fit the query's kind reject with invalid_request", async
     [query.delete().update({ a: 1 }).all(), /\.update\(\) on a query that is already a delete/],
     [query.insert({ a: 1 }).join("t", val(true)), /\.join\(\) does not apply to insert/],
     [query.delete().output("arrays").all(), /\.output\(\) does not apply to delete/],
+    [query.update({ a: 1 }).from("s").from("s", { as: "x" }).all(), /\.from\(\) is given once: join further sources with \.join\(\)/],
     [query.delete().union(users()).all(), /\.union\(\) does not apply to delete/],
     [query.select("a").except(users()).delete().all(), /\.delete\(\) on a query shaped as a select/],
     [query.select("a").unionAll(users().delete().all()), /The query given to \.unionAll\(\) must be a select, not a delete/],

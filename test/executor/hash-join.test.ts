@@ -73,4 +73,26 @@ test("hash joins either way match SQLite, in outer order then joined order", () 
   assert.is(checked, 12);
 });
 
+test("a hash on an expression of the joined row matches SQLite, in outer order then joined order", () => {
+  for (const join of ["JOIN", "LEFT JOIN"]) {
+    for (const on of ["b.k + 0 = a.k", "a.k = b.k * 2 - 1", "upper(b.t) = upper(a.t) AND b.k - 1 = a.k", "b.id % 7 = a.k AND b.k + a.k > 3"]) {
+      for (const limit of [5, 60]) {
+        const sql = `SELECT a.id, b.id FROM a ${join} b ON ${on} WHERE a.id <= ? ORDER BY a.id, b.id`;
+        const { ours: mine, theirs: other } = answers(sql, [limit]);
+        assert.equal(mine, other, sql);
+        assert.equal(answers(sql.replace(" ORDER BY a.id, b.id", ""), [limit]).ours, mine, `${sql}: outer order, then joined order`);
+      }
+    }
+  }
+  const explain = (sql: string) => (ours.execute({ kind: "sql", sql: `EXPLAIN ${sql}`, params: [] }).result as unknown as { plan: { statement: { joins: { strategy: { kind: string } }[]; from?: { joins: { strategy: { kind: string } }[] } } } }).plan.statement;
+  assert.is(explain("SELECT a.id FROM a JOIN b ON b.k + 0 = a.k").joins[0]?.strategy.kind, "expression-hash");
+  // UPDATE … FROM joins the table last: an equality whose table side is an expression still hashes (not a nested loop).
+  assert.is(explain("UPDATE a SET k = b.k FROM b WHERE b.id = a.k + 7").from?.joins[0]?.strategy.kind, "expression-hash");
+  assert.is(explain("UPDATE a SET k = b.k FROM b WHERE lower(a.t) = b.t").from?.joins[0]?.strategy.kind, "expression-hash");
+  // A key fixed on the table fixes FROM's column equal to it: the source is looked up, not scanned.
+  const keyed = explain("UPDATE a SET k = b.k FROM b WHERE a.id = 3 AND b.id = a.id") as unknown as { from: { access: { kind: string }; joins: { strategy: { kind: string } }[] } };
+  assert.is(keyed.from.access.kind, "primary-key-lookup");
+  assert.is(keyed.from.joins[0]?.strategy.kind, "index-nested-loop");
+});
+
 test.run();

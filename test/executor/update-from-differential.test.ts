@@ -23,10 +23,10 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Engine } from "../../src/catalog/engine.js";
-import type { Result } from "../../src/commands/results.js";
 import type { Value } from "../../src/commands/types.js";
 import { StoreError } from "../../src/errors.js";
-import { Sqlite, normal, sqliteValue, type SqliteDatabase } from "./support/sqlite.js";
+import { generator, ours, theirs, type Statement } from "./support/sql-generator.js";
+import { Sqlite, normal, type SqliteDatabase } from "./support/sqlite.js";
 
 const RUN_SEED = Number(process.env["DIFF_SEED"] ?? 20261204);
 const SEQUENCES = Number(process.env["DIFF_SEQUENCES"] ?? 120);
@@ -36,16 +36,6 @@ const SCHEMA = [
   "CREATE TABLE src (id INTEGER PRIMARY KEY, k INTEGER, x INTEGER, tag TEXT)",
 ];
 const ALL = ["SELECT id, k, n, note FROM items ORDER BY id", "SELECT id, k, x, tag FROM src ORDER BY id"];
-
-interface Statement {
-  readonly sql: string;
-  readonly params: readonly Value[];
-}
-
-function generator(seed: number): (n: number) => number {
-  let state = seed;
-  return (n) => ((state = (state * 1103515245 + 12345) % 2147483648), Math.floor(state / 65536) % n);
-}
 
 const RETURNING = ["", " RETURNING *", " RETURNING id, n", " RETURNING id, n + 1 AS next, note"] as const;
 
@@ -73,30 +63,6 @@ function statement(rnd: (n: number) => number, nextSrc: () => number): Statement
       return rnd(2) === 0
         ? { sql: "DELETE FROM src WHERE k = ?", params: [rnd(6)] }
         : { sql: "INSERT OR REPLACE INTO items (id, k, n, note) VALUES (?, ?, ?, NULL)", params: [rnd(10), rnd(6), rnd(20)] };
-  }
-}
-
-function answer(rows: readonly (readonly unknown[])[]): string {
-  return JSON.stringify(rows.map((row) => JSON.stringify(row.map(normal))).sort());
-}
-
-function ours(result: Result): string | undefined {
-  if (result.kind !== "mutation" || result.columns === undefined || result.rows === undefined) return undefined;
-  const columns = result.columns;
-  return answer((result.rows as Record<string, Value>[]).map((row) => columns.map((c) => row[c])));
-}
-
-function theirs(db: SqliteDatabase, s: Statement): { answer?: string; error?: string } {
-  try {
-    const prepared = db.prepare(s.sql);
-    const params = s.params.map(sqliteValue);
-    if (!prepared.reader) {
-      prepared.run(...params);
-      return {};
-    }
-    return { answer: answer(prepared.raw().all(...params)) };
-  } catch (error) {
-    return { error: (error as Error).message };
   }
 }
 

@@ -24,24 +24,14 @@ import { Engine } from "../../src/catalog/engine.js";
 import type { Result } from "../../src/commands/results.js";
 import type { TransactionStep, Value } from "../../src/commands/types.js";
 import { StoreError } from "../../src/errors.js";
-import { Sqlite, normal, sqliteValue, type SqliteDatabase } from "./support/sqlite.js";
+import { generator, ours, theirs, type Statement } from "./support/sql-generator.js";
+import { Sqlite, normal, type SqliteDatabase } from "./support/sqlite.js";
 
 const RUN_SEED = Number(process.env["DIFF_SEED"] ?? 20261125);
 const SEQUENCES = Number(process.env["DIFF_SEQUENCES"] ?? 150);
 
 const SCHEMA = "CREATE TABLE items (id INTEGER PRIMARY KEY, k TEXT UNIQUE, n INTEGER NOT NULL DEFAULT 0, note TEXT)";
 const ALL = "SELECT id, k, n, note FROM items ORDER BY id";
-
-interface Statement {
-  readonly sql: string;
-  readonly params: readonly Value[];
-}
-
-function generator(seed: number): (n: number) => number {
-  let state = seed;
-  // The high bits: an LCG's low bits cycle with short periods.
-  return (n) => ((state = (state * 1103515245 + 12345) % 2147483648), Math.floor(state / 65536) % n);
-}
 
 const KEYS = ["a", "b", "c", "d", "e", "f", null] as const;
 const RETURNING = ["", " RETURNING *", " RETURNING id, n", " RETURNING id, n * 2 AS twice, upper(k) AS big"] as const;
@@ -87,32 +77,6 @@ function statement(rnd: (n: number) => number): Statement {
       return { sql: `DELETE FROM items WHERE ${["id = ?", "n < ?", "k IS NULL AND id > ?"][rnd(3)]}${returning}`, params: [rnd(12)] };
     default:
       return { sql: `INSERT INTO items (id, k, n, note) VALUES (?, ?, ?, ?)${returning}`, params: [id(), key(), rnd(20), rnd(2) === 0 ? null : "memo"] };
-  }
-}
-
-/** A RETURNING answer as a sorted list of rows, comparable across engines. */
-function answer(rows: readonly (readonly unknown[])[]): string {
-  return JSON.stringify(rows.map((row) => JSON.stringify(row.map(normal))).sort());
-}
-
-function ours(result: Result): string | undefined {
-  if (result.kind !== "mutation" || result.columns === undefined || result.rows === undefined) return undefined;
-  const columns = result.columns;
-  return answer((result.rows as Record<string, Value>[]).map((row) => columns.map((c) => row[c])));
-}
-
-/** One statement on SQLite: its RETURNING answer (if it has one), or the error. */
-function theirs(db: SqliteDatabase, s: Statement): { answer?: string; error?: string } {
-  try {
-    const prepared = db.prepare(s.sql);
-    const params = s.params.map(sqliteValue);
-    if (!prepared.reader) {
-      prepared.run(...params);
-      return {};
-    }
-    return { answer: answer(prepared.raw().all(...params)) };
-  } catch (error) {
-    return { error: (error as Error).message };
   }
 }
 

@@ -32,6 +32,8 @@ const invalidCorpus: readonly (readonly [sql: string, code: Code, line: number, 
   ["INSERT INTO t DEFAULT VALUES (1)", S, 1, 30, ["RETURNING"]],
   ["INSERT INTO t (a) DEFAULT VALUES", E, 1, 19, []],
   ["WITH a AS (SELECT 1) WITH b AS (SELECT 2) SELECT 1", E, 1, 22, []],
+  ["WITH a AS (SELECT 1) WITH b AS (SELECT 2) DELETE FROM t", E, 1, 22, []],
+  ["WITH a AS (SELECT 1)\nWITH b AS (SELECT 2) UPDATE t SET a = 1", E, 2, 1, []],
   ["WITH a AS (SELECT 1) INSERT INTO t WITH b AS (SELECT 2) WITH c AS (SELECT 3) SELECT 1", S, 1, 57, ["SELECT"]],
 
   // ---- SELECT

@@ -66,6 +66,28 @@ test("name and type errors", () => {
   }
 });
 
+/** UPDATE … FROM's messages name what the statement wrote, never a derived table's internal name. */
+const MESSAGES: [sql: string, code: string, message: string][] = [
+  ["WITH users AS (SELECT 'u1' AS id, 9 AS n) UPDATE users SET age = users.n FROM users WHERE users.id = 'u1'", "sql_error", `"users" is the table updated: FROM names it again, so alias it there (FROM users AS other)`],
+  ["UPDATE users SET age = 1 FROM users", "sql_error", `"users" is the table updated: FROM names it again, so alias it there (FROM users AS other)`],
+  ["UPDATE orders SET amount = 1 FROM users AS orders", "sql_error", `"orders" is the table updated: FROM names it again, so alias it there (FROM users AS other)`],
+  ["UPDATE orders SET amount = n FROM (SELECT id, 1 AS n FROM users) WHERE id = orders.user_id", "ambiguous_column", `Column "id" is ambiguous: FROM's (SELECT …), orders have it`],
+];
+
+test("UPDATE … FROM's messages name what was written", () => {
+  const e = engine();
+  for (const [sql, code, message] of MESSAGES) {
+    try {
+      e.execute({ kind: "sql", sql: `EXPLAIN ${sql}` });
+      assert.unreachable(`${sql} should fail`);
+    } catch (err) {
+      assert.instance(err, StoreError, sql);
+      assert.is((err as StoreError).code, code, sql);
+      assert.is((err as StoreError).message, message, sql);
+    }
+  }
+});
+
 const PATHS: [sql: string, access: string, extra?: string][] = [
   ["SELECT * FROM users WHERE id = 'a'", "primary-key-lookup"],
   ["SELECT * FROM users WHERE 'a' = id AND age > 3", "primary-key-lookup"],

@@ -6,7 +6,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Table } from "../../src/catalog/table.js";
-import type { SelectCommand, TableSchema, Value } from "../../src/commands/types.js";
+import type { Expression, SelectCommand, TableSchema, Value } from "../../src/commands/types.js";
 import { prepareSelect, runSelect } from "../../src/executor/index.js";
 import { checkSchema } from "../../src/planner/bind-create.js";
 import { bindSelect } from "../../src/planner/bind-select.js";
@@ -34,7 +34,7 @@ const stores = { store: (n: string) => tables.get(n) as Table };
 
 const id = (name: string) => ({ type: "identifier", name }) as const;
 const lit = (value: Value) => ({ type: "literal", value }) as const;
-const eq = (l: ReturnType<typeof id>, r: ReturnType<typeof id> | ReturnType<typeof lit>) => ({ type: "comparison", op: "=", left: l, right: r }) as const;
+const eq = (l: Expression, r: Expression) => ({ type: "comparison", op: "=", left: l, right: r }) as const;
 
 const cmp = (op: "<" | "<=" | ">" | ">=", l: ReturnType<typeof id>, r: ReturnType<typeof lit>) => ({ type: "comparison", op, left: l, right: r }) as const;
 
@@ -59,6 +59,12 @@ const CASES: [SelectCommand, string, string?][] = [
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "cross", table: "b" }], where: eq(id("b.a_id"), id("a.id")) }, "scan", "index-nested-loop"],
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "cross", table: "b" }], where: { type: "and", operands: [eq(id("b.k"), id("a.k")), eq(id("a.id"), lit(4))] } }, "primary-key-lookup", "hash"],
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "inner", table: "b", using: ["k"] }] }, "scan", "hash"],
+  // A key fixed on a later source fixes the first one's column equal to it (b.a_id = a.id = 4): b looked up by its index, not scanned.
+  [{ kind: "select", table: "b", columns: ["b.w", "a.v"], joins: [{ type: "cross", table: "a" }], where: { type: "and", operands: [eq(id("b.a_id"), id("a.id")), eq(id("a.id"), lit(4))] } }, "index-lookup", "index-nested-loop"],
+  [{ kind: "select", table: "b", columns: ["b.w", "a.v"], joins: [{ type: "cross", table: "a" }], where: { type: "and", operands: [eq(lit(4), id("a.id")), eq(id("a.id"), id("b.a_id"))] } }, "index-lookup", "index-nested-loop"],
+  // The joined side an expression of b's row alone: a hash on it, not a nested loop.
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "inner", table: "b", on: eq({ type: "binary", op: "+", left: id("b.w"), right: lit(0) }, id("a.v")) }] }, "scan", "expression-hash"],
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: eq(id("a.v"), { type: "binary", op: "-", left: id("b.w"), right: id("b.a_id") }) }] }, "scan", "expression-hash"],
   // A RIGHT or FULL join keeps rows the first table's WHERE would drop: no lookup, no index order.
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "right", table: "b", on: eq(id("b.a_id"), id("a.id")) }], where: eq(id("a.id"), lit(3)) }, "scan", "index-nested-loop"],
   [{ kind: "select", table: "a", columns: ["a.k", "b.w"], joins: [{ type: "full", table: "b", on: eq(id("b.k"), id("a.k")) }], orderBy: [{ column: "a.k" }, { column: "b.w" }, { column: "a.id" }], limit: 5 }, "scan", "hash"],

@@ -39,7 +39,9 @@
  * alone.
  */
 
+import type { Result } from "../../../src/commands/results.js";
 import type { Value } from "../../../src/commands/types.js";
+import { normal, sqliteValue, type SqliteDatabase } from "./sqlite.js";
 
 // ---------------------------------------------------------------- randomness
 
@@ -79,6 +81,48 @@ export class Random {
 /** A `Random` over `seed`: the differential tests draw their queries from one. */
 export function random(seed: number): Random {
   return new Random(rng(seed));
+}
+
+// ---------------------------------------------------------------- writes
+
+/** A statement of the write differentials, with its parameters. */
+export interface Statement {
+  readonly sql: string;
+  readonly params: readonly Value[];
+}
+
+/** The write differentials' draws: an integer below n, from a linear congruential generator over `seed`. */
+export function generator(seed: number): (n: number) => number {
+  let state = seed;
+  // The high bits: an LCG's low bits cycle with short periods.
+  return (n) => ((state = (state * 1103515245 + 12345) % 2147483648), Math.floor(state / 65536) % n);
+}
+
+/** A RETURNING answer as a sorted list of rows, comparable across engines. */
+export function answer(rows: readonly (readonly unknown[])[]): string {
+  return JSON.stringify(rows.map((row) => JSON.stringify(row.map(normal))).sort());
+}
+
+/** storedb's RETURNING answer of a write, if it has one. */
+export function ours(result: Result): string | undefined {
+  if (result.kind !== "mutation" || result.columns === undefined || result.rows === undefined) return undefined;
+  const columns = result.columns;
+  return answer((result.rows as Record<string, Value>[]).map((row) => columns.map((c) => row[c])));
+}
+
+/** One statement on SQLite: its RETURNING answer (if it has one), or the error. */
+export function theirs(db: SqliteDatabase, s: Statement): { answer?: string; error?: string } {
+  try {
+    const prepared = db.prepare(s.sql);
+    const params = s.params.map(sqliteValue);
+    if (!prepared.reader) {
+      prepared.run(...params);
+      return {};
+    }
+    return { answer: answer(prepared.raw().all(...params)) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
 }
 
 // ---------------------------------------------------------------- dataset
