@@ -142,9 +142,11 @@ export function extractArgument(name: string, doc: string | null, path: JsonPath
  * A table function's value (json_each's `value`, `atom`, `key`) as an
  * argument of a JSON builder, as SQLite passes it on: an array or object
  * as JSON (its JSON subtype), a real as a real, by the row's `type`
- * (`null` for `key`, whose type is not the value's).
+ * (`null` for `key`, whose type is not the value's); NULL is JSON null.
  */
 export function cellArgument(value: Value, type: Value): string {
+  // `atom` is NULL on a container's row, whose type is the container's: JSON null, as SQLite passes a NULL.
+  if (value === null) return "null";
   if (type === "object" || type === "array") return value as string;
   return encode(value, type === "real");
 }

@@ -155,4 +155,15 @@ test("a table's documents joined with their rows (comma, LEFT JOIN, EXISTS, an a
   }
 });
 
+test("every column of a row goes into each JSON builder as SQLite passes it (atom NULL on a container row as JSON null)", () => {
+  // No true/false: they are TRUE/FALSE here, 1/0 in SQLite (docs/decisions.md).
+  const doc = '[[1],2,{},2.0,"s",null,{"a":[3]}]';
+  for (const sql of [
+    `SELECT json_array(key, value, atom), json_object('v', value, 'a', atom), json_insert('[]', '$[#]', atom), json_set('{}', '$.v', value), json_quote(atom) FROM json_each(?)`,
+    `SELECT json_group_array(atom), json_group_array(value), json_group_object(fullkey, atom) FROM json_tree(?)`,
+  ]) {
+    assert.ok(agree(sql, [doc]) > 0, sql);
+  }
+});
+
 test.run();
