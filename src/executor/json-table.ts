@@ -174,6 +174,7 @@ class Walk {
     }
     const id = labelAt >= 0 ? labelAt : offset;
     const end = skipValue(t, target, 0);
+    this.span.escaped = stringEscaped();
     const container = t.charCodeAt(target) === 123 || t.charCodeAt(target) === 91;
     if (this.tree) {
       const names = this.rootNames(id, passed);
@@ -249,6 +250,7 @@ class Walk {
         j = skipSpace(t, skipSpace(t, e) + 1);
       }
       const end = skipValue(t, j, 0);
+      this.span.escaped = stringEscaped();
       const full = fullkey + step;
       this.emit(key, j, end, id, this.tree ? parent : null, full, fullkey);
       const c = t.charCodeAt(j);
@@ -295,7 +297,7 @@ class Walk {
     return { key: root.slice(n + 1, n + cut), path };
   }
 
-  /** One row: the value `t[start, end)` under `key`. */
+  /** One row: the value `t[start, end)` under `key` (a string's escape flag in `span`, set where `skipValue` read it). */
   private emit(key: Value, start: number, end: number, id: number, parent: number | null, fullkey: string, path: string): void {
     const t = this.t;
     const row = this.row;
@@ -307,7 +309,6 @@ class Walk {
       const span = this.span;
       span.start = start;
       span.end = end;
-      span.escaped = c === 34 && t.indexOf("\\", start) < end;
       value = sqlValue(t, span);
     }
     row[0] = key;

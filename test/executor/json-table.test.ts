@@ -62,4 +62,21 @@ test("one call makes at most 1,000,000 rows", () => {
   assert.equal(values(e, "SELECT count(*) FROM json_each(?)", [`[${"0,".repeat(MAX_CALL_ROWS - 1)}0]`]), [[MAX_CALL_ROWS]]);
 });
 
+test("a string value is decoded when it holds an escape and read as written when not, each by its own scan", () => {
+  const e = fixture();
+  // A plain string after an escaped one and before one, in an array, an object and json_tree's first row under a path (whose names are looked up between).
+  const doc = String.raw`{"a":"x\ny","b":"plain\\","c":["p","q\"r","s"],"d":"\u00e9","e":"plain"}`;
+  assert.equal(values(e, "SELECT key, value FROM json_each(?)", [doc]), [
+    ["a", "x\ny"],
+    ["b", "plain\\"],
+    ["c", '["p","q\\"r","s"]'],
+    ["d", "é"],
+    ["e", "plain"],
+  ]);
+  assert.equal(values(e, "SELECT value FROM json_each(?, '$.c')", [doc]), [["p"], ['q"r'], ["s"]]);
+  for (const [path, value] of [["$.a", "x\ny"], ["$.e", "plain"], ["$.c[1]", 'q"r'], ["$.c[2]", "s"], ["$.d", "é"]] as const) {
+    assert.equal(values(e, "SELECT value FROM json_tree(?, ?)", [doc, path]), [[value]], path);
+  }
+});
+
 test.run();
