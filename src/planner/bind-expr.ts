@@ -26,6 +26,7 @@ import { Scope, sourceColumnType, tableScope, type ScopeSource } from "./scope.j
 import { WINDOW_ONLY, WindowCollector, bindWindowCall } from "./bind-window.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
+import { rowTypeOf } from "./table-functions.js";
 import { some } from "./walk.js";
 
 export { literalType, typeOf } from "./static-types.js";
@@ -84,7 +85,10 @@ export class OuterLink {
   }
 
   reference(e: BoundExpr): BoundExpr {
-    return { kind: "outer", index: this.numbering.number(e), type: typeOf(e) };
+    const index = this.numbering.number(e);
+    const rowType = rowTypeOf(e);
+    if (rowType === undefined) return { kind: "outer", index, type: typeOf(e) };
+    return { kind: "outer", index, type: typeOf(e), rowType: this.numbering.number(rowType) };
   }
 }
 

@@ -162,8 +162,12 @@ export type BoundExpr =
   | { readonly kind: "aggregate"; readonly index: number; readonly type: StaticType }
   /** After the window stage: the value of window call `index` (`SelectPlan.window.calls`) for the row at hand. */
   | { readonly kind: "window"; readonly index: number; readonly type: StaticType }
-  /** Inside a subquery: the value of the enclosing query's expression `outer[index]` for the row at hand (a correlation). */
-  | { readonly kind: "outer"; readonly index: number; readonly type: StaticType }
+  /**
+   * Inside a subquery: the value of the enclosing query's expression `outer[index]` for the row at hand (a correlation);
+   * for a value a table function read (json_each's `value`, `atom`), `rowType` is the outer value that is its row's `type`,
+   * which says how a JSON builder takes it (`executor/json-codegen.ts`).
+   */
+  | { readonly kind: "outer"; readonly index: number; readonly type: StaticType; readonly rowType?: number }
   /** `(SELECT x …)`: its one row's one value, NULL for no row (two rows are an error). */
   | (SubqueryParts & { readonly kind: "subquery"; readonly type: StaticType })
   /** `[NOT] EXISTS (SELECT …)`. */

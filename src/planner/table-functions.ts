@@ -12,7 +12,7 @@
  */
 
 import type { ColumnType, TableFunctionName } from "../commands/types.js";
-import type { TableShape } from "./plan.js";
+import type { BoundExpr, TableShape } from "./plan.js";
 import type { TableInfo } from "./table-info.js";
 
 export const TABLE_FUNCTIONS: readonly TableFunctionName[] = ["json_each", "json_tree"];
@@ -51,4 +51,17 @@ export function callTableInfo(name: string): TableInfo {
   const columns = JSON_TABLE_COLUMNS;
   const schema = { name, columns: Object.fromEntries(columns.map((c, i) => [c, HELD[i]!])) };
   return { name, schema, columns, types: HELD, position: new Map(columns.map((c, i) => [c, i])), computed: new Map(), keys: [] };
+}
+
+/**
+ * For a value a table function read (`value`, `atom`; from its source or,
+ * in a subquery, from the enclosing row), the expression of its row's
+ * `type`, which says what the value is as JSON (an array's text is JSON,
+ * a real a real); `undefined` for anything else (`key` too: an integer or
+ * a text, as it reads).
+ */
+export function rowTypeOf(e: BoundExpr): BoundExpr | undefined {
+  if (e.kind === "column" && e.type === "unknown" && (e.column === VALUE || e.column === ATOM)) return { kind: "column", source: e.source, column: TYPE, name: "type", type: "text" };
+  if (e.kind === "outer" && e.rowType !== undefined) return { kind: "outer", index: e.rowType, type: "text" };
+  return undefined;
 }

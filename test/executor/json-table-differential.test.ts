@@ -161,6 +161,11 @@ test("every column of a row goes into each JSON builder as SQLite passes it (ato
   for (const sql of [
     `SELECT json_array(key, value, atom), json_object('v', value, 'a', atom), json_insert('[]', '$[#]', atom), json_set('{}', '$.v', value), json_quote(atom) FROM json_each(?)`,
     `SELECT json_group_array(atom), json_group_array(value), json_group_object(fullkey, atom) FROM json_tree(?)`,
+    // Read by a subquery from the enclosing row (one level and two down): still by the row's type.
+    `SELECT (SELECT json_array(j.value, j.atom, j.key)) FROM json_each(?) j`,
+    `SELECT (SELECT (SELECT json_object('v', j.value)) FROM json_each('[0]')) FROM json_tree(?) j`,
+    // Through iif or an aggregate it is a string, as any JSON text (docs/decisions.md): json() says it is JSON.
+    `SELECT json_array(json(iif(type IN ('array', 'object'), value, NULL))), json_array(json(max(iif(type = 'array', value, NULL)) OVER ())) FROM json_each(?)`,
   ]) {
     assert.ok(agree(sql, [doc]) > 0, sql);
   }
