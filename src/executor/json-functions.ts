@@ -151,6 +151,17 @@ export function cellArgument(value: Value, type: Value): string {
   return encode(value, type === "real");
 }
 
+/**
+ * A table function's value where a JSON document is read, as SQLite reads
+ * the value's text: a text as it is (an array's or object's is JSON; a
+ * string's is read as JSON text, `'12'` the number), a number or boolean
+ * as JSON (a real by the row's `type`), NULL as NULL.
+ */
+export function cellDocument(value: Value, type: Value): string | null {
+  if (value === null || typeof value === "string") return value;
+  return encode(value, type === "real");
+}
+
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 

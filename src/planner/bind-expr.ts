@@ -26,7 +26,7 @@ import { Scope, sourceColumnType, tableScope, type ScopeSource } from "./scope.j
 import { WINDOW_ONLY, WindowCollector, bindWindowCall } from "./bind-window.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
-import { rowTypeOf } from "./table-functions.js";
+import { asDocument, rowTypeOf } from "./table-functions.js";
 import { some } from "./walk.js";
 
 export { literalType, typeOf } from "./static-types.js";
@@ -485,6 +485,7 @@ export class ExprBinder {
           if (typeOf(arg) === "boolean") throw new StoreError("type_mismatch", `${fn}() takes a text or a number as ${what}, got boolean`);
           return arg;
         }
+        if (kind === "json") return asDocument(arg, `${fn}()`, (a) => this.expect(a, "text", `${fn}()`));
         return kind === "any" ? arg : this.expect(arg, kind, `${fn}()`);
       });
       type = signature.result(bound.map(typeOf), fn, bound);

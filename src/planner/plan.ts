@@ -152,9 +152,13 @@ export type BoundExpr =
   /**
    * A value typed only when it is read (a JSON value) where `of` needs a
    * value of `type`'s family: checked as each row is read, another family
-   * being 400 `type_mismatch`, as a parameter's is before any row.
+   * being 400 `type_mismatch`, as a parameter's is before any row. With
+   * `document`, a JSON document's place (`json_extract(value, …)`,
+   * `json_each(j.value)`) and a value a table function read: taken as its
+   * JSON text, as SQLite reads its text (a number, boolean written as JSON,
+   * a real by its row's `type`; a text as it is).
    */
-  | { readonly kind: "assert-type"; readonly expr: BoundExpr; readonly type: "text" | "number" | "boolean"; readonly of: string }
+  | { readonly kind: "assert-type"; readonly expr: BoundExpr; readonly type: "text" | "number" | "boolean"; readonly of: string; readonly document?: true }
   | { readonly kind: "function"; readonly name: FunctionName; readonly args: readonly BoundExpr[]; readonly type: StaticType }
   /** After grouping: the value of group key `index` (`SelectPlan.group.keys`). */
   | { readonly kind: "group-key"; readonly index: number; readonly type: StaticType }

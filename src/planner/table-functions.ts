@@ -65,3 +65,13 @@ export function rowTypeOf(e: BoundExpr): BoundExpr | undefined {
   if (e.kind === "outer" && e.rowType !== undefined) return { kind: "outer", index: e.rowType, type: "text" };
   return undefined;
 }
+
+/** Whether `e` is a value a table function read (`key`, `value`, `atom`), from its source or the enclosing row: only those are columns of no type. */
+export function isCell(e: BoundExpr): boolean {
+  return (e.kind === "column" || e.kind === "outer") && e.type === "unknown";
+}
+
+/** `e` where a JSON document is read: a value a table function read as its JSON text (`assert-type`'s `document`), anything else required to be a text. */
+export function asDocument(e: BoundExpr, of: string, expect: (e: BoundExpr) => BoundExpr): BoundExpr {
+  return isCell(e) ? { kind: "assert-type", expr: e, type: "text", of, document: true } : expect(e);
+}
