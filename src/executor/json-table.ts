@@ -51,13 +51,15 @@ export class JsonTable extends KeylessStore {
   readonly heap = this.made.heap;
   /** An uncorrelated call's rows (its one `add`). */
   rows: readonly StoredRow[] = [];
+  /** A lateral call's: each tuple's rows, by its arguments; absent for an uncorrelated call, whose rows are made once (so may keep their hashes: `kept-hashes.ts`). */
+  readonly rowsFor?: (args: readonly Value[]) => readonly StoredRow[];
 
-  constructor(private readonly name: TableFunctionName) {
+  constructor(
+    private readonly name: TableFunctionName,
+    lateral: boolean,
+  ) {
     super();
-  }
-
-  rowsFor(args: readonly Value[]): readonly StoredRow[] {
-    return this.add(args[0] ?? null, args.length > 1 ? args[1] : undefined);
+    if (lateral) this.rowsFor = (args) => this.add(args[0] ?? null, args.length > 1 ? args[1] : undefined);
   }
 
   /** Makes the rows of the call with this document and path (`undefined`: none given, `$`): their ids. No rows for a NULL argument. */
