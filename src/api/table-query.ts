@@ -15,7 +15,7 @@
 import type { Result } from "../commands/results.js";
 import type { Command, CompoundOperator, Expression, Join, OnConflict, OrderBy, Returning, SelectColumn, SelectCommand, SetValue, SourceItem, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import { and, derivedSourceOf, eq, isNull, selectOf, type Aliased, type Operand, type DerivedInput, type Subquery } from "./expressions.js";
+import { and, derivedSourceOf, eq, isNull, selectOf, type Aliased, type Operand, type DerivedInput, type Subquery, type TableFunctionSource } from "./expressions.js";
 
 export type Runner = (command: Command) => Promise<Result>;
 
@@ -191,8 +191,15 @@ export class TableQuery<R extends Row = Row> {
     return this.#addJoin("inner", table, on, options.as, "join");
   }
 
-  /** Keeps the rows so far that match nothing, with NULLs for the joined source. */
-  leftJoin(table: string | DerivedInput, on: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
+  /**
+   * Keeps the rows so far that match nothing, with NULLs for the joined
+   * source; a table function's rows need no condition (`on` undefined:
+   * each row so far with its own document's rows, as SQLite's `LEFT JOIN
+   * json_each(t.tags) j`).
+   */
+  leftJoin(table: TableFunctionSource, on?: JoinCondition, options?: { readonly as?: string }): TableQuery<R>;
+  leftJoin(table: string | DerivedInput, on: JoinCondition, options?: { readonly as?: string }): TableQuery<R>;
+  leftJoin(table: string | DerivedInput, on?: JoinCondition, options: { readonly as?: string } = {}): TableQuery<R> {
     return this.#addJoin("left", table, on, options.as, "leftJoin");
   }
 

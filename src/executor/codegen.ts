@@ -37,6 +37,7 @@ import { StoreError, assertNever } from "../errors.js";
 import { castValue } from "../planner/casts.js";
 import type { BoundExpr, CompareOp, StaticType, TextCollation } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
+import { rowTypeOf } from "../planner/table-functions.js";
 import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction, type TypedTextFunction } from "./functions.js";
 import { JSON_CALLS, jsonCall } from "./json-codegen.js";
 import * as json from "./json-functions.js";
@@ -346,6 +347,10 @@ export class Codegen {
       case "function":
         return this.call(e);
       case "assert-type":
+        if (e.document === true) {
+          const type = rowTypeOf(e.expr);
+          return `h.json.cellDocument(${this.value(e.expr)}, ${type === undefined ? "null" : this.value(type)})`;
+        }
         return `h.need(${this.value(e.expr)}, ${this.const(e.type)}, ${this.const(e.of)})`;
       case "group-key":
         return `r[${int(e.index)}]`;

@@ -15,7 +15,7 @@
 
 import { FUNCTIONS, JSON_RESULT } from "../planner/functions.js";
 import type { BoundExpr, FunctionName } from "../planner/plan.js";
-import { KEY, TYPE } from "../planner/table-functions.js";
+import { rowTypeOf } from "../planner/table-functions.js";
 import { typeOf } from "../planner/static-types.js";
 import type { Codegen } from "./codegen.js";
 import { arrowPathOf, pathOf } from "./json-functions.js";
@@ -60,10 +60,10 @@ function isJsonText(e: BoundExpr): boolean {
 /** Code for `e`'s value as JSON text (never NULL: NULL is `null`). */
 export function jsonArgument(g: Codegen, e: BoundExpr): string {
   const t = g.temp();
-  if (e.kind === "column" && e.type === "unknown") {
-    // Only a table function's columns read from JSON are of no type: the row's `type` says what its value is.
-    const type = e.column === KEY ? "null" : g.value({ kind: "column", source: e.source, column: TYPE, name: "type", type: "text" });
-    return `h.json.cellArgument(${g.value(e)}, ${type})`;
+  if ((e.kind === "column" || e.kind === "outer") && e.type === "unknown") {
+    // Only a table function's columns read from JSON are of no type (read here or by a subquery): the row's `type` says what its value is.
+    const type = rowTypeOf(e);
+    return `h.json.cellArgument(${g.value(e)}, ${type === undefined ? "null" : g.value(type)})`;
   }
   if (isJsonText(e)) return `((${t} = ${g.value(e)}) === null ? "null" : ${t})`;
   if (e.kind === "function" && (e.name === "json_extract" || e.name === "->>")) {

@@ -142,10 +142,23 @@ export function extractArgument(name: string, doc: string | null, path: JsonPath
  * A table function's value (json_each's `value`, `atom`, `key`) as an
  * argument of a JSON builder, as SQLite passes it on: an array or object
  * as JSON (its JSON subtype), a real as a real, by the row's `type`
- * (`null` for `key`, whose type is not the value's).
+ * (`null` for `key`, whose type is not the value's); NULL is JSON null.
  */
 export function cellArgument(value: Value, type: Value): string {
+  // `atom` is NULL on a container's row, whose type is the container's: JSON null, as SQLite passes a NULL.
+  if (value === null) return "null";
   if (type === "object" || type === "array") return value as string;
+  return encode(value, type === "real");
+}
+
+/**
+ * A table function's value where a JSON document is read, as SQLite reads
+ * the value's text: a text as it is (an array's or object's is JSON; a
+ * string's is read as JSON text, `'12'` the number), a number or boolean
+ * as JSON (a real by the row's `type`), NULL as NULL.
+ */
+export function cellDocument(value: Value, type: Value): string | null {
+  if (value === null || typeof value === "string") return value;
   return encode(value, type === "real");
 }
 

@@ -51,13 +51,15 @@ export class JsonTable extends KeylessStore {
   readonly heap = this.made.heap;
   /** An uncorrelated call's rows (its one `add`). */
   rows: readonly StoredRow[] = [];
+  /** A lateral call's: each tuple's rows, by its arguments; absent for an uncorrelated call, whose rows are made once (so may keep their hashes: `kept-hashes.ts`). */
+  readonly rowsFor?: (args: readonly Value[]) => readonly StoredRow[];
 
-  constructor(private readonly name: TableFunctionName) {
+  constructor(
+    private readonly name: TableFunctionName,
+    lateral: boolean,
+  ) {
     super();
-  }
-
-  rowsFor(args: readonly Value[]): readonly StoredRow[] {
-    return this.add(args[0] ?? null, args.length > 1 ? args[1] : undefined);
+    if (lateral) this.rowsFor = (args) => this.add(args[0] ?? null, args.length > 1 ? args[1] : undefined);
   }
 
   /** Makes the rows of the call with this document and path (`undefined`: none given, `$`): their ids. No rows for a NULL argument. */
@@ -174,6 +176,7 @@ class Walk {
     }
     const id = labelAt >= 0 ? labelAt : offset;
     const end = skipValue(t, target, 0);
+    this.span.escaped = stringEscaped();
     const container = t.charCodeAt(target) === 123 || t.charCodeAt(target) === 91;
     if (this.tree) {
       const names = this.rootNames(id, passed);
@@ -249,6 +252,7 @@ class Walk {
         j = skipSpace(t, skipSpace(t, e) + 1);
       }
       const end = skipValue(t, j, 0);
+      this.span.escaped = stringEscaped();
       const full = fullkey + step;
       this.emit(key, j, end, id, this.tree ? parent : null, full, fullkey);
       const c = t.charCodeAt(j);
@@ -295,7 +299,7 @@ class Walk {
     return { key: root.slice(n + 1, n + cut), path };
   }
 
-  /** One row: the value `t[start, end)` under `key`. */
+  /** One row: the value `t[start, end)` under `key` (a string's escape flag in `span`, set where `skipValue` read it). */
   private emit(key: Value, start: number, end: number, id: number, parent: number | null, fullkey: string, path: string): void {
     const t = this.t;
     const row = this.row;
@@ -307,7 +311,6 @@ class Walk {
       const span = this.span;
       span.start = start;
       span.end = end;
-      span.escaped = c === 34 && t.indexOf("\\", start) < end;
       value = sqlValue(t, span);
     }
     row[0] = key;

@@ -55,7 +55,7 @@ export class KeptHashes implements TableStore {
 
 const kept = new WeakMap<TableStore, KeptHashes>();
 
-/** A derived table's rows (never changed once made) that keep their hashes for as long as they live; a table function's as they are (a lateral one's rows are made per tuple: nothing to keep). */
+/** A derived table's or an uncorrelated table function's rows (never changed once made) that keep their hashes for as long as they live; a lateral call's store as it is (its rows are made per tuple, by `rowsFor`: nothing to keep). */
 export function keptHashes(store: TableStore): TableStore {
   if (store.rowsFor !== undefined) return store;
   let out = kept.get(store);

@@ -40,11 +40,11 @@ export class CallRows implements TableRows {
   }
 
   rows(_stores: unknown, params: readonly Value[]): TableStore {
-    if (this.call.lateral) return (this.store ??= new JsonTable(this.call.name));
+    if (this.call.lateral) return (this.store ??= new JsonTable(this.call.name, true));
     const doc = this.args[0]!(0, params, NO_COLUMNS);
     const path = this.args.length > 1 ? this.args[1]!(0, params, NO_COLUMNS) : undefined;
     if (this.store !== undefined && doc === this.doc && path === this.path) return this.store;
-    const store = new JsonTable(this.call.name);
+    const store = new JsonTable(this.call.name, false);
     store.rows = store.add(doc, path);
     this.store = store;
     this.doc = doc;

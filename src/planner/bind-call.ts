@@ -14,6 +14,7 @@ import type { TableFunctionCall } from "../commands/types.js";
 import { ExprBinder, type BindContext, type OuterLink } from "./bind-expr.js";
 import type { BoundExpr, JoinStep, TableCall } from "./plan.js";
 import type { Scope, ScopeSource } from "./scope.js";
+import { asDocument } from "./table-functions.js";
 import { some } from "./walk.js";
 
 /** A FROM or JOIN item as written: a table function's call is its `from`. */
@@ -37,7 +38,11 @@ export function bindCalls(items: readonly Item[], sources: readonly ScopeSource[
     const call = items[i]!.from as TableFunctionCall;
     const what = `${call.name}()`;
     const binder = new ExprBinder(scope, context, what, outer);
-    const args = call.args.map((a) => binder.expect(binder.bind(a), "text", what));
+    // The document may be a value a table function read (`json_each(j.value)`): its JSON text.
+    const args = call.args.map((a, n) => {
+      const bound = binder.bind(a);
+      return n === 0 ? asDocument(bound, what, (e) => binder.expect(e, "text", what)) : binder.expect(bound, "text", what);
+    });
     const later = firstColumnFrom(args, i);
     if (later !== undefined) {
       const named = sources[later.source]!.name;

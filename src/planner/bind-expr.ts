@@ -27,6 +27,7 @@ import { Scope, sourceColumnType, tableScope, type ScopeSource } from "./scope.j
 import { WINDOW_ONLY, WindowCollector, bindWindowCall } from "./bind-window.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
+import { asDocument, rowTypeOf } from "./table-functions.js";
 import { some } from "./walk.js";
 
 export { literalType, typeOf } from "./static-types.js";
@@ -85,7 +86,10 @@ export class OuterLink {
   }
 
   reference(e: BoundExpr): BoundExpr {
-    return { kind: "outer", index: this.numbering.number(e), type: typeOf(e) };
+    const index = this.numbering.number(e);
+    const rowType = rowTypeOf(e);
+    if (rowType === undefined) return { kind: "outer", index, type: typeOf(e) };
+    return { kind: "outer", index, type: typeOf(e), rowType: this.numbering.number(rowType) };
   }
 }
 
@@ -516,6 +520,7 @@ export class ExprBinder {
           if (typeOf(arg) === "boolean") throw new StoreError("type_mismatch", `${fn}() takes a text or a number as ${what}, got boolean`);
           return arg;
         }
+        if (kind === "json") return asDocument(arg, `${fn}()`, (a) => this.expect(a, "text", `${fn}()`));
         return kind === "any" ? arg : this.expect(arg, kind, `${fn}()`);
       });
       type = signature.result(bound.map(typeOf), fn, bound);

@@ -19,9 +19,11 @@ import { numericType, unify, type Family } from "./static-types.js";
 /**
  * What an argument may be: one family, anything (typeof), a time value (a
  * text or a number: a Julian day, or seconds with 'unixepoch'), or the
- * right operand of `->`/`->>` (a text path or key, or a number index).
+ * right operand of `->`/`->>` (a text path or key, or a number index), or
+ * a JSON document (a text, or a value a table function read, taken as its
+ * JSON text: `json_extract(value, '$.x')`).
  */
-export type ArgKind = Family | "any" | "time" | "path";
+export type ArgKind = Family | "any" | "time" | "path" | "json";
 
 interface Signature {
   readonly min: number;
@@ -77,21 +79,21 @@ export const FUNCTIONS: Readonly<Record<FunctionName, Signature>> = {
   unixepoch: { min: 0, max: Infinity, args: ["time", "text"], result: (_, __, bound) => unixepochType(bound), typedByText: true },
   strftime: { min: 1, max: Infinity, args: ["text", "time", "text"], result: text },
   // SQLite's JSON functions over text documents (`executor/json-functions.ts`). One path extracts a value typed when it is read.
-  json: { min: 1, max: 1, args: ["text"], result: text },
-  json_valid: { min: 1, max: 2, args: ["text", "number"], result: () => "boolean" },
-  json_extract: { min: 2, max: Infinity, args: ["text", "text"], result: (args) => (args.length === 2 ? "unknown" : "text") },
-  json_type: { min: 1, max: 2, args: ["text", "text"], result: text },
-  json_array_length: { min: 1, max: 2, args: ["text", "text"], result: integer },
+  json: { min: 1, max: 1, args: ["json"], result: text },
+  json_valid: { min: 1, max: 2, args: ["json", "number"], result: () => "boolean" },
+  json_extract: { min: 2, max: Infinity, args: ["json", "text"], result: (args) => (args.length === 2 ? "unknown" : "text") },
+  json_type: { min: 1, max: 2, args: ["json", "text"], result: text },
+  json_array_length: { min: 1, max: 2, args: ["json", "text"], result: integer },
   json_array: { min: 0, max: Infinity, args: ["any"], result: text },
   json_object: { min: 0, max: Infinity, args: ["text", "any"], repeat: 2, result: text },
   json_quote: { min: 1, max: 1, args: ["any"], result: text },
-  json_set: { min: 1, max: Infinity, args: ["text", "text", "any"], repeat: 2, result: text },
-  json_insert: { min: 1, max: Infinity, args: ["text", "text", "any"], repeat: 2, result: text },
-  json_replace: { min: 1, max: Infinity, args: ["text", "text", "any"], repeat: 2, result: text },
-  json_remove: { min: 1, max: Infinity, args: ["text", "text"], result: text },
-  json_patch: { min: 2, max: 2, args: ["text", "text"], result: text },
-  "->": { min: 2, max: 2, args: ["text", "path"], result: text },
-  "->>": { min: 2, max: 2, args: ["text", "path"], result: () => "unknown" },
+  json_set: { min: 1, max: Infinity, args: ["json", "text", "any"], repeat: 2, result: text },
+  json_insert: { min: 1, max: Infinity, args: ["json", "text", "any"], repeat: 2, result: text },
+  json_replace: { min: 1, max: Infinity, args: ["json", "text", "any"], repeat: 2, result: text },
+  json_remove: { min: 1, max: Infinity, args: ["json", "text"], result: text },
+  json_patch: { min: 2, max: 2, args: ["json", "json"], result: text },
+  "->": { min: 2, max: 2, args: ["json", "path"], result: text },
+  "->>": { min: 2, max: 2, args: ["json", "path"], result: () => "unknown" },
   // With two arguments or more min and max compare their arguments; with one they are the aggregates.
   max: { min: 2, max: Infinity, args: "same", result: (args, name) => unify(args, `${name}()`) },
   min: { min: 2, max: Infinity, args: "same", result: (args, name) => unify(args, `${name}()`) },

@@ -176,9 +176,13 @@ export type BoundExpr =
   /**
    * A value typed only when it is read (a JSON value) where `of` needs a
    * value of `type`'s family: checked as each row is read, another family
-   * being 400 `type_mismatch`, as a parameter's is before any row.
+   * being 400 `type_mismatch`, as a parameter's is before any row. With
+   * `document`, a JSON document's place (`json_extract(value, …)`,
+   * `json_each(j.value)`) and a value a table function read: taken as its
+   * JSON text, as SQLite reads its text (a number, boolean written as JSON,
+   * a real by its row's `type`; a text as it is).
    */
-  | { readonly kind: "assert-type"; readonly expr: BoundExpr; readonly type: "text" | "number" | "boolean"; readonly of: string }
+  | { readonly kind: "assert-type"; readonly expr: BoundExpr; readonly type: "text" | "number" | "boolean"; readonly of: string; readonly document?: true }
   | { readonly kind: "function"; readonly name: FunctionName; readonly args: readonly BoundExpr[]; readonly type: StaticType }
   /** After grouping: the value of group key `index` (`SelectPlan.group.keys`). */
   | { readonly kind: "group-key"; readonly index: number; readonly type: StaticType }
@@ -186,8 +190,12 @@ export type BoundExpr =
   | { readonly kind: "aggregate"; readonly index: number; readonly type: StaticType }
   /** After the window stage: the value of window call `index` (`SelectPlan.window.calls`) for the row at hand. */
   | { readonly kind: "window"; readonly index: number; readonly type: StaticType }
-  /** Inside a subquery: the value of the enclosing query's expression `outer[index]` for the row at hand (a correlation). */
-  | { readonly kind: "outer"; readonly index: number; readonly type: StaticType }
+  /**
+   * Inside a subquery: the value of the enclosing query's expression `outer[index]` for the row at hand (a correlation);
+   * for a value a table function read (json_each's `value`, `atom`), `rowType` is the outer value that is its row's `type`,
+   * which says how a JSON builder takes it (`executor/json-codegen.ts`).
+   */
+  | { readonly kind: "outer"; readonly index: number; readonly type: StaticType; readonly rowType?: number }
   /** `(SELECT x …)`: its one row's one value, NULL for no row (two rows are an error). */
   | (SubqueryParts & { readonly kind: "subquery"; readonly type: StaticType })
   /** `[NOT] EXISTS (SELECT …)`. */

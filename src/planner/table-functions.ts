@@ -12,7 +12,7 @@
  */
 
 import type { ColumnType, TableFunctionName } from "../commands/types.js";
-import type { TableShape } from "./plan.js";
+import type { BoundExpr, TableShape } from "./plan.js";
 import type { TableInfo } from "./table-info.js";
 
 export const TABLE_FUNCTIONS: readonly TableFunctionName[] = ["json_each", "json_tree"];
@@ -51,4 +51,27 @@ export function callTableInfo(name: string): TableInfo {
   const columns = JSON_TABLE_COLUMNS;
   const schema = { name, columns: Object.fromEntries(columns.map((c, i) => [c, HELD[i]!])) };
   return { name, schema, columns, types: HELD, position: new Map(columns.map((c, i) => [c, i])), computed: new Map(), keys: [] };
+}
+
+/**
+ * For a value a table function read (`value`, `atom`; from its source or,
+ * in a subquery, from the enclosing row), the expression of its row's
+ * `type`, which says what the value is as JSON (an array's text is JSON,
+ * a real a real); `undefined` for anything else (`key` too: an integer or
+ * a text, as it reads).
+ */
+export function rowTypeOf(e: BoundExpr): BoundExpr | undefined {
+  if (e.kind === "column" && e.type === "unknown" && (e.column === VALUE || e.column === ATOM)) return { kind: "column", source: e.source, column: TYPE, name: "type", type: "text" };
+  if (e.kind === "outer" && e.rowType !== undefined) return { kind: "outer", index: e.rowType, type: "text" };
+  return undefined;
+}
+
+/** Whether `e` is a value a table function read (`key`, `value`, `atom`), from its source or the enclosing row: only those are columns of no type. */
+export function isCell(e: BoundExpr): boolean {
+  return (e.kind === "column" || e.kind === "outer") && e.type === "unknown";
+}
+
+/** `e` where a JSON document is read: a value a table function read as its JSON text (`assert-type`'s `document`), anything else required to be a text. */
+export function asDocument(e: BoundExpr, of: string, expect: (e: BoundExpr) => BoundExpr): BoundExpr {
+  return isCell(e) ? { kind: "assert-type", expr: e, type: "text", of, document: true } : expect(e);
 }

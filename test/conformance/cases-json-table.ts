@@ -16,7 +16,7 @@
  * and notes "first", NULL, "x", NULL, "hi".
  */
 
-import { col, eq, exists, gt, jsonArray, jsonEach, jsonTree, val } from "../../src/api/expressions.js";
+import { col, eq, exists, gt, jsonArray, jsonEach, jsonTree, ne, val } from "../../src/api/expressions.js";
 import type { Expression } from "../../src/commands/types.js";
 import { AS, B, C, FN, I, L, c, err, ids, misuse, rows, sel, type Case } from "./dsl.js";
 
@@ -120,7 +120,7 @@ export const jsonTableCases: readonly Case[] = [
   ),
   c(
     "LEFT JOIN json_each(…) with no condition, as SQLite takes it: a row whose document has no rows keeps one of NULLs",
-    null,
+    (t) => t(users).as("u").select("u.id", "j.value").leftJoin(jsonEach(jsonArray(col("u.note"))), undefined, { as: "j" }).where(ne("u.id", "u1")).orderBy("u.id"),
     sel(users, ["u.id", "j.value"], { as: "u", joins: [{ type: "left", from: CALL("json_each", FN("json_array", I("u.note"))), as: "j" }], where: C("<>", "u.id", "u1"), orderBy: [{ column: "u.id" }] }),
     "SELECT u.id, j.value FROM users u LEFT JOIN json_each(CASE WHEN u.note IS NULL THEN NULL ELSE json_array(u.note) END) j WHERE u.id <> 'u1' ORDER BY u.id",
     rows(["u.id", "j.value"], ["u2", null], ["u3", "x"], ["u4", null], ["u5", "hi"]),

@@ -155,4 +155,37 @@ test("a table's documents joined with their rows (comma, LEFT JOIN, EXISTS, an a
   }
 });
 
+test("every column of a row goes into each JSON builder as SQLite passes it (atom NULL on a container row as JSON null)", () => {
+  // No true/false: they are TRUE/FALSE here, 1/0 in SQLite (docs/decisions.md).
+  const doc = '[[1],2,{},2.0,"s",null,{"a":[3]}]';
+  for (const sql of [
+    `SELECT json_array(key, value, atom), json_object('v', value, 'a', atom), json_insert('[]', '$[#]', atom), json_set('{}', '$.v', value), json_quote(atom) FROM json_each(?)`,
+    `SELECT json_group_array(atom), json_group_array(value), json_group_object(fullkey, atom) FROM json_tree(?)`,
+    // Read by a subquery from the enclosing row (one level and two down): still by the row's type.
+    `SELECT (SELECT json_array(j.value, j.atom, j.key)) FROM json_each(?) j`,
+    `SELECT (SELECT (SELECT json_object('v', j.value)) FROM json_each('[0]')) FROM json_tree(?) j`,
+    // Through iif or an aggregate it is a string, as any JSON text (docs/decisions.md): json() says it is JSON.
+    `SELECT json_array(json(iif(type IN ('array', 'object'), value, NULL))), json_array(json(max(iif(type = 'array', value, NULL)) OVER ())) FROM json_each(?)`,
+  ]) {
+    assert.ok(agree(sql, [doc]) > 0, sql);
+  }
+});
+
+test("a value read by a table function is a JSON document to the JSON readers and to json_each itself, as SQLite reads its text", () => {
+  // Reals written with a fraction (2.0, 2.50): SQLite's value is the real, whose text json_each reads back as a real.
+  const doc = '{"a":[1,2],"b":5,"c":{"x":[2.0]},"d":2.50,"e":null,"f":"12","g":"[3]","h":-7}';
+  for (const sql of [
+    `SELECT j.key, k.key, k.value, k.type FROM json_each(?) j, json_each(j.value) k`,
+    `SELECT j.fullkey, k.fullkey, k.type, k.atom FROM json_tree(?) j, json_tree(j.value, '$') k WHERE j.type <> 'text' OR j.key = 'f'`,
+    `SELECT j.key, k.key FROM json_each(?) j LEFT JOIN json_each(j.atom) k`,
+    `SELECT key, json_extract(value, '$.x'), value -> '$', value ->> '$', json_type(value), json_valid(value), json(value), json_array_length(value), json_type(atom) FROM json_each(?) WHERE key <> 'g'`,
+    `SELECT key, json_set(value, '$.y', 1), json_insert(value, '$[#]', 0), json_remove(value, '$[0]'), json_patch(value, value), json_extract(key, '$') FROM json_each(?, '$.a')`,
+    `SELECT (SELECT json_type(j.value)), (SELECT count(*) FROM json_each(j.value)) FROM json_each(?) j`,
+  ]) {
+    assert.ok(agree(sql, [doc]) > 0, sql);
+  }
+  // A text that is no JSON is malformed, as in SQLite.
+  assert.is(agree(`SELECT json_extract(value, '$') FROM json_each('["bob"]')`, []), -1);
+});
+
 test.run();

@@ -12,7 +12,8 @@ import type { PlanResult, RowsResult } from "../../src/commands/results.js";
 import type { Value } from "../../src/commands/types.js";
 import { StoreError } from "../../src/errors.js";
 import type { BoundExpr, SelectPlan } from "../../src/planner/plan.js";
-import { MAX_CALL_ROWS } from "../../src/executor/json-table.js";
+import { JsonTable, MAX_CALL_ROWS } from "../../src/executor/json-table.js";
+import { keptHashes } from "../../src/executor/kept-hashes.js";
 
 function fixture(): Engine {
   const e = Engine.empty();
@@ -60,6 +61,35 @@ test("one call makes at most 1,000,000 rows", () => {
   const doc = `[${"0,".repeat(MAX_CALL_ROWS)}0]`;
   assert.throws(() => values(e, "SELECT count(*) FROM json_each(?)", [doc]), (error: unknown) => error instanceof StoreError && error.code === "invalid_request" && /json_each\(\) would make more than 1,000,000 rows/.test(error.message));
   assert.equal(values(e, "SELECT count(*) FROM json_each(?)", [`[${"0,".repeat(MAX_CALL_ROWS - 1)}0]`]), [[MAX_CALL_ROWS]]);
+});
+
+test("a string value is decoded when it holds an escape and read as written when not, each by its own scan", () => {
+  const e = fixture();
+  // A plain string after an escaped one and before one, in an array, an object and json_tree's first row under a path (whose names are looked up between).
+  const doc = String.raw`{"a":"x\ny","b":"plain\\","c":["p","q\"r","s"],"d":"\u00e9","e":"plain"}`;
+  assert.equal(values(e, "SELECT key, value FROM json_each(?)", [doc]), [
+    ["a", "x\ny"],
+    ["b", "plain\\"],
+    ["c", '["p","q\\"r","s"]'],
+    ["d", "é"],
+    ["e", "plain"],
+  ]);
+  assert.equal(values(e, "SELECT value FROM json_each(?, '$.c')", [doc]), [["p"], ['q"r'], ["s"]]);
+  for (const [path, value] of [["$.a", "x\ny"], ["$.e", "plain"], ["$.c[1]", 'q"r'], ["$.c[2]", "s"], ["$.d", "é"]] as const) {
+    assert.equal(values(e, "SELECT value FROM json_tree(?, ?)", [doc, path]), [[value]], path);
+  }
+});
+
+test("an uncorrelated call's rows keep their hashes across a recursion's steps; a lateral call's store is left as it is", () => {
+  // A recursive step hash-joining json_each(?) (ON j.fullkey = …) hashed its rows at every step: 10,000 steps 6.9 s, now 0.9 s.
+  const once = new JsonTable("json_each", false);
+  once.rows = once.add("[1,2,3]", undefined);
+  const kept = keptHashes(once);
+  assert.ok(kept.hashOn !== undefined && kept.hashOn([0]) === kept.hashOn([0]));
+  const lateral = new JsonTable("json_each", true);
+  assert.is(keptHashes(lateral), lateral);
+  const e = fixture();
+  assert.equal(values(e, "WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT r.n + 1 FROM r JOIN json_each(?) j ON j.fullkey = '$[' || CAST(r.n AS TEXT) || ']') SELECT max(n) FROM r", ["[5,6,7,8]"]), [[4]]);
 });
 
 test.run();
