@@ -23,7 +23,7 @@
 
 import type { Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import { conjuncts } from "../planner/passes.js";
+import { conjuncts, equalitySides } from "../planner/passes.js";
 import type { BoundExpr, JoinStep } from "../planner/plan.js";
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type ValueFn } from "./codegen.js";
 import { columnValue, NULL_ROW, type Column, type StoredRow, type TableStore } from "./table-store.js";
@@ -49,11 +49,7 @@ export function impliedByKey(step: JoinStep, positionOf: (column: string) => num
   const inner = keyed ? s.innerColumns : [];
   const outer = keyed ? s.outerKeys.map((k) => JSON.stringify(k)) : [];
   return (t) => {
-    if (t.kind !== "compare" || t.op !== "=") return false;
-    return [
-      [t.left, t.right],
-      [t.right, t.left],
-    ].some(([col, other]) => {
+    return equalitySides(t).some(([col, other]) => {
       if (col?.kind !== "column" || col.source !== step.source) return false;
       const i = inner.findIndex((c) => positionOf(c) === col.column);
       return i >= 0 && outer[i] === JSON.stringify(other);

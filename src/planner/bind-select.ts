@@ -24,6 +24,7 @@ import { StoreError } from "../errors.js";
 import { AggregateCollector, ExprBinder, OuterLink, bindContext, settle, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
 import { bindJoins } from "./bind-join.js";
+import { simplifyOuterJoins } from "./outer-joins.js";
 import { bindWithTable, withTableSource } from "./bind-recursive.js";
 import { WindowCarry, WindowCollector, holdsWindow, sortOrder } from "./bind-window.js";
 import type { BoundExpr, CompoundStep, Count, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, WindowCall, Windowing } from "./plan.js";
@@ -105,13 +106,15 @@ export function bindColumns(columns: "*" | readonly SelectColumn[], sources: rea
   const out: OutputColumn[] = [];
   // Named as `*` names them: qualified by source when there are several.
   const qualified = sources.length > 1;
-  // `*` shows a USING column once, where its leftmost source's column stands; `t.*` shows t's own columns.
-  const allOf = (s: ScopeSource, merging: boolean): void => {
+  // A USING column is its leftmost source's, and holds what the bare name reads: named as that source's column while it is
+  // its value, by its bare name once a RIGHT or FULL join coalesced it (as SQLite names it). `*` shows it there only;
+  // `t.*` shows every column of t, the others of its USING columns as t's own (SQLite's `*` and `t.*` alike).
+  const allOf = (s: ScopeSource, everySource: boolean): void => {
     const qualify = (c: string): string => (qualified ? `${s.name}.${c}` : c);
     const push = (c: string, expr: () => BoundExpr): void => {
-      const merged = merging ? all.scope.merged.find((m) => m.name === c && m.covers.has(s.index)) : undefined;
-      if (merged === undefined) out.push({ name: qualify(c), expr: expr(), column: c });
-      else if (Math.min(...merged.covers) === s.index) out.push({ name: qualify(c), expr: merged.expr, column: c });
+      const merged = all.scope.merged.find((m) => m.name === c && m.covers.has(s.index));
+      if (merged !== undefined && Math.min(...merged.covers) === s.index) out.push({ name: merged.leftmost ? qualify(c) : c, expr: merged.expr, column: c });
+      else if (merged === undefined || !everySource) out.push({ name: qualify(c), expr: expr(), column: c });
     };
     s.table.columns.forEach((c, column) => push(c, () => ({ kind: "column", source: s.index, column, name: qualify(c), type: s.table.types[column]! })));
     for (const [c, expr] of s.table.computed) push(c, () => all.bindComputed(s, expr));
@@ -227,7 +230,8 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
     kind: "select",
     sources: sources.map((s): Source => ({ table: s.table.name, name: s.name, ...(s.derived === undefined ? {} : { derived: s.derived }), ...(s.working === undefined ? {} : { working: s.working }) })),
     access: sources.length === 0 ? { kind: "single-row" } : { kind: "scan" },
-    joins: steps,
+    // An outer join whose padded rows WHERE drops is planned as the inner (or one-sided) join it then is.
+    joins: simplifyOuterJoins(steps, where),
     ...(where === undefined ? {} : { where }),
     ...(grouped ? { group: { keys, aggregates: aggregates.calls } } : {}),
     ...(having === undefined ? {} : { having }),

@@ -49,18 +49,33 @@ function readsSource(e: BoundExpr, s: number): boolean {
   return some(e, (x) => x.kind === "column" && x.source === s);
 }
 
+/** A value no row can make NULL: a constant, or a parameter the plan was bound for a value of a type (`param-types.ts`). */
+function neverNull(e: BoundExpr): boolean {
+  return (e.kind === "const" && e.value !== null) || (e.kind === "param" && e.type !== undefined && e.type !== "null");
+}
+
 /**
- * Equalities `source.column = other` among the conjuncts, where `other` may
- * use only what `allowed` accepts. First one per column wins.
+ * A term's two sides, each way round, when it holds exactly where they are
+ * equal: `a = b`, or `a IS b` with one side never NULL (`a IS 5`, `a IS ?`
+ * bound for a value), where IS means `=` but for NULL — a key lookup
+ * finds no NULL, and the other side is none. `a IS ?` bound for NULL is
+ * `a IS NULL`, and no key.
+ */
+export function equalitySides(t: BoundExpr): readonly (readonly [BoundExpr, BoundExpr])[] {
+  if (t.kind === "compare" && t.op === "=") return [[t.left, t.right], [t.right, t.left]];
+  if (t.kind !== "is" || t.not) return [];
+  return [...(neverNull(t.right) ? [[t.left, t.right] as const] : []), ...(neverNull(t.left) ? [[t.right, t.left] as const] : [])];
+}
+
+/**
+ * Equalities `source.column = other` (or `IS` a value: `equalitySides`)
+ * among the conjuncts, where `other` may use only what `allowed` accepts.
+ * First one per column wins.
  */
 function equalities(terms: readonly BoundExpr[], source: number, allowed: (e: BoundExpr) => boolean): Map<number, BoundExpr> {
   const found = new Map<number, BoundExpr>();
   for (const t of terms) {
-    if (t.kind !== "compare" || t.op !== "=") continue;
-    for (const [col, other] of [
-      [t.left, t.right],
-      [t.right, t.left],
-    ] as const) {
+    for (const [col, other] of equalitySides(t)) {
       if (col.kind === "column" && col.source === source && allowed(other) && !found.has(col.column)) found.set(col.column, other);
     }
   }

@@ -60,10 +60,18 @@ const CASES: [SelectCommand, string, string?][] = [
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "cross", table: "b" }], where: { type: "and", operands: [eq(id("b.k"), id("a.k")), eq(id("a.id"), lit(4))] } }, "primary-key-lookup", "hash"],
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "inner", table: "b", using: ["k"] }] }, "scan", "hash"],
   // A RIGHT or FULL join keeps rows the first table's WHERE would drop: no lookup, no index order.
-  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "right", table: "b", on: eq(id("b.a_id"), id("a.id")) }], where: eq(id("a.id"), lit(3)) }, "scan", "index-nested-loop"],
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "right", table: "b", on: eq(id("b.a_id"), id("a.id")) }], where: { type: "or", operands: [eq(id("a.id"), lit(3)), { type: "is-null", expr: id("a.id") }] } }, "scan", "index-nested-loop"],
+  // Unless WHERE drops every row it pads with NULLs for a (`outer-joins.ts`): then it is an inner join, and a is looked up.
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "right", table: "b", on: eq(id("b.a_id"), id("a.id")) }], where: eq(id("a.id"), lit(3)) }, "primary-key-lookup", "index-nested-loop"],
+  // IS a value is an equality a key serves (IS NULL is not).
+  [{ kind: "select", table: "a", columns: "*", where: { type: "comparison", op: "is", left: id("k"), right: lit("k2") } }, "index-lookup"],
+  [{ kind: "select", table: "a", columns: "*", where: { type: "comparison", op: "is", left: lit(7), right: id("id") } }, "primary-key-lookup"],
+  [{ kind: "select", table: "a", columns: "*", where: { type: "comparison", op: "is not", left: id("id"), right: lit(7) } }, "scan"],
   [{ kind: "select", table: "a", columns: ["a.k", "b.w"], joins: [{ type: "full", table: "b", on: eq(id("b.k"), id("a.k")) }], orderBy: [{ column: "a.k" }, { column: "b.w" }, { column: "a.id" }], limit: 5 }, "scan", "hash"],
-  // A left join's WHERE is never its key: it filters after the join.
-  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: lit(true) }], where: eq(id("b.a_id"), id("a.id")) }, "scan", "nested-loop"],
+  // A left join's WHERE is never its key: it filters after the join (here it keeps b's NULLs: a.id IS NULL may hold).
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: lit(true) }], where: { type: "comparison", op: "is", left: id("b.a_id"), right: id("a.id") } }, "scan", "nested-loop"],
+  // One that drops b's NULLs makes it an inner join, whose WHERE equality is its key.
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: lit(true) }], where: eq(id("b.a_id"), id("a.id")) }, "scan", "index-nested-loop"],
 ];
 
 test("every pass keeps results; the optimized plan takes the expected path", () => {
