@@ -438,8 +438,7 @@ function lateRowsResult(columns: readonly string[], items: readonly Item[], proj
 /**
  * The rows (or join tuples) the query reads: the access path, the first
  * table's filter, then the joins with the WHERE terms each completes.
- * `stopAt`: the filter (or, with `emit`, the last join) may stop after that
- * many rows. `emit`: the last join projects each tuple as it makes it, and
+ * `stopAt`: the filter (or the last join) may stop after that many rows. `emit`: the last join projects each tuple as it makes it, and
  * the result's rows come back. `tupleBound`: a join before the last that
  * makes more tuples is `TooManyTuples`.
  */
@@ -476,7 +475,9 @@ function sourceItems(
     if (emit !== undefined && i === last && (filter === undefined || inner)) {
       return { kind: "rows", rows: runJoin<Row>(join, tuples, stores.store(join.table), params, heaps, (t) => emit(t, params, heaps), filter, stopAt ?? -1) };
     }
-    tuples = runJoin(join, tuples, stores.store(join.table), params, heaps, undefined, inner ? filter : undefined, tupleBound === undefined ? -1 : tupleBound + 1);
+    // The last join's tuples are the rows when it tests its WHERE terms itself (or has none): it may stop at `stopAt`.
+    const final = i === last && stopAt !== undefined && (filter === undefined || inner);
+    tuples = runJoin(join, tuples, stores.store(join.table), params, heaps, undefined, inner ? filter : undefined, final ? stopAt : tupleBound === undefined ? -1 : tupleBound + 1);
     if (tupleBound !== undefined && tuples.length > tupleBound) throw new TooManyTuples();
     if (filter && !inner) tuples = tuples.filter((t) => filter(t, params, heaps));
   }

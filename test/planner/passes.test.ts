@@ -173,6 +173,34 @@ test("a recursive select's join equality written in WHERE gets the join's strate
   }
 });
 
+// A LEFT JOIN before the recursive table: the table moves first past it, so each step looks its rows up (it scanned b per step).
+test("a recursive select with a LEFT JOIN before its table is driven from it", () => {
+  const cmd = {
+    kind: "select",
+    from: {
+      kind: "with",
+      name: "r",
+      columns: ["n"],
+      select: {
+        kind: "select",
+        columns: [{ expr: lit(0), as: "n" }],
+        compound: [{ op: "union", select: { kind: "select", table: "b", columns: [{ expr: { type: "binary", op: "+", left: id("b.a_id"), right: lit(1) }, as: "n" }], joins: [{ type: "left", table: "a", on: eq(id("a.id"), id("b.a_id")) }, { type: "inner", table: "r", on: eq(id("b.a_id"), id("r.n")) }] } }],
+      },
+    },
+    columns: "*",
+  } as SelectCommand;
+  const plain = bindSelect(cmd, catalog, false);
+  const s = optimize(plain, catalog).statement as SelectPlan;
+  const recursion = s.sources[0]!.derived!.recursion!;
+  const step = recursion.steps[0]!;
+  assert.ok(step.sources[0]!.working !== undefined && !recursion.tagged);
+  assert.equal(step.joins.map((j) => [j.type, j.strategy.kind]), [["inner", "index-nested-loop"], ["left", "index-nested-loop"]]);
+  const run = (plan: SelectPlan) => runSelect(prepareSelect(plan, (t, c) => tables.get(t)?.position.get(c) ?? -1, 0), stores, []);
+  const expected = run(plain.statement as SelectPlan);
+  assert.ok(expected.rowCount > 1);
+  assert.equal(run(s), expected);
+});
+
 test("passes are pure: the input plan is not changed", () => {
   const plain = bindSelect(CASES[0]?.[0] as SelectCommand, catalog, false);
   const before = JSON.stringify(plain);
