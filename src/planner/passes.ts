@@ -3,8 +3,8 @@
  * after bind. Each only rewrites how rows are reached — never what a query
  * means — so any pass can be switched off and results stay the same.
  *
- * - `access-path`: equality on the full primary key (constant or parameter)
- *   → primary-key lookup; on a full unique key → unique lookup; on all
+ * - `access-path`: equality on the full primary key (constant or parameter;
+ *   `=`, or `IS` a value: `equalitySides`) → primary-key lookup; on a full unique key → unique lookup; on all
  *   columns of a secondary index → index lookup; else an index range when
  *   a secondary index has equality on some leading columns, a bound
  *   (`<`, `<=`, `>`, `>=`, BETWEEN) or a LIKE with a literal start on the
@@ -20,9 +20,10 @@
  *   WHERE terms decided at it (`where-placement.ts`), so `FROM a, b WHERE
  *   a.id = b.a_id` hashes as `a JOIN b ON …` does.
  *
- * With a RIGHT or FULL join the first table's rows are no longer all kept:
- * the WHERE does not narrow its access path, and the rows do not come in
- * its index's order.
+ * With a RIGHT or FULL join (one no condition made inner at bind:
+ * `outer-joins.ts`) the first table's rows are no longer all kept: the
+ * WHERE does not narrow its access path, and the rows do not come in its
+ * index's order.
  * - `subquery-strategy` (`subquery-strategy.ts`): how each subquery runs.
  *
  * `optimize` runs the list on a statement, then on each of its subqueries.
