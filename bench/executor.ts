@@ -15,7 +15,7 @@
  * parameter values; each peer runs in short interleaved time slices, and the
  * best slice's per-query time is kept (the machine is shared: the fastest
  * slice is the one least disturbed by other processes; the median is shown
- * too). A checksum over every peer's row counts
+ * too; `BENCH_EXECUTOR=Q4,Q19` runs only those). A checksum over every peer's row counts
  * keeps the work observable (and the peers must agree on the counts). For
  * Q2 and Q5 a second hand-written loop runs over storedb's own stored rows
  * (row ids, values in the table's column arrays), separating the cost of the
@@ -564,7 +564,10 @@ console.log(`dataset: ${USERS} users, ${ORDERS} orders; load: storedb ${engineLo
 const header = ["query", "storedb µs", "sqlite µs", "loop µs", "sqlite/storedb", "storedb/loop", "column loop µs", "storedb/column loop", "median s/l/loop µs", "rows"];
 const lines: string[][] = [];
 let total = 0;
+// BENCH_EXECUTOR=Q19,Q21 runs only the queries whose names start so.
+const only = process.env["BENCH_EXECUTOR"]?.split(",");
 for (const q of queries) {
+  if (only !== undefined && !only.some((prefix) => q.name.startsWith(`${prefix} `))) continue;
   // Same answers from all three peers on a few parameter sets.
   for (let i = 0; i < 5; i++) {
     const counts = [q.engine(i), q.sqlite(i), q.loop(i), (q.columnLoop ?? q.loop)(i)];

@@ -54,6 +54,8 @@ export const indexCases: readonly Case[] = [
     { kind: "explain", command: sel(users, ["id"], { where: C("is", L("u2"), I("id")) }) }, "EXPLAIN SELECT id FROM users WHERE 'u2' IS id", access("primary-key-lookup")),
   c("IS a value: the rows = gives", (t) => t(users).select("id").where(is("city", "Paris")),
     sel(users, ["id"], { where: C("is", "city", "Paris") }), "SELECT id FROM users WHERE city IS 'Paris'", ids("u1", "u3")),
+  c("IS NULL written as IS a NULL value finds the NULL rows", (t) => t(users).select("id").where(is("city", null)),
+    sel(users, ["id"], { where: C("is", "city", null) }), "SELECT id FROM users WHERE city IS NULL", ids("u4")),
   c("IS a parameter looks up its value", null, null, ["SELECT id FROM users WHERE city IS ?", ["Rome"]], ids("u5")),
   c("IS a parameter bound to NULL finds the NULL rows", null, null, ["SELECT id FROM users WHERE city IS ?", [null]], ids("u4")),
   c("IS NOT a parameter bound to NULL finds the others", null, null, ["SELECT id FROM users WHERE city IS NOT ?", [null]], ids("u1", "u2", "u3", "u5")),
