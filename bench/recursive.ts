@@ -13,6 +13,7 @@
  *   R4  what a node of the graph reaches (UNION: each node once, round the cycles)
  *   R5  the chain walked with its joined table unindexed (a hash kept across steps)
  *   R6  the first 10 rows of an unending counter (a LIMIT over it stops it)
+ *   R7  R5 written FROM chain LEFT JOIN tree … JOIN r (storedb moves r first past the LEFT JOIN; it scanned chain per step)
  *
  * Each query's answer is reduced to a checksum both engines must agree on;
  * the best and the median round are shown per engine, and the ratio of
@@ -74,6 +75,10 @@ const queries: readonly { readonly id: string; readonly sql: string }[] = [
     sql: "WITH RECURSIVE r(n, d) AS (SELECT 0, 0 UNION ALL SELECT c.id, r.d + 1 FROM r JOIN chain c ON c.parent = r.n) SELECT count(*), sum(d) FROM r",
   },
   { id: "R6 LIMIT 10 of an unending counter", sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c LIMIT 10" },
+  {
+    id: "R7 chain walk, LEFT JOIN before r",
+    sql: "WITH RECURSIVE r(n, d, k) AS (SELECT 0, 0, 0 UNION ALL SELECT c.id, r.d + 1, coalesce(t.parent, -1) FROM chain c LEFT JOIN tree t ON t.id = c.id * 7 JOIN r ON c.parent = r.n) SELECT count(*), sum(d), sum(k) FROM r",
+  },
 ];
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

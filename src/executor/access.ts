@@ -16,6 +16,7 @@ import type { Value } from "../commands/types.js";
 import { PRIMARY_KEY_NAME } from "../planner/table-info.js";
 import { StoreError, assertNever } from "../errors.js";
 import type { AccessPath, BoundExpr, RangeBound } from "../planner/plan.js";
+import { equalitySides } from "../planner/passes.js";
 import { conjuncts } from "../planner/walk.js";
 import type { CompileContext } from "./codegen.js";
 import { likePrefixes } from "./like.js";
@@ -101,12 +102,7 @@ export function rangeRows(path: RangePath, store: TableStore, params: readonly V
 export function impliedByAccess(term: BoundExpr, path: AccessPath, positionOf: (column: string) => number): boolean {
   // A range may turn into a scan when it finds much of the table (`TableStore.rangeRows`): all its terms stay.
   if (path.kind === "scan" || path.kind === "single-row" || path.kind === "index-range" || path.kind === "key-in-subquery") return false;
-  if (term.kind !== "compare" || term.op !== "=" || term.collation !== undefined) return false;
-  const pairs = [
-    [term.left, term.right],
-    [term.right, term.left],
-  ] as const;
-  return pairs.some(([col, other]) => {
+  return equalitySides(term).some(([col, other]) => {
     if (col.kind !== "column" || col.source !== 0) return false;
     const i = path.columns.findIndex((c) => positionOf(c) === col.column);
     return i >= 0 && JSON.stringify(path.values[i]) === JSON.stringify(other);

@@ -26,7 +26,7 @@
 
 import type { Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
-import { conjuncts } from "../planner/passes.js";
+import { conjuncts, equalitySides } from "../planner/passes.js";
 import type { BoundExpr, JoinStep, TableCall } from "../planner/plan.js";
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type ValueFn } from "./codegen.js";
 import { columnValue, NULL_ROW, type Column, type StoredRow, type TableStore } from "./table-store.js";
@@ -60,11 +60,7 @@ export function impliedByKey(step: JoinStep, positionOf: (column: string) => num
   const outer = s.kind === "nested-loop" || s.kind === "lateral" ? [] : s.outerKeys.map((k) => JSON.stringify(k));
   const innerKeys = s.kind === "expression-hash" ? s.innerKeys.map((k) => JSON.stringify(k)) : [];
   return (t) => {
-    if (t.kind !== "compare" || t.op !== "=" || t.collation !== undefined) return false;
-    return [
-      [t.left, t.right],
-      [t.right, t.left],
-    ].some(([side, other]) => {
+    return equalitySides(t).some(([side, other]) => {
       if (s.kind === "expression-hash") {
         const i = innerKeys.indexOf(JSON.stringify(side));
         return i >= 0 && outer[i] === JSON.stringify(other);

@@ -479,8 +479,7 @@ function lateRowsResult(columns: readonly string[], items: readonly Item[], proj
 /**
  * The rows (or join tuples) the query reads: the access path, the first
  * table's filter, then the joins with the WHERE terms each completes.
- * `stopAt`: the filter (or, with `emit`, the last join) may stop after that
- * many rows. `emit`: the last join projects each tuple as it makes it, and
+ * `stopAt`: the filter (or the last join) may stop after that many rows. `emit`: the last join projects each tuple as it makes it, and
  * the result's rows come back. `tupleBound`: a join before the last that
  * makes more tuples is `TooManyTuples`.
  */
@@ -507,6 +506,11 @@ function sourceItems(
     firstRows = prepared.firstFilter ? prepared.firstFilter(base, params, canStop ? stopAt : -1, columns) : base;
   }
   if (heaps === undefined) return { kind: "items", items: firstRows };
+  const only = prepared.joins.length === 1 ? prepared.joins[0]! : undefined;
+  if (only !== undefined && stopAt !== undefined && emit === undefined && sliceable(only, prepared.afterJoin[0] !== undefined)) {
+    const filter = prepared.afterJoin[0] as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
+    return { kind: "items", items: joinSlices(only, filter, firstRows, stores.store(only.table), params, heaps, stopAt) };
+  }
   let tuples: Tuple[] = firstRows.map((r) => [r]);
   const last = prepared.joins.length - 1;
   for (const [i, join] of prepared.joins.entries()) {
@@ -517,11 +521,49 @@ function sourceItems(
     if (emit !== undefined && i === last && (filter === undefined || inner)) {
       return { kind: "rows", rows: runJoin<Row>(join, tuples, stores.store(join.table), params, heaps, (t) => emit(t, params, heaps), filter, stopAt ?? -1) };
     }
-    tuples = runJoin(join, tuples, stores.store(join.table), params, heaps, undefined, inner ? filter : undefined, tupleBound === undefined ? -1 : tupleBound + 1);
+    // The last join's tuples are the rows when it tests its WHERE terms itself (or has none): it may stop at `stopAt`.
+    const final = i === last && stopAt !== undefined && (filter === undefined || inner);
+    tuples = runJoin(join, tuples, stores.store(join.table), params, heaps, undefined, inner ? filter : undefined, final ? stopAt : tupleBound === undefined ? -1 : tupleBound + 1);
     if (tupleBound !== undefined && tuples.length > tupleBound) throw new TooManyTuples();
     if (filter && !inner) tuples = tuples.filter((t) => filter(t, params, heaps));
   }
   return { kind: "items", items: tuples };
+}
+
+/**
+ * Whether a select's one join may run under its LIMIT a slice of the
+ * first table's rows at a time (`joinSlices`): an inner join, or a left
+ * join whose WHERE terms run after it (`filtered`: they would have to see
+ * every padded row), matched per row — a hash join (on columns or on
+ * expressions) builds its table per run, which each slice would pay
+ * again. A right or full join's unmatched rows need every row.
+ */
+function sliceable(join: PreparedJoin, filtered: boolean): boolean {
+  const type = join.step.type;
+  const kind = join.step.strategy.kind;
+  return kind !== "hash" && kind !== "expression-hash" && (type === "inner" || (type === "left" && !filtered));
+}
+
+/**
+ * One join under a LIMIT (`stopAt` tuples): run over the first table's
+ * rows a growing slice at a time, so a join that finds its rows among the
+ * first few does not make a tuple of every row first.
+ */
+function joinSlices(
+  join: PreparedJoin,
+  filter: ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined,
+  rows: readonly StoredRow[],
+  store: TableStore,
+  params: readonly Value[],
+  heaps: readonly (readonly Column[])[],
+  stopAt: number,
+): Tuple[] {
+  const out: Tuple[] = [];
+  for (let from = 0, size = 64; from < rows.length && out.length < stopAt; from += size, size *= 2) {
+    const slice = rows.slice(from, from + size).map((r): Tuple => [r]);
+    for (const t of runJoin(join, slice, store, params, heaps, undefined, filter, stopAt - out.length)) out.push(t);
+  }
+  return out;
 }
 
 /**

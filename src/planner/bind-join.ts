@@ -8,7 +8,9 @@
  * A USING column is then one column (`MergedColumn`): an unqualified name
  * reads the left side's value — for a RIGHT or FULL join, the right side's
  * where the left has none, as SQLite's COALESCE does — and `*` shows it
- * once (`bind-select.ts`). Where several sources before the join have `c`
+ * once (`bind-select.ts`): named as the left side's column, or by its bare
+ * name once a RIGHT or FULL join made it a value of neither side (SQLite's
+ * name for every `*` column). Where several sources before the join have `c`
  * (and no USING made them one), SQLite takes the leftmost; storedb refuses
  * with `ambiguous_column`, as PostgreSQL does, rather than pick one.
  */
@@ -55,8 +57,9 @@ export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[
       const covers = new Set(resolved.kind === "merged" ? resolved.merged.covers : [resolved.source.index]);
       if (resolved.kind === "merged") replaced.add(resolved.merged);
       covers.add(source);
-      const expr: BoundExpr = type === "right" || type === "full" ? { kind: "function", name: "coalesce", args: [l, r], type: unify([typeOf(l), typeOf(r)], `USING (${c})`) } : l;
-      made.push({ name: c, covers, expr });
+      const padsLeft = type === "right" || type === "full";
+      const expr: BoundExpr = padsLeft ? { kind: "function", name: "coalesce", args: [l, r], type: unify([typeOf(l), typeOf(r)], `USING (${c})`) } : l;
+      made.push({ name: c, covers, expr, leftmost: !padsLeft && (resolved.kind !== "merged" || resolved.merged.leftmost) });
       return left.equality(l, r);
     });
     merged = [...merged.filter((m) => !replaced.has(m)), ...made];

@@ -25,6 +25,7 @@ import { AggregateCollector, ExprBinder, OuterLink, bindContext, settle, type Bi
 import { bindGroupBy, overGroups } from "./bind-group.js";
 import { bindCalls } from "./bind-call.js";
 import { bindJoins } from "./bind-join.js";
+import { simplifyOuterJoins } from "./outer-joins.js";
 import { bindWithTable, withTableSource } from "./bind-recursive.js";
 import { WindowCarry, WindowCollector, holdsWindow, sortOrder } from "./bind-window.js";
 import type { BoundExpr, CompoundStep, Count, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, TableCall, WindowCall, Windowing } from "./plan.js";
@@ -120,13 +121,15 @@ export function bindColumns(columns: "*" | readonly SelectColumn[], sources: rea
   const out: OutputColumn[] = [];
   // Named as `*` names them: qualified by source when there are several.
   const qualified = sources.length > 1;
-  // `*` shows a USING column once, where its leftmost source's column stands; `t.*` shows t's own columns.
-  const allOf = (s: ScopeSource, merging: boolean): void => {
+  // A USING column is its leftmost source's, and holds what the bare name reads: named as that source's column while it is
+  // its value, by its bare name once a RIGHT or FULL join coalesced it (as SQLite names it). `*` shows it there only;
+  // `t.*` shows every column of t, the others of its USING columns as t's own (SQLite's `*` and `t.*` alike).
+  const allOf = (s: ScopeSource, everySource: boolean): void => {
     const qualify = (c: string): string => (qualified ? `${s.name}.${c}` : c);
     const push = (c: string, expr: () => BoundExpr): void => {
-      const merged = merging ? all.scope.merged.find((m) => m.name === c && m.covers.has(s.index)) : undefined;
-      if (merged === undefined) out.push({ name: qualify(c), expr: expr(), column: c });
-      else if (Math.min(...merged.covers) === s.index) out.push({ name: qualify(c), expr: merged.expr, column: c });
+      const merged = all.scope.merged.find((m) => m.name === c && m.covers.has(s.index));
+      if (merged !== undefined && Math.min(...merged.covers) === s.index) out.push({ name: merged.leftmost ? qualify(c) : c, expr: merged.expr, column: c });
+      else if (merged === undefined || !everySource) out.push({ name: qualify(c), expr: expr(), column: c });
     };
     // A table function's hidden columns (json, root) are read by name only, as in SQLite.
     const shown = s.call === undefined ? s.table.columns : s.table.columns.slice(0, VISIBLE_COLUMNS);
@@ -259,7 +262,8 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
     kind: "select",
     sources: sources.map((s, i) => planSource(s, tableCalls[i])),
     access: sources.length === 0 ? { kind: "single-row" } : { kind: "scan" },
-    joins: steps,
+    // An outer join whose padded rows WHERE drops is planned as the inner (or one-sided) join it then is.
+    joins: simplifyOuterJoins(steps, where),
     ...(where === undefined ? {} : { where }),
     ...(grouped ? { group: { keys, aggregates: aggregates.calls } } : {}),
     ...(having === undefined ? {} : { having }),

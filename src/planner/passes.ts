@@ -3,8 +3,8 @@
  * after bind. Each only rewrites how rows are reached — never what a query
  * means — so any pass can be switched off and results stay the same.
  *
- * - `access-path`: equality on the full primary key (constant or parameter)
- *   → primary-key lookup; on a full unique key → unique lookup; on all
+ * - `access-path`: equality on the full primary key (constant or parameter;
+ *   `=`, or `IS` a value: `equalitySides`) → primary-key lookup; on a full unique key → unique lookup; on all
  *   columns of a secondary index → index lookup; else an index range when
  *   a secondary index has equality on some leading columns, a bound
  *   (`<`, `<=`, `>`, `>=`, BETWEEN) or a LIKE with a literal start on the
@@ -21,9 +21,10 @@
  *   WHERE terms decided at it (`where-placement.ts`), so `FROM a, b WHERE
  *   a.id = b.a_id` hashes as `a JOIN b ON …` does.
  *
- * With a RIGHT or FULL join the first table's rows are no longer all kept:
- * the WHERE does not narrow its access path, and the rows do not come in
- * its index's order.
+ * With a RIGHT or FULL join (one no condition made inner at bind:
+ * `outer-joins.ts`) the first table's rows are no longer all kept: the
+ * WHERE does not narrow its access path, and the rows do not come in its
+ * index's order.
  * - `subquery-strategy` (`subquery-strategy.ts`): how each subquery runs.
  *
  * `optimize` runs the list on a statement, then on each of its subqueries
@@ -52,20 +53,34 @@ function readsSource(e: BoundExpr, s: number): boolean {
   return some(e, (x) => x.kind === "column" && x.source === s);
 }
 
+/** A value no row can make NULL: a constant, or a parameter the plan was bound for a value of a type (`param-types.ts`). */
+function neverNull(e: BoundExpr): boolean {
+  return (e.kind === "const" && e.value !== null) || (e.kind === "param" && e.type !== undefined && e.type !== "null");
+}
+
 /**
- * Equalities `source.column = other` among the conjuncts, where `other` may
- * use only what `allowed` accepts. First one per column wins. An equality
- * in a collation other than binary is none of them: keys hash and order
- * texts by code point.
+ * A term's two sides, each way round, when it holds exactly where they are
+ * equal: `a = b`, or `a IS b` with one side never NULL (`a IS 5`, `a IS ?`
+ * bound for a value), where IS means `=` but for NULL — a key lookup
+ * finds no NULL, and the other side is none. `a IS ?` bound for NULL is
+ * `a IS NULL`, and no key. A comparison in a collation other than binary
+ * is none of them: keys hash and order texts by code point.
+ */
+export function equalitySides(t: BoundExpr): readonly (readonly [BoundExpr, BoundExpr])[] {
+  if (t.kind === "compare" && t.op === "=" && t.collation === undefined) return [[t.left, t.right], [t.right, t.left]];
+  if (t.kind !== "is" || t.not || t.collation !== undefined) return [];
+  return [...(neverNull(t.right) ? [[t.left, t.right] as const] : []), ...(neverNull(t.left) ? [[t.right, t.left] as const] : [])];
+}
+
+/**
+ * Equalities `source.column = other` (or `IS` a value: `equalitySides`)
+ * among the conjuncts, where `other` may use only what `allowed` accepts.
+ * First one per column wins.
  */
 function equalities(terms: readonly BoundExpr[], source: number, allowed: (e: BoundExpr) => boolean): Map<number, BoundExpr> {
   const found = new Map<number, BoundExpr>();
   for (const t of terms) {
-    if (t.kind !== "compare" || t.op !== "=" || t.collation !== undefined) continue;
-    for (const [col, other] of [
-      [t.left, t.right],
-      [t.right, t.left],
-    ] as const) {
+    for (const [col, other] of equalitySides(t)) {
       if (col.kind === "column" && col.source === source && allowed(other) && !found.has(col.column)) found.set(col.column, other);
     }
   }

@@ -5,15 +5,20 @@
  * matches up in t (its index, or a hash the executor keeps across steps)
  * instead of scanning t once per step — quadratic over a long chain.
  *
- * Only inner joins before the working table move (comma, CROSS, USING
- * and NATURAL joins are inner joins in the plan; a RIGHT or FULL join never
- * moves, nor does the working table come before one: `bind-recursive.ts`
- * refuses it there): the joined tuples are
- * the same, each ON conjunct going to the join of the last source it reads
- * (WHERE, if it reads only the working table). The select list keeps its
- * columns in place (`*` was expanded by the binder), every column read is
- * renumbered. A select with a LEFT JOIN before the working table keeps its
- * order (the executor puts its rows in queue order by their working row).
+ * The working table moves before inner and LEFT joins (comma, CROSS,
+ * USING and NATURAL joins are inner joins in the plan; a LEFT JOIN a later
+ * condition drops the padded rows of is one too: `outer-joins.ts`). With
+ * only those joins, an inner join's ON is a filter of the joined tuples
+ * like WHERE, and a LEFT JOIN's matches depend only on the sources before
+ * it and its ON, which never reads the working table (SQLite refuses it
+ * there): so `(t ⟕ u) ⋈ r` is `(r ⋈ t) ⟕ u`, the same tuples. Each inner
+ * ON conjunct goes to the join of the last source it reads (WHERE, if it
+ * reads only the working table or a LEFT-joined source, whose padded rows
+ * it must see); a LEFT JOIN keeps its own ON. A RIGHT or FULL join before
+ * the working table keeps the select as written (and the executor puts
+ * its rows in queue order by their working row); `bind-recursive.ts`
+ * refuses one after it. The select list keeps its columns in place (`*`
+ * was expanded by the binder), every column read is renumbered.
  *
  * Then an equality in WHERE decided at an inner join (the join of its
  * last source, or of the last RIGHT or FULL join if later:
@@ -41,24 +46,29 @@ export function driveFrom(plan: SelectPlan, working: number): SelectPlan {
 }
 
 function workingFirst(plan: SelectPlan, working: number): SelectPlan {
-  if (working === 0 || plan.joins.slice(0, working).some((j) => j.type !== "inner")) return plan;
+  if (working === 0 || plan.joins.slice(0, working).some((j) => j.type !== "inner" && j.type !== "left")) return plan;
   const renumber = (source: number): number => (source === working ? 0 : source < working ? source + 1 : source);
   const remap = (e: BoundExpr): BoundExpr => mapExpr(e, (x) => (x.kind === "column" ? { ...x, source: renumber(x.source) } : x));
+  // Where each source before the working table now stands, and whether a LEFT JOIN adds it there (its ON stays its own).
+  const left = new Set(plan.joins.slice(0, working).filter((j) => j.type === "left").map((j) => renumber(j.source)));
   const placed = new Map<number, BoundExpr[]>();
   const where = conjuncts(plan.where).map(remap);
-  for (const term of plan.joins.slice(0, working).flatMap((j) => conjuncts(j.on))) {
+  for (const term of plan.joins.slice(0, working).flatMap((j) => (j.type === "inner" ? conjuncts(j.on) : []))) {
     if (term.kind === "const" && term.value === true) continue;
     const moved = remap(term);
     const last = maxSource(moved);
-    if (last <= 0) where.push(moved);
+    // A term reading a LEFT JOIN's source filters its padded rows too: after that join, as WHERE does.
+    if (last <= 0 || left.has(last)) where.push(moved);
     else placed.set(last, [...(placed.get(last) ?? []), moved]);
   }
   // A lateral table function stays lateral: it still comes after every source its arguments read.
   const joins: JoinStep[] = plan.sources.slice(1).map((_, i) => {
     const source = i + 1;
-    if (source <= working) return { type: "inner", source, strategy: plan.sources[i]!.call?.lateral === true ? { kind: "lateral" } : { kind: "nested-loop" }, on: all(placed.get(source) ?? []) };
-    const j = plan.joins[i]!;
-    return { ...j, on: remap(j.on) };
+    const j = source <= working ? plan.joins[i - 1] : plan.joins[i];
+    if (source <= working && !left.has(source)) {
+      return { type: "inner", source, strategy: plan.sources[i]!.call?.lateral === true ? { kind: "lateral" } : { kind: "nested-loop" }, on: all(placed.get(source) ?? []) };
+    }
+    return { ...j!, source, on: remap(j!.on) };
   });
   // Mapped first, so a table function's arguments read the renumbered sources.
   const { where: _where, sources: mapped, ...rest } = mapPlanExprs({ ...plan, joins: [] }, remap);

@@ -47,6 +47,8 @@ export interface MergedColumn {
   readonly name: string;
   readonly covers: ReadonlySet<number>;
   readonly expr: BoundExpr;
+  /** Whether `expr` is always its leftmost source's own value: not after a RIGHT or FULL join made it one (`*` names it so). */
+  readonly leftmost: boolean;
 }
 
 /** What an identifier resolved to: a stored column, a computed field (expression unbound yet), or a merged column. */

@@ -7,8 +7,8 @@
  * every surface.
  */
 
-import { and, between, col, ge, gt, like, lt } from "../../src/api/expressions.js";
-import { AND, BETWEEN, C, LIKE, access, c, ids, mut, rows, sel, type Case } from "./dsl.js";
+import { and, between, col, ge, gt, is, like, lt, val } from "../../src/api/expressions.js";
+import { AND, BETWEEN, C, I, L, LIKE, access, c, ids, mut, rows, sel, type Case } from "./dsl.js";
 
 const users = "users";
 const orders = "orders";
@@ -46,6 +46,25 @@ export const indexCases: readonly Case[] = [
   c("a delete through an index range", (t) => t(orders).delete().where(and(ge("user_id", "u5"), gt("id", 5))),
     { kind: "delete", table: orders, where: AND(C(">=", "user_id", "u5"), C(">", "id", 5)) }, "DELETE FROM orders WHERE user_id >= 'u5' AND id > 5", mut("delete", orders, 1),
     [sel(orders, ["id"], { where: C(">=", "user_id", "u3") }), rows(["id"], [4], [5])]),
+
+  // ---- IS a value: the equality a key serves, where it finds the rows = finds (IS NULL finds the NULL ones)
+  c("IS a value looks up an indexed column", (t) => t(users).select("id").where(is("city", "Paris")).explain(),
+    { kind: "explain", command: sel(users, ["id"], { where: C("is", "city", "Paris") }) }, "EXPLAIN SELECT id FROM users WHERE city IS 'Paris'", access("index-lookup")),
+  c("a value IS the primary key looks it up", (t) => t(users).select("id").where(is(val("u2"), col("id"))).explain(),
+    { kind: "explain", command: sel(users, ["id"], { where: C("is", L("u2"), I("id")) }) }, "EXPLAIN SELECT id FROM users WHERE 'u2' IS id", access("primary-key-lookup")),
+  c("IS a value: the rows = gives", (t) => t(users).select("id").where(is("city", "Paris")),
+    sel(users, ["id"], { where: C("is", "city", "Paris") }), "SELECT id FROM users WHERE city IS 'Paris'", ids("u1", "u3")),
+  c("IS NULL written as IS a NULL value finds the NULL rows", (t) => t(users).select("id").where(is("city", null)),
+    sel(users, ["id"], { where: C("is", "city", null) }), "SELECT id FROM users WHERE city IS NULL", ids("u4")),
+  c("IS a parameter looks up its value", null, null, ["SELECT id FROM users WHERE city IS ?", ["Rome"]], ids("u5")),
+  c("IS a parameter bound to NULL finds the NULL rows", null, null, ["SELECT id FROM users WHERE city IS ?", [null]], ids("u4")),
+  c("IS NOT a parameter bound to NULL finds the others", null, null, ["SELECT id FROM users WHERE city IS NOT ?", [null]], ids("u1", "u2", "u3", "u5")),
+  c("IS a parameter on the primary key, bound to NULL: no row", null, null, ["SELECT id FROM users WHERE id IS ?", [null]], ids()),
+  c("IS a parameter on the primary key", null, null, ["SELECT id FROM users WHERE ? IS id", ["u3"]], ids("u3")),
+  c("explain IS a parameter: a lookup", null, null, ["EXPLAIN SELECT id FROM users WHERE city IS ?", ["Rome"]], access("index-lookup")),
+  c("explain IS a parameter bound to NULL: a scan", null, null, ["EXPLAIN SELECT id FROM users WHERE city IS ?", [null]], access("scan")),
+  c("explain IS NOT a value: a scan", null, { kind: "explain", command: sel(users, ["id"], { where: C("is not", "city", "Paris") }) },
+    "EXPLAIN SELECT id FROM users WHERE city IS NOT 'Paris'", access("scan")),
 
   // ---- explain: the index and its range, the same from every surface
   c("explain a range", (t) => t(users).select("id").where(between("city", "A", "M")).explain(),

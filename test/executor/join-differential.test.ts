@@ -4,9 +4,10 @@
  * table of some of a table's rows), each join a comma, CROSS,
  * INNER, LEFT, RIGHT or FULL join on ON (a key, any two columns of a kind,
  * sometimes with a term on one side), USING or NATURAL, with WHERE terms
- * across the sources or testing NULLs, selecting `*` (a USING column
- * once, coalesced for RIGHT and FULL) or columns — must give SQLite's
- * answers, as multisets. A USING column two sources on the left have is
+ * across the sources or testing NULLs (some dropping an outer join's
+ * padded rows, which makes it inner, some keeping them: IS, coalesce,
+ * CASE, IS NOT TRUE), selecting `*` (a USING column once, coalesced for
+ * RIGHT and FULL) or columns — must give SQLite's answers, as multisets. A USING column two sources on the left have is
  * left out: SQLite takes the leftmost, storedb refuses it. SQLite refuses
  * `*` over a RIGHT or FULL join's USING column when a later source has a
  * column of that name ("ambiguous column name", its `*` names the merged
@@ -60,10 +61,37 @@ function joinQuery(seed: number, tables: readonly TableDef[]): string {
     const kind: Kind = r.chance(0.7) ? "number" : "text";
     return `${columnOf(r.pick(sources), kind) ?? `${sources[0]!.alias}.id`} = ${columnOf(s, kind) ?? `${s.alias}.id`}`;
   };
+  /** A test of one column: most reject NULL (a padded row fails them), some do not (IS NULL, IS, coalesce, CASE, IS NOT TRUE). */
   const term = (s: Source): string => {
     const c = r.pick(s.table.columns.filter((x) => kindOf(x.type) !== undefined));
-    if (r.chance(0.4)) return `${s.alias}.${c.name} IS ${r.chance(0.5) ? "NOT " : ""}NULL`;
-    return kindOf(c.type) === "number" ? `${s.alias}.${c.name} > ${r.int(40)}` : `${s.alias}.${c.name} >= '${r.pick(["b", "m", "p"])}'`;
+    const name = `${s.alias}.${c.name}`;
+    const number = kindOf(c.type) === "number";
+    const value = number ? String(r.int(40)) : `'${r.pick(["b", "m", "p"])}'`;
+    const plain = number ? `${name} > ${value}` : `${name} >= ${value}`;
+    switch (r.int(12)) {
+      case 0:
+      case 1:
+        return `${name} IS ${r.chance(0.5) ? "NOT " : ""}NULL`;
+      case 2:
+        return `${name} IS ${r.chance(0.3) ? "NOT " : ""}${value}`;
+      case 3: {
+        // IS against another source's column of the kind: TRUE when both are NULL.
+        const other = r.pick(sources.filter((x) => x !== s).length > 0 ? sources.filter((x) => x !== s) : [s]);
+        return `${name} IS ${r.chance(0.3) ? "NOT " : ""}${columnOf(other, number ? "number" : "text") ?? name}`;
+      }
+      case 4:
+        return number ? `coalesce(${name}, ${r.int(40)}) > ${value}` : `coalesce(${name}, 'z') >= ${value}`;
+      case 5:
+        return `CASE WHEN ${name} IS NULL THEN ${r.chance(0.5) ? "TRUE" : "FALSE"} ELSE ${plain} END`;
+      case 6:
+        return `(${plain}) IS ${r.chance(0.5) ? "NOT " : ""}${r.pick(["TRUE", "FALSE"])}`;
+      case 7:
+        return `NOT (${name} IS NULL)`;
+      case 8:
+        return number ? `${name} + 1 IN (${r.int(40)}, ${r.int(40)}, ${r.int(40)})` : `lower(${name}) < ${value}`;
+      default:
+        return plain;
+    }
   };
   /** A WHERE term: one source's, or an OR of two sources' (decided only once both are joined). */
   const whereTerm = (): string => (r.chance(0.25) ? `(${term(r.pick(sources))} OR ${term(r.pick(sources))})` : term(r.pick(sources)));

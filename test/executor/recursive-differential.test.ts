@@ -79,6 +79,19 @@ const queries: readonly { readonly sql: string; readonly params?: readonly Value
   ...[20, 90].map((limit) => ({ sql: `WITH RECURSIVE sub(id, d) AS (SELECT id, 0 FROM tree WHERE parent IS NULL UNION ALL SELECT t.id, d + 1 FROM sub JOIN tree t ON t.parent = sub.id LIMIT ${limit}) SELECT id, d FROM sub`, ordered: true })),
   ...[10, 60].map((limit) => ({ sql: `WITH RECURSIVE w(node, hops) AS (SELECT 3, 0 UNION ALL SELECT e.dst, hops + 1 FROM edges e JOIN w ON e.src = w.node WHERE hops < 6) SELECT node, hops FROM w LIMIT ${limit}`, ordered: true })),
   { sql: "WITH RECURSIVE w(node, hops) AS (SELECT 3, 0 UNION ALL SELECT e.dst, hops + 1 FROM edges e LEFT JOIN tree t ON t.id = e.dst + 1000 JOIN w ON e.src = w.node WHERE hops < 5) SELECT node, hops FROM w LIMIT 40", ordered: true },
+  // A LEFT JOIN before the recursive table: the recursive table is moved first past it (its ON stays its own), a term of a
+  // later ON reading its padded side goes after it, and a later ON that drops its padded rows makes it an inner join.
+  ...[1, 3].map((root) => ({
+    sql: `WITH RECURSIVE sub(id, depth, k) AS (SELECT id, 0, 0 FROM tree WHERE id = ? UNION ALL SELECT t.id, depth + 1, coalesce(c.w, -100) FROM tree t LEFT JOIN tree c ON c.parent = t.id AND c.w > 8 JOIN sub ON t.parent = sub.id) SELECT id, depth, k FROM sub`,
+    params: [root],
+  })),
+  ...[15, 70].map((limit) => ({
+    sql: `WITH RECURSIVE sub(id, depth, k) AS (SELECT id, 0, 0 FROM tree WHERE parent IS NULL UNION ALL SELECT t.id, depth + 1, c.id FROM tree t LEFT JOIN tree c ON c.id = t.id + 1 AND c.w > 0 JOIN sub ON t.parent = sub.id LIMIT ${limit}) SELECT id, depth, k FROM sub`,
+    ordered: true,
+  })),
+  { sql: "WITH RECURSIVE sub(id, depth) AS (SELECT id, 0 FROM tree WHERE id = ? UNION ALL SELECT t.id, depth + 1 FROM tree t LEFT JOIN tree c ON c.parent = t.id JOIN sub ON t.parent = sub.id AND coalesce(c.w, 0) >= 0 WHERE depth < 4) SELECT id, depth FROM sub", params: [2] },
+  { sql: "WITH RECURSIVE sub(id, depth) AS (SELECT id, 0 FROM tree WHERE id = ? UNION ALL SELECT t.id, depth + 1 FROM tree t LEFT JOIN tree p ON p.id = t.parent JOIN sub ON p.id = sub.id) SELECT id, depth FROM sub", params: [1] },
+  { sql: "WITH RECURSIVE w(node, hops) AS (SELECT 3, 0 UNION ALL SELECT e.dst, hops + 1 FROM edges e LEFT JOIN links l ON l.src = e.dst JOIN w ON e.src = w.node WHERE hops < 4 AND (l.id IS NULL OR l.id < 40)) SELECT node, hops FROM w" },
   // A fan-out and a LIMIT over the recursive table that reads far into it: only the rows wanted are made.
   { sql: "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + t.w FROM r JOIN tree t ON TRUE) SELECT n FROM r LIMIT 700", ordered: true },
   { sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c WHERE x % 99991 = 0 LIMIT 10", ordered: true },

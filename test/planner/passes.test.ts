@@ -66,10 +66,18 @@ const CASES: [SelectCommand, string, string?][] = [
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "inner", table: "b", on: eq({ type: "binary", op: "+", left: id("b.w"), right: lit(0) }, id("a.v")) }] }, "scan", "expression-hash"],
   [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: eq(id("a.v"), { type: "binary", op: "-", left: id("b.w"), right: id("b.a_id") }) }] }, "scan", "expression-hash"],
   // A RIGHT or FULL join keeps rows the first table's WHERE would drop: no lookup, no index order.
-  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "right", table: "b", on: eq(id("b.a_id"), id("a.id")) }], where: eq(id("a.id"), lit(3)) }, "scan", "index-nested-loop"],
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "right", table: "b", on: eq(id("b.a_id"), id("a.id")) }], where: { type: "or", operands: [eq(id("a.id"), lit(3)), { type: "is-null", expr: id("a.id") }] } }, "scan", "index-nested-loop"],
+  // Unless WHERE drops every row it pads with NULLs for a (`outer-joins.ts`): then it is an inner join, and a is looked up.
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "right", table: "b", on: eq(id("b.a_id"), id("a.id")) }], where: eq(id("a.id"), lit(3)) }, "primary-key-lookup", "index-nested-loop"],
+  // IS a value is an equality a key serves (IS NULL is not).
+  [{ kind: "select", table: "a", columns: "*", where: { type: "comparison", op: "is", left: id("k"), right: lit("k2") } }, "index-lookup"],
+  [{ kind: "select", table: "a", columns: "*", where: { type: "comparison", op: "is", left: lit(7), right: id("id") } }, "primary-key-lookup"],
+  [{ kind: "select", table: "a", columns: "*", where: { type: "comparison", op: "is not", left: id("id"), right: lit(7) } }, "scan"],
   [{ kind: "select", table: "a", columns: ["a.k", "b.w"], joins: [{ type: "full", table: "b", on: eq(id("b.k"), id("a.k")) }], orderBy: [{ column: "a.k" }, { column: "b.w" }, { column: "a.id" }], limit: 5 }, "scan", "hash"],
-  // A left join's WHERE is never its key: it filters after the join.
-  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: lit(true) }], where: eq(id("b.a_id"), id("a.id")) }, "scan", "nested-loop"],
+  // A left join's WHERE is never its key: it filters after the join (here it keeps b's NULLs: a.id IS NULL may hold).
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: lit(true) }], where: { type: "comparison", op: "is", left: id("b.a_id"), right: id("a.id") } }, "scan", "nested-loop"],
+  // One that drops b's NULLs makes it an inner join, whose WHERE equality is its key.
+  [{ kind: "select", table: "a", columns: ["a.id", "b.w"], joins: [{ type: "left", table: "b", on: lit(true) }], where: eq(id("b.a_id"), id("a.id")) }, "scan", "index-nested-loop"],
 ];
 
 test("every pass keeps results; the optimized plan takes the expected path", () => {
@@ -169,6 +177,34 @@ test("a recursive select's join equality written in WHERE gets the join's strate
     assert.ok(expected.rowCount > 1, JSON.stringify(cmd));
     assert.equal(run(s), expected, JSON.stringify(cmd));
   }
+});
+
+// A LEFT JOIN before the recursive table: the table moves first past it, so each step looks its rows up (it scanned b per step).
+test("a recursive select with a LEFT JOIN before its table is driven from it", () => {
+  const cmd = {
+    kind: "select",
+    from: {
+      kind: "with",
+      name: "r",
+      columns: ["n"],
+      select: {
+        kind: "select",
+        columns: [{ expr: lit(0), as: "n" }],
+        compound: [{ op: "union", select: { kind: "select", table: "b", columns: [{ expr: { type: "binary", op: "+", left: id("b.a_id"), right: lit(1) }, as: "n" }], joins: [{ type: "left", table: "a", on: eq(id("a.id"), id("b.a_id")) }, { type: "inner", table: "r", on: eq(id("b.a_id"), id("r.n")) }] } }],
+      },
+    },
+    columns: "*",
+  } as SelectCommand;
+  const plain = bindSelect(cmd, catalog, false);
+  const s = optimize(plain, catalog).statement as SelectPlan;
+  const recursion = s.sources[0]!.derived!.recursion!;
+  const step = recursion.steps[0]!;
+  assert.ok(step.sources[0]!.working !== undefined && !recursion.tagged);
+  assert.equal(step.joins.map((j) => [j.type, j.strategy.kind]), [["inner", "index-nested-loop"], ["left", "index-nested-loop"]]);
+  const run = (plan: SelectPlan) => runSelect(prepareSelect(plan, (t, c) => tables.get(t)?.position.get(c) ?? -1, 0), stores, []);
+  const expected = run(plain.statement as SelectPlan);
+  assert.ok(expected.rowCount > 1);
+  assert.equal(run(s), expected);
 });
 
 test("passes are pure: the input plan is not changed", () => {
