@@ -48,7 +48,10 @@ function table(): TableDef {
       { name: "n", type: "integer" },
     ],
     rows,
-    indexes: [["w_s", "s"]],
+    indexes: [
+      ["w_s", "s"],
+      ["w_ns", "n", "s"],
+    ],
   };
 }
 
@@ -79,7 +82,7 @@ function generate(r: Random): CollateQuery {
   const op = (): string => r.pick(["=", "<>", "<", "<=", ">", ">=", "IS", "IS NOT"]);
   const c = r.pick(COLLATIONS);
   const C = c.toUpperCase();
-  switch (r.int(13)) {
+  switch (r.int(14)) {
     case 0:
     case 1:
       return { sql: `SELECT id FROM w WHERE ${operand()} ${op()} ${operand()}`, params: [], ordered: false };
@@ -116,6 +119,13 @@ function generate(r: Random): CollateQuery {
       const pieces = ["*", "?", "[a-b]", "[^_]", "[]a]", "a", "A", " ", "[A-Z]", "é"];
       const pattern = Array.from({ length: 1 + r.int(3) }, () => r.pick(pieces)).join("");
       return { sql: `SELECT id FROM w WHERE s ${r.chance(0.3) ? "NOT " : ""}GLOB ${quote(pattern)}`, params: [], ordered: false };
+    }
+    case 12: {
+      // One key over the indexed s (alone, narrowed by a range, or after n held equal): a BINARY index walk is not this order.
+      const where = r.pick(["", ` WHERE s > ${literal()}`, ` WHERE n = ${r.int(10)}`]);
+      const direction = r.chance(0.5) ? " DESC" : "";
+      const limit = r.chance(0.6) ? ` LIMIT ${1 + r.int(20)}` : "";
+      return { sql: `SELECT s FROM w${where} ORDER BY s COLLATE ${C}${direction}${limit}`, params: [], ordered: true, keyed: c };
     }
     default:
       return { sql: `SELECT id, total(n) OVER (ORDER BY id) FROM w WHERE n < ? ORDER BY id LIMIT ? OFFSET ?`, params: [r.int(10), r.pick([-1, -7, 3, 0]), r.pick([-2, 0, 4])], ordered: true };

@@ -18,11 +18,11 @@ export function engines(tables: readonly TableDef[]): { ours: Engine; theirs: Sq
     const columns = Object.fromEntries(t.columns.map((c) => [c.name, c.type]));
     ours.execute({
       kind: "create-table",
-      schema: { name: t.name, columns, primary_key: { columns: ["id"] }, indexes: t.indexes.map(([name, column]) => ({ name, columns: [column] })) },
+      schema: { name: t.name, columns, primary_key: { columns: ["id"] }, indexes: t.indexes.map(([name, ...columns]) => ({ name, columns })) },
     });
     const types = t.columns.map((c) => `${c.name} ${c.type === "boolean" ? "INTEGER" : c.type.toUpperCase()}${c.name === "id" ? " PRIMARY KEY" : ""}`);
     theirs.exec(`CREATE TABLE ${t.name} (${types.join(", ")})`);
-    for (const [name, column] of t.indexes) theirs.exec(`CREATE INDEX ${name} ON ${t.name} (${column})`);
+    for (const [name, ...columns] of t.indexes) theirs.exec(`CREATE INDEX ${name} ON ${t.name} (${columns.join(", ")})`);
     ours.execute({ kind: "insert", table: t.name, rows: t.rows.map((row) => Object.fromEntries(t.columns.map((c, i) => [c.name, row[i] ?? null]))) });
     const insert = theirs.prepare(`INSERT INTO ${t.name} VALUES (${t.columns.map(() => "?").join(", ")})`);
     for (const row of t.rows) insert.run(...row.map(sqliteValue));
