@@ -21,7 +21,7 @@
 import type { Collation, CompoundArm, CompoundOperator, DerivedSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import { AggregateCollector, ExprBinder, OuterLink, bindContext, settle, type BindContext } from "./bind-expr.js";
+import { AggregateCollector, ExprBinder, OuterLink, bindContext, columnOf, settle, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
 import { bindJoins } from "./bind-join.js";
 import { bindWithTable, withTableSource } from "./bind-recursive.js";
@@ -114,7 +114,7 @@ export function bindColumns(columns: "*" | readonly SelectColumn[], sources: rea
       if (merged === undefined) out.push({ name: qualify(c), expr: expr(), column: c });
       else if (Math.min(...merged.covers) === s.index) out.push({ name: qualify(c), expr: merged.expr, column: c });
     };
-    s.table.columns.forEach((c, column) => push(c, () => ({ kind: "column", source: s.index, column, name: qualify(c), type: s.table.types[column]! })));
+    s.table.columns.forEach((c, column) => push(c, () => columnOf(s, column, qualify(c))));
     for (const [c, expr] of s.table.computed) push(c, () => all.bindComputed(s, expr));
   };
   if (columns === "*") {
@@ -168,7 +168,7 @@ function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[]
       if (column === undefined) {
         throw all.misuse(`ORDER BY column number ${e.value} is out of range: the select list has ${columns.length} column(s)`);
       }
-      return sortKey(column.expr, item, wrapped ?? explicitCollation(column.expr));
+      return sortKey(column.expr, item, wrapped ?? exprCollation(column.expr));
     }
     const result = e !== item.expr && e.type === "identifier" ? columns.find((c) => c.name === e.name) : undefined;
     if (result !== undefined) return sortKey(result.expr, item, wrapped);
@@ -177,7 +177,7 @@ function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[]
 }
 
 /** A sort key over `expr`: the item's direction and NULL place, and its collation, else the expression's own. */
-function sortKey(expr: BoundExpr, item: OrderBy, own: Collation | undefined = explicitCollation(expr)): SortKey {
+function sortKey(expr: BoundExpr, item: OrderBy, own: Collation | undefined = exprCollation(expr)): SortKey {
   const collation = textual(item.collation ?? own, [expr]);
   return { expr, ...sortOrder(item), ...(collation === undefined ? {} : { collation }) };
 }

@@ -127,8 +127,8 @@ export type BoundExpr =
   | { readonly kind: "const"; readonly value: Value; readonly type?: "real" }
   /** A parameter slot; `type` when it stands for a JSON literal of that type (the JSON plan cache). */
   | { readonly kind: "param"; readonly index: number; readonly type?: "text" | "integer" | "real" | "boolean" | "null" }
-  /** Column `column` (position in the stored row) of source `source` (position in the FROM/JOIN list). */
-  | { readonly kind: "column"; readonly source: number; readonly column: number; readonly name: string; readonly type: ColumnType }
+  /** Column `column` (position in the stored row) of source `source` (position in the FROM/JOIN list); `collation`: a derived column's (`TableShape.collations`). */
+  | { readonly kind: "column"; readonly source: number; readonly column: number; readonly name: string; readonly type: ColumnType; readonly collation?: TextCollation }
   | { readonly kind: "compare"; readonly op: CompareOp; readonly left: BoundExpr; readonly right: BoundExpr; readonly collation?: TextCollation }
   | { readonly kind: "is-null"; readonly expr: BoundExpr; readonly not: boolean }
   /** Null-safe equality (SQL `IS`, `IS NOT DISTINCT FROM`): TRUE when both sides are NULL or equal, never NULL; `not` negates. */
@@ -328,6 +328,8 @@ export interface Source {
 export interface TableShape {
   readonly columns: readonly string[];
   readonly types: readonly ColumnType[];
+  /** Each column's collation other than binary, when one has one: a derived column's is its select's expression's, as SQLite's. */
+  readonly collations?: readonly (TextCollation | undefined)[];
 }
 
 /** A select read as a table: its rows as columns of these names and types (`planner/derived-table.ts`). */

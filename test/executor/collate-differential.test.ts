@@ -82,7 +82,7 @@ function generate(r: Random): CollateQuery {
   const op = (): string => r.pick(["=", "<>", "<", "<=", ">", ">=", "IS", "IS NOT"]);
   const c = r.pick(COLLATIONS);
   const C = c.toUpperCase();
-  switch (r.int(14)) {
+  switch (r.int(15)) {
     case 0:
     case 1:
       return { sql: `SELECT id FROM w WHERE ${operand()} ${op()} ${operand()}`, params: [], ordered: false };
@@ -126,6 +126,13 @@ function generate(r: Random): CollateQuery {
       const direction = r.chance(0.5) ? " DESC" : "";
       const limit = r.chance(0.6) ? ` LIMIT ${1 + r.int(20)}` : "";
       return { sql: `SELECT s FROM w${where} ORDER BY s COLLATE ${C}${direction}${limit}`, params: [], ordered: true, keyed: c };
+    }
+    case 13: {
+      // A derived or WITH table's column carries its select's collation, beneath any COLLATE the outer query writes.
+      const inner = `SELECT id, s COLLATE ${C} AS s, t${r.chance(0.3) ? ` COLLATE ${r.pick(COLLATIONS).toUpperCase()}` : ""} AS t FROM w`;
+      const from = r.chance(0.5) ? `(${inner}) AS d` : "d";
+      const test = r.pick([`${operand()} ${op()} ${operand()}`, `s IN (${literal()}, ${literal()})`, `${operand()} BETWEEN ${operand()} AND ${operand()}`]);
+      return { sql: `${from === "d" ? `WITH d AS (${inner}) ` : ""}SELECT id FROM ${from} WHERE ${test}`, params: [], ordered: false };
     }
     default:
       return { sql: `SELECT id, total(n) OVER (ORDER BY id) FROM w WHERE n < ? ORDER BY id LIMIT ? OFFSET ?`, params: [r.int(10), r.pick([-1, -7, 3, 0]), r.pick([-2, 0, 4])], ordered: true };
