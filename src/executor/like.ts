@@ -36,9 +36,8 @@ export interface CharClass {
 
 /** Whether code point `c` is in `cls`. */
 export function inClass(cls: CharClass, c: number): boolean {
-  let inside = false;
-  for (const [lo, hi] of cls.ranges) if (c >= lo && c <= hi) inside = true;
-  return inside !== cls.negated;
+  for (const [lo, hi] of cls.ranges) if (c >= lo && c <= hi) return !cls.negated;
+  return cls.negated;
 }
 
 /** One pattern position: a character (folded for LIKE), any character (`_`, GLOB's `?`), or a GLOB class. */
@@ -105,6 +104,9 @@ export function literalMatcher(chars: readonly number[], prefix: boolean, casele
 
 const WORD_BITS = 31;
 
+/** How many characters beyond ASCII a matcher keeps the class bits of: a text of more distinct ones finds the rest each time. */
+const REST_CACHE = 1024;
+
 /**
  * The Shift-And automaton over `words` words of 31 states each; `caseless`:
  * a lower-case ASCII letter token also matches its upper case (LIKE's
@@ -140,13 +142,18 @@ export function automaton(tokens: readonly Token[], stars: readonly boolean[], c
   for (let c = 0; c < 128; c++) for (let w = 0; w < words; w++) ascii[c * words + w]! |= any[w]!;
   for (const mask of other.values()) for (let w = 0; w < words; w++) mask[w]! |= any[w]!;
   for (const [c, mask] of other) for (const [cls, w, b] of classes) if (inClass(cls, c)) mask[w]! |= b;
-  // A character beyond ASCII the pattern does not name: the `any` bits, and those of the classes that hold it.
+  // A character beyond ASCII the pattern does not name: the `any` bits, and those of the classes that hold it,
+  // found once per character (a class may hold thousands of ranges, a text repeat one character throughout).
+  const seen = new Map<number, Int32Array>();
   const rest =
     classes.length === 0
       ? (): Int32Array => any
       : (c: number): Int32Array => {
-          const mask = Int32Array.from(any);
+          let mask = seen.get(c);
+          if (mask !== undefined) return mask;
+          mask = Int32Array.from(any);
           for (const [cls, w, b] of classes) if (inClass(cls, c)) mask[w]! |= b;
+          if (seen.size < REST_CACHE) seen.set(c, mask);
           return mask;
         };
   stars.forEach((star, j) => {

@@ -23,6 +23,11 @@ export interface Name {
   readonly span: Span;
 }
 
+/** A key's or index's column, with the COLLATE written after it (lowering takes BINARY only). */
+export interface KeyColumn extends Name {
+  readonly collation?: Name;
+}
+
 // ---------------------------------------------------------------- expressions
 
 /** `is` and `is not` are null-safe: NULL is NULL, and the answer is never NULL. */
@@ -383,7 +388,7 @@ export interface Returning {
 
 /** `ON CONFLICT [(target)] DO NOTHING | DO UPDATE SET ...`. */
 export interface OnConflictClause {
-  readonly target?: readonly Name[];
+  readonly target?: readonly KeyColumn[];
   readonly action: "nothing" | "update";
   /** DO UPDATE's SET list (empty for DO NOTHING). */
   readonly assignments: readonly Assignment[];
@@ -484,8 +489,8 @@ export interface ColumnDef {
 }
 
 export type TableConstraint =
-  | { readonly kind: "primary-key"; readonly name?: Name; readonly columns: readonly Name[]; readonly span: Span }
-  | { readonly kind: "unique"; readonly name?: Name; readonly columns: readonly Name[]; readonly span: Span }
+  | { readonly kind: "primary-key"; readonly name?: Name; readonly columns: readonly KeyColumn[]; readonly span: Span }
+  | { readonly kind: "unique"; readonly name?: Name; readonly columns: readonly KeyColumn[]; readonly span: Span }
   | {
       readonly kind: "foreign-key";
       readonly name?: Name;
@@ -520,7 +525,7 @@ export interface CreateIndexStmt {
   readonly ifNotExists: boolean;
   readonly name: Name;
   readonly table: Name;
-  readonly columns: readonly Name[];
+  readonly columns: readonly KeyColumn[];
   readonly span: Span;
 }
 

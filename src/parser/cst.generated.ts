@@ -319,7 +319,7 @@ export interface OnConflictClauseCstNode extends CstNode {
 export type OnConflictClauseCstChildren = {
   On: IToken[];
   Conflict: IToken[];
-  nameList?: NameListCstNode[];
+  keyColumnList?: KeyColumnListCstNode[];
   Do: IToken[];
   Nothing?: IToken[];
   Update?: IToken[];
@@ -483,9 +483,10 @@ export type TableConstraintCstChildren = {
   Identifier?: IToken[];
   Primary?: IToken[];
   Key?: (IToken)[];
-  nameList?: (NameListCstNode)[];
+  keyColumnList?: (KeyColumnListCstNode)[];
   Unique?: IToken[];
   Foreign?: IToken[];
+  nameList?: NameListCstNode[];
   referencesClause?: ReferencesClauseCstNode[];
   Check?: IToken[];
   LParen?: IToken[];
@@ -520,6 +521,28 @@ export type NameListCstChildren = {
   RParen: IToken[];
 };
 
+export interface KeyColumnListCstNode extends CstNode {
+  name: "keyColumnList";
+  children: KeyColumnListCstChildren;
+}
+
+export type KeyColumnListCstChildren = {
+  LParen: IToken[];
+  keyColumn: (KeyColumnCstNode)[];
+  Comma?: IToken[];
+  RParen: IToken[];
+};
+
+export interface KeyColumnCstNode extends CstNode {
+  name: "keyColumn";
+  children: KeyColumnCstChildren;
+}
+
+export type KeyColumnCstChildren = {
+  Identifier: (IToken)[];
+  Collate?: IToken[];
+};
+
 export interface DropTableStatementCstNode extends CstNode {
   name: "dropTableStatement";
   children: DropTableStatementCstChildren;
@@ -545,7 +568,7 @@ export type CreateIndexStatementCstChildren = {
   Exists?: IToken[];
   Identifier: (IToken)[];
   On: IToken[];
-  nameList: NameListCstNode[];
+  keyColumnList: KeyColumnListCstNode[];
 };
 
 export interface DropIndexStatementCstNode extends CstNode {

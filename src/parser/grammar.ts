@@ -643,7 +643,7 @@ class SqlGrammar extends CstParser {
   readonly onConflictClause = this.RULE("onConflictClause", () => {
     this.CONSUME(T.On);
     this.CONSUME(T.Conflict);
-    this.OPTION(() => this.SUBRULE(this.nameList));
+    this.OPTION(() => this.SUBRULE(this.keyColumnList));
     this.CONSUME(T.Do);
     this.OR(
       (this.alternatives.onConflictClause ??= [
@@ -866,20 +866,20 @@ class SqlGrammar extends CstParser {
           ALT: () => {
             this.CONSUME(T.Primary);
             this.CONSUME(T.Key);
-            this.SUBRULE(this.nameList);
+            this.SUBRULE(this.keyColumnList);
           },
         },
         {
           ALT: () => {
             this.CONSUME(T.Unique);
-            this.SUBRULE2(this.nameList);
+            this.SUBRULE2(this.keyColumnList);
           },
         },
         {
           ALT: () => {
             this.CONSUME(T.Foreign);
             this.CONSUME2(T.Key);
-            this.SUBRULE3(this.nameList);
+            this.SUBRULE(this.nameList);
             this.SUBRULE(this.referencesClause);
           },
         },
@@ -919,6 +919,25 @@ class SqlGrammar extends CstParser {
     this.CONSUME(T.RParen);
   });
 
+  /** `(a, b COLLATE name, …)`: a key's or index's columns, each with a COLLATE allowed (lowering takes BINARY only). */
+  readonly keyColumnList = this.RULE("keyColumnList", () => {
+    this.CONSUME(T.LParen);
+    this.SUBRULE(this.keyColumn);
+    this.MANY(() => {
+      this.CONSUME(T.Comma);
+      this.SUBRULE2(this.keyColumn);
+    });
+    this.CONSUME(T.RParen);
+  });
+
+  readonly keyColumn = this.RULE("keyColumn", () => {
+    this.CONSUME(T.Identifier);
+    this.OPTION(() => {
+      this.CONSUME(T.Collate);
+      this.CONSUME2(T.Identifier);
+    });
+  });
+
   /** After DROP. */
   readonly dropTableStatement = this.RULE("dropTableStatement", () => {
     this.CONSUME(T.Table);
@@ -941,7 +960,7 @@ class SqlGrammar extends CstParser {
     this.CONSUME(T.Identifier);
     this.CONSUME(T.On);
     this.CONSUME2(T.Identifier);
-    this.SUBRULE(this.nameList);
+    this.SUBRULE(this.keyColumnList);
   });
 
   /** `INDEX [IF EXISTS] name`, after DROP. */

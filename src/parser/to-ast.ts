@@ -218,6 +218,13 @@ class AstBuilder {
     return { text: image, quoted: false, span: this.tokenSpan(token) };
   }
 
+  private keyColumns(node: C.KeyColumnListCstNode): A.KeyColumn[] {
+    return node.children.keyColumn.map((column) => {
+      const [name, collation] = column.children.Identifier.map((token) => this.name(token));
+      return collation === undefined ? name! : { ...name!, collation };
+    });
+  }
+
   private names(tokens: readonly IToken[]): A.Name[] {
     const out: A.Name[] = [];
     for (const token of tokens) out.push(this.name(token));
@@ -585,7 +592,7 @@ class AstBuilder {
   private onConflict(node: C.OnConflictClauseCstNode): A.OnConflictClause {
     const c = node.children;
     const start = c.On[0]!.startOffset;
-    const target = c.nameList ? { target: this.names(c.nameList[0]!.children.Identifier) } : {};
+    const target = c.keyColumnList ? { target: this.keyColumns(c.keyColumnList[0]!) } : {};
     if (c.Nothing) return { ...target, action: "nothing", assignments: [], span: this.span(start, endOf(c.Nothing[0]!)) };
     const assignments = this.assignments(c.assignment!);
     if (!c.expression) return { ...target, action: "update", assignments, span: this.span(start, last(assignments).span.end) };
@@ -736,12 +743,13 @@ class AstBuilder {
       const expr = this.expression(c.expression![0]!);
       return { kind: "check", ...label, expr, span: this.span(first.startOffset, endOf(c.RParen![0]!)) };
     }
-    const list = c.nameList![0]!;
-    const columns = this.names(list.children.Identifier);
     if (c.referencesClause) {
+      const columns = this.names(c.nameList![0]!.children.Identifier);
       const references = this.references(c.referencesClause[0]!);
       return { kind: "foreign-key", ...label, columns, references, span: this.span(first.startOffset, references.span.end) };
     }
+    const list = c.keyColumnList![0]!;
+    const columns = this.keyColumns(list);
     const span = this.span(first.startOffset, endOf(list.children.RParen[0]!));
     return c.Primary ? { kind: "primary-key", ...label, columns, span } : { kind: "unique", ...label, columns, span };
   }
@@ -764,14 +772,14 @@ class AstBuilder {
 
   private createIndex(node: C.CreateIndexStatementCstNode, start: number): A.CreateIndexStmt {
     const c = node.children;
-    const list = c.nameList[0]!;
+    const list = c.keyColumnList[0]!;
     return {
       kind: "create-index",
       unique: c.Unique !== undefined,
       ifNotExists: c.If !== undefined,
       name: this.name(c.Identifier[0]!),
       table: this.name(c.Identifier[1]!),
-      columns: this.names(list.children.Identifier),
+      columns: this.keyColumns(list),
       span: this.span(start, endOf(list.children.RParen[0]!)),
     };
   }

@@ -23,7 +23,13 @@ export function bindCreateTableAs(cmd: CreateTableFromSelect, catalog: Catalog, 
   const existing = catalog.table(cmd.table);
   if (existing !== undefined && cmd.ifNotExists === true) return { statement: { kind: "create-table", schema: existing.schema, ifNotExists: true }, params: context.params.list() };
   const select = bindSelectPlan({ ...cmd.select, output: "arrays" }, catalog, context);
-  const { columns, types } = describeDerived(select, context.misuse, "a table made from a select");
+  const { columns, types, collations } = describeDerived(select, context.misuse, "a table made from a select");
+  // SQLite's table would declare the column so; storedb's columns are BINARY only (docs/decisions.md, Collations).
+  const collated = collations?.findIndex((c) => c !== undefined) ?? -1;
+  if (collated >= 0) {
+    const column = columns[collated]!;
+    throw new StoreError(context.misuse, `Column "${column}" of a table made from a select would be COLLATE ${collations![collated]!.toUpperCase()}, and a column cannot be declared so: drop the COLLATE from the select, and write it in the queries that read the column`);
+  }
   // A result named by its text (`count(*)`) is no column name: say how to give it one.
   for (const column of columns) {
     if (!isValidIdentifier(column)) throw new StoreError("invalid_name", `Invalid column name ${JSON.stringify(column)} for "${cmd.table}": give the result column a valid name with AS (${IDENTIFIER_RULE})`);

@@ -19,7 +19,7 @@ import { withTables, type WithTables } from "./bind-recursive.js";
 import type { AggregateName, Expression, SelectCommand } from "../commands/types.js";
 import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
-import { comparisonCollation, explicitCollation, textual } from "./collation.js";
+import { comparisonCollation, explicitCollation, exprCollation, textual } from "./collation.js";
 import { FUNCTIONS, argKind, arity, functionNamed, readsClock } from "./functions.js";
 import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy, TextCollation } from "./plan.js";
 import { Numbering } from "./numbering.js";
@@ -222,7 +222,7 @@ export class ExprBinder {
         });
         // As SQLite: a list of one constant is `expr = value` (its parser rewrites it so); any other list takes the operand's own collation only.
         const single = values.length === 1 && !some(values[0]!, readsRows);
-        const collation = single ? comparisonCollation(expr, values[0]!) : textual(explicitCollation(expr), [expr, ...values]);
+        const collation = single ? comparisonCollation(expr, values[0]!) : textual(exprCollation(expr), [expr, ...values]);
         return { kind: "in", expr, values, not: e.not === true, ...collated(collation) };
       }
       case "between": {
@@ -328,7 +328,7 @@ export class ExprBinder {
       }
     }
     if (r.kind === "column") {
-      return { kind: "column", source: r.source.index, column: r.column, name, type: sourceColumnType(r.source, r.column) };
+      return columnOf(r.source, r.column, name);
     }
     if (r.kind === "merged") return r.merged.expr;
     return this.bindComputed(r.source, r.expr, depth + 1);
@@ -593,6 +593,12 @@ export class ExprBinder {
  * columns, lag's default) must keep what this returns, or the value reaches
  * its typed use unchecked.
  */
+/** Column `column` of `source` as named `name`, with its collation when it is a derived column with one. */
+export function columnOf(source: ScopeSource, column: number, name: string): BoundExpr {
+  const collation = source.table.collations?.[column];
+  return { kind: "column", source: source.index, column, name, type: sourceColumnType(source, column), ...(collation === undefined ? {} : { collation }) };
+}
+
 export function settle(params: ParamUses, e: BoundExpr, family: Family, of: string): BoundExpr {
   constrain(params, e, family, of);
   return typedWhenRead(e) ? { kind: "assert-type", expr: e, type: family, of } : e;

@@ -34,7 +34,7 @@
 import type { CompoundArm, SelectCommand, WithTable } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import type { BindContext } from "./bind-expr.js";
-import { derivedColumns, derivedTableInfo, describeDerived, readFromJson, selectTypes, storedType } from "./derived-table.js";
+import { derivedColumns, derivedTableInfo, describeDerived, readFromJson, selectCollations, selectTypes, storedType } from "./derived-table.js";
 import type { Count, DerivedTable, OutputColumn, SelectPlan, StaticType, TableShape } from "./plan.js";
 import { driveFrom } from "./recursive-drive.js";
 import type { ScopeSource } from "./scope.js";
@@ -124,7 +124,10 @@ function bindAnew(table: WithTable, context: BindContext, bind: BindSelect, coun
     const firstTypes = selectTypes(select);
     const bounds = { ...optional("limit", count(limit, "limit")), ...optional("offset", count(offset, "offset")) };
     const untyped = (type: StaticType): boolean => type === "null" || type === "unknown";
-    for (let shape: TableShape = { columns, types: firstTypes.map((type, j) => (untyped(type) ? "integer" : storedType(type, columns[j]!, context.misuse, "a derived table", readFromJson(select, j)))) }; ; ) {
+    // A column's collation is its first rows' (SQLite's, from the selects before the recursive ones).
+    const collations = selectCollations(select);
+    const collated = collations === undefined ? {} : { collations };
+    for (let shape: TableShape = { ...collated, columns, types: firstTypes.map((type, j) => (untyped(type) ? "integer" : storedType(type, columns[j]!, context.misuse, "a derived table", readFromJson(select, j)))) }; ; ) {
       const steps = arms.map((arm) => bindStep(arm.select, frame, shape, bind, misuse));
       const types = firstTypes.map((type, j) => {
         const column = columns[j]!;
@@ -132,11 +135,11 @@ function bindAnew(table: WithTable, context: BindContext, bind: BindSelect, coun
         return storedType(unified, column, context.misuse, "a derived table", readFromJson(select, j) || steps.some((step) => readFromJson(step, j)));
       });
       // A column widened by a recursive select (integer to real) is read as real by them too: bind them again over it.
-      if (types.some((type, j) => type !== shape.types[j])) shape = { columns: shape.columns, types };
+      if (types.some((type, j) => type !== shape.types[j])) shape = { ...collated, columns: shape.columns, types };
       else {
         const tagged = steps.length > 1 || steps.some((step) => workingSource(step) !== 0);
         const recursion = { name, working: workingTableName(name), op, steps: tagged ? steps.map(tag) : steps, tagged, ...bounds };
-        return { select, columns, types, recursion };
+        return { select, columns, types, ...collated, recursion };
       }
     }
   } finally {

@@ -21,7 +21,7 @@
 import type { Collation, CompoundArm, CompoundOperator, FromSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import { AggregateCollector, ExprBinder, OuterLink, bindContext, settle, type BindContext } from "./bind-expr.js";
+import { AggregateCollector, ExprBinder, OuterLink, bindContext, columnOf, settle, type BindContext } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
 import { bindCalls } from "./bind-call.js";
 import { bindJoins } from "./bind-join.js";
@@ -30,8 +30,8 @@ import { bindWithTable, withTableSource } from "./bind-recursive.js";
 import { WindowCarry, WindowCollector, holdsWindow, sortOrder } from "./bind-window.js";
 import type { BoundExpr, CompoundStep, Count, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, TableCall, WindowCall, Windowing } from "./plan.js";
 import { derivedTableInfo, derivedTableName, describeDerived } from "./derived-table.js";
-import { explicitCollation, exprCollation, textual } from "./collation.js";
-import { Scope, sourceColumnType, type ScopeSource } from "./scope.js";
+import { exprCollation, textual } from "./collation.js";
+import { Scope, type ScopeSource } from "./scope.js";
 import { VISIBLE_COLUMNS, callTableInfo, isTableFunction } from "./table-functions.js";
 import { familyOf, typeOf, unify } from "./static-types.js";
 import type { Catalog, TableInfo } from "./table-info.js";
@@ -133,7 +133,7 @@ export function bindColumns(columns: "*" | readonly SelectColumn[], sources: rea
     };
     // A table function's hidden columns (json, root) are read by name only, as in SQLite.
     const shown = s.call === undefined ? s.table.columns : s.table.columns.slice(0, VISIBLE_COLUMNS);
-    shown.forEach((c, column) => push(c, () => ({ kind: "column", source: s.index, column, name: qualify(c), type: sourceColumnType(s, column) })));
+    shown.forEach((c, column) => push(c, () => columnOf(s, column, qualify(c))));
     for (const [c, expr] of s.table.computed) push(c, () => all.bindComputed(s, expr));
   };
   if (columns === "*") {
@@ -187,7 +187,7 @@ function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[]
       if (column === undefined) {
         throw all.misuse(`ORDER BY column number ${e.value} is out of range: the select list has ${columns.length} column(s)`);
       }
-      return sortKey(column.expr, item, wrapped ?? explicitCollation(column.expr));
+      return sortKey(column.expr, item, wrapped ?? exprCollation(column.expr));
     }
     const result = e !== item.expr && e.type === "identifier" ? columns.find((c) => c.name === e.name) : undefined;
     if (result !== undefined) return sortKey(result.expr, item, wrapped);
@@ -196,7 +196,7 @@ function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[]
 }
 
 /** A sort key over `expr`: the item's direction and NULL place, and its collation, else the expression's own. */
-function sortKey(expr: BoundExpr, item: OrderBy, own: Collation | undefined = explicitCollation(expr)): SortKey {
+function sortKey(expr: BoundExpr, item: OrderBy, own: Collation | undefined = exprCollation(expr)): SortKey {
   const collation = textual(item.collation ?? own, [expr]);
   return { expr, ...sortOrder(item), ...(collation === undefined ? {} : { collation }) };
 }

@@ -17,7 +17,7 @@ import type { Collation, Expression, FrameAggregateName, FrameBoundSpec, OrderBy
 import { assertNever } from "../errors.js";
 import type { ExprBinder } from "./bind-expr.js";
 import type { BoundExpr, FrameBound, SortKey, StaticType, WindowCall, WindowFrame } from "./plan.js";
-import { explicitCollation, textual } from "./collation.js";
+import { exprCollation, textual } from "./collation.js";
 import { Numbering } from "./numbering.js";
 import { typeOf } from "./static-types.js";
 import { mapChildren, some } from "./walk.js";
@@ -149,7 +149,7 @@ function sortKey(item: OrderBy, binder: ExprBinder, depth: number): SortKey {
  * refused rather than half honoured (sorted by it, grouped without it).
  */
 function binaryOnly(expr: BoundExpr, collation: Collation | undefined, binder: ExprBinder, clause: string): BoundExpr {
-  const other = textual(collation ?? explicitCollation(expr), [expr]);
+  const other = textual(collation ?? exprCollation(expr), [expr]);
   if (other !== undefined) throw binder.misuse(`A window's ${clause} cannot take COLLATE ${other.toUpperCase()}: windows sort and group texts by BINARY only`);
   return expr;
 }

@@ -11,7 +11,8 @@
 
 import type { ColumnType } from "../commands/types.js";
 import { StoreError } from "../errors.js";
-import type { DerivedTable, SelectPlan, StaticType, TableShape } from "./plan.js";
+import type { DerivedTable, SelectPlan, StaticType, TableShape, TextCollation } from "./plan.js";
+import { exprCollation, textual } from "./collation.js";
 import { typedWhenRead } from "./bind-expr.js";
 import { typeOf } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
@@ -30,7 +31,14 @@ export function derivedTableName(index: number): string {
 export function describeDerived(plan: SelectPlan, misuse: "sql_error" | "invalid_request", what = "a derived table", names?: readonly string[]): DerivedTable {
   const columns = derivedColumns(plan, misuse, names, what);
   const types = selectTypes(plan).map((type, i) => storedType(type, columns[i]!, misuse, what, readFromJson(plan, i)));
-  return { select: plan, columns, types };
+  const collations = selectCollations(plan);
+  return { select: plan, columns, types, ...(collations === undefined ? {} : { collations }) };
+}
+
+/** The collation other than binary of each column `plan` yields (a compound's by `Compound.collations`); undefined when none has one. */
+export function selectCollations(plan: SelectPlan): readonly (TextCollation | undefined)[] | undefined {
+  const collations = plan.columns.map((c, i) => textual(plan.compound?.collations?.[i] ?? exprCollation(c.expr), [c.expr]));
+  return collations.some((c) => c !== undefined) ? collations : undefined;
 }
 
 /** The static type of each column `plan` yields (a compound's, unified over its selects). */
@@ -61,9 +69,9 @@ const capitalized = (text: string): string => text.charAt(0).toUpperCase() + tex
 
 /** The derived source at `index` (or rows of another `name` in the plan) as the binder and the passes see a table. */
 export function derivedTableInfo(index: number, shape: TableShape, name = derivedTableName(index)): TableInfo {
-  const { columns, types } = shape;
+  const { columns, types, collations } = shape;
   const schema = { name, columns: Object.fromEntries(columns.map((c, i) => [c, types[i]!])) };
-  return { name, schema, columns, types, position: new Map(columns.map((c, i) => [c, i])), computed: new Map(), keys: [] };
+  return { name, schema, columns, types, ...(collations === undefined ? {} : { collations }), position: new Map(columns.map((c, i) => [c, i])), computed: new Map(), keys: [] };
 }
 
 /** A derived column's type: a number that may be integer or real reads as real; a column of no known type is refused. */

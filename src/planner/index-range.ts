@@ -68,7 +68,7 @@ function narrowing(terms: readonly BoundExpr[], position: number, text: boolean)
 }
 
 /** The direction in which walking `key` past its first `fixed` columns gives ORDER BY's order; undefined when it does not. */
-function servedOrder(orderBy: readonly SortKey[], key: KeyInfo, fixed: number): "asc" | "desc" | undefined {
+function servedOrder(orderBy: readonly SortKey[], key: KeyInfo, fixed: number, types: TableInfo["types"]): "asc" | "desc" | undefined {
   const held = new Set(key.positions.slice(0, fixed));
   const rest = orderBy.filter((k) => !(k.expr.kind === "column" && k.expr.source === 0 && held.has(k.expr.column)));
   const wanted = key.positions.slice(fixed);
@@ -76,7 +76,9 @@ function servedOrder(orderBy: readonly SortKey[], key: KeyInfo, fixed: number): 
   const direction = rest[0]?.direction;
   // The walk puts NULL first going up and last going down: a key that wants it elsewhere is not served.
   const nullsAsWalked = (k: SortKey): boolean => k.nulls === undefined || k.nulls === (k.direction === "asc" ? "first" : "last");
-  const fits = rest.every((k, i) => k.expr.kind === "column" && k.expr.source === 0 && k.expr.column === wanted[i] && k.direction === direction && nullsAsWalked(k));
+  // The walk orders texts by code point: a text key sorted in NOCASE or RTRIM is not served.
+  const binary = (k: SortKey, column: number): boolean => k.collation === undefined || types[column] !== "text";
+  const fits = rest.every((k, i) => k.expr.kind === "column" && k.expr.source === 0 && k.expr.column === wanted[i] && k.direction === direction && nullsAsWalked(k) && binary(k, k.expr.column));
   return fits ? direction : undefined;
 }
 
@@ -89,7 +91,7 @@ export function chooseRange(table: TableInfo, terms: readonly BoundExpr[], eq: R
     const next = key.positions[fixed];
     const found: Narrowing = next === undefined ? {} : narrowing(terms, next, table.types[next] === "text");
     const bounds = found.lower !== undefined && found.upper !== undefined ? 2 : found.lower !== undefined || found.upper !== undefined ? 1 : 0;
-    const direction = order === undefined || order.orderBy.length === 0 ? undefined : servedOrder(order.orderBy, key, fixed);
+    const direction = order === undefined || order.orderBy.length === 0 ? undefined : servedOrder(order.orderBy, key, fixed, table.types);
     const serves = direction !== undefined && (order?.limited ?? false);
     // A LIKE is used only without bounds on the column (both narrow it; one range walk takes one).
     const like = bounds === 0 ? found.like : undefined;

@@ -69,6 +69,7 @@ import type {
   FromItem,
   InsertStmt,
   JoinClause,
+  KeyColumn,
   Name,
   OrderItem,
   References,
@@ -102,7 +103,7 @@ export function lowerSql(stmt: Statement, catalog?: Catalog): Command {
     case "drop-table":
       return stmt.ifExists ? { kind: "drop-table", table: name(stmt.table), ifExists: true } : { kind: "drop-table", table: name(stmt.table) };
     case "create-index": {
-      const columns = distinctNames(stmt.columns, "index");
+      const columns = keyNames(stmt.columns, "index");
       const index = stmt.unique ? { name: name(stmt.name), columns, unique: true } : { name: name(stmt.name), columns };
       return stmt.ifNotExists ? { kind: "create-index", table: name(stmt.table), index, ifNotExists: true } : { kind: "create-index", table: name(stmt.table), index };
     }
@@ -570,7 +571,7 @@ function lowerOnConflict(stmt: InsertStmt): { onConflict?: OnConflict } {
     return { onConflict: { action: stmt.or === "ignore" ? "nothing" : "replace" } };
   }
   if (clause === undefined) return {};
-  const target = clause.target === undefined ? {} : { target: distinctNames(clause.target, "ON CONFLICT target") };
+  const target = clause.target === undefined ? {} : { target: keyNames(clause.target, "ON CONFLICT target") };
   if (clause.action === "nothing") return { onConflict: { ...target, action: "nothing" } };
   const where = clause.where === undefined ? {} : { where: lowerExpr(clause.where) };
   return { onConflict: { ...target, action: "update", set: lowerAssignments(clause.assignments), ...where } };
@@ -671,10 +672,10 @@ function lowerCreateTable(stmt: CreateTableStmt): CreateTableCommand {
   for (const constraint of stmt.constraints) {
     switch (constraint.kind) {
       case "primary-key":
-        setPrimaryKey(distinctNames(constraint.columns, "PRIMARY KEY"), constraint.span);
+        setPrimaryKey(keyNames(constraint.columns, "PRIMARY KEY"), constraint.span);
         break;
       case "unique":
-        unique.push({ columns: distinctNames(constraint.columns, "UNIQUE") });
+        unique.push({ columns: keyNames(constraint.columns, "UNIQUE") });
         break;
       case "foreign-key":
         foreignKeys.push(foreignKey(distinctNames(constraint.columns, "FOREIGN KEY"), constraint.references, constraint.span));
@@ -1102,15 +1103,25 @@ function lowerOrderItem(item: OrderItem): OrderBy {
  * hash and order texts by code point), with what to write instead.
  */
 function binaryColumn(column: ColumnDef): void {
-  if (column.collation === undefined) return;
-  const collation = collationNamed(column.collation);
+  binaryOnly(column.name, column.collation);
+}
+
+/** A key's, index's or ON CONFLICT target's columns, each COLLATE on them BINARY (as `binaryColumn`), free of duplicates. */
+function keyNames(list: readonly KeyColumn[], what: string): string[] {
+  for (const column of list) binaryOnly(column, column.collation);
+  return distinctNames(list, what);
+}
+
+function binaryOnly(column: Name, written: Name | undefined): void {
+  if (written === undefined) return;
+  const collation = collationNamed(written);
   if (collation === "binary") return;
   const upper = collation.toUpperCase();
-  const normal = `${collation === "nocase" ? "lower" : "rtrim"}(${column.name.text})`;
+  const normal = `${collation === "nocase" ? "lower" : "rtrim"}(${column.text})`;
   throw new SqlError(
     "sql_error",
-    `Column ${column.name.text} cannot be declared COLLATE ${upper}: storedb's columns, keys and indexes compare texts by BINARY only. Write COLLATE ${upper} in the queries that compare or sort it (WHERE ${column.name.text} = ? COLLATE ${upper}), or store the normalized text (${normal}) under a UNIQUE key`,
-    at(column.collation.span),
+    `Column ${column.text} cannot be declared COLLATE ${upper}: storedb's columns, keys and indexes compare texts by BINARY only. Write COLLATE ${upper} in the queries that compare or sort it (WHERE ${column.text} = ? COLLATE ${upper}), or store the normalized text (${normal}) under a UNIQUE key`,
+    at(written.span),
   );
 }
 

@@ -130,8 +130,9 @@ export type BoundExpr =
   /**
    * Column `column` (position in the stored row) of source `source` (position in the FROM/JOIN list).
    * `unknown`: a table function's column whose values are read from JSON (json_each's key, value, atom), typed as each row is read.
+   * `collation`: a derived column's (`TableShape.collations`).
    */
-  | { readonly kind: "column"; readonly source: number; readonly column: number; readonly name: string; readonly type: ColumnType | "unknown" }
+  | { readonly kind: "column"; readonly source: number; readonly column: number; readonly name: string; readonly type: ColumnType | "unknown"; readonly collation?: TextCollation }
   | { readonly kind: "compare"; readonly op: CompareOp; readonly left: BoundExpr; readonly right: BoundExpr; readonly collation?: TextCollation }
   | { readonly kind: "is-null"; readonly expr: BoundExpr; readonly not: boolean }
   /** Null-safe equality (SQL `IS`, `IS NOT DISTINCT FROM`): TRUE when both sides are NULL or equal, never NULL; `not` negates. */
@@ -355,6 +356,8 @@ export interface TableCall {
 export interface TableShape {
   readonly columns: readonly string[];
   readonly types: readonly ColumnType[];
+  /** Each column's collation other than binary, when one has one: a derived column's is its select's expression's, as SQLite's. */
+  readonly collations?: readonly (TextCollation | undefined)[];
 }
 
 /** A select read as a table: its rows as columns of these names and types (`planner/derived-table.ts`). */

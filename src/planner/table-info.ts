@@ -9,6 +9,7 @@
  */
 
 import type { ColumnType, Expression, TableSchema } from "../commands/types.js";
+import type { TextCollation } from "./plan.js";
 
 export type KeyKind = "primary" | "unique" | "index";
 
@@ -25,6 +26,8 @@ export interface TableInfo {
   readonly schema: TableSchema;
   readonly columns: readonly string[];
   readonly types: readonly ColumnType[];
+  /** A derived table's columns' collations, when one has one (`TableShape.collations`). */
+  readonly collations?: readonly (TextCollation | undefined)[];
   readonly position: ReadonlyMap<string, number>;
   readonly computed: ReadonlyMap<string, Expression>;
   /** Primary key first, then unique keys (unique constraints, then unique indexes), then secondary indexes. */

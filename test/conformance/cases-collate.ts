@@ -99,6 +99,11 @@ export const collateCases: readonly Case[] = [
     (t) => t(users).select(over(rowNumber(), { orderBy: [col("name").collate("nocase")] }).as("r")),
     sel(users, [AS({ type: "window", name: "row_number", over: { orderBy: [{ expr: COLL(I("name"), "nocase") }] } }, "r")]),
     "SELECT row_number() OVER (ORDER BY name COLLATE NOCASE) AS r FROM users", misuse),
+  c("a derived table's column keeps its select's collation", null, null, "SELECT id FROM (SELECT id, name COLLATE NOCASE AS n FROM users) WHERE n = 'ADA'", ids("u1")),
+  c("a WITH table's collated column yields to an explicit COLLATE", null, null, "WITH d AS (SELECT id, name COLLATE NOCASE AS n FROM users) SELECT id FROM d WHERE n = 'ada' COLLATE BINARY", ids()),
+  c("a derived table's collated column sorts in its collation", null, null, "SELECT n FROM (SELECT CASE WHEN age > 30 THEN upper(name) ELSE name END COLLATE NOCASE AS n FROM users) ORDER BY n", rows(["n"], ["ADA"], ["Bob"], ["Cy"], ["DEE"], ["Eve"])),
+  c("a window's ORDER BY refuses a derived column's collation", null, null, "SELECT row_number() OVER (ORDER BY n) AS r FROM (SELECT name COLLATE NOCASE AS n FROM users)", misuse),
+  c("a table made from a select refuses a collated column", null, null, "CREATE TABLE made AS SELECT name COLLATE NOCASE AS n FROM users", err("sql_error")),
   c("an unknown collation", null, null, "SELECT id FROM users WHERE name = 'a' COLLATE klingon", err("sql_error")),
   c("a JSON collation outside the three", null, sel(users, ["id"], { where: C("=", "name", COLL(L("a"), "klingon")) }), null, err("invalid_request")),
 

@@ -62,4 +62,15 @@ test("time linear in the text: `*a*a*…*b` over a long run of a", () => {
   assert.ok(performance.now() - start < 1000, "took more than a second");
 });
 
+test("a large class against a long text beyond ASCII: each character's class bits found once", () => {
+  // 16k one-character ranges from U+4E00, none holding é; then a class holding é among as many.
+  const ranges = Array.from({ length: 16_000 }, (_, i) => String.fromCodePoint(0x4e00 + 2 * i)).join("");
+  const text = "é".repeat(100_000);
+  const start = performance.now();
+  assert.is(compileGlob(`*[${ranges}]*`).test(text), false);
+  assert.is(compileGlob(`[${ranges}é]*`).test(text), true);
+  assert.is(compileGlob(`*[^${ranges}]`).test(`${text}\u4e00`), false);
+  assert.ok(performance.now() - start < 1000, "took more than a second");
+});
+
 test.run();

@@ -12,8 +12,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { Value } from "../../src/commands/types.js";
-import { engines, run, sameRows } from "./support/both-engines.js";
+import { engines, runDifferential } from "./support/both-engines.js";
 import { dataset, generateQuery, querySeed } from "./support/sql-generator.js";
 
 const RUN_SEED = Number(process.env["DIFF_SEED"] ?? 20261122);
@@ -24,24 +23,11 @@ const tables = dataset();
 const { ours, theirs } = engines(tables);
 
 test(`${ONLY === undefined ? COUNT : 1} random queries agree with SQLite (DIFF_SEED=${RUN_SEED})`, () => {
-  let nonEmpty = 0;
-  let ordered = 0;
-  const indexes = ONLY === undefined ? Array.from({ length: COUNT }, (_, i) => i) : [ONLY];
-  for (const i of indexes) {
-    const query = generateQuery(querySeed(RUN_SEED, i), tables);
-    const replay = `replay: DIFF_SEED=${RUN_SEED} DIFF_QUERY=${i} npm test -- sql-differential\n${query.sql}\nparams ${JSON.stringify(query.params)}`;
-    let answers: { ours: Value[][]; theirs: Value[][] };
-    try {
-      answers = run(ours, theirs, query);
-    } catch (error) {
-      assert.unreachable(`${replay}\nfailed: ${(error as Error).message}`);
-      return;
-    }
-    const show = (rows: Value[][]): string => JSON.stringify(rows.slice(0, 12)) + (rows.length > 12 ? ` … (${rows.length} rows)` : "");
-    assert.ok(sameRows(answers.ours, answers.theirs, query.ordered), `${replay}\nstoredb ${show(answers.ours)}\nsqlite  ${show(answers.theirs)}`);
-    if (answers.ours.length > 0) nonEmpty++;
-    if (query.ordered) ordered++;
-  }
+  const { nonEmpty, ordered } = runDifferential(ours, theirs, {
+    indexes: ONLY === undefined ? Array.from({ length: COUNT }, (_, i) => i) : [ONLY],
+    generate: (i) => generateQuery(querySeed(RUN_SEED, i), tables),
+    replay: (i) => `DIFF_SEED=${RUN_SEED} DIFF_QUERY=${i} npm test -- sql-differential`,
+  });
   if (ONLY === undefined) {
     // The generator must produce queries that mean something: most return rows, many in order.
     assert.ok(nonEmpty > COUNT * 0.5, `only ${nonEmpty} of ${COUNT} queries returned rows`);

@@ -216,6 +216,11 @@ test("what the command form cannot hold is a sql_error at the offending token", 
     ["CREATE TABLE t (a TEXT COLLATE rtrim)", "Column a cannot be declared COLLATE RTRIM", 31],
     ["CREATE TABLE t (a TEXT COLLATE binary COLLATE binary)", "Column a has a second COLLATE", 38],
     ["ALTER TABLE t ADD COLUMN a TEXT COLLATE NOCASE", "Column a cannot be declared COLLATE NOCASE", 40],
+    ["CREATE UNIQUE INDEX i ON t (s COLLATE NOCASE)", "Column s cannot be declared COLLATE NOCASE", 38],
+    ["CREATE TABLE t (s TEXT, UNIQUE (s COLLATE nocase))", "Column s cannot be declared COLLATE NOCASE", 42],
+    ["CREATE TABLE t (s TEXT, PRIMARY KEY (s COLLATE RTRIM))", "Column s cannot be declared COLLATE RTRIM", 47],
+    ["INSERT INTO t (s) VALUES ('x') ON CONFLICT (s COLLATE NOCASE) DO NOTHING", "Column s cannot be declared COLLATE NOCASE", 54],
+    ["CREATE INDEX i ON t (s COLLATE klingon)", "no such collation sequence: klingon", 31],
   ];
   for (const [sql, message, offset] of cases) {
     const error = failure(sql);
@@ -225,6 +230,15 @@ test("what the command form cannot hold is a sql_error at the offending token", 
     assert.is(error.position?.line, 1);
     assert.is(error.position?.column, offset + 1);
   }
+});
+
+test("COLLATE BINARY on a key's, an index's or an ON CONFLICT target's column is every column's: it lowers as without it", () => {
+  const pairs = [
+    ["CREATE UNIQUE INDEX i ON t (a, s COLLATE binary)", "CREATE UNIQUE INDEX i ON t (a, s)"],
+    ["CREATE TABLE t (s TEXT, a INT, PRIMARY KEY (s COLLATE BINARY), UNIQUE (a, s COLLATE \"binary\"))", "CREATE TABLE t (s TEXT, a INT, PRIMARY KEY (s), UNIQUE (a, s))"],
+    ["INSERT INTO t (s) VALUES (1) ON CONFLICT (s COLLATE BINARY) DO NOTHING", "INSERT INTO t (s) VALUES (1) ON CONFLICT (s) DO NOTHING"],
+  ];
+  for (const [collated, plain] of pairs) assert.equal(lower(collated!), lower(plain!), collated);
 });
 
 test("COLLATE lowers to its node, a name in any case; around an ORDER BY item it is the item's collation; LIMIT -1 is none", () => {

@@ -4,6 +4,7 @@
  * multisets, or in order when the query orders them totally; reals to 1e-9
  * relative. Shared by the differential tests of SQL text.
  */
+import * as assert from "uvu/assert";
 import { Engine } from "../../../src/catalog/engine.js";
 import type { RowsResult } from "../../../src/commands/results.js";
 import type { Value } from "../../../src/commands/types.js";
@@ -18,11 +19,11 @@ export function engines(tables: readonly TableDef[]): { ours: Engine; theirs: Sq
     const columns = Object.fromEntries(t.columns.map((c) => [c.name, c.type]));
     ours.execute({
       kind: "create-table",
-      schema: { name: t.name, columns, primary_key: { columns: ["id"] }, indexes: t.indexes.map(([name, column]) => ({ name, columns: [column] })) },
+      schema: { name: t.name, columns, primary_key: { columns: ["id"] }, indexes: t.indexes.map(([name, ...columns]) => ({ name, columns })) },
     });
     const types = t.columns.map((c) => `${c.name} ${c.type === "boolean" ? "INTEGER" : c.type.toUpperCase()}${c.name === "id" ? " PRIMARY KEY" : ""}`);
     theirs.exec(`CREATE TABLE ${t.name} (${types.join(", ")})`);
-    for (const [name, column] of t.indexes) theirs.exec(`CREATE INDEX ${name} ON ${t.name} (${column})`);
+    for (const [name, ...columns] of t.indexes) theirs.exec(`CREATE INDEX ${name} ON ${t.name} (${columns.join(", ")})`);
     ours.execute({ kind: "insert", table: t.name, rows: t.rows.map((row) => Object.fromEntries(t.columns.map((c, i) => [c.name, row[i] ?? null]))) });
     const insert = theirs.prepare(`INSERT INTO ${t.name} VALUES (${t.columns.map(() => "?").join(", ")})`);
     for (const row of t.rows) insert.run(...row.map(sqliteValue));
@@ -53,4 +54,38 @@ export function run(ours: Engine, theirs: SqliteDatabase, query: Query): { ours:
   const mine = (result.rows as Record<string, Value>[]).map((row) => result.columns.map((c) => normal(row[c])));
   const other = theirs.prepare(query.sql).raw().all(...query.params.map(sqliteValue)).map((row) => row.map(normal));
   return { ours: mine, theirs: other };
+}
+
+/** A generated differential run: which queries, and how a failure says to replay one. */
+export interface DifferentialRun<Q extends Query> {
+  /** The query numbers to run (all of the run, or the one being replayed). */
+  readonly indexes: readonly number[];
+  readonly generate: (i: number) => Q;
+  /** The line that replays query `i` (its environment and test file). */
+  readonly replay: (i: number) => string;
+  /** Both answers as compared (as they are, unless the query leaves something open). */
+  readonly compared?: (query: Q, answers: { ours: Value[][]; theirs: Value[][] }) => { ours: Value[][]; theirs: Value[][] };
+}
+
+/** Runs each query on both engines and asserts their answers agree; returns how many gave rows and how many were ordered. */
+export function runDifferential<Q extends Query>(ours: Engine, theirs: SqliteDatabase, spec: DifferentialRun<Q>): { nonEmpty: number; ordered: number } {
+  let nonEmpty = 0;
+  let ordered = 0;
+  for (const i of spec.indexes) {
+    const query = spec.generate(i);
+    const replay = `replay: ${spec.replay(i)}\n${query.sql}\nparams ${JSON.stringify(query.params)}`;
+    let answers: { ours: Value[][]; theirs: Value[][] };
+    try {
+      answers = run(ours, theirs, query);
+    } catch (error) {
+      assert.unreachable(`${replay}\nfailed: ${(error as Error).message}`);
+      return { nonEmpty, ordered };
+    }
+    const { ours: a, theirs: b } = spec.compared?.(query, answers) ?? answers;
+    const show = (rows: Value[][]): string => JSON.stringify(rows.slice(0, 12)) + (rows.length > 12 ? ` … (${rows.length} rows)` : "");
+    assert.ok(sameRows(a, b, query.ordered), `${replay}\nstoredb ${show(answers.ours)}\nsqlite  ${show(answers.theirs)}`);
+    if (answers.ours.length > 0) nonEmpty++;
+    if (query.ordered) ordered++;
+  }
+  return { nonEmpty, ordered };
 }

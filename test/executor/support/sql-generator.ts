@@ -138,8 +138,8 @@ export interface TableDef {
   readonly name: string;
   readonly columns: readonly Column[];
   readonly rows: readonly (readonly Value[])[];
-  /** Secondary indexes, `[name, column]`: created alike in both engines. */
-  readonly indexes: readonly (readonly [string, string])[];
+  /** Secondary indexes, `[name, column, …]`: created alike in both engines. */
+  readonly indexes: readonly (readonly [string, string, ...string[]])[];
 }
 
 const TEXTS = ["", "a", "A", "ab", "Ab", "abc", "b", "B", "ba", "x_y", "50%", "é", "É", "😀", "a😀b", " a ", "it's", "zz", "Paris", "paris", "Rome"];
