@@ -121,15 +121,15 @@ export function bindColumns(columns: "*" | readonly SelectColumn[], sources: rea
   const out: OutputColumn[] = [];
   // Named as `*` names them: qualified by source when there are several.
   const qualified = sources.length > 1;
-  // A USING column is its leftmost source's, and holds what the bare name reads: named as that source's column while it is
-  // its value, by its bare name once a RIGHT or FULL join coalesced it (as SQLite names it). `*` shows it there only;
-  // `t.*` shows every column of t, the others of its USING columns as t's own (SQLite's `*` and `t.*` alike).
+  // `*` shows a USING column once, where its leftmost source's column stands, holding what the bare name reads: named as
+  // that source's column while it is its value, by its bare name once a RIGHT or FULL join coalesced it (as SQLite names
+  // it). `t.*` shows every column of t as t's own, named `t.c`: a bare name there could meet another result column's.
   const allOf = (s: ScopeSource, everySource: boolean): void => {
     const qualify = (c: string): string => (qualified ? `${s.name}.${c}` : c);
     const push = (c: string, expr: () => BoundExpr): void => {
-      const merged = all.scope.merged.find((m) => m.name === c && m.covers.has(s.index));
+      const merged = everySource ? all.scope.merged.find((m) => m.name === c && m.covers.has(s.index)) : undefined;
       if (merged !== undefined && Math.min(...merged.covers) === s.index) out.push({ name: merged.leftmost ? qualify(c) : c, expr: merged.expr, column: c });
-      else if (merged === undefined || !everySource) out.push({ name: qualify(c), expr: expr(), column: c });
+      else if (merged === undefined) out.push({ name: qualify(c), expr: expr(), column: c });
     };
     // A table function's hidden columns (json, root) are read by name only, as in SQLite.
     const shown = s.call === undefined ? s.table.columns : s.table.columns.slice(0, VISIBLE_COLUMNS);

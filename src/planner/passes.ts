@@ -53,7 +53,12 @@ function readsSource(e: BoundExpr, s: number): boolean {
   return some(e, (x) => x.kind === "column" && x.source === s);
 }
 
-/** A value no row can make NULL: a constant, or a parameter the plan was bound for a value of a type (`param-types.ts`). */
+/**
+ * A value no row can make NULL: a constant, or a parameter the plan was
+ * bound for a value of a type (`param-types.ts`). This, and `possible()` in
+ * `outer-joins.ts`, rely on a typed slot never being run with a value of
+ * another type or NULL: the plan cache binds a plan per parameter types.
+ */
 function neverNull(e: BoundExpr): boolean {
   return (e.kind === "const" && e.value !== null) || (e.kind === "param" && e.type !== undefined && e.type !== "null");
 }

@@ -24,8 +24,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Engine } from "../../src/catalog/engine.js";
 import type { Value } from "../../src/commands/types.js";
-import { StoreError } from "../../src/errors.js";
-import { generator, ours, theirs, type Statement } from "./support/sql-generator.js";
+import { generator, theirs, writeBoth, type Statement } from "./support/sql-generator.js";
 import { Sqlite, normal, type SqliteDatabase } from "./support/sqlite.js";
 
 const RUN_SEED = Number(process.env["DIFF_SEED"] ?? 20261204);
@@ -98,14 +97,9 @@ test(`${SEQUENCES} random UPDATE … FROM sequences agree with SQLite, RETURNING
     for (let step = 0; step < 14; step++) {
       const where = `DIFF_SEED=${RUN_SEED} sequence ${sequence} step ${step}`;
       const s = statement(rnd, nextSrc);
-      const got = theirs(db, s);
-      let mine: string | undefined;
-      try {
-        mine = ours(engine.execute({ kind: "sql", sql: s.sql, params: s.params }).result);
-      } catch (error) {
-        if (!(error instanceof StoreError)) throw error;
+      const { mine, got, refused } = writeBoth(engine, db, s, where);
+      if (refused !== undefined) {
         failed++;
-        assert.ok(got.error !== undefined, `${where}: storedb refused what SQLite ran (${error.message})\n  ${s.sql} ${JSON.stringify(s.params)}`);
         const rows = tables(engine, db);
         assert.is(rows.ours, rows.theirs, `${where}: the rows after a refusal`);
         continue;

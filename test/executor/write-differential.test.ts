@@ -24,7 +24,7 @@ import { Engine } from "../../src/catalog/engine.js";
 import type { Result } from "../../src/commands/results.js";
 import type { TransactionStep, Value } from "../../src/commands/types.js";
 import { StoreError } from "../../src/errors.js";
-import { generator, ours, theirs, type Statement } from "./support/sql-generator.js";
+import { generator, ours, theirs, writeBoth, type Statement } from "./support/sql-generator.js";
 import { Sqlite, normal, type SqliteDatabase } from "./support/sqlite.js";
 
 const RUN_SEED = Number(process.env["DIFF_SEED"] ?? 20261125);
@@ -134,14 +134,9 @@ test(`${SEQUENCES} random write sequences agree with SQLite, RETURNING answers a
         }
       } else {
         const s = statement(rnd);
-        const got = theirs(db, s);
-        let mine: string | undefined;
-        try {
-          mine = ours(engine.execute({ kind: "sql", sql: s.sql, params: s.params }).result);
-        } catch (error) {
-          if (!(error instanceof StoreError)) throw error;
+        const { mine, got, refused } = writeBoth(engine, db, s, where);
+        if (refused !== undefined) {
           failed++;
-          assert.ok(got.error !== undefined, `${where}: storedb refused what SQLite ran (${error.message})\n  ${s.sql} ${JSON.stringify(s.params)}`);
           continue;
         }
         assert.is(got.error, undefined, `${where}: SQLite refused what storedb ran\n  ${s.sql} ${JSON.stringify(s.params)}`);

@@ -39,7 +39,10 @@
  * alone.
  */
 
+import * as assert from "uvu/assert";
+import type { Engine } from "../../../src/catalog/engine.js";
 import type { Result } from "../../../src/commands/results.js";
+import { StoreError } from "../../../src/errors.js";
 import type { Value } from "../../../src/commands/types.js";
 import { normal, sqliteValue, type SqliteDatabase } from "./sqlite.js";
 
@@ -122,6 +125,23 @@ export function theirs(db: SqliteDatabase, s: Statement): { answer?: string; err
     return { answer: answer(prepared.raw().all(...params)) };
   } catch (error) {
     return { error: (error as Error).message };
+  }
+}
+
+/**
+ * One write statement on both engines: storedb's RETURNING answer and
+ * SQLite's outcome, or `refused` (storedb's error message) when storedb
+ * refused it — which the caller counts — after asserting SQLite refused it
+ * too. `where` names the step in a failure.
+ */
+export function writeBoth(engine: Engine, db: SqliteDatabase, s: Statement, where: string): { mine?: string; got: { answer?: string; error?: string }; refused?: string } {
+  const got = theirs(db, s);
+  try {
+    return { mine: ours(engine.execute({ kind: "sql", sql: s.sql, params: s.params }).result), got };
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    assert.ok(got.error !== undefined, `${where}: storedb refused what SQLite ran (${error.message})\n  ${s.sql} ${JSON.stringify(s.params)}`);
+    return { got, refused: error.message };
   }
 }
 
