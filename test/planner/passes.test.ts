@@ -6,7 +6,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Table } from "../../src/catalog/table.js";
-import type { Expression, SelectCommand, TableSchema, Value } from "../../src/commands/types.js";
+import type { Expression, Join, SelectCommand, TableSchema, Value } from "../../src/commands/types.js";
 import { prepareSelect, runSelect } from "../../src/executor/index.js";
 import { checkSchema } from "../../src/planner/bind-create.js";
 import { bindSelect } from "../../src/planner/bind-select.js";
@@ -147,22 +147,20 @@ test("subqueries: each gets its strategy, and every pass keeps results", () => {
 });
 
 // A recursive select's join condition written in WHERE: moved into the join's ON (`recursive-drive.ts`), it is looked up, not a nested loop per step.
+/** `WITH RECURSIVE r(n) AS (SELECT 0 UNION SELECT <key> + 1 FROM <table> <joins> [WHERE …]) SELECT * FROM r`. */
+function recursiveWalk(joins: readonly Join[], where?: SelectCommand["where"], table = "b", key = "b.a_id"): SelectCommand {
+  const step = { kind: "select", table, columns: [{ expr: { type: "binary", op: "+", left: id(key), right: lit(1) }, as: "n" }], joins, ...(where === undefined ? {} : { where }) };
+  return {
+    kind: "select",
+    from: { kind: "with", name: "r", columns: ["n"], select: { kind: "select", columns: [{ expr: lit(0), as: "n" }], compound: [{ op: "union", select: step }] } },
+    columns: "*",
+  } as SelectCommand;
+}
+
+const runPlan = (plan: SelectPlan) => runSelect(prepareSelect(plan, (t, c) => tables.get(t)?.position.get(c) ?? -1, 0), stores, []);
+
 test("a recursive select's join equality written in WHERE gets the join's strategy", () => {
-  const walk = (where: SelectCommand["where"], table = "b", key = "b.a_id"): SelectCommand =>
-    ({
-      kind: "select",
-      from: {
-        kind: "with",
-        name: "r",
-        columns: ["n"],
-        select: {
-          kind: "select",
-          columns: [{ expr: lit(0), as: "n" }],
-          compound: [{ op: "union", select: { kind: "select", table, columns: [{ expr: { type: "binary", op: "+", left: id(key), right: lit(1) }, as: "n" }], joins: [{ type: "inner", table: "r", on: lit(true) }], where } }],
-        },
-      },
-      columns: "*",
-    }) as SelectCommand;
+  const walk = (where: SelectCommand["where"], table = "b", key = "b.a_id"): SelectCommand => recursiveWalk([{ type: "inner", table: "r", on: lit(true) }], where, table, key);
   for (const [cmd, strategy] of [
     [walk(eq(id("b.a_id"), id("r.n"))), "index-nested-loop"],
     [walk({ type: "and", operands: [eq(id("r.n"), id("b.a_id")), cmp("<", id("b.w"), lit(20))] }), "index-nested-loop"],
@@ -172,39 +170,27 @@ test("a recursive select's join equality written in WHERE gets the join's strate
     const s = optimize(plain, catalog).statement as SelectPlan;
     const step = s.sources[0]!.derived!.recursion!.steps[0]!;
     assert.is(step.joins[0]?.strategy.kind, strategy, JSON.stringify(cmd));
-    const run = (plan: SelectPlan) => runSelect(prepareSelect(plan, (t, c) => tables.get(t)?.position.get(c) ?? -1, 0), stores, []);
-    const expected = run(plain.statement as SelectPlan);
+    const expected = runPlan(plain.statement as SelectPlan);
     assert.ok(expected.rowCount > 1, JSON.stringify(cmd));
-    assert.equal(run(s), expected, JSON.stringify(cmd));
+    assert.equal(runPlan(s), expected, JSON.stringify(cmd));
   }
 });
 
 // A LEFT JOIN before the recursive table: the table moves first past it, so each step looks its rows up (it scanned b per step).
 test("a recursive select with a LEFT JOIN before its table is driven from it", () => {
-  const cmd = {
-    kind: "select",
-    from: {
-      kind: "with",
-      name: "r",
-      columns: ["n"],
-      select: {
-        kind: "select",
-        columns: [{ expr: lit(0), as: "n" }],
-        compound: [{ op: "union", select: { kind: "select", table: "b", columns: [{ expr: { type: "binary", op: "+", left: id("b.a_id"), right: lit(1) }, as: "n" }], joins: [{ type: "left", table: "a", on: eq(id("a.id"), id("b.a_id")) }, { type: "inner", table: "r", on: eq(id("b.a_id"), id("r.n")) }] } }],
-      },
-    },
-    columns: "*",
-  } as SelectCommand;
+  const cmd = recursiveWalk([
+    { type: "left", table: "a", on: eq(id("a.id"), id("b.a_id")) },
+    { type: "inner", table: "r", on: eq(id("b.a_id"), id("r.n")) },
+  ]);
   const plain = bindSelect(cmd, catalog, false);
   const s = optimize(plain, catalog).statement as SelectPlan;
   const recursion = s.sources[0]!.derived!.recursion!;
   const step = recursion.steps[0]!;
   assert.ok(step.sources[0]!.working !== undefined && !recursion.tagged);
   assert.equal(step.joins.map((j) => [j.type, j.strategy.kind]), [["inner", "index-nested-loop"], ["left", "index-nested-loop"]]);
-  const run = (plan: SelectPlan) => runSelect(prepareSelect(plan, (t, c) => tables.get(t)?.position.get(c) ?? -1, 0), stores, []);
-  const expected = run(plain.statement as SelectPlan);
+  const expected = runPlan(plain.statement as SelectPlan);
   assert.ok(expected.rowCount > 1);
-  assert.equal(run(s), expected);
+  assert.equal(runPlan(s), expected);
 });
 
 test("passes are pure: the input plan is not changed", () => {
