@@ -21,6 +21,7 @@ import { ExprBinder, type BindContext, type OuterLink } from "./bind-expr.js";
 import type { BoundExpr, JoinStep } from "./plan.js";
 import { Scope, type MergedColumn, type ScopeSource } from "./scope.js";
 import { typeOf, unify } from "./static-types.js";
+import { conjunction, TRUE } from "./walk.js";
 
 export interface BoundJoins {
   readonly steps: readonly JoinStep[];
@@ -28,7 +29,6 @@ export interface BoundJoins {
   readonly merged: readonly MergedColumn[];
 }
 
-const TRUE: BoundExpr = { kind: "const", value: true };
 const NESTED_LOOP = { kind: "nested-loop" } as const;
 
 /** `sources[0]` is FROM's; `sources[i + 1]` is what `joins[i]` joins. */
@@ -63,7 +63,7 @@ export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[
       return left.equality(l, r);
     });
     merged = [...merged.filter((m) => !replaced.has(m)), ...made];
-    const on = terms.length === 0 ? TRUE : terms.length === 1 ? terms[0]! : { kind: "and" as const, operands: terms };
+    const on = conjunction(terms);
     return { type, source, strategy: NESTED_LOOP, on, using: columns };
   });
   return { steps, merged };

@@ -20,7 +20,7 @@ import type { Assignment, BoundExpr, ConflictPlan, InsertSelect, InsertValue, Ou
 import { familyOf, typeOf, type Family } from "./static-types.js";
 import { Scope, tableScope } from "./scope.js";
 import type { Catalog, TableInfo } from "./table-info.js";
-import { some } from "./walk.js";
+import { some, TRUE } from "./walk.js";
 
 /** Shared: most insert cells of a wide batch are defaults; one frozen value serves them all. */
 const DEFAULT: InsertValue = Object.freeze({ kind: "default" });
@@ -250,8 +250,6 @@ export function bindUpdate(cmd: UpdateCommand, catalog: Catalog, slots: boolean,
       : { access: { kind: "scan" } as const, where: TRUE, from: { ...join.select, where } };
   return { statement: { kind: "update", table: table.name, ...rows, set, ...returning }, params: context.params.list() };
 }
-
-const TRUE: BoundExpr = { kind: "const", value: true };
 
 /**
  * UPDATE … FROM's join: `from` and its `joins` bound as a select's sources

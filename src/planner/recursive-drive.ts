@@ -31,14 +31,7 @@
 import { maxSource } from "./where-placement.js";
 import { wherePlacement } from "./where-placement.js";
 import type { BoundExpr, JoinStep, SelectPlan } from "./plan.js";
-import { conjuncts, mapExpr, mapPlanExprs } from "./walk.js";
-
-const TRUE: BoundExpr = { kind: "const", value: true };
-
-function all(terms: readonly BoundExpr[]): BoundExpr {
-  if (terms.length === 0) return TRUE;
-  return terms.length === 1 ? terms[0]! : { kind: "and", operands: terms };
-}
+import { conjunction, conjuncts, mapExpr, mapPlanExprs } from "./walk.js";
 
 /** `plan` with source `working` first, when only inner joins come before it, and WHERE's equalities in the ON of the inner joins they belong to. */
 export function driveFrom(plan: SelectPlan, working: number): SelectPlan {
@@ -66,14 +59,14 @@ function workingFirst(plan: SelectPlan, working: number): SelectPlan {
     const source = i + 1;
     const j = source <= working ? plan.joins[i - 1] : plan.joins[i];
     if (source <= working && !left.has(source)) {
-      return { type: "inner", source, strategy: plan.sources[i]!.call?.lateral === true ? { kind: "lateral" } : { kind: "nested-loop" }, on: all(placed.get(source) ?? []) };
+      return { type: "inner", source, strategy: plan.sources[i]!.call?.lateral === true ? { kind: "lateral" } : { kind: "nested-loop" }, on: conjunction(placed.get(source) ?? []) };
     }
     return { ...j!, source, on: remap(j!.on) };
   });
   // Mapped first, so a table function's arguments read the renumbered sources.
   const { where: _where, sources: mapped, ...rest } = mapPlanExprs({ ...plan, joins: [] }, remap);
   const sources = [mapped[working]!, ...mapped.slice(0, working), ...mapped.slice(working + 1)];
-  return { ...rest, sources, joins, ...(where.length === 0 ? {} : { where: all(where) }) };
+  return { ...rest, sources, joins, ...(where.length === 0 ? {} : { where: conjunction(where) }) };
 }
 
 /** `plan` with each `=` of WHERE whose last source an inner join adds moved into that join's ON (see the header). */
@@ -92,8 +85,8 @@ function equalitiesIntoOn(plan: SelectPlan): SelectPlan {
   if (moved.size === 0) return plan;
   const joins = plan.joins.map((j) => {
     const terms = moved.get(j.source);
-    return terms === undefined ? j : { ...j, on: all([...conjuncts(j.on).filter((t) => !(t.kind === "const" && t.value === true)), ...terms]) };
+    return terms === undefined ? j : { ...j, on: conjunction([...conjuncts(j.on).filter((t) => !(t.kind === "const" && t.value === true)), ...terms]) };
   });
   const { where: _where, ...rest } = plan;
-  return { ...rest, joins, ...(where.length === 0 ? {} : { where: all(where) }) };
+  return { ...rest, joins, ...(where.length === 0 ? {} : { where: conjunction(where) }) };
 }

@@ -80,6 +80,15 @@ export function conjuncts(e: BoundExpr | undefined): BoundExpr[] {
   return [e];
 }
 
+/** The condition that is always TRUE (a cross join's ON, an empty conjunction). */
+export const TRUE: BoundExpr = { kind: "const", value: true };
+
+/** The conjunction of `terms` (their AND; TRUE for none): `conjuncts` undone. */
+export function conjunction(terms: readonly BoundExpr[]): BoundExpr {
+  if (terms.length === 0) return TRUE;
+  return terms.length === 1 ? terms[0]! : { kind: "and", operands: terms };
+}
+
 /** `e` with each child replaced by `f(child)` (the same object when nothing changed). */
 export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): BoundExpr {
   const list = (xs: readonly BoundExpr[]): readonly BoundExpr[] => {
