@@ -84,7 +84,7 @@ const digest = createHash("sha256");
 const note = (value: unknown) => digest.update(JSON.stringify(value));
 let nextId = 10_000_000;
 /** No checkpoint unless a measurement asks for one. */
-const QUIET = { idleMs: 3_600_000, journalBytes: 1 << 40 };
+const QUIET = { idleMs: 3_600_000, journalBytes: 2 ** 40 };
 
 const schema = {
   name: "items",
