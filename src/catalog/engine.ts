@@ -5,7 +5,7 @@
  * SQL goes parse → lower → bind → prepare once per distinct text; the
  * prepared statement (plan plus compiled code) sits in a bounded LRU cache,
  * so a repeated statement with new parameters only checks and binds values.
- * JSON select, update and delete commands share that cache, keyed by their
+ * JSON select, insert, update and delete commands share that cache, keyed by their
  * shape (`parameterize.ts`): literals become parameters, so commands that
  * differ only in literal values run one prepared plan. Any schema change
  * (create, drop, or undoing one) clears the cache.
@@ -167,10 +167,10 @@ export class Engine implements EngineApi {
     if (readOnly) return this.readOnly(command);
     switch (command.kind) {
       case "select":
+      case "insert":
       case "update":
       case "delete":
         return this.parameterized(command);
-      case "insert":
       case "create-table":
       case "drop-table":
       case "create-index":
@@ -257,9 +257,9 @@ export class Engine implements EngineApi {
     return plan;
   }
 
-  /** A select, update or delete: the cached plan of its shape, run with its literals as parameters. */
+  /** A select, insert, update or delete: the cached plan of its shape, run with its literals as parameters. */
   private parameterized(command: ParameterizableCommand): Outcome {
-    const shape = shapeOf(command);
+    const shape = shapeOf(command, CACHEABLE_SHAPE_TOKENS);
     if (shape === undefined || shape.tokens.length > CACHEABLE_SHAPE_TOKENS) return this.run(this.prepare(this.literal(command)), []);
     const hit = this.plans.get(shape.hash);
     let cached = hit?.kind === "shape" ? hit : undefined;

@@ -1,11 +1,12 @@
 /**
- * Auto-parameterization of JSON plan commands (select, update, delete), so
- * that commands differing only in literal values share one prepared plan,
- * as SQL texts with `?` do.
+ * Auto-parameterization of JSON plan commands (select, insert, update,
+ * delete), so that commands differing only in literal values share one
+ * prepared plan, as SQL texts with `?` do.
  *
  * `shapeOf` walks a command once and yields its shape — the tokens of
  * everything bind reads (kind, table and alias, columns, joins, where,
- * orderBy, whether there is a limit/offset, output, `set` keys), with each
+ * orderBy, whether there is a limit/offset, output, `set` keys, an insert's
+ * row keys), with each
  * literal replaced by a token naming its JSON type — a hash of those tokens,
  * and the values in slot order: the literals, then a select's limit and
  * offset. A slot carries its literal's type (`ParamSlot.literal`: text,
@@ -36,7 +37,8 @@
  *
  * Anything the tokens cannot stand for — a parameter slot, a value no column
  * type holds, a malformed field, a tree deeper than bind accepts, a compound
- * select (UNION and the rest) or a derived table at any depth — makes
+ * select (UNION and the rest), a derived table at any depth, an INSERT …
+ * SELECT, or an insert of more tokens than the caller caches — makes
  * `shapeOf` answer `undefined`: the command is bound as written, uncached,
  * with today's errors.
  */
@@ -44,6 +46,8 @@
 import type {
   DeleteCommand,
   Expression,
+  InsertCommand,
+  OnConflict,
   FrameBoundSpec,
   Join,
   OrderBy,
@@ -61,7 +65,7 @@ import { MAX_DEPTH } from "./bind-expr.js";
 import { FUNCTIONS, functionNamed } from "./functions.js";
 import type { Count, ParamUse, Plan } from "./plan.js";
 
-export type ParameterizableCommand = SelectCommand | UpdateCommand | DeleteCommand;
+export type ParameterizableCommand = SelectCommand | InsertCommand | UpdateCommand | DeleteCommand;
 
 export type Token = number | string;
 
@@ -130,6 +134,8 @@ const enum Tag {
   Exists,
   NotExists,
   Window,
+  Insert,
+  Row,
 }
 
 const FNV_PRIME = 0x01000193;
@@ -416,7 +422,11 @@ class ShapeWriter {
       if (!this.name(cmd.from!.table) || !this.optionalName(cmd.from!.as)) return false;
     }
     if (cmd.joins !== undefined && !this.joins(cmd.joins)) return false;
-    const set: unknown = cmd.set;
+    return this.set(cmd.set) && this.expr(cmd.where, 0) && this.returning(cmd.returning);
+  }
+
+  /** An update's or an upsert's `set`: each value a slot, or an expression whose literals are slots. */
+  private set(set: unknown): boolean {
     if (typeof set !== "object" || set === null || Array.isArray(set)) return false;
     this.tag(Tag.Set);
     for (const [column, value] of Object.entries(set as Record<string, unknown>)) {
@@ -428,7 +438,47 @@ class ShapeWriter {
       } else if (!this.slot(value)) return false;
     }
     this.tag(Tag.End);
-    return this.expr(cmd.where, 0) && this.returning(cmd.returning);
+    return true;
+  }
+
+  /**
+   * An insert of rows (INSERT … SELECT is bound as written): each row's keys
+   * and its values' types; past `maxTokens` (a bulk insert), no shape.
+   */
+  insert(cmd: InsertCommand, maxTokens: number): boolean {
+    const rows: unknown = cmd.rows;
+    if (cmd.select !== undefined || cmd.columns !== undefined || !Array.isArray(rows)) return false;
+    this.tag(Tag.Insert);
+    if (!this.name(cmd.table)) return false;
+    for (const row of rows as unknown[]) {
+      if (typeof row !== "object" || row === null || Array.isArray(row) || this.tokens.length > maxTokens) return false;
+      this.tag(Tag.Row);
+      for (const column of Object.keys(row)) if (!this.name(column) || !this.slot((row as Record<string, unknown>)[column])) return false;
+    }
+    this.tag(Tag.End);
+    return this.conflict(cmd.onConflict) && this.returning(cmd.returning);
+  }
+
+  private conflict(clause: OnConflict | undefined): boolean {
+    if (clause === undefined) {
+      this.tag(Tag.None);
+      return true;
+    }
+    if (typeof clause !== "object" || clause === null) return false;
+    this.tag(Tag.Some);
+    if (!this.name(clause.action)) return false;
+    if (clause.target === undefined) this.tag(Tag.None);
+    else {
+      this.tag(Tag.Some);
+      if (!Array.isArray(clause.target) || !clause.target.every((c: unknown) => this.name(c))) return false;
+      this.tag(Tag.End);
+    }
+    if (clause.set === undefined) this.tag(Tag.None);
+    else {
+      this.tag(Tag.Some);
+      if (!this.set(clause.set)) return false;
+    }
+    return this.optionalExpr(clause.where, 0);
   }
 
   delete(cmd: DeleteCommand): boolean {
@@ -517,7 +567,6 @@ class ShapeWriter {
   }
 }
 
-/** A JSON literal's type: an integral number is an integer (CONTRACT §11). */
 /**
  * A function whose type rests on the values of its text arguments
  * (`typedByText`: unixepoch's 'subsec' makes it real): written as literals
@@ -533,6 +582,7 @@ function isTextLiteral(e: unknown): e is { readonly type: "literal"; readonly va
   return typeof e === "object" && e !== null && (e as { type?: unknown }).type === "literal" && typeof (e as { value?: unknown }).value === "string";
 }
 
+/** A JSON literal's type: an integral number is an integer (CONTRACT §11). */
 function literalType(value: Value): NonNullable<ParamSlot["literal"]> {
   if (value === null) return "null";
   if (typeof value === "number") return Number.isInteger(value) ? "integer" : "real";
@@ -561,10 +611,10 @@ function isCollatedNumber(e: Expression): boolean {
   return isColumnNumber(e);
 }
 
-/** The shape of a command, or `undefined` when it must be bound as written. */
-export function shapeOf(cmd: ParameterizableCommand): Shape | undefined {
+/** The shape of a command, or `undefined` when it must be bound as written (an insert's also when its rows come to more than `maxTokens`). */
+export function shapeOf(cmd: ParameterizableCommand, maxTokens = Infinity): Shape | undefined {
   const w = new ShapeWriter();
-  const ok = cmd.kind === "select" ? w.select(cmd) : cmd.kind === "update" ? w.update(cmd) : w.delete(cmd);
+  const ok = cmd.kind === "select" ? w.select(cmd) : cmd.kind === "insert" ? w.insert(cmd, maxTokens) : cmd.kind === "update" ? w.update(cmd) : w.delete(cmd);
   return ok ? { hash: w.hash & 0x3fffffff, tokens: w.tokens, values: w.values, literals: w.literals } : undefined;
 }
 
@@ -658,6 +708,14 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
   };
   const columns = (list: readonly SelectColumn[]): SelectColumn[] => list.map((c) => (typeof c === "string" ? c : { ...c, expr: expr(c.expr) }));
   const returning = (r: Returning | undefined): { returning?: Returning } => (r === undefined ? {} : { returning: r === "*" ? r : columns(r) });
+  // fromEntries defines own keys: even one named `__proto__` stays a key, as in the command.
+  const set = (assignments: Readonly<Record<string, SetValue>>): Record<string, SetValue> =>
+    Object.fromEntries(
+      Object.keys(assignments).map((column) => {
+        const value = assignments[column] as SetValue;
+        return [column, typeof value === "object" && value !== null ? expr(value) : slot(value)];
+      }),
+    );
   const select = (cmd: SelectCommand): SelectCommand => {
     inline = inlinesLiterals(cmd);
     const list = cmd.columns === "*" ? "*" : columns(cmd.columns);
@@ -682,18 +740,21 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
   switch (cmd.kind) {
     case "select":
       return select(cmd) as C;
+    case "insert": {
+      // In the shape's order: the rows' values, then the conflict clause's set and where, then returning.
+      const rows = cmd.rows!.map((row) => Object.fromEntries(Object.keys(row).map((column) => [column, slot(row[column] as Value)])));
+      const clause = cmd.onConflict;
+      if (clause === undefined) return { ...cmd, rows, ...returning(cmd.returning) };
+      const conflictSet = clause.set === undefined ? {} : { set: set(clause.set) };
+      const conflictWhere = clause.where === undefined ? {} : { where: expr(clause.where) };
+      return { ...cmd, rows, onConflict: { ...clause, ...conflictSet, ...conflictWhere }, ...returning(cmd.returning) };
+    }
     case "update": {
       // In the shape's order: the joins' ON, then set, where and returning.
       const joins = cmd.joins?.map((j) => (j.on === undefined ? j : { ...j, on: expr(j.on) }));
-      // fromEntries defines own keys: even one named `__proto__` stays a key, as in the command.
-      const set: Record<string, SetValue> = Object.fromEntries(
-        Object.keys(cmd.set).map((column) => {
-          const value = cmd.set[column] as SetValue;
-          return [column, typeof value === "object" && value !== null ? expr(value) : slot(value)];
-        }),
-      );
+      const assigned = set(cmd.set);
       const where = expr(cmd.where);
-      return { ...cmd, ...(joins === undefined ? {} : { joins }), set, where, ...returning(cmd.returning) };
+      return { ...cmd, ...(joins === undefined ? {} : { joins }), set: assigned, where, ...returning(cmd.returning) };
     }
     case "delete": {
       const where = expr(cmd.where);

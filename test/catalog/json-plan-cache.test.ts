@@ -2,12 +2,12 @@
  * The engine's plan cache for JSON commands: a command that runs on a plan
  * cached by another command of its shape (a hit) answers exactly as it does
  * on a fresh engine (a miss) — the same result bytes, or the same error code
- * and message — and leaves the same rows. Every JSON select, update and
- * delete of the conformance suite is replayed that way, as written and with
- * its literals changed for others of their type; then edge cases one by one
- * (NULL and boolean literals, literal against literal, IS NULL and NOT of a
- * literal, update values, limits), and the schema changes that must clear
- * the cache.
+ * and message — and leaves the same rows. Every JSON select, insert,
+ * update and delete of the conformance suite is replayed that way, as
+ * written and with its literals changed for others of their type; then edge
+ * cases one by one (NULL and boolean literals, literal against literal, IS
+ * NULL and NOT of a literal, update and insert values, limits), and the
+ * schema changes that must clear the cache.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -68,7 +68,7 @@ function vary(node: unknown, k: number, inSet = false): unknown {
   const number = (v: number): number => (Number.isInteger(v) ? INTEGERS[k % INTEGERS.length]! : REALS[k % REALS.length]!);
   const other = (v: unknown): unknown =>
     typeof v === "string" ? STRINGS[k % STRINGS.length] : typeof v === "number" ? number(v) : typeof v === "boolean" ? (k % 2 === 0 ? !v : v) : v;
-  if (inSet) return Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([c, v]) => [c, other(v)]));
+  if (inSet) return Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([c, v]) => [c, typeof v === "object" && v !== null ? vary(v, k) : other(v)]));
   if (Array.isArray(node)) return node.map((x) => vary(x, k));
   if (typeof node !== "object" || node === null) return node;
   const o = node as Record<string, unknown>;
@@ -83,11 +83,14 @@ function vary(node: unknown, k: number, inSet = false): unknown {
   const inlined = (Array.isArray(o.groupBy) && o.groupBy.length > 0) || o.distinct === true;
   const keep = new Set(inlined ? ["columns", "groupBy", "having", "orderBy"] : []);
   return Object.fromEntries(
-    Object.entries(o).map(([key, v]) => [key, keep.has(key) ? v : key === "orderBy" ? order(v) : key === "groupBy" ? group(v) : vary(v, k, key === "set")]),
+    Object.entries(o).map(([key, v]) => [
+      key,
+      keep.has(key) ? v : key === "orderBy" ? order(v) : key === "groupBy" ? group(v) : key === "rows" && Array.isArray(v) ? v.map((row) => vary(row, k, true)) : vary(v, k, key === "set"),
+    ]),
   );
 }
 
-test("every JSON select, update and delete of the conformance suite answers alike on a hit and a miss", () => {
+test("every JSON select, insert, update and delete of the conformance suite answers alike on a hit and a miss", () => {
   let replayed = 0;
   for (const entry of [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...compoundCases, ...derivedCases]) {
     let command: Command;
@@ -97,7 +100,7 @@ test("every JSON select, update and delete of the conformance suite answers alik
       continue; // refused before the engine: nothing to cache
     }
     const target = command.kind === "explain" ? command.command : command;
-    if (target.kind !== "select" && target.kind !== "update" && target.kind !== "delete") continue;
+    if (target.kind !== "select" && target.kind !== "insert" && target.kind !== "update" && target.kind !== "delete") continue;
     for (let k = -1; k < 4; k++) {
       const variant = (k < 0 ? command : vary(command, k)) as Command;
       if (command.kind !== "explain") {
@@ -119,6 +122,8 @@ const NOT = (expr: Expression): Expression => ({ type: "not", expr });
 const ISNULL = (expr: Expression, not = false): Expression => ({ type: "is-null", expr, not });
 const users = (where: Expression, extra: Record<string, unknown> = {}): Command => ({ kind: "select", table: "users", columns: ["id", "name"], where, ...extra }) as Command;
 const setUsers = (set: Record<string, Value>, where: Expression): Command => ({ kind: "update", table: "users", set, where });
+const addUsers = (rows: Record<string, Value>[], extra: Record<string, unknown> = {}): Command => ({ kind: "insert", table: "users", rows, ...extra }) as Command;
+const upsert = (set: Record<string, unknown>, where?: Expression) => ({ onConflict: { target: ["id"], action: "update", set, ...(where === undefined ? {} : { where }) } });
 
 /** [name, warm, probe, expected error code of the probe (else a result)]. */
 const EDGES: [string, Command, Command, string?][] = [
@@ -176,6 +181,22 @@ const EDGES: [string, Command, Command, string?][] = [
   ["update, a duplicate key", setUsers({ id: "u9" }, C("=", I("id"), L("u4"))), setUsers({ id: "u2" }, C("=", I("id"), L("u4"))), "constraint_violation"],
   ["update every row", setUsers({ note: "n" }, L(true)), setUsers({ note: "m" }, L(true))],
   ["delete, then one that is referenced", { kind: "delete", table: "users", where: C("=", I("id"), L("u4")) }, { kind: "delete", table: "users", where: C("=", I("id"), L("u1")) }, "constraint_violation"],
+  ["insert, another row", addUsers([{ id: "n1", name: "N", age: 30 }]), addUsers([{ id: "n2", name: "M", age: 40 }])],
+  ["insert, a real into an integer column", addUsers([{ id: "n1", name: "N", age: 30 }]), addUsers([{ id: "n2", name: "M", age: 31.5 }]), "validation_failed"],
+  ["insert, text into an integer column", addUsers([{ id: "n1", name: "N", age: 30 }]), addUsers([{ id: "n2", name: "M", age: "x" }]), "validation_failed"],
+  ["insert, NULL into a required column", addUsers([{ id: "n1", name: "N" }]), addUsers([{ id: "n2", name: null }]), "validation_failed"],
+  ["insert, a duplicate key", addUsers([{ id: "n1", name: "N" }]), addUsers([{ id: "u1", name: "N" }]), "constraint_violation"],
+  ["insert, the second row a duplicate", addUsers([{ id: "n1", name: "N" }, { id: "n2", name: "M" }]), addUsers([{ id: "n3", name: "N" }, { id: "n3", name: "M" }]), "constraint_violation"],
+  ["insert, other columns", addUsers([{ id: "n1", name: "N", age: 30 }]), addUsers([{ id: "n2", name: "M", city: "Oslo" }])],
+  ["insert, an unknown column", addUsers([{ id: "n1", name: "N" }]), addUsers([{ id: "n2", name: "M", nope: 1 }]), "validation_failed"],
+  ["insert into a computed field", addUsers([{ id: "n1", name: "N" }]), addUsers([{ id: "n2", name: "M", adult: true }]), "validation_failed"],
+  ["insert, defaults and a check", { kind: "insert", table: "orders", rows: [{ id: 90, user_id: "u1", amount: 5 }] }, { kind: "insert", table: "orders", rows: [{ id: 91, user_id: "u2", amount: -5 }] }, "validation_failed"],
+  ["insert, a foreign key with no parent", { kind: "insert", table: "orders", rows: [{ id: 90, user_id: "u1", amount: 5 }] }, { kind: "insert", table: "orders", rows: [{ id: 91, user_id: "nobody", amount: 5 }] }, "constraint_violation"],
+  ["insert, returning", addUsers([{ id: "n1", name: "N", age: 30 }], { returning: ["id", { expr: { type: "binary", op: "+", left: I("age"), right: L(1) }, as: "next" }] }), addUsers([{ id: "n2", name: "M", age: 40 }], { returning: ["id", { expr: { type: "binary", op: "+", left: I("age"), right: L(10) }, as: "next" }] })],
+  ["upsert, another value", addUsers([{ id: "u1", name: "N" }], upsert({ name: "A" })), addUsers([{ id: "u2", name: "M" }], upsert({ name: "B" }))],
+  ["upsert, an expression and a where", addUsers([{ id: "u1", name: "N", age: 1 }], upsert({ age: { type: "binary", op: "+", left: I("age"), right: L(1) } }, C(">", I("age"), L(0)))), addUsers([{ id: "u2", name: "M", age: 1 }], upsert({ age: { type: "binary", op: "+", left: I("age"), right: L(5) } }, C(">", I("age"), L(100))))],
+  ["upsert, then do nothing", addUsers([{ id: "u1", name: "N" }], upsert({ name: "A" })), addUsers([{ id: "u2", name: "M" }], { onConflict: { action: "nothing" } })],
+  ["insert, then a select of the rows", addUsers([{ id: "n1", name: "N" }]), { kind: "insert", table: "users", select: users(C("=", I("id"), L("u1")), { columns: [{ expr: L("n9"), as: "id" }, "name"] }) } as Command],
   ["delete by a range", { kind: "delete", table: "orders", where: C(">", I("amount"), L(200)) }, { kind: "delete", table: "orders", where: C(">", I("amount"), L(50.5)) }],
 ];
 

@@ -25,6 +25,7 @@ const sub = (extra: Record<string, unknown> = {}, table = "s"): Record<string, u
 const INSEL = (expr: Expression, select: Record<string, unknown>, not?: true): Expression => ({ type: "in", expr, select, ...(not ? { not } : {}) }) as unknown as Expression;
 const EXISTS = (select: Record<string, unknown>, not?: true): Expression => ({ type: "exists", select, ...(not ? { not } : {}) }) as unknown as Expression;
 const SUB = (select: Record<string, unknown>): Expression => ({ type: "subquery", select }) as unknown as Expression;
+const ins = (rows: Record<string, unknown>[], extra: Record<string, unknown> = {}): ParameterizableCommand => ({ kind: "insert", table: "t", rows, ...extra }) as ParameterizableCommand;
 
 function shape(cmd: unknown) {
   const s = shapeOf(cmd as ParameterizableCommand);
@@ -116,6 +117,21 @@ test("shapes that bind differently never share tokens, whatever their names hold
     [sel({ orderBy: [{ column: "a", collation: "nocase" }] }), sel({ orderBy: [{ column: "a" }] })],
     [where({ type: "glob", expr: I("a"), pattern: L("x*") }), where({ type: "like", expr: I("a"), pattern: L("x*") })],
     [where({ type: "glob", expr: I("a"), pattern: L("x*") }), where({ type: "glob", expr: I("a"), pattern: L("x*"), not: true })],
+    // An insert's rows: their number, their keys and their values' types are shape.
+    [ins([{ a: 1 }]), ins([{ a: 1 }, { a: 2 }])],
+    [ins([{ a: 1 }, {}]), ins([{}, { a: 1 }])],
+    [ins([{ a: 1 }]), ins([{ b: 1 }])],
+    [ins([{ a: 1, b: 2 }]), ins([{ b: 2, a: 1 }])],
+    [ins([{ a: 1 }]), ins([{ a: "1" }])],
+    [ins([{ a: 1 }]), ins([{ a: 1.5 }])],
+    [ins([{ a: null }]), ins([{ a: false }])],
+    [ins([{ a: 1 }]), ins([{ a: 1 }], { returning: "*" })],
+    [ins([{ a: 1 }]), ins([{ a: 1 }], { onConflict: { action: "nothing" } })],
+    [ins([{ a: 1 }], { onConflict: { action: "nothing" } }), ins([{ a: 1 }], { onConflict: { action: "replace" } })],
+    [ins([{ a: 1 }], { onConflict: { action: "nothing" } }), ins([{ a: 1 }], { onConflict: { action: "nothing", target: ["a"] } })],
+    [ins([{ a: 1 }], { onConflict: { action: "update", set: { a: 2 } } }), ins([{ a: 1 }], { onConflict: { action: "update", set: { a: 2 }, where: L(true) } })],
+    [ins([{ a: 1 }], { onConflict: { action: "update", set: { a: 2 } } }), ins([{ a: 1 }], { onConflict: { action: "update", set: { a: I("excluded.a") } } })],
+    [ins([{ a: 1 }]), { kind: "insert", table: "u", rows: [{ a: 1 }] }],
   ];
   for (const [a, b] of pairs) assert.not.ok(same(a, b), JSON.stringify([a, b]));
   // A column number under COLLATE is bound as written, never slotted.
@@ -160,6 +176,16 @@ test("values come in slot order, and withSlots puts slot n where literal n was",
   };
   assert.equal(shape(from).values, ["j", 2, "s", "w", 4]);
   assert.equal(fill(withSlots(from), shape(from).values), from);
+
+  // An insert: the rows' values row by row, then the conflict clause's set and where, then returning.
+  const upsert = JSON.parse(
+    '{"kind":"insert","table":"t","rows":[{"a":1,"__proto__":"p"},{"b":null}],"onConflict":{"target":["a"],"action":"update","set":{"b":{"type":"binary","op":"+","left":{"type":"identifier","name":"b"},"right":{"type":"literal","value":2.5}},"c":"s"},"where":{"type":"literal","value":true}},"returning":[{"expr":{"type":"literal","value":"r"},"as":"x"}]}',
+  );
+  assert.equal(shape(upsert).values, [1, "p", null, 2.5, "s", true, "r"]);
+  const insSlotted = withSlots(upsert as ParameterizableCommand) as unknown as { rows: Record<string, unknown>[] };
+  assert.equal(Object.keys(insSlotted.rows[0]!), ["a", "__proto__"], "every row key stays an own key");
+  assert.equal(fill(insSlotted, shape(upsert).values), upsert);
+  assert.ok(same(upsert, { ...upsert, rows: [{ a: 7, ["__proto__"]: "q" }, { b: null }] }), "other values of the same types: one shape");
 });
 
 test("subqueries' literals are slots in text order, before the statement's counts", () => {
@@ -239,8 +265,23 @@ test("what the tokens cannot stand for is bound as written", () => {
     { kind: "update", table: "t", from: { from: { kind: "select", table: "u", columns: "*" }, as: "d" }, set: { a: 1 }, where: L(true) },
     { kind: "update", table: "t", from: { table: "u" }, joins: [{ type: "inner", from: { kind: "select", table: "u", columns: "*" }, as: "d", on: L(true) }], set: { a: 1 }, where: L(true) },
     { kind: "delete", table: "t" },
+    ins([{ a: { type: "param", index: 0 } }]),
+    ins([{ a: { x: 1 } }]),
+    ins([{ a: [1] }]),
+    ins([{ a: Number.NaN }]),
+    ins([[1]] as unknown as Record<string, unknown>[]),
+    ins([null] as unknown as Record<string, unknown>[]),
+    { kind: "insert", table: "t", rows: {} },
+    { kind: "insert", table: "t", select: { kind: "select", table: "u", columns: "*" } },
+    { kind: "insert", table: "t", rows: [{ a: 1 }], columns: ["a"] },
+    ins([{ a: 1 }], { onConflict: { action: "update", set: { a: { type: "param", index: 0 } } } }),
+    ins([{ a: 1 }], { onConflict: { action: "nothing", target: "a" } }),
   ];
   for (const c of none) assert.is(shapeOf(c as ParameterizableCommand), undefined, JSON.stringify(c));
+  // A bulk insert past the tokens a caller caches is bound as written too.
+  const bulk = ins(Array.from({ length: 200 }, (_, i) => ({ a: i, b: "x" })));
+  assert.ok(shapeOf(bulk) !== undefined);
+  assert.is(shapeOf(bulk, 100), undefined);
 });
 
 /** The inverse of withSlots: parameter slot n back to a literal (in `set`, a value) of values[n]. */
@@ -249,11 +290,12 @@ function fill(node: unknown, values: readonly Value[]): unknown {
   if (typeof node !== "object" || node === null) return node;
   const o = node as Record<string, unknown>;
   if (o.type === "param") return { type: "literal", value: values[o.index as number] };
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === "set" ? fillSet(v, values) : fill(v, values)]));
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === "set" ? fillSet(v, values) : k === "rows" ? (v as unknown[]).map((row) => fillSet(row, values)) : fill(v, values)]));
 }
 
+/** A `set` or an insert's row: a slot back to a value, an expression's slots back to literals. */
 function fillSet(set: unknown, values: readonly Value[]): unknown {
-  return Object.fromEntries(Object.entries(set as Record<string, { index: number }>).map(([k, v]) => [k, values[v.index]]));
+  return Object.fromEntries(Object.entries(set as Record<string, { type: string; index: number }>).map(([k, v]) => [k, v.type === "param" ? values[v.index] : fill(v, values)]));
 }
 
 test.run();
