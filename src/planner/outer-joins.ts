@@ -42,7 +42,7 @@ const BOOL = TRUE | FALSE;
 
 /** Functions that are NULL when any argument is NULL (in storedb as in SQLite). */
 const STRICT: ReadonlySet<FunctionName> = new Set<FunctionName>([
-  "lower", "upper", "length", "trim", "ltrim", "rtrim", "substr", "replace", "instr", "abs", "round", "sign", "ceil", "floor", "trunc", "unicode", "max", "min",
+  "lower", "upper", "length", "trim", "ltrim", "rtrim", "substr", "instr", "abs", "round", "sign", "ceil", "floor", "trunc", "unicode", "max", "min",
   "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cos", "cosh", "degrees", "exp", "ln", "log", "log10", "log2", "mod", "pow", "radians", "sin", "sinh", "sqrt", "tan", "tanh",
 ]);
 
@@ -98,6 +98,8 @@ export function possible(e: BoundExpr, padded: (source: number) => boolean): num
       return of(e.expr);
     case "function":
       if (STRICT.has(e.name)) return strict(e.args, of, ANY);
+      // replace(x, '', NULL) is x: only its text and pattern make it NULL.
+      if (e.name === "replace") return strict(e.args.slice(0, 2), of, ANY);
       // The first non-NULL argument, or NULL: one of theirs.
       if (e.name === "coalesce" || e.name === "ifnull") return e.args.reduce((m, a) => m | of(a), 0);
       // nullif(a, b) is a or NULL.

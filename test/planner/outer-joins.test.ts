@@ -58,6 +58,10 @@ const CASES: readonly (readonly [string, string, (readonly Value[])?])[] = [
   [`${LEFT} WHERE b.x IS NOT 5`, "left"],
   [`${LEFT} WHERE b.x IS DISTINCT FROM 5`, "left"],
   [`${LEFT} WHERE coalesce(b.x, 0) < 10`, "left"],
+  // replace(x, '', NULL) is x: a NULL replacement leaves it able to pass; a NULL text or pattern does not.
+  [`${LEFT} WHERE replace('A', a.s, b.s) LIKE 'a%'`, "left"],
+  [`${LEFT} WHERE replace(b.s, a.s, 'x') LIKE 'a%'`, "inner"],
+  [`${LEFT} WHERE replace('A', b.s, a.s) LIKE 'a%'`, "inner"],
   [`${LEFT} WHERE ifnull(b.f, TRUE)`, "left"],
   [`${LEFT} WHERE b.x > 1 OR a.x > 1`, "left"],
   [`${LEFT} WHERE b.x > 1 OR b.id IS NULL`, "left"],
