@@ -43,7 +43,7 @@ export const QuotedIdentifier = createToken({
  */
 const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING", "CONFLICT", "DO", "NOTHING", "IGNORE", "INDEX", "ALTER", "ADD", "RENAME", "RECURSIVE", "NULLS", "FIRST", "LAST",
   "OVER", "PARTITION", "WINDOW", "ROWS", "RANGE", "GROUPS", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT", "ROW", "EXCLUDE", "NO", "OTHERS", "TIES",
-  "REPLACE", "ABORT", "FAIL", "ROLLBACK",
+  "REPLACE", "ABORT", "FAIL", "ROLLBACK", "ISNULL", "NOTNULL",
   "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "NATURAL"];
 
 function keyword(word: string): TokenType {
@@ -164,6 +164,9 @@ export const Replace = keyword("REPLACE");
 export const Abort = keyword("ABORT");
 export const Fail = keyword("FAIL");
 export const Rollback = keyword("ROLLBACK");
+/** SQLite's postfix `x ISNULL` and `x NOTNULL`: soft, so a column may still be named so. */
+export const Isnull = keyword("ISNULL");
+export const Notnull = keyword("NOTNULL");
 
 /** Every keyword, for tests and documentation. */
 export const keywords: readonly TokenType[] = [
@@ -173,7 +176,7 @@ export const keywords: readonly TokenType[] = [
   Cast, In, Between, Like, Escape, Glob, Collate, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore, Index, Alter, Add, Column, Rename, To,
   Union, All, Intersect, Except, With, Recursive, Nulls, First, Last,
   Over, Partition, Window, Rows, Range, Groups, Unbounded, Preceding, Following, Current, Row, Exclude, No, Others, Ties,
-  Replace, Abort, Fail, Rollback,
+  Replace, Abort, Fail, Rollback, Isnull, Notnull,
 ];
 
 export const StringLiteral = createToken({

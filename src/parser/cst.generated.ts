@@ -640,10 +640,13 @@ export interface PredicateCstNode extends CstNode {
 export type PredicateCstChildren = {
   arithmetic: (ArithmeticCstNode)[];
   ComparisonOperator?: IToken[];
+  Isnull?: IToken[];
+  Notnull?: IToken[];
   Is?: IToken[];
   Not?: (IToken)[];
   Distinct?: IToken[];
   From?: IToken[];
+  Null?: IToken[];
   In?: IToken[];
   LParen?: IToken[];
   selectStatement?: SelectStatementCstNode[];

@@ -1059,6 +1059,9 @@ class SqlGrammar extends CstParser {
               this.SUBRULE2(this.arithmetic);
             },
           },
+          // SQLite's postfix NULL tests `x ISNULL` and `x NOTNULL` (`x NOT NULL` is among the negatable ones).
+          { ALT: () => this.CONSUME(T.Isnull) },
+          { ALT: () => this.CONSUME(T.Notnull) },
           {
             // `IS [NOT] NULL`, and SQLite's null-safe `IS [NOT] x` and `IS [NOT] DISTINCT FROM x` (NULL is an operand).
             ALT: () => {
@@ -1076,6 +1079,8 @@ class SqlGrammar extends CstParser {
               this.OPTION3(() => this.CONSUME2(T.Not));
               this.OR2(
                 (this.alternatives.negatable ??= [
+                  // `x NOT NULL` (a NULL with no NOT before it is refused when the tree is built).
+                  { ALT: () => this.CONSUME(T.Null) },
                   {
                     // `IN (a, b)` or `IN (SELECT …)`.
                     ALT: () => {

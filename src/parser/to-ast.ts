@@ -118,6 +118,8 @@ const predicateStart = (node: C.PredicateCstNode): number => arithmeticStart(nod
 function predicateEnd(node: C.PredicateCstNode): number {
   const c = node.children;
   if (c.RParen) return endOf(c.RParen[0]!);
+  const postfix = c.Isnull ?? c.Notnull ?? c.Null;
+  if (postfix) return endOf(postfix[0]!);
   return arithmeticEnd(last(c.arithmetic));
 }
 
@@ -867,10 +869,13 @@ class AstBuilder {
     const c = node.children;
     const arithmetic = c.arithmetic;
     const left = this.arithmetic(arithmetic[0]!);
-    if (arithmetic.length === 1 && !c.Is && !c.In) return left;
+    const postfix = c.Isnull !== undefined || c.Notnull !== undefined || c.Null !== undefined;
+    if (arithmetic.length === 1 && !c.Is && !c.In && !postfix) return left;
     let depth = this.depth;
     const start = predicateStart(node);
     const span = this.span(start, predicateEnd(node));
+    if (c.Null !== undefined && c.Not === undefined) throw this.error(c.Null[0]!, "A NULL test is x IS NULL, x ISNULL or x NOT NULL, not x NULL");
+    if (postfix) return { kind: "is-null", expr: left, not: c.Isnull === undefined, span };
     const not = c.Not !== undefined && !c.Is ? true : false;
     let expr: A.Expr;
     if (c.ComparisonOperator) {

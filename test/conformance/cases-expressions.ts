@@ -64,6 +64,10 @@ export const expressionCases: readonly Case[] = [
   per("IS NOT is its negation", isNot("note", col("city")), C("is not", "note", I("city")), "note IS NOT city", [true, true, true, false, true]),
   per("IS DISTINCT FROM is IS NOT", isNot("score", 9.5), C("is not", "score", 9.5), "score IS DISTINCT FROM 9.5", [false, true, true, true, false]),
   per("IS NOT DISTINCT FROM NULL is IS NULL", is("note", null), C("is", "note", null), "note IS NOT DISTINCT FROM NULL", [false, true, false, true, false]),
+  // SQLite's postfix NULL tests.
+  per("x ISNULL is x IS NULL", is("note", null), C("is", "note", null), "note ISNULL", [false, true, false, true, false]),
+  per("x NOTNULL is x IS NOT NULL", isNot("note", null), C("is not", "note", null), "note NOTNULL", [true, false, true, false, true]),
+  per("x NOT NULL is x IS NOT NULL", isNot("note", null), C("is not", "note", null), "note NOT NULL", [true, false, true, false, true]),
   where("IS with a parameter that is NULL", is("age", null), C("is", "age", null), ["age IS ?", [null]], ids("u3")),
   where("IS NOT with a parameter that is a value", isNot("age", 17), C("is not", "age", 17), ["age IS NOT ?", [17]], ids("u1", "u3", "u4", "u5")),
   fails("IS compares one kind of value", is("age", "x"), C("is", "age", "x"), "age IS 'x'", err("type_mismatch")),

@@ -24,7 +24,7 @@ const cases: readonly (readonly [text: string, tokens: readonly string[]])[] = [
   ["in into inner", ["In:in", "Into:into", "Inner:inner"]],
   ["index indexes inn", ["Index:index", "BareIdentifier:indexes", "BareIdentifier:inn"]],
   ["to tom column columns", ["To:to", "BareIdentifier:tom", "Column:column", "BareIdentifier:columns"]],
-  ["not null notnull", ["Not:not", "Null:null", "BareIdentifier:notnull"]],
+  ["not null notnull notnulls", ["Not:not", "Null:null", "Notnull:notnull", "BareIdentifier:notnulls"]],
   ['"a"', ["QuotedIdentifier:\"a\""]],
   ['"a ""b"" c"', ['QuotedIdentifier:"a ""b"" c"']],
   ['"select"', ['QuotedIdentifier:"select"']],

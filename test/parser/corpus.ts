@@ -97,6 +97,13 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["SELECT a FROM t WHERE ? IS NULL", select(["a"], "t", { where: isNull(p(0)) })],
   ["SELECT a FROM t WHERE (a = 1) IS NULL", select(["a"], "t", { where: isNull(eq("a", 1)) })],
   ["SELECT a FROM t WHERE NOT a IS NULL", select(["a"], "t", { where: not(isNull("a")) })],
+  // SQLite's postfix forms: ISNULL, NOTNULL and NOT NULL.
+  ["SELECT a FROM t WHERE a ISNULL", select(["a"], "t", { where: isNull("a") })],
+  ["SELECT a FROM t WHERE a notnull", select(["a"], "t", { where: notNull("a") })],
+  ["SELECT a FROM t WHERE a NOT NULL", select(["a"], "t", { where: notNull("a") })],
+  ["SELECT a FROM t WHERE a + 1 NOT NULL AND NOT a ISNULL", select(["a"], "t", { where: and(notNull(bin("+", "a", 1)), not(isNull("a"))) })],
+  // ISNULL and NOTNULL are soft: still names where a name stands.
+  ["SELECT notnull FROM isnull", select(["notnull"], "isnull")],
 
   // ---- AND / OR / NOT, precedence, parentheses
   ["SELECT a FROM t WHERE a = 1 AND b = 2", select(["a"], "t", { where: and(eq("a", 1), eq("b", 2)) })],
