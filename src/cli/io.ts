@@ -7,7 +7,7 @@
  */
 
 import type { Writable } from "node:stream";
-import { renderError, renderErrorJson } from "./render/problem.js";
+import { renderError, renderErrorJson, type ErrorContext } from "./render/problem.js";
 import { exitCodeOf } from "./failure.js";
 
 export function write(stream: Writable, text: string): Promise<void> | undefined {
@@ -29,7 +29,7 @@ export function out(text: string): Promise<void> | undefined {
 }
 
 /** Reports `error` on stderr (as JSON with `json`) and returns the exit code it stands for. */
-export function report(error: unknown, options: { readonly json?: boolean; readonly sql?: string } = {}): number {
-  process.stderr.write(options.json === true ? renderErrorJson(error) : renderError(error, options.sql));
+export function report(error: unknown, options: ErrorContext & { readonly json?: boolean } = {}): number {
+  process.stderr.write(options.json === true ? renderErrorJson(error, options) : renderError(error, options));
   return exitCodeOf(error);
 }

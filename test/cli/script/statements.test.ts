@@ -1,0 +1,83 @@
+/** A script's statement splitter: where `;` ends a statement and where it does not, and where each statement stands in the script. */
+
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { StatementBuffer } from "../../../src/cli/script/statements.js";
+
+/** Feeds `lines` one by one; returns every statement completed and whether one is left pending. */
+function split(...lines: string[]): { statements: string[]; pending: boolean } {
+  const buffer = new StatementBuffer();
+  const statements = lines.flatMap((line) => buffer.feed(line)).map((s) => s.text);
+  return { statements, pending: buffer.pending };
+}
+
+const cases: [string, string[], string[], boolean][] = [
+  ["one line", ["SELECT a FROM t;"], ["SELECT a FROM t"], false],
+  ["two on a line", ["SELECT a FROM t; SELECT b FROM u;"], ["SELECT a FROM t", "SELECT b FROM u"], false],
+  ["over lines", ["SELECT a", "FROM t", ";"], ["SELECT a\nFROM t"], false],
+  ["not yet ended", ["SELECT a", "FROM t"], [], true],
+  ["; in a string", ["SELECT a FROM t WHERE b = 'x;y';"], ["SELECT a FROM t WHERE b = 'x;y'"], false],
+  ["doubled quote in a string", ["SELECT a FROM t WHERE b = 'it''s;';"], ["SELECT a FROM t WHERE b = 'it''s;'"], false],
+  ["; in a quoted name", ['SELECT "a;b" FROM t;'], ['SELECT "a;b" FROM t'], false],
+  ["string over lines", ["INSERT INTO t (a) VALUES ('x", ";y');"], ["INSERT INTO t (a) VALUES ('x\n;y')"], false],
+  ["quoted name over lines", ['SELECT "a', ';b" FROM t; SELECT 2;'], ['SELECT "a\n;b" FROM t', "SELECT 2"], false],
+  ["string open over several lines, closed later", ["SELECT 'a", "b;", "c'", "; SELECT 1;"], ["SELECT 'a\nb;\nc'", "SELECT 1"], false],
+  ["; in a line comment", ["SELECT a -- ; no", "FROM t;"], ["SELECT a -- ; no\nFROM t"], false],
+  ["; in a block comment", ["SELECT a /* ;", "; */ FROM t;"], ["SELECT a /* ;\n; */ FROM t"], false],
+  ["a -- inside a string is no comment", ["SELECT '--;' AS a; SELECT 2;"], ["SELECT '--;' AS a", "SELECT 2"], false],
+  ["empty statements skipped", [";", "  ;", "-- only a comment;", "/* c */;"], [], false],
+  ["blank lines and comments before a statement dropped", ["", "  -- note", "SELECT a FROM t;"], ["SELECT a FROM t"], false],
+  ["comments after the last token dropped", ["SELECT a FROM t -- done", ";"], ["SELECT a FROM t"], false],
+  ["text after the last ; pending", ["SELECT a FROM t; SELECT"], ["SELECT a FROM t"], true],
+  ["a character no token starts with stays in its statement, and the next still ends at its ;", ["SELECT 1 @ 2; SELECT 3;"], ["SELECT 1 @ 2", "SELECT 3"], false],
+  ["an empty quoted name is closed", ['SELECT "" FROM t; SELECT 2;'], ['SELECT "" FROM t', "SELECT 2"], false],
+  ["an open block comment waits", ["SELECT 1 /* a;"], [], true],
+  ["a ; right after a token", ["SELECT 1;SELECT 2;"], ["SELECT 1", "SELECT 2"], false],
+];
+
+for (const [name, lines, statements, pending] of cases) {
+  test(name, () => {
+    assert.equal(split(...lines), { statements, pending });
+  });
+}
+
+test("each statement's line, the text before it on that line, and its index in the script", () => {
+  const buffer = new StatementBuffer();
+  const lines = ["-- setup", "CREATE TABLE t (a INT); INSERT INTO t", "  VALUES (1);", "", "SELECT 'x", "y' FROM t; SELECT"];
+  const got = lines.flatMap((line) => buffer.feed(line)).map(({ text, line, lead, index }) => ({ text, line, lead, index }));
+  assert.equal(got, [
+    { text: "CREATE TABLE t (a INT)", line: 2, lead: "", index: 0 },
+    { text: "INSERT INTO t\n  VALUES (1)", line: 2, lead: "CREATE TABLE t (a INT); ", index: 1 },
+    { text: "SELECT 'x\ny' FROM t", line: 5, lead: "", index: 2 },
+  ]);
+  assert.ok(buffer.pending);
+  buffer.feed("  2");
+  assert.equal(buffer.end(), { text: "SELECT\n  2", line: 6, lead: "y' FROM t; ", index: 3 });
+  assert.not.ok(buffer.pending);
+  assert.is(buffer.end(), undefined);
+});
+
+test("end of input: a statement without ; is the rest of the text, an open string included", () => {
+  const buffer = new StatementBuffer();
+  assert.equal(buffer.feed("SELECT 1; SELECT 'abc;"), [{ text: "SELECT 1", line: 1, lead: "", index: 0 }]);
+  buffer.feed("def  ");
+  assert.equal(buffer.end(), { text: "SELECT 'abc;\ndef", line: 1, lead: "SELECT 1; ", index: 1 });
+});
+
+test("relative: each statement begun on a fresh line is numbered from line 1", () => {
+  const buffer = new StatementBuffer({ relative: true });
+  buffer.feed("SELECT 1;");
+  buffer.feed("SELECT a");
+  assert.equal(buffer.feed("FROM t;"), [{ text: "SELECT a\nFROM t", line: 1, lead: "", index: 1 }]);
+});
+
+test("clear forgets the pending statement, an open string too", () => {
+  const buffer = new StatementBuffer();
+  buffer.feed("SELECT 'abc");
+  assert.ok(buffer.pending);
+  buffer.clear();
+  assert.not.ok(buffer.pending);
+  assert.equal(buffer.feed("SELECT 2;").map((s) => s.text), ["SELECT 2"]);
+});
+
+test.run();
