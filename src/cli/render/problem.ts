@@ -44,7 +44,7 @@ function entries(errors: readonly ProblemEntry[]): string {
 export interface ErrorContext {
   /** The SQL that was sent, when there was one. */
   readonly sql?: SqlSource;
-  /** The statement is one of a script: an error without a position marks where the statement starts, so the reader sees which one failed. */
+  /** The statement is one of a script: an error without a position marks where the statement starts, so the reader sees which one failed (a transaction's failing step always is). */
   readonly script?: boolean;
   /** The statements of a transaction that the error left unapplied. */
   readonly discarded?: number;
@@ -71,7 +71,8 @@ export function renderError(error: unknown, context: ErrorContext = {}): string 
   const { sql } = context;
   if (error instanceof StoreError) {
     let out = `error: ${inScript(error.message, error.position, sql)} [${error.code}]\n`;
-    if (sql !== undefined && (error.position !== undefined || context.script === true)) out += markPosition(sql, error.position ?? START);
+    // A transaction's failing step is marked as a script's statement is: COMMIT ran several, and this is the one.
+    if (sql !== undefined && (error.position !== undefined || context.script === true || error.step !== undefined)) out += markPosition(sql, error.position ?? START);
     if (error.expected && error.expected.length > 0) out += `expected: ${error.expected.join(", ")}\n`;
     if (error.errors && error.errors.length > 0) out += entries(error.errors);
     if (context.discarded !== undefined) out += `transaction rolled back: none of its ${context.discarded === 1 ? "1 statement was" : `${context.discarded} statements were`} applied\n`;
