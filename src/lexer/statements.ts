@@ -14,7 +14,7 @@
  * It only finds boundaries; each statement's text still goes to the engine,
  * which alone judges what it means.
  */
-import { Lexer, type IToken } from "chevrotain";
+import { Lexer, type ILexingResult, type IToken } from "chevrotain";
 import { allTokens, Semicolon, UnterminatedComment } from "./tokens.js";
 
 /** Where a piece of a script has tokens: from its first token's start to its last token's end (exclusive). */
@@ -27,7 +27,8 @@ export interface Scan {
   /**
    * The text cut at each `;`: one entry per `;` and one for the text after
    * the last, each its tokens' span or undefined when it holds only blanks
-   * and comments. When the text ends `open`, the last piece runs to the end.
+   * and comments. When the text ends `open`, the last piece runs to the end
+   * — if it has begun: a comment left open before any token leaves it undefined.
    */
   readonly pieces: readonly (Span | undefined)[];
   /** Where a string, quoted name or block comment that never closes begins, if the text ends inside one. */
@@ -48,9 +49,17 @@ function opensAt(text: string, offset: number): boolean {
   return !EMPTY_NAME.test(text);
 }
 
-export function scanStatements(text: string): Scan {
+/**
+ * The tokens of `text` and its lexing errors, with error recovery on: a bad
+ * character is an error and the tokens after it are still found.
+ */
+export function lexRecovering(text: string): ILexingResult {
   lexer ??= new Lexer(allTokens as never, { positionTracking: "onlyOffset", recoveryEnabled: true, skipValidations: true });
-  const { tokens, errors } = lexer.tokenize(text);
+  return lexer.tokenize(text);
+}
+
+export function scanStatements(text: string): Scan {
+  const { tokens, errors } = lexRecovering(text);
   const pieces: (Span | undefined)[] = [];
   let start = -1;
   let end = -1;
@@ -72,7 +81,8 @@ export function scanStatements(text: string): Scan {
     }
     t++;
     const tokenStart = (token as IToken).startOffset;
-    if ((token as IToken).tokenType === UnterminatedComment) return { pieces: [...pieces, { start: start < 0 ? tokenStart : start, end: text.length }], open: tokenStart };
+    // A comment is no token: an open one before any token leaves its piece empty, so a statement never starts at a comment.
+    if ((token as IToken).tokenType === UnterminatedComment) return { pieces: [...pieces, start < 0 ? undefined : { start, end: text.length }], open: tokenStart };
     if ((token as IToken).tokenType === Semicolon) {
       pieces.push(start < 0 ? undefined : { start, end });
       start = -1;

@@ -85,6 +85,21 @@ for (const kind of MODES) {
     assert.equal(await ids(mode), [2]);
   });
 
+  test(`${kind}: a block comment over lines before BEGIN or COMMIT is not part of it; an error marks the statement, not the comment`, async () => {
+    const mode = await seeded(kind);
+    const header = await mode.run(["sql", "shop", "-"], { input: "/* header\n * comment\n */\nBEGIN;\nINSERT INTO users VALUES (10, 'a');\nCOMMIT;\n" });
+    assert.is(header.code, 0, header.stderr);
+    assert.is(header.stdout, "1 row inserted into users\ncommitted: 1 statement\n");
+    const trailer = await mode.run(["sql", "shop", "BEGIN; INSERT INTO users VALUES (11, 'b'); /* done,\n commit */ COMMIT;"]);
+    assert.is(trailer.code, 0, trailer.stderr);
+    assert.equal(await ids(mode), [10, 11]);
+    const failing = await mode.run(["sql", "shop", "-", "--json"], { input: "SELECT 1;\n/* the next\n   one fails */ INSERT INTO users VALUES (10, 'dup');\n" });
+    assert.is(failing.code, 1);
+    assert.equal(JSON.parse(failing.stderr).statement, { index: 1, line: 3, column: 17 });
+    const marked = await mode.run(["sql", "shop", "SELECT 1;\n/* the next\n   one fails */ INSERT INTO users VALUES (10, 'dup');"]);
+    assert.match(marked.stderr, /\n3 \|    one fails \*\/ INSERT INTO users VALUES \(10, 'dup'\)\n {2}\| {17}\^\n/);
+  });
+
   test(`${kind}: a step failing at COMMIT keeps nothing, and names its step and statement`, async () => {
     const mode = await seeded(kind);
     const seed = await mode.run(["sql", "shop", "INSERT INTO users VALUES (1, 'Ada')"]);

@@ -12,47 +12,60 @@
 
 import type { IToken } from "chevrotain";
 import { SqlError } from "../../errors.js";
-import { describePosition, lex, positionAt } from "../../lexer/index.js";
+import { describePosition, lexRecovering, positionAt } from "../../lexer/index.js";
 import { BareIdentifier, End, Rollback } from "../../lexer/tokens.js";
 
 export type Control = "begin" | "commit" | "rollback";
-
-const LEAD = /^(?:begin|commit|end|rollback)(?![A-Za-z0-9_])/i;
-
-/** Whether `text` (a statement from its first token) starts with a transaction statement's word — a statement no other begins with. */
-export function isTransactionStatement(text: string): boolean {
-  return LEAD.test(text);
-}
 
 function word(token: IToken | undefined, ...words: string[]): boolean {
   return token !== undefined && words.includes(token.image.toUpperCase());
 }
 
-/** Which transaction statement `text` is, if it is one; a malformed one is a `sql_syntax_error`. */
-export function transactionControl(text: string): Control | undefined {
-  if (!isTransactionStatement(text)) return undefined;
-  const tokens = lex(text);
+/** Which transaction statement a statement whose first token is `first` is, if any: no other statement starts with these words. */
+function leading(first: IToken | undefined): Control | undefined {
+  if (first?.tokenType === Rollback) return "rollback";
+  if (first?.tokenType === End) return "commit";
+  if (first?.tokenType !== BareIdentifier) return undefined;
+  if (word(first, "COMMIT")) return "commit";
+  if (word(first, "BEGIN")) return "begin";
+  return undefined;
+}
+
+/** Whether `text` is a transaction statement (well formed or not): its first token says so. */
+export function isTransactionStatement(text: string): boolean {
+  const { tokens, errors } = lexRecovering(text);
   const first = tokens[0];
-  let control: Control;
+  return first !== undefined && (errors[0] === undefined || errors[0].offset > first.startOffset) && leading(first) !== undefined;
+}
+
+/**
+ * Which transaction statement `text` is, if it is one; a malformed one is a
+ * `sql_syntax_error`. Recognised from the lexer's tokens alone (comments are
+ * none), with error recovery on, so any other statement — even one the
+ * engine will refuse for a bad character — is left to the engine.
+ */
+export function transactionControl(text: string): Control | undefined {
+  const { tokens, errors } = lexRecovering(text);
+  const first = tokens[0];
+  const bad = errors[0];
+  if (first === undefined || (bad !== undefined && bad.offset < first.startOffset)) return undefined;
+  const control = leading(first);
+  if (control === undefined) return undefined;
   let i = 1;
-  if (first?.tokenType === Rollback) control = "rollback";
-  else if (first?.tokenType === End) control = "commit";
-  else if (first?.tokenType === BareIdentifier && word(first, "COMMIT")) control = "commit";
-  else if (first?.tokenType === BareIdentifier && word(first, "BEGIN")) {
-    control = "begin";
-    if (word(tokens[i], "DEFERRED", "IMMEDIATE", "EXCLUSIVE")) i++;
-  } else return undefined;
+  if (control === "begin" && word(tokens[i], "DEFERRED", "IMMEDIATE", "EXCLUSIVE")) i++;
   const modes = control === "begin" && i === 1 ? ["DEFERRED", "IMMEDIATE", "EXCLUSIVE"] : [];
   const named = word(tokens[i], "TRANSACTION");
   if (named) i++;
   const extra = tokens[i];
-  if (extra !== undefined) {
+  // What goes wrong first: a token past the accepted words, or a character no token starts with.
+  const at = bad !== undefined && (extra === undefined || bad.offset < extra.startOffset) ? { offset: bad.offset, image: text.slice(bad.offset, bad.offset + Math.max(1, bad.length)) } : extra === undefined ? undefined : { offset: extra.startOffset, image: extra.image };
+  if (at !== undefined) {
     const expected = [...modes, ...(named ? [] : ["TRANSACTION"]), "EOF"];
-    const position = positionAt(text, extra.startOffset);
-    const savepoint = control === "rollback" && word(extra, "TO") ? " (savepoints are not supported)" : "";
+    const position = positionAt(text, at.offset);
+    const savepoint = control === "rollback" && word(extra, "TO") && at.offset === extra?.startOffset ? " (savepoints are not supported)" : "";
     const list = expected.map((e) => (e === "EOF" ? "end of input" : e));
     const wanted = list.length === 1 ? list[0] : `${list.slice(0, -1).join(", ")} or ${list.at(-1)}`;
-    throw new SqlError("sql_syntax_error", `Expected ${wanted} but found '${extra.image}' at ${describePosition(position)}${savepoint}`, { position, expected });
+    throw new SqlError("sql_syntax_error", `Expected ${wanted} but found '${at.image}' at ${describePosition(position)}${savepoint}`, { position, expected });
   }
   return control;
 }

@@ -46,7 +46,7 @@ export class StatementBuffer {
   #lines: string[] = [];
   /** The script line number of `#lines[0]`. */
   #first = 1;
-  /** The pending statement's first token, and the end of its last token so far. */
+  /** The pending statement's first token (never a comment before it), and the end of its last token so far. */
   #start: Point | undefined;
   #end: Point = { line: 0, column: 0 };
   /** Where a string, name or comment that is not yet closed begins, and what would close it. */
@@ -60,9 +60,9 @@ export class StatementBuffer {
     this.#relative = options.relative === true;
   }
 
-  /** True while a statement has begun and not ended. */
+  /** True while a statement has begun and not ended, or a comment is open (what follows it continues the input, not a fresh line). */
   get pending(): boolean {
-    return this.#start !== undefined;
+    return this.#start !== undefined || this.#open !== undefined;
   }
 
   /** Forgets the pending statement (Ctrl-C in the shell). */
@@ -73,7 +73,7 @@ export class StatementBuffer {
 
   /** Adds one line; returns the statements it completed, skipping empty ones. */
   feed(line: string): ScriptStatement[] {
-    if (this.#start === undefined) {
+    if (!this.pending) {
       this.#first = this.#relative ? 1 : this.#first + this.#lines.length;
       this.#lines = [];
     }
@@ -117,7 +117,10 @@ export class StatementBuffer {
   /** At the end of the input: the statement still pending, if any (a last statement needs no `;`). */
   end(): ScriptStatement | undefined {
     const start = this.#start;
-    if (start === undefined) return undefined;
+    if (start === undefined) {
+      this.clear();
+      return undefined;
+    }
     const lastLine = this.#lines.length - 1;
     const end = this.#open === undefined ? this.#end : { line: lastLine, column: (this.#lines[lastLine] ?? "").length };
     this.clear();
@@ -135,15 +138,15 @@ export class StatementBuffer {
     return [(lines[from.line] ?? "").slice(from.column), ...lines.slice(from.line + 1, to.line), (lines[to.line] ?? "").slice(0, to.column)].join("\n");
   }
 
-  /** Keeps only the lines from the pending statement's first on. */
+  /** Keeps only the lines from the pending statement's first (or an open comment's) on. */
   #dropBefore(): void {
-    const start = this.#start;
+    const start = this.#start ?? this.#open;
     if (start === undefined || start.line === 0) return;
-    const n = start.line;
+    const n = Math.min(start.line, this.#open?.line ?? start.line);
     this.#lines = this.#lines.slice(n);
     this.#first += n;
     const shift = (p: Point): Point => ({ line: p.line - n, column: p.column });
-    this.#start = shift(start);
+    if (this.#start !== undefined) this.#start = shift(this.#start);
     this.#end = shift(this.#end);
     if (this.#open !== undefined) this.#open = shift(this.#open);
   }

@@ -21,6 +21,8 @@ const forms: [string, ReturnType<typeof transactionControl>][] = [
   ["beginning", undefined],
   ['"BEGIN"', undefined],
   ["INSERT INTO begin VALUES (1)", undefined],
+  ["SELECT 1 @ 2", undefined],
+  ["SELECT 'open", undefined],
 ];
 
 for (const [text, control] of forms) {
@@ -34,6 +36,7 @@ const errors: [string, string, number, readonly string[]][] = [
   ["BEGIN IMMEDIATE x", "Expected TRANSACTION or end of input but found 'x' at line 1, column 17", 17, ["TRANSACTION", "EOF"]],
   ["COMMIT TRANSACTION t", "Expected end of input but found 't' at line 1, column 20", 20, ["EOF"]],
   ["ROLLBACK TO sp", "Expected TRANSACTION or end of input but found 'TO' at line 1, column 10 (savepoints are not supported)", 10, ["TRANSACTION", "EOF"]],
+  ["BEGIN @", "Expected DEFERRED, IMMEDIATE, EXCLUSIVE, TRANSACTION or end of input but found '@' at line 1, column 7", 7, ["DEFERRED", "IMMEDIATE", "EXCLUSIVE", "TRANSACTION", "EOF"]],
   ["END;", "Expected TRANSACTION or end of input but found ';' at line 1, column 4", 4, ["TRANSACTION", "EOF"]],
 ];
 

@@ -33,6 +33,9 @@ const cases: [string, string[], string[], boolean][] = [
   ["an empty quoted name is closed", ['SELECT "" FROM t; SELECT 2;'], ['SELECT "" FROM t', "SELECT 2"], false],
   ["an open block comment waits", ["SELECT 1 /* a;"], [], true],
   ["a ; right after a token", ["SELECT 1;SELECT 2;"], ["SELECT 1", "SELECT 2"], false],
+  ["a block comment over lines before a statement is not part of it", ["/* header", " * comment", " */", "BEGIN;"], ["BEGIN"], false],
+  ["a block comment over lines after a ; is not part of the next statement", ["SELECT 1; /* done,", " commit */ COMMIT;"], ["SELECT 1", "COMMIT"], false],
+  ["a block comment over lines inside a statement stays in it", ["SELECT 1 /* a", "b */ + 2;"], ["SELECT 1 /* a\nb */ + 2"], false],
 ];
 
 for (const [name, lines, statements, pending] of cases) {
@@ -69,6 +72,17 @@ test("relative: each statement begun on a fresh line is numbered from line 1", (
   buffer.feed("SELECT 1;");
   buffer.feed("SELECT a");
   assert.equal(buffer.feed("FROM t;"), [{ text: "SELECT a\nFROM t", line: 1, lead: "", index: 1 }]);
+});
+
+test("an open block comment with no statement before it: pending (a shell waits), but nothing is left at the end", () => {
+  const buffer = new StatementBuffer();
+  assert.equal(buffer.feed("/* a"), []);
+  assert.ok(buffer.pending);
+  assert.is(buffer.end(), undefined);
+  const after = new StatementBuffer();
+  after.feed("SELECT 1; /* note");
+  after.feed("*/");
+  assert.equal(after.feed("  COMMIT;"), [{ text: "COMMIT", line: 3, lead: "  ", index: 1 }], "the statement starts at its first token, not at the comment");
 });
 
 test("clear forgets the pending statement, an open string too", () => {
