@@ -49,6 +49,23 @@ for (const kind of MODES) {
     assert.equal(await ids(mode), [1]);
   });
 
+  test(`${kind}: one statement with empty ones beside it runs as that one statement, parameters too, its errors marked where it stands`, async () => {
+    const mode = await seeded(kind);
+    for (const sql of ["SELECT 1 AS a;;", "SELECT 1 AS a; ;", ";;SELECT 1 AS a", "/* x */ ; SELECT 1 AS a", "/* note */\n;\nSELECT 1 AS a;"]) {
+      const run = await mode.run(["sql", "shop", sql]);
+      assert.is(run.code, 0, `${sql}: ${run.stderr}`);
+      assert.is(run.stdout, "a\n-\n1\n(1 row)\n", sql);
+    }
+    const params = await mode.run(["sql", "shop", ";INSERT INTO users VALUES (?, ?);;", "7", "Ada"]);
+    assert.is(params.code, 0, params.stderr);
+    assert.equal(await ids(mode), [7]);
+    const failed = await mode.run(["sql", "shop", ";;\n ; SELECT nope FROM users;;"]);
+    assert.is(failed.code, 1);
+    assert.match(failed.stderr, /^error: .*\[unknown_column\]\n2 \|  ; SELECT nope FROM users\n {2}\| {4}\^\n/);
+    const json = await mode.run(["sql", "shop", ";;\n ; SELECT nope FROM users;;", "--json"]);
+    assert.equal(JSON.parse(json.stderr).statement, { index: 0, line: 2, column: 4 });
+  });
+
   test(`${kind}: the first refused statement stops the script, its error marked at its line in the whole script; the statements before it stay`, async () => {
     const mode = await seeded(kind);
     const script = "INSERT INTO users VALUES (1, 'Ada');\nINSERT INTO users\n  VALUES (2, 'Grace'); SELECT id\nFORM users;\nINSERT INTO users VALUES (3, 'never');";

@@ -2,8 +2,9 @@
  * `storedb sql <db> "<SQL>" [params…]`: a statement or a script, each
  * result on stdout; `storedb sql <db> -` reads the script from stdin.
  *
- * One statement is sent as written, with the parameters, exactly as
- * before scripts existed. Several (`;` between them, found by the lexer:
+ * One statement is sent as written, with the parameters, as before
+ * scripts existed — without empty statements (`;;`) or comments around it,
+ * which sqlite3 runs as that one statement too. Several (`;` between them, found by the lexer:
  * `script/statements.ts`) run in order, each result printed as it comes,
  * as sqlite3 does; `BEGIN … COMMIT` in them becomes one `transaction`
  * command (`script/runner.ts`). The first refused statement stops the
@@ -49,9 +50,13 @@ export async function sqlCommand(name: string, sql: string, params: readonly str
   if (!fromStdin) {
     statements = splitScript(sql);
     const first = statements[0];
-    if (statements.length === 0 || (statements.length === 1 && first !== undefined && !isTransactionStatement(first.text))) {
-      // One statement (or none, which the engine refuses as it always did): sent as written.
+    if (first === undefined) {
+      // No statement: sent as written, for the engine to refuse as it always did.
       statements = [{ text: sql, line: 1, lead: "", index: 0 }];
+    } else if (statements.length === 1 && !isTransactionStatement(first.text)) {
+      // One statement, empty ones (`;;`) and comments beside it as sqlite3 allows: sent as its own text, with
+      // the parameters; its errors are marked where it stands, and said to be a script's when it does not open the text.
+      script = first.line !== 1 || first.lead !== "";
     } else {
       if (values.length > 0) throw new UsageError(`parameters go with one statement, and this script has ${statements.length}`);
       script = true;
