@@ -204,6 +204,16 @@ test("parameters go with one statement: with a script, or a script on stdin, the
   assert.equal(await ids(mode), [1]);
 });
 
+test("the shell fed from a pipe counts every line, dot commands' too: errors are marked at their line", async () => {
+  const mode = await seeded("data");
+  const run = await mode.run(["shell", "shop"], { input: ".mode csv\n.mode table\nSELECT 1 AS a;\nSELECT 1 +;\n" });
+  assert.is(run.code, 1);
+  assert.match(run.stderr, /^error: .* at line 4, column 11 \[sql_syntax_error\]\n4 \| SELECT 1 \+\n/);
+  const unended = await mode.run(["shell", "shop"], { input: ".mode csv\n\n.tables\nBEGIN;\nINSERT INTO users VALUES (1, 'a');\n" });
+  assert.is(unended.code, 1);
+  assert.match(unended.stderr, /^error: The script ended inside a transaction: .*\n4 \| BEGIN\n/);
+});
+
 test("a transaction holds at most 1,000 statements: the next is refused, and nothing of it is applied", async () => {
   const mode = await seeded("data");
   const inserts = Array.from({ length: 1001 }, (_, i) => `INSERT INTO users VALUES (${i}, 'u');`);

@@ -106,6 +106,7 @@ export async function shellCommand(name: string, options: TargetOptions): Promis
     let typed: string[] = [];
     for await (const line of rl) {
       if (!buffer.pending && line.trimStart().startsWith(".")) {
+        buffer.skip();
         remember(line.trim());
         try {
           const outcome = await dotCommand(line, target.db, state);

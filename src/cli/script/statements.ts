@@ -71,6 +71,13 @@ export class StatementBuffer {
     this.#open = undefined;
   }
 
+  /** Counts a line of the input that is no SQL (a shell's dot command, read while no statement is pending), so later lines keep their numbers. */
+  skip(): void {
+    if (this.pending) return;
+    this.#first = this.#relative ? 1 : this.#first + this.#lines.length + 1;
+    this.#lines = [];
+  }
+
   /** Adds one line; returns the statements it completed, skipping empty ones. */
   feed(line: string): ScriptStatement[] {
     if (!this.pending) {

@@ -85,6 +85,15 @@ test("an open block comment with no statement before it: pending (a shell waits)
   assert.equal(after.feed("  COMMIT;"), [{ text: "COMMIT", line: 3, lead: "  ", index: 1 }], "the statement starts at its first token, not at the comment");
 });
 
+test("skip counts a line that is no SQL (a dot command), so the lines after it keep their numbers", () => {
+  const buffer = new StatementBuffer();
+  buffer.skip();
+  buffer.feed("SELECT 1;");
+  buffer.skip();
+  buffer.skip();
+  assert.equal(buffer.feed("SELECT 2;"), [{ text: "SELECT 2", line: 5, lead: "", index: 1 }]);
+});
+
 test("clear forgets the pending statement, an open string too", () => {
   const buffer = new StatementBuffer();
   buffer.feed("SELECT 'abc");
