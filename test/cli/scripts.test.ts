@@ -214,6 +214,20 @@ test("the shell fed from a pipe counts every line, dot commands' too: errors are
   assert.match(unended.stderr, /^error: The script ended inside a transaction: .*\n4 \| BEGIN\n/);
 });
 
+test("a statement is sent as the script's exact text: line breaks in strings stay \\r\\n or \\r, in an argument, on stdin and in the shell", async () => {
+  const mode = await seeded("data");
+  const arg = await mode.run(["sql", "shop", "INSERT INTO users VALUES (4, 'p\r\nq'); SELECT length(name) AS n FROM users WHERE id = 4"]);
+  assert.is(arg.code, 0, arg.stderr);
+  assert.is(arg.stdout, "1 row inserted into users\nn\n-\n4\n(1 row)\n");
+  const stdin = await mode.run(["sql", "shop", "-", "--json"], { input: "SELECT hex('x\ry') AS h;\r\nSELECT hex('a\r\nb') AS h\r\n;\rSELECT nope\rFROM users;" });
+  assert.is(stdin.code, 1);
+  assert.equal(stdin.stdout.trim().split("\n").map((line) => JSON.parse(line).rows[0].h), ["780D79", "610D0A62"]);
+  assert.equal(JSON.parse(stdin.stderr).statement, { index: 2, line: 6, column: 1 }, "a lone \\r ends a line, as the engine counts them");
+  const shell = await mode.run(["shell", "shop"], { input: ".mode csv\r\nSELECT hex('a\r\nb') AS h;\nSELECT hex('c\rd') AS h;" });
+  assert.is(shell.code, 0, shell.stderr);
+  assert.is(shell.stdout, "h\n610D0A62\nh\n630D64\n");
+});
+
 test("a transaction holds at most 1,000 statements: the next is refused, and nothing of it is applied", async () => {
   const mode = await seeded("data");
   const inserts = Array.from({ length: 1001 }, (_, i) => `INSERT INTO users VALUES (${i}, 'u');`);

@@ -28,12 +28,13 @@
  * lock is held until the shell ends).
  */
 
-import { createInterface } from "node:readline";
+import { createInterface, type Interface } from "node:readline";
 import { EXIT } from "../failure.js";
 import { out, report } from "../io.js";
 import { renderResult } from "../render/result.js";
 import { dotCommand, type ShellState } from "../shell/dot-commands.js";
 import { historyEntry, historyFile, loadHistory, saveHistory } from "../shell/history.js";
+import { bare, readLines, stdinText } from "../script/lines.js";
 import { Refusal, ScriptRunner, type Ran } from "../script/runner.js";
 import { StatementBuffer, type ScriptStatement } from "../script/statements.js";
 import { openTarget, type TargetOptions } from "../target.js";
@@ -53,18 +54,24 @@ function note(ran: Ran): string {
   }
 }
 
+/** The lines typed on a terminal, each given back its line end (readline drops it). */
+async function* typed(rl: Interface): AsyncGenerator<string> {
+  for await (const line of rl) yield `${line}\n`;
+}
+
 export async function shellCommand(name: string, options: TargetOptions): Promise<number> {
   const target = await openTarget(name, options);
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const file = historyFile();
   // readline keeps this array as its history: the shell adds whole statements itself (historySize 0 stops per-line entries).
   const history = interactive ? loadHistory(file) : [];
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: interactive, history, historySize: 0 });
+  // On a terminal, readline edits the lines; from a pipe, lines are read as they are, their terminators kept (a line break in a string is sent as written).
+  const rl = interactive ? createInterface({ input: process.stdin, output: process.stdout, terminal: true, history, historySize: 0 }) : undefined;
   const state: ShellState = { mode: "table", explain: false };
   const buffer = new StatementBuffer({ relative: interactive });
   const runner = new ScriptRunner(target, state);
   const prompt = (): void => {
-    if (!interactive) return;
+    if (rl === undefined) return;
     const head = runner.queued === undefined ? name : `${name}*`;
     rl.setPrompt(buffer.pending ? `${" ".repeat(Math.max(0, head.length - 3))}...> ` : `${head}> `);
     rl.prompt();
@@ -76,11 +83,11 @@ export async function shellCommand(name: string, options: TargetOptions): Promis
     history.unshift(entry);
     saveHistory(file, history);
   };
-  rl.on("SIGINT", () => {
+  rl?.on("SIGINT", () => {
     const had = buffer.pending;
     buffer.clear();
     process.stdout.write(had ? "^C\n" : "^C (Ctrl-D or .quit to leave)\n");
-    rl.write(null, { ctrl: true, name: "u" });
+    rl?.write(null, { ctrl: true, name: "u" });
     prompt();
   });
 
@@ -103,8 +110,8 @@ export async function shellCommand(name: string, options: TargetOptions): Promis
   try {
     if (interactive) process.stdout.write(`storedb shell on ${name} (${target.where}). End statements with ; — .help for help.\n`);
     prompt();
-    let typed: string[] = [];
-    for await (const line of rl) {
+    let entry: string[] = [];
+    for await (const line of rl === undefined ? readLines(stdinText()) : typed(rl)) {
       if (!buffer.pending && line.trimStart().startsWith(".")) {
         buffer.skip();
         remember(line.trim());
@@ -119,11 +126,11 @@ export async function shellCommand(name: string, options: TargetOptions): Promis
         prompt();
         continue;
       }
-      typed.push(line);
+      entry.push(bare(line));
       const statements = buffer.feed(line);
       if (statements.length > 0 || !buffer.pending) {
-        remember(historyEntry(typed.join("\n")));
-        typed = buffer.pending ? [line] : [];
+        remember(historyEntry(entry.join("\n")));
+        entry = buffer.pending ? [bare(line)] : [];
       }
       for (const statement of statements) {
         if (!(await run(statement))) return code;
@@ -148,7 +155,7 @@ export async function shellCommand(name: string, options: TargetOptions): Promis
   } catch (error) {
     return report(error);
   } finally {
-    rl.close();
+    rl?.close();
     await target.close();
   }
 }

@@ -15,12 +15,12 @@
  * would fill is a guess.
  */
 
-import { createInterface } from "node:readline";
 import { EXIT, UsageError } from "../failure.js";
 import { report } from "../io.js";
 import { parseParams } from "../params.js";
 import { isTransactionStatement } from "../script/control.js";
 import { Refusal, ScriptRunner } from "../script/runner.js";
+import { readLines, stdinText } from "../script/lines.js";
 import { splitScript, StatementBuffer, type ScriptStatement } from "../script/statements.js";
 import { openTarget, type TargetOptions } from "../target.js";
 
@@ -28,15 +28,10 @@ export interface SqlOptions extends TargetOptions {
   readonly json?: boolean;
 }
 
-/** Every statement of stdin, a line at a time: the script runs as it is read. */
+/** Every statement of stdin, a line at a time (its exact text, terminators kept): the script runs as it is read. */
 async function* stdinStatements(): AsyncGenerator<ScriptStatement> {
   const buffer = new StatementBuffer();
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  try {
-    for await (const line of lines) yield* buffer.feed(line);
-  } finally {
-    lines.close();
-  }
+  for await (const line of readLines(stdinText())) yield* buffer.feed(line);
   const last = buffer.end();
   if (last !== undefined) yield last;
 }

@@ -1,7 +1,9 @@
 /**
  * A script's statements, fed a line at a time: what is typed into the
  * shell, a script on its stdin or on `storedb sql -`'s, or a `storedb sql`
- * argument cut into lines.
+ * argument cut into lines. Each line comes with its terminator
+ * (`lines.ts`), and a statement's text is the script's exact text from its
+ * first token to its last: a line break in a string stays `\r\n` or `\r`.
  *
  * The boundaries come from the SQL lexer (`scanStatements`): a statement
  * ends at a `;` outside strings, quoted names and comments, so `SELECT
@@ -19,10 +21,11 @@
  */
 
 import { LineIndex, scanStatements } from "../../lexer/index.js";
+import { splitLines } from "./lines.js";
 
 /** One statement of a script, and where it stands in it. */
 export interface ScriptStatement {
-  /** The statement as written, from its first token to its last, without its `;`. */
+  /** The statement as written (the script's exact text), from its first token to its last, without its `;`. */
   readonly text: string;
   /** The script's line on which it begins, 1-based. */
   readonly line: number;
@@ -78,7 +81,11 @@ export class StatementBuffer {
     this.#lines = [];
   }
 
-  /** Adds one line; returns the statements it completed, skipping empty ones. */
+  /**
+   * Adds one line, with its terminator (`\r\n`, `\n` or `\r`; none on a
+   * last line), as `splitLines`/`readLines` cut them; returns the statements
+   * it completed, skipping empty ones.
+   */
   feed(line: string): ScriptStatement[] {
     if (!this.pending) {
       this.#first = this.#relative ? 1 : this.#first + this.#lines.length;
@@ -142,7 +149,7 @@ export class StatementBuffer {
   #slice(from: Point, to: Point): string {
     const lines = this.#lines;
     if (from.line === to.line) return (lines[from.line] ?? "").slice(from.column, to.column);
-    return [(lines[from.line] ?? "").slice(from.column), ...lines.slice(from.line + 1, to.line), (lines[to.line] ?? "").slice(0, to.column)].join("\n");
+    return [(lines[from.line] ?? "").slice(from.column), ...lines.slice(from.line + 1, to.line), (lines[to.line] ?? "").slice(0, to.column)].join("");
   }
 
   /** Keeps only the lines from the pending statement's first (or an open comment's) on. */
@@ -162,7 +169,7 @@ export class StatementBuffer {
 /** The statements of a whole script held in memory. */
 export function splitScript(text: string): ScriptStatement[] {
   const buffer = new StatementBuffer();
-  const statements = text.split(/\r\n|\n|\r/).flatMap((line) => buffer.feed(line));
+  const statements = splitLines(text).flatMap((line) => buffer.feed(line));
   const last = buffer.end();
   return last === undefined ? statements : [...statements, last];
 }

@@ -2,12 +2,13 @@
 
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { StatementBuffer } from "../../../src/cli/script/statements.js";
+import { readLines, splitLines } from "../../../src/cli/script/lines.js";
+import { splitScript, StatementBuffer } from "../../../src/cli/script/statements.js";
 
-/** Feeds `lines` one by one; returns every statement completed and whether one is left pending. */
+/** Feeds `lines` one by one, each ended by \n; returns every statement completed and whether one is left pending. */
 function split(...lines: string[]): { statements: string[]; pending: boolean } {
   const buffer = new StatementBuffer();
-  const statements = lines.flatMap((line) => buffer.feed(line)).map((s) => s.text);
+  const statements = lines.flatMap((line) => buffer.feed(`${line}\n`)).map((s) => s.text);
   return { statements, pending: buffer.pending };
 }
 
@@ -47,14 +48,14 @@ for (const [name, lines, statements, pending] of cases) {
 test("each statement's line, the text before it on that line, and its index in the script", () => {
   const buffer = new StatementBuffer();
   const lines = ["-- setup", "CREATE TABLE t (a INT); INSERT INTO t", "  VALUES (1);", "", "SELECT 'x", "y' FROM t; SELECT"];
-  const got = lines.flatMap((line) => buffer.feed(line)).map(({ text, line, lead, index }) => ({ text, line, lead, index }));
+  const got = lines.flatMap((line) => buffer.feed(`${line}\n`)).map(({ text, line, lead, index }) => ({ text, line, lead, index }));
   assert.equal(got, [
     { text: "CREATE TABLE t (a INT)", line: 2, lead: "", index: 0 },
     { text: "INSERT INTO t\n  VALUES (1)", line: 2, lead: "CREATE TABLE t (a INT); ", index: 1 },
     { text: "SELECT 'x\ny' FROM t", line: 5, lead: "", index: 2 },
   ]);
   assert.ok(buffer.pending);
-  buffer.feed("  2");
+  buffer.feed("  2\n");
   assert.equal(buffer.end(), { text: "SELECT\n  2", line: 6, lead: "y' FROM t; ", index: 3 });
   assert.not.ok(buffer.pending);
   assert.is(buffer.end(), undefined);
@@ -62,45 +63,64 @@ test("each statement's line, the text before it on that line, and its index in t
 
 test("end of input: a statement without ; is the rest of the text, an open string included", () => {
   const buffer = new StatementBuffer();
-  assert.equal(buffer.feed("SELECT 1; SELECT 'abc;"), [{ text: "SELECT 1", line: 1, lead: "", index: 0 }]);
-  buffer.feed("def  ");
+  assert.equal(buffer.feed("SELECT 1; SELECT 'abc;\n"), [{ text: "SELECT 1", line: 1, lead: "", index: 0 }]);
+  buffer.feed("def  \n");
   assert.equal(buffer.end(), { text: "SELECT 'abc;\ndef", line: 1, lead: "SELECT 1; ", index: 1 });
 });
 
 test("relative: each statement begun on a fresh line is numbered from line 1", () => {
   const buffer = new StatementBuffer({ relative: true });
-  buffer.feed("SELECT 1;");
-  buffer.feed("SELECT a");
-  assert.equal(buffer.feed("FROM t;"), [{ text: "SELECT a\nFROM t", line: 1, lead: "", index: 1 }]);
+  buffer.feed("SELECT 1;\n");
+  buffer.feed("SELECT a\n");
+  assert.equal(buffer.feed("FROM t;\n"), [{ text: "SELECT a\nFROM t", line: 1, lead: "", index: 1 }]);
 });
 
 test("an open block comment with no statement before it: pending (a shell waits), but nothing is left at the end", () => {
   const buffer = new StatementBuffer();
-  assert.equal(buffer.feed("/* a"), []);
+  assert.equal(buffer.feed("/* a\n"), []);
   assert.ok(buffer.pending);
   assert.is(buffer.end(), undefined);
   const after = new StatementBuffer();
-  after.feed("SELECT 1; /* note");
-  after.feed("*/");
-  assert.equal(after.feed("  COMMIT;"), [{ text: "COMMIT", line: 3, lead: "  ", index: 1 }], "the statement starts at its first token, not at the comment");
+  after.feed("SELECT 1; /* note\n");
+  after.feed("*/\n");
+  assert.equal(after.feed("  COMMIT;\n"), [{ text: "COMMIT", line: 3, lead: "  ", index: 1 }], "the statement starts at its first token, not at the comment");
 });
 
 test("skip counts a line that is no SQL (a dot command), so the lines after it keep their numbers", () => {
   const buffer = new StatementBuffer();
   buffer.skip();
-  buffer.feed("SELECT 1;");
+  buffer.feed("SELECT 1;\n");
   buffer.skip();
   buffer.skip();
-  assert.equal(buffer.feed("SELECT 2;"), [{ text: "SELECT 2", line: 5, lead: "", index: 1 }]);
+  assert.equal(buffer.feed("SELECT 2;\n"), [{ text: "SELECT 2", line: 5, lead: "", index: 1 }]);
+});
+
+test("a statement's text is the script's exact text: \\r\\n and a lone \\r in a string are kept, and each counts as a line's end", () => {
+  const got = splitScript("SELECT 'a\r\nb';\rSELECT 'x\ry'\r\n  AS c; SELECT nope").map(({ text, line, lead }) => ({ text, line, lead }));
+  assert.equal(got, [
+    { text: "SELECT 'a\r\nb'", line: 1, lead: "" },
+    { text: "SELECT 'x\ry'\r\n  AS c", line: 3, lead: "" },
+    { text: "SELECT nope", line: 5, lead: "  AS c; " },
+  ]);
+});
+
+test("readLines cuts a stream at its line ends, each line keeping its own, a \\r\\n split between chunks too", async () => {
+  async function* chunks(): AsyncGenerator<string> {
+    yield* ["SELECT 'a\r", "\nb';\rSEL", "ECT 1\n\n", "SELECT 2\r"];
+  }
+  const lines: string[] = [];
+  for await (const line of readLines(chunks())) lines.push(line);
+  assert.equal(lines, ["SELECT 'a\r\n", "b';\r", "SELECT 1\n", "\n", "SELECT 2\r"]);
+  assert.equal(splitLines("a\r\nb\rc\n\nd"), ["a\r\n", "b\r", "c\n", "\n", "d"]);
 });
 
 test("clear forgets the pending statement, an open string too", () => {
   const buffer = new StatementBuffer();
-  buffer.feed("SELECT 'abc");
+  buffer.feed("SELECT 'abc\n");
   assert.ok(buffer.pending);
   buffer.clear();
   assert.not.ok(buffer.pending);
-  assert.equal(buffer.feed("SELECT 2;").map((s) => s.text), ["SELECT 2"]);
+  assert.equal(buffer.feed("SELECT 2;\n").map((s) => s.text), ["SELECT 2"]);
 });
 
 test.run();
