@@ -10,8 +10,10 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { rmSync } from "node:fs";
-import { tempDir } from "../server/support/server-process.js";
-import { MODES, openMode, type Mode, type ModeKind } from "./support/modes.js";
+import path from "node:path";
+import { serverEnv, startServer, tempDir } from "../server/support/server-process.js";
+import { cleanEnv, runCli } from "./support/cli-process.js";
+import { API_KEY, MODES, openMode, type Mode, type ModeKind } from "./support/modes.js";
 
 const scratch: string[] = [];
 const open: Mode[] = [];
@@ -226,6 +228,29 @@ test("a statement is sent as the script's exact text: line breaks in strings sta
   const shell = await mode.run(["shell", "shop"], { input: ".mode csv\r\nSELECT hex('a\r\nb') AS h;\nSELECT hex('c\rd') AS h;" });
   assert.is(shell.code, 0, shell.stderr);
   assert.is(shell.stdout, "h\n610D0A62\nh\n630D64\n");
+});
+
+test("with --url, a transaction larger than the server's body limit applies nothing and says so; on a data directory it runs", async () => {
+  const cwd = tempDir("cli-scripts");
+  scratch.push(cwd);
+  const script = ["BEGIN;", ...Array.from({ length: 20 }, (_, i) => `INSERT INTO users VALUES (${i}, '${"x".repeat(300)}');`), "COMMIT;"].join("\n");
+  const server = await startServer(serverEnv(path.join(cwd, "data"), { STORE_API_KEY: API_KEY, STORE_MAX_BODY_BYTES: "4096" }));
+  try {
+    const env = cleanEnv({ STORE_API_KEY: API_KEY });
+    const create = await runCli(["sql", "--url", server.url, "shop", "CREATE TABLE users (id INT PRIMARY KEY, name TEXT NOT NULL)"], { cwd, env });
+    assert.is(create.code, 0, create.stderr);
+    const run = await runCli(["sql", "--url", server.url, "shop", "-"], { cwd, env, input: script });
+    assert.is(run.code, 1);
+    assert.match(run.stderr, /^error: The transaction's 20 statements exceed the server's body limit of 4096 bytes: split it into smaller transactions, or raise the limit \(the server's STORE_MAX_BODY_BYTES\) \[payload_too_large\]\n1 \| BEGIN;?\n/);
+    assert.match(run.stderr, /transaction rolled back: none of its 20 statements were applied\n$/);
+    const count = await runCli(["sql", "--url", server.url, "shop", "SELECT count(*) AS n FROM users"], { cwd, env });
+    assert.match(count.stdout, /\n0\n/);
+  } finally {
+    await server.stop();
+  }
+  const local = await runCli(["sql", "shop", "-"], { cwd, env: cleanEnv(), input: script });
+  assert.is(local.code, 0, local.stderr);
+  assert.match(local.stdout, /committed: 20 statements\n$/);
 });
 
 test("a transaction holds at most 1,000 statements: the next is refused, and nothing of it is applied", async () => {

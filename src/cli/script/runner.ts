@@ -54,6 +54,17 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/**
+ * A server refuses a body over its limit (`STORE_MAX_BODY_BYTES`), and a
+ * transaction is one body: its refusal says so, and what to do — a data
+ * directory has no such limit, so the same script runs there.
+ */
+function tooLarge(error: unknown, statements: number): unknown {
+  if (!(error instanceof StoreError) || error.code !== "payload_too_large") return error;
+  const limit = /limit of (\d+) bytes/.exec(error.message)?.[1];
+  return new StoreError("payload_too_large", `The transaction's ${plural(statements, "statement")} ${statements === 1 ? "exceeds" : "exceed"} the server's body limit${limit === undefined ? "" : ` of ${limit} bytes`}: split it into smaller transactions, or raise the limit (the server's STORE_MAX_BODY_BYTES)`, { cause: error });
+}
+
 export class ScriptRunner {
   /** The open transaction's statements, and its BEGIN; none outside a transaction. */
   #queue: ScriptStatement[] | undefined;
@@ -156,7 +167,7 @@ export class ScriptRunner {
         result = await this.target.run({ kind: "transaction", commands: queue.map((s) => ({ kind: "sql", sql: s.text, params: [] })) });
       } catch (error) {
         const step = error instanceof StoreError ? error.step : undefined;
-        throw new Refusal(error, (step === undefined ? undefined : queue[step]) ?? (this.#begin as ScriptStatement), queue.length);
+        throw new Refusal(tooLarge(error, queue.length), (step === undefined ? undefined : queue[step]) ?? (this.#begin as ScriptStatement), queue.length);
       }
       if (result.kind === "transaction") for (const step of result.results) await out(renderResult(step, this.settings.mode));
     }
