@@ -102,6 +102,9 @@ for (const kind of MODES) {
     const end = await mode.run(["sql", "shop", "begin; DELETE FROM users WHERE id = 1; end transaction"]);
     assert.is(end.code, 0, end.stderr);
     assert.equal(await ids(mode), [2]);
+    const named = await mode.run(["sql", "shop", "BEGIN IMMEDIATE TRANSACTION t; INSERT INTO users VALUES (3, 'c'); COMMIT TRANSACTION t; BEGIN TRANSACTION 'u'; DELETE FROM users; ROLLBACK TRANSACTION \"u\""]);
+    assert.is(named.code, 0, named.stderr);
+    assert.equal(await ids(mode), [2, 3], "a transaction's name is accepted and ignored, as SQLite ignores it");
   });
 
   test(`${kind}: a block comment over lines before BEGIN or COMMIT is not part of it; an error marks the statement, not the comment`, async () => {

@@ -1,8 +1,9 @@
 /**
  * The transaction statements a script may hold: `BEGIN [DEFERRED |
- * IMMEDIATE | EXCLUSIVE] [TRANSACTION]`, `COMMIT | END [TRANSACTION]`,
- * `ROLLBACK [TRANSACTION]` — SQLite's forms, so a script written for
- * sqlite3 (or its `.dump`) reads as written. They are the command-line
+ * IMMEDIATE | EXCLUSIVE] [TRANSACTION [name]]`, `COMMIT | END [TRANSACTION
+ * [name]]`, `ROLLBACK [TRANSACTION [name]]` — SQLite's forms (the name
+ * ignored, as SQLite ignores it), so the transactions of a script written
+ * for sqlite3 read as written. They are the command-line
  * tool's, not the engine's: the wire has one statement per `sql` command
  * and the batch `transaction` command (CONTRACT §4, §11), onto which the
  * runner (`runner.ts`) lowers a BEGIN … COMMIT. No other statement starts
@@ -10,15 +11,20 @@
  * syntax error here, marked where it goes wrong.
  */
 
-import type { IToken } from "chevrotain";
+import { tokenMatcher, type IToken } from "chevrotain";
 import { SqlError } from "../../errors.js";
 import { describePosition, lexRecovering, positionAt } from "../../lexer/index.js";
-import { BareIdentifier, End, Rollback } from "../../lexer/tokens.js";
+import { BareIdentifier, End, Identifier, Rollback, StringLiteral } from "../../lexer/tokens.js";
 
 export type Control = "begin" | "commit" | "rollback";
 
 function word(token: IToken | undefined, ...words: string[]): boolean {
   return token !== undefined && words.includes(token.image.toUpperCase());
+}
+
+/** A transaction's name, as SQLite takes one: a name (bare or quoted) or a string. */
+function isName(token: IToken | undefined): boolean {
+  return token !== undefined && (tokenMatcher(token, Identifier) || token.tokenType === StringLiteral);
 }
 
 /** Which transaction statement a statement whose first token is `first` is, if any: no other statement starts with these words. */
@@ -56,14 +62,17 @@ export function transactionControl(text: string): Control | undefined {
   const modes = control === "begin" && i === 1 ? ["DEFERRED", "IMMEDIATE", "EXCLUSIVE"] : [];
   const named = word(tokens[i], "TRANSACTION");
   if (named) i++;
+  // SQLite's `TRANSACTION name`: a name or a string, which it ignores, and so does this.
+  const label = named && isName(tokens[i]);
+  if (label) i++;
   const extra = tokens[i];
   // What goes wrong first: a token past the accepted words, or a character no token starts with.
   const at = bad !== undefined && (extra === undefined || bad.offset < extra.startOffset) ? { offset: bad.offset, image: text.slice(bad.offset, bad.offset + Math.max(1, bad.length)) } : extra === undefined ? undefined : { offset: extra.startOffset, image: extra.image };
   if (at !== undefined) {
-    const expected = [...modes, ...(named ? [] : ["TRANSACTION"]), "EOF"];
+    const expected = [...modes, ...(named ? (label ? [] : ["Identifier", "String"]) : ["TRANSACTION"]), "EOF"];
     const position = positionAt(text, at.offset);
     const savepoint = control === "rollback" && word(extra, "TO") && at.offset === extra?.startOffset ? " (savepoints are not supported)" : "";
-    const list = expected.map((e) => (e === "EOF" ? "end of input" : e));
+    const list = expected.map((e) => (e === "EOF" ? "end of input" : e === "Identifier" ? "a name" : e === "String" ? "a string" : e));
     const wanted = list.length === 1 ? list[0] : `${list.slice(0, -1).join(", ")} or ${list.at(-1)}`;
     throw new SqlError("sql_syntax_error", `Expected ${wanted} but found '${at.image}' at ${describePosition(position)}${savepoint}`, { position, expected });
   }
