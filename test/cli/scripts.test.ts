@@ -12,7 +12,8 @@ import * as assert from "uvu/assert";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { serverEnv, startServer, tempDir } from "../server/support/server-process.js";
-import { cleanEnv, runCli } from "./support/cli-process.js";
+import { spawn } from "node:child_process";
+import { cleanEnv, cliBundle, runCli } from "./support/cli-process.js";
 import { API_KEY, MODES, openMode, type Mode, type ModeKind } from "./support/modes.js";
 
 const scratch: string[] = [];
@@ -254,6 +255,32 @@ test("with --url, a transaction larger than the server's body limit applies noth
   const local = await runCli(["sql", "shop", "-"], { cwd, env: cleanEnv(), input: script });
   assert.is(local.code, 0, local.stderr);
   assert.match(local.stdout, /committed: 20 statements\n$/);
+});
+
+/** Runs `storedb <args>` with `input` on stdin, closing its stdout once the first output arrives (as `| head -1` would). */
+async function closingStdout(mode: Mode, args: readonly string[], input: string): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [await cliBundle(), ...args], { cwd: mode.cwd, env: mode.env, stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  child.stdout.once("data", () => child.stdout.destroy());
+  child.stdin.on("error", () => {});
+  child.stdin.end(input);
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, stderr };
+}
+
+test("stdout closed mid-script: sql and the shell stop before their next statement and exit 1; what ran stays applied", async () => {
+  const mode = await seeded("data");
+  const inserts = Array.from({ length: 3000 }, (_, i) => `INSERT INTO users VALUES (${i}, 'u');`).join("\n");
+  for (const args of [["sql", "shop", "-"], ["shell", "shop"]]) {
+    const reset = await mode.run(["sql", "shop", "DELETE FROM users"]);
+    assert.is(reset.code, 0, reset.stderr);
+    const run = await closingStdout(mode, args, inserts);
+    assert.is(run.code, 1, `${args[0]}: ${run.stderr}`);
+    assert.match(run.stderr, /^error: stdout was closed \(its reader stopped reading\), so the script stopped: the statements before this point stay applied\n$/);
+    const kept = (await ids(mode)).length;
+    assert.ok(kept > 0 && kept < 3000, `${args[0]}: ${kept} of 3000 applied`);
+  }
 });
 
 test("a transaction holds at most 1,000 statements: the next is refused, and nothing of it is applied", async () => {

@@ -30,7 +30,7 @@
 
 import { createInterface, type Interface } from "node:readline";
 import { EXIT } from "../failure.js";
-import { out, report } from "../io.js";
+import { out, report, stopWhenStdoutCloses } from "../io.js";
 import { renderResult } from "../render/result.js";
 import { dotCommand, type ShellState } from "../shell/dot-commands.js";
 import { historyEntry, historyFile, loadHistory, saveHistory } from "../shell/history.js";
@@ -60,6 +60,7 @@ async function* typed(rl: Interface): AsyncGenerator<string> {
 }
 
 export async function shellCommand(name: string, options: TargetOptions): Promise<number> {
+  stopWhenStdoutCloses();
   const target = await openTarget(name, options);
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const file = historyFile();

@@ -16,7 +16,7 @@
  */
 
 import { EXIT, UsageError } from "../failure.js";
-import { report } from "../io.js";
+import { report, stopWhenStdoutCloses } from "../io.js";
 import { parseParams } from "../params.js";
 import { isTransactionStatement } from "../script/control.js";
 import { Refusal, ScriptRunner } from "../script/runner.js";
@@ -37,6 +37,7 @@ async function* stdinStatements(): AsyncGenerator<ScriptStatement> {
 }
 
 export async function sqlCommand(name: string, sql: string, params: readonly string[], options: SqlOptions): Promise<number> {
+  stopWhenStdoutCloses();
   const values = parseParams(params);
   const fromStdin = sql === "-";
   if (fromStdin && values.length > 0) throw new UsageError("parameters go with one statement given as an argument, not with a script on stdin");

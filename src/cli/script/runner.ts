@@ -19,7 +19,7 @@
 import { MAX_TRANSACTION_STEPS } from "../../commands/schema.js";
 import type { Value } from "../../commands/types.js";
 import { SqlError, StoreError, type SourcePosition } from "../../errors.js";
-import { out } from "../io.js";
+import { checkStdout, out, OutputClosed } from "../io.js";
 import { renderResult, type OutputMode } from "../render/result.js";
 import type { Target } from "../target.js";
 import { transactionControl } from "./control.js";
@@ -82,6 +82,7 @@ export class ScriptRunner {
 
   /** Runs, queues or applies `statement`; throws a `Refusal` when it is refused. `params` only for a statement run alone. */
   async run(statement: ScriptStatement, params: readonly Value[] = []): Promise<Ran> {
+    this.#stopIfUnread();
     let control;
     try {
       control = transactionControl(statement.text);
@@ -134,6 +135,8 @@ export class ScriptRunner {
    * as if it had worked.
    */
   finish(): void {
+    // The script ran whole, but its last results were not all read: not a success either.
+    this.#stopIfUnread();
     const queue = this.#queue;
     const begin = this.#begin;
     if (queue === undefined || begin === undefined) return;
@@ -148,6 +151,17 @@ export class ScriptRunner {
     const n = this.#queue?.length ?? 0;
     this.#queue = undefined;
     return n;
+  }
+
+  /** Nobody reads the results any more (stdout closed): nothing further runs, and an open transaction is dropped. */
+  #stopIfUnread(): void {
+    try {
+      checkStdout();
+    } catch (error) {
+      const open = this.#queue?.length;
+      this.#queue = undefined;
+      throw open === undefined ? error : new OutputClosed(open);
+    }
   }
 
   /** A statement queued in a transaction must at least parse: checked now, where it is typed. */
