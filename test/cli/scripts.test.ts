@@ -142,6 +142,7 @@ for (const kind of MODES) {
     assert.is(json.code, 1);
     const problem = JSON.parse(json.stderr);
     assert.is(problem.step, 2);
+    assert.is(problem.discarded, 3, "--json says how many statements were discarded, as the table output does");
     assert.equal(problem.statement, { index: 3, line: 4, column: 1 });
   });
 
@@ -165,7 +166,10 @@ for (const kind of MODES) {
     assert.match(stray.stderr, /No transaction is open/);
     const nested = await mode.run(["sql", "shop", "BEGIN; BEGIN; COMMIT"]);
     assert.is(nested.code, 1);
-    assert.match(nested.stderr, /A transaction is already open \(BEGIN on line 1\)/);
+    assert.match(nested.stderr, /^error: A transaction is already open \(BEGIN on line 1\) and transactions do not nest: this BEGIN is refused \[sql_error\]\n/);
+    assert.match(nested.stderr, /\ntransaction rolled back: it held no statements yet\n$/);
+    const nestedLater = await mode.run(["sql", "shop", "BEGIN; INSERT INTO users VALUES (7, 'v'); BEGIN", "--json"]);
+    assert.is(JSON.parse(nestedLater.stderr).discarded, 1);
     const savepoint = await mode.run(["sql", "shop", "BEGIN; ROLLBACK TO x"]);
     assert.is(savepoint.code, 1);
     assert.match(savepoint.stderr, /Expected TRANSACTION or end of input but found 'TO' .*savepoints are not supported/);
@@ -205,6 +209,9 @@ test("parameters go with one statement: with a script, or a script on stdin, the
   assert.match(script.stderr, /parameters go with one statement, and this script has 2/);
   const stdin = await mode.run(["sql", "shop", "-", "1"], { input: "INSERT INTO users VALUES (?, 'a')" });
   assert.is(stdin.code, 2);
+  const control = await mode.run(["sql", "shop", "BEGIN", "1"]);
+  assert.is(control.code, 2);
+  assert.match(control.stderr, /parameters go with one statement that is not a transaction statement/);
   const one = await mode.run(["sql", "shop", "INSERT INTO users VALUES (?, 'a');", "1"]);
   assert.is(one.code, 0, one.stderr);
   assert.equal(await ids(mode), [1]);

@@ -54,7 +54,9 @@ export async function sqlCommand(name: string, sql: string, params: readonly str
       // the parameters; its errors are marked where it stands, and said to be a script's when it does not open the text.
       script = first.line !== 1 || first.lead !== "";
     } else {
-      if (values.length > 0) throw new UsageError(`parameters go with one statement, and this script has ${statements.length}`);
+      if (values.length > 0) {
+        throw new UsageError(statements.length === 1 ? "parameters go with one statement that is not a transaction statement (BEGIN, COMMIT, END, ROLLBACK)" : `parameters go with one statement, and this script has ${statements.length}`);
+      }
       script = true;
     }
   }

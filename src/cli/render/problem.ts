@@ -66,6 +66,11 @@ function inScript(message: string, position: SourcePosition | undefined, sql: Sq
   return `${message.slice(0, at)}line ${sql.line + position.line - 1}, column ${column}${message.slice(at + said.length)}`;
 }
 
+function rolledBack(discarded: number): string {
+  if (discarded === 0) return "it held no statements yet";
+  return `none of its ${discarded === 1 ? "1 statement was" : `${discarded} statements were`} applied`;
+}
+
 /** The report of `error` for people. */
 export function renderError(error: unknown, context: ErrorContext = {}): string {
   const { sql } = context;
@@ -75,7 +80,7 @@ export function renderError(error: unknown, context: ErrorContext = {}): string 
     if (sql !== undefined && (error.position !== undefined || context.script === true || error.step !== undefined)) out += markPosition(sql, error.position ?? START);
     if (error.expected && error.expected.length > 0) out += `expected: ${error.expected.join(", ")}\n`;
     if (error.errors && error.errors.length > 0) out += entries(error.errors);
-    if (context.discarded !== undefined) out += `transaction rolled back: none of its ${context.discarded === 1 ? "1 statement was" : `${context.discarded} statements were`} applied\n`;
+    if (context.discarded !== undefined) out += `transaction rolled back: ${rolledBack(context.discarded)}\n`;
     return out;
   }
   if (error instanceof ConnectionError) return `error: ${error.message} [${error.code}]\n`;
@@ -87,13 +92,15 @@ export function renderError(error: unknown, context: ErrorContext = {}): string 
  * there are any. For a statement of a script, `statement` says which one
  * and where it starts (its index, 0-based as a transaction's `step`; its
  * 1-based line and column in the script): the problem's `position` stays
- * the engine's, in that statement.
+ * the engine's, in that statement. `discarded`: how many statements of a
+ * transaction the error left unapplied.
  */
 export function renderErrorJson(error: unknown, context: ErrorContext = {}): string {
   if (error instanceof StoreError) {
     const { sql } = context;
     const at = context.script === true && typeof sql === "object" && sql.index !== undefined ? { statement: { index: sql.index, line: sql.line, column: sql.lead.length + 1 } } : {};
-    return JSON.stringify({ ...error.toProblem(), ...at }) + "\n";
+    const discarded = context.discarded === undefined ? {} : { discarded: context.discarded };
+    return JSON.stringify({ ...error.toProblem(), ...at, ...discarded }) + "\n";
   }
   if (error instanceof ConnectionError) {
     return JSON.stringify({ code: error.code, detail: error.message, ...(error.status === undefined ? {} : { status: error.status }) }) + "\n";

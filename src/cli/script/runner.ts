@@ -92,7 +92,7 @@ export class ScriptRunner {
     const queue = this.#queue;
     switch (control) {
       case "begin":
-        if (queue !== undefined) throw new Refusal(new SqlError("sql_error", `A transaction is already open (BEGIN on line ${this.#begin?.line ?? 1}): COMMIT or ROLLBACK it first`, { position: START }), statement);
+        if (queue !== undefined) throw new Refusal(new SqlError("sql_error", `A transaction is already open (BEGIN on line ${this.#begin?.line ?? 1}) and transactions do not nest: this BEGIN is refused`, { position: START }), statement);
         this.#queue = [];
         this.#begin = statement;
         return { kind: "begin" };
