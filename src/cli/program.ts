@@ -65,11 +65,13 @@ function build(outcome: Outcome): Command {
   withTarget(
     program
       .command("sql")
-      .summary("run one SQL statement")
-      .description("Run one SQL statement. Each ? takes the next parameter: JSON numbers, true, false, null and \"strings\" are read as JSON, anything else as text.")
+      .summary("run a SQL statement or script")
+      .description(
+        "Run a SQL statement, or a script of statements separated by ; (- reads it from stdin), printing each result; the first refused statement stops the script (exit 1). BEGIN … COMMIT in a script runs its statements as one all-or-nothing transaction. Each ? of a single statement takes the next parameter: JSON numbers, true, false, null and \"strings\" are read as JSON, anything else as text.",
+      )
       .argument("<db>", "database name")
-      .argument("<statement>", "one SQL statement")
-      .argument("[params...]", "values for the ? placeholders (put -- before a negative number)"),
+      .argument("<sql>", "one SQL statement, a script, or - for a script on stdin")
+      .argument("[params...]", "values for the ? placeholders of a single statement (put -- before a negative number)"),
   ).action(
     act(async (db: string, statement: string, params: string[], options) => {
       const { sqlCommand } = await import("./commands/sql.js");
@@ -82,7 +84,7 @@ function build(outcome: Outcome): Command {
       .command("shell")
       .summary("an interactive SQL shell")
       .description(
-        "An interactive SQL shell: statements end with ; and may span lines, history is kept in ~/.storedb_history, .help lists the dot commands. Fed from a pipe, it runs the statements and stops at the first error.",
+        "An interactive SQL shell: statements end with ; and may span lines, BEGIN … COMMIT runs the statements between as one transaction, history is kept in ~/.storedb_history, .help lists the dot commands. Fed from a pipe, it runs the statements and stops at the first error.",
       )
       .argument("<db>", "database name"),
     false,

@@ -13,6 +13,7 @@ import { positionAt } from "./lines.js";
 import { allTokens, UnterminatedComment } from "./tokens.js";
 
 export { LineIndex, positionAt } from "./lines.js";
+export { lexRecovering, scanStatements, type Scan, type Span } from "./statements.js";
 
 const lexer = new Lexer(allTokens as never, {
   positionTracking: "onlyOffset",

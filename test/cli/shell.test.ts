@@ -1,8 +1,9 @@
 /**
  * `storedb shell` on a real pseudo-terminal (`support/pty.ts`): prompts,
  * multi-line statements, dot commands, errors marked, Ctrl-C, history kept
- * across runs and recalled with the Up key; and fed from a pipe, where it
- * stops at the first error with that error's exit code.
+ * across runs and recalled with the Up key, transactions (BEGIN … COMMIT,
+ * ROLLBACK, one left open); and fed from a pipe, where it stops at the
+ * first error with that error's exit code.
  */
 
 import { test } from "uvu";
@@ -74,6 +75,47 @@ test("an interactive session: multi-line statements, dot commands, modes, explai
   } finally {
     term.kill();
   }
+});
+
+test("a transaction: the prompt shows it, statements are checked as typed and queued, COMMIT runs them at once, ROLLBACK and leaving discard", async () => {
+  const { cwd, home } = await seeded();
+  const term = await Terminal.start(["shell", "shop"], cwd, home);
+  try {
+    await term.waitFor(/shop> $/);
+    assert.match(await term.line("BEGIN;"), /transaction open: each statement is checked now and queued; COMMIT runs them all as one all-or-nothing write and prints their results then \(SELECTs' too\); ROLLBACK discards them\nshop\*> $/);
+    assert.match(await term.line("INSERT INTO users (id, name) VALUES ('3', 'Linus');"), /\nqueued\nshop\*> $/);
+    // A malformed statement is refused as it is typed; the transaction stays open without it.
+    assert.match(await term.line("UPDATE users SET WHERE id = '1';"), /error: .*\[sql_syntax_error\]\n1 \| UPDATE users SET WHERE id = '1'\n {2}\| {18}\^\n[\s\S]*shop\*> $/);
+    let from = term.screen.length;
+    term.type("SELECT count(*) AS n\r");
+    await term.waitFor(/\n {2}\.\.\.> $/, from);
+    assert.match(await term.line("FROM users;"), /\nqueued\nshop\*> $/);
+    assert.match(await term.line(".help"), /BEGIN opens a transaction \(the prompt shows \*\)[\s\S]*ROLLBACK discards them/);
+    const committed = await term.line("COMMIT;");
+    assert.match(committed, /1 row inserted into users\nn\n-\n3\n\(1 row\)\ncommitted: 2 statements\nshop> $/);
+
+    await term.line("BEGIN;");
+    await term.line("DELETE FROM users;");
+    assert.match(await term.line("ROLLBACK;"), /rolled back: 1 statement discarded\nshop> $/);
+    assert.match(await term.line("COMMIT;"), /error: No transaction is open: COMMIT ends one begun with BEGIN \[sql_error\]/);
+
+    // A failing step at COMMIT keeps nothing and names the statement.
+    await term.line("BEGIN;");
+    await term.line("INSERT INTO users (id, name) VALUES ('4', 'Barbara');");
+    await term.line("INSERT INTO users (id, name) VALUES ('1', 'again');");
+    assert.match(await term.line("COMMIT;"), /error: Transaction step 1: .*\[constraint_violation\]\n1 \| INSERT INTO users \(id, name\) VALUES \('1', 'again'\)\n[\s\S]*transaction rolled back: none of its 2 statements were applied\nshop> $/);
+
+    await term.line("BEGIN;");
+    await term.line("DELETE FROM users;");
+    from = term.screen.length;
+    term.type("\x04");
+    assert.match(await term.waitFor(/warning: .*$/m, from), /warning: the open transaction was discarded: its 1 statement was not applied/);
+    assert.is(await term.exited, 0);
+  } finally {
+    term.kill();
+  }
+  const after = await runCli(["sql", "shop", "SELECT id FROM users ORDER BY id", "--json"], { cwd });
+  assert.equal(JSON.parse(after.stdout).rows, [{ id: "1" }, { id: "2" }, { id: "3" }]);
 });
 
 test("history is kept across runs, a multi-line statement as one entry, and Up recalls it", async () => {

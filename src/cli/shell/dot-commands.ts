@@ -14,7 +14,11 @@ export interface ShellState {
   explain: boolean;
 }
 
-export const HELP = `Statements end with ; and may span lines. Dot commands:
+export const HELP = `Statements end with ; and may span lines.
+BEGIN opens a transaction (the prompt shows *): each statement typed after it is
+checked now and queued; COMMIT (or END) runs them all as one all-or-nothing write
+and prints their results then, SELECTs' too; ROLLBACK discards them.
+Dot commands:
   .tables                 list the tables
   .schema [table]         show every table's schema, or one
   .mode [table|json|csv]  how results print (now: %mode%)
