@@ -1,38 +1,38 @@
 /**
  * Which columns of a table function's source a select reads
  * (`json-table.ts` makes only those, as SQLite's virtual table computes a
- * column only when asked). Every expression of the plan is looked through
- * — select list, WHERE, ON, keys, grouping, windows, ORDER BY, a
- * subquery's outer values — but not another select's plan (a subquery's,
- * a derived table's, a compound's step: their sources are their own, and
- * what they read of this one is an outer value listed here). A `value` or
- * `atom` read reads `type` too: the compiled code reads its row's type to
- * know it as JSON (`rowTypeOf`).
+ * column only when asked): those its expressions read (`planExprs`, which
+ * holds a subquery's outer values — what it reads of this select — but
+ * not another select's plan), and those a hash join on the call names. A
+ * `value` or `atom` read reads `type` too: the compiled code reads its
+ * row's type to know it as JSON (`rowTypeOf`).
  */
 
+import { StoreError } from "../errors.js";
 import { JSON_TABLE_COLUMNS, ATOM, TYPE, VALUE } from "../planner/table-functions.js";
-import type { SelectPlan } from "../planner/plan.js";
+import type { BoundExpr, SelectPlan } from "../planner/plan.js";
+import { planExprs, some } from "../planner/walk.js";
 import type { ColumnSet } from "./json-table.js";
 
 export function callColumnsRead(plan: SelectPlan, source: number): ColumnSet {
   let read = 0;
-  const visit = (x: unknown, top: boolean): void => {
-    if (typeof x !== "object" || x === null) return;
-    if (Array.isArray(x)) {
-      for (const y of x) visit(y, false);
-      return;
-    }
-    const node = x as { readonly kind?: unknown; readonly source?: unknown; readonly column?: unknown };
-    if (node.kind === "select" && !top) return;
-    if (node.kind === "column" && node.source === source && typeof node.column === "number") read |= 1 << node.column;
-    for (const value of Object.values(x)) visit(value, false);
+  // `some` as a walk: the test marks each column of the call and never stops it.
+  const mark = (x: BoundExpr): boolean => {
+    if (x.kind === "column" && x.source === source) read |= 1 << x.column;
+    return false;
   };
-  visit(plan, true);
-  // A hash join on the call's columns names them.
+  for (const e of planExprs(plan)) some(e, mark);
+  // A hash join's keys are sides of its ON's (or WHERE's) terms, read above; the call's own columns it names by name.
   for (const join of plan.joins) {
-    const s = join.strategy;
-    if (join.source === source && (s.kind === "hash" || s.kind === "index-nested-loop")) for (const c of s.innerColumns) read |= 1 << (JSON_TABLE_COLUMNS as readonly string[]).indexOf(c);
+    if (join.source !== source || join.strategy.kind !== "hash") continue;
+    for (const name of join.strategy.innerColumns) read |= 1 << columnAt(name);
   }
   if ((read & ((1 << VALUE) | (1 << ATOM))) !== 0) read |= 1 << TYPE;
   return read;
+}
+
+function columnAt(name: string): number {
+  const at = (JSON_TABLE_COLUMNS as readonly string[]).indexOf(name);
+  if (at < 0) throw new StoreError("internal_error", `a hash join names ${name}, no column of a table function`);
+  return at;
 }
