@@ -163,6 +163,8 @@ class Walk {
   private doc = "";
   private root = "$";
   private text = 0;
+  /** Whether the document was validated before the walk (else the walk validates it). */
+  private validated = false;
   private ids: StoredRow[] = [];
   /** Each container's start in `t` and payload size (JSONB), in document order (`measure`); `cursor` the last one looked up. */
   private readonly starts: number[] = [];
@@ -240,9 +242,6 @@ class Walk {
     else end = this.scalar(null, target, id, NaN, this.root, this.root);
     if (!whole && skipSpace(t, end) !== t.length) malformed();
   }
-
-  /** Whether the document was validated before the walk (else the walk validates it). */
-  private validated = false;
 
   /** The JSONB offsets of the value at `target`: its node's, and its own id (its name's, for an object member). */
   private offsetOf(target: number): [number, number] {
@@ -508,11 +507,11 @@ class Walk {
     const t = this.t;
     const c = t.charCodeAt(start);
     if (c !== 45 && (c < 48 || c > 57)) return jsonTypeName(t, start, start + 1);
-    for (let i = start + 1; ; i++) {
-      const d = t.charCodeAt(i);
-      if (d === 46 || d === 101 || d === 69) return "real";
-      if (!((d >= 48 && d <= 57) || d === 45 || d === 43)) return "integer"; // the end of the text too (NaN)
-    }
+    // Digits up to a fraction or an exponent (a sign only follows `e`): a real, else an integer.
+    let i = start + 1;
+    let d = t.charCodeAt(i);
+    while (d >= 48 && d <= 57) d = t.charCodeAt(++i);
+    return d === 46 || d === 101 || d === 69 ? "real" : "integer";
   }
 
   private grow(): void {
