@@ -23,11 +23,16 @@
  * `call-columns.ts`), as SQLite's virtual table computes a column only
  * when asked: `SELECT count(*) FROM json_each(?)` validates the document
  * and counts its elements, building no value, path or id. The document is
- * validated once, then walked once: a container's value is a slice of the
- * text (a document with white space between its tokens is minified once
- * first, so no value is minified again), json_tree's containers are read
- * by the walk that makes their members' rows, and the first pass that
- * measures containers runs only when `id` or `parent` is read.
+ * walked once; json_tree's containers are read by the walk that makes
+ * their members' rows. When nothing needs the document whole, the walk
+ * validates it as it goes, and a container's value is a slice of the text,
+ * minified on its own when white space was seen in it. The document is
+ * validated whole before the walk ("whole" in `run`) when a path is to be
+ * found, containers are to be measured (`id` or `parent` is read: a first
+ * pass measures each container) or json_tree's `value` is read (each
+ * container's text is repeated in every container around it); then a
+ * document with white space between its tokens is minified once, whole,
+ * when `value` is read, and every container's value is a slice of that.
  *
  * Rows go into one growing heap per store: a lateral call
  * (`FROM t, json_each(t.tags)`) adds each tuple's rows to the heap its
