@@ -8,6 +8,7 @@
  * doc: an object whose `items` is an array of 4 integers).
  */
 import type { Command } from "../src/commands/types.js";
+import { rng } from "./dataset.js";
 
 export const DOC_ROWS = 100_000;
 const ARRAY_LENGTH = 200_000;
@@ -17,18 +18,6 @@ export interface DocRow {
   id: number;
   tags: string;
   doc: string;
-}
-
-/** mulberry32, as `dataset.ts`'s, on its own seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function generateJsonDataset(): { arrays: string[]; nested: string[]; docs: DocRow[] } {
