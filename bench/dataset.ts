@@ -30,8 +30,8 @@ export interface Order {
   status: string;
 }
 
-/** mulberry32: small, fast, and the same sequence on every run. */
-function rng(seed: number): () => number {
+/** mulberry32: small, fast, and the same sequence on every run (`json-dataset.ts` draws from it too, on its own seed). */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -19,22 +19,37 @@
  * goes. json_tree's first row is named from the path as SQLite names it,
  * its quirks kept (`rootNames`).
  *
- * Rows go into one growing heap per store (`MadeRows`): a lateral call
+ * A call makes only the columns its statement reads (`ColumnSet`, from
+ * `call-columns.ts`), as SQLite's virtual table computes a column only
+ * when asked: `SELECT count(*) FROM json_each(?)` validates the document
+ * and counts its elements, building no value, path or id. The document is
+ * walked once; json_tree's containers are read by the walk that makes
+ * their members' rows. When nothing needs the document whole, the walk
+ * validates it as it goes, and a container's value is a slice of the text,
+ * minified on its own when white space was seen in it. The document is
+ * validated whole before the walk ("whole" in `run`) when a path is to be
+ * found, containers are to be measured (`id` or `parent` is read: a first
+ * pass measures each container) or json_tree's `value` is read (each
+ * container's text is repeated in every container around it); then a
+ * document with white space between its tokens is minified once, whole,
+ * when `value` is read, and every container's value is a slice of that.
+ *
+ * Rows go into one growing heap per store: a lateral call
  * (`FROM t, json_each(t.tags)`) adds each tuple's rows to the heap its
  * join reads, so the ids of every tuple's rows stay valid until the
  * statement ends. One call makes at most `MAX_CALL_ROWS` rows and
- * `MAX_CALL_TEXT` of text (json_tree repeats each container's text in
- * every container around it), as a recursive WITH table is bounded.
+ * `MAX_CALL_TEXT` of text in the columns it makes (json_tree repeats each
+ * container's text in every container around it), as a recursive WITH
+ * table is bounded.
  */
 
 import type { TableFunctionName, Value } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import { JSON_TABLE_SHAPE } from "../planner/table-functions.js";
 import { failure, pathOf } from "./json-functions.js";
-import { decodeString, jsonTypeName, locate, minify, skipSpace, skipString, skipValue, sqlValue, stringEscaped, validate, type Span } from "./json-text.js";
-import { MadeRows } from "./made-rows.js";
+import { clearSpace, decodeString, jsonTypeName, locate, malformed, MAX_DEPTH, minify, skipSpace, skipString, skipValue, spaceSeen, sqlValue, stringEscaped, validate, validateSpaced, type Span } from "./json-text.js";
 import { MAX_RECURSIVE_ROWS, MAX_RECURSIVE_TEXT } from "./recursive.js";
-import { KeylessStore, type StoredRow } from "./table-store.js";
+import { KeylessStore, type Column, type StoredRow } from "./table-store.js";
 
 /** The most rows one call makes (a recursive WITH table's bound). */
 export const MAX_CALL_ROWS = MAX_RECURSIVE_ROWS;
@@ -43,37 +58,54 @@ export const MAX_CALL_TEXT = MAX_RECURSIVE_TEXT;
 
 const WIDTH = JSON_TABLE_SHAPE.columns.length;
 
+/** The columns a call makes: bit c for column c. */
+export type ColumnSet = number;
+export const ALL_COLUMNS: ColumnSet = (1 << WIDTH) - 1;
+
+const KEY = 0;
+const VALUE = 1;
+const TYPE = 2;
+const ATOM = 3;
+const ID = 4;
+const PARENT = 5;
+const FULLKEY = 6;
+const PATH = 7;
+const JSON_ARG = 8;
+const ROOT_ARG = 9;
+
 /** A table function's rows: the ones `add` made, in one heap. */
 export class JsonTable extends KeylessStore {
   protected readonly what = "a table function's rows";
   readonly width = WIDTH;
-  private readonly made = new MadeRows(WIDTH, JSON_TABLE_SHAPE.types, false);
-  readonly heap = this.made.heap;
+  readonly heap: { readonly columns: Column[] };
   /** An uncorrelated call's rows (its one `add`). */
   rows: readonly StoredRow[] = [];
-  /** A lateral call's: each tuple's rows, by its arguments; absent for an uncorrelated call, whose rows are made once (so may keep their hashes: `kept-hashes.ts`). */
+  /**
+   * A lateral call's: each tuple's rows, by its arguments, in one array
+   * reused by the next tuple's call (the join reads them before it makes
+   * another); absent for an uncorrelated call, whose rows are made once
+   * (so may keep their hashes: `kept-hashes.ts`).
+   */
   readonly rowsFor?: (args: readonly Value[]) => readonly StoredRow[];
+  private readonly walk: Walk;
 
-  constructor(
-    private readonly name: TableFunctionName,
-    lateral: boolean,
-  ) {
+  /** `read`: the columns the statement reads, the only ones made. */
+  constructor(name: TableFunctionName, lateral: boolean, read: ColumnSet = ALL_COLUMNS) {
     super();
-    if (lateral) this.rowsFor = (args) => this.add(args[0] ?? null, args.length > 1 ? args[1] : undefined);
+    this.walk = new Walk(name, read);
+    this.heap = this.walk.heap;
+    if (lateral) {
+      const ids: StoredRow[] = [];
+      this.rowsFor = (args) => {
+        ids.length = 0;
+        return this.walk.add(args[0] ?? null, args.length > 1 ? args[1] : undefined, ids);
+      };
+    }
   }
 
   /** Makes the rows of the call with this document and path (`undefined`: none given, `$`): their ids. No rows for a NULL argument. */
   add(doc: Value, path: Value | undefined): StoredRow[] {
-    if (doc === null || path === null) return [];
-    const label = `${this.name}()`;
-    const root = path === undefined ? "$" : String(path);
-    const ids: StoredRow[] = [];
-    try {
-      new Walk(String(doc), root, this.name === "json_tree", this.made, ids, label).run();
-    } catch (error) {
-      throw failure(label, error);
-    }
-    return ids;
+    return this.walk.add(doc, path, []);
   }
 }
 
@@ -88,72 +120,143 @@ function headerSize(payload: number): number {
 
 /** The UTF-8 length of `t[from, to)`. */
 function utf8Length(t: string, from: number, to: number): number {
-  let n = 0;
+  let n = to - from;
   for (let i = from; i < to; i++) {
     const c = t.charCodeAt(i);
-    if (c < 0x80) n++;
-    else if (c < 0x800) n += 2;
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
     else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to && (t.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
+      n += 2;
       i++;
-    } else n += 3;
+    } else n += 2;
   }
   return n;
 }
 
-const isAlpha = (c: number): boolean => ((c | 32) >= 97 && (c | 32) <= 122);
+const isAlpha = (c: number): boolean => (c | 32) >= 97 && (c | 32) <= 122;
 const isAlnum = (c: number): boolean => isAlpha(c) || (c >= 48 && c <= 57);
 
-/** `.name`, or `."name"` for a name SQLite quotes: empty, or not an ASCII letter then letters and digits. */
-function memberStep(raw: string): string {
-  let plain = raw.length > 0 && isAlpha(raw.charCodeAt(0));
-  for (let i = 1; plain && i < raw.length; i++) plain = isAlnum(raw.charCodeAt(i));
-  return plain ? `.${raw}` : `."${raw}"`;
+/** `.name`, or `."name"` for a name SQLite quotes: empty, or not an ASCII letter then letters and digits; the name is `t[from, to)` as written. */
+function memberStep(t: string, from: number, to: number): string {
+  let plain = to > from && isAlpha(t.charCodeAt(from));
+  for (let i = from + 1; plain && i < to; i++) plain = isAlnum(t.charCodeAt(i));
+  return plain ? `.${t.slice(from, to)}` : `."${t.slice(from, to)}"`;
 }
 
-/** One call's walk of its document. */
-class Walk {
-  /** Each container's payload size (JSONB), by where it starts in the text. */
-  private readonly payloads = new Map<number, number>();
-  /** Set by `measure`: the node size of the value it read. */
-  private measured = 0;
-  private readonly span: Span = { start: 0, end: 0, escaped: false };
-  private readonly row: Value[] = new Array<Value>(WIDTH).fill(null);
-  private text = 0;
+const growable = (column: number): boolean => column === ID || column === PARENT;
 
-  constructor(
-    private readonly t: string,
-    private readonly root: string,
-    private readonly tree: boolean,
-    private readonly made: MadeRows,
-    private readonly ids: StoredRow[],
-    private readonly label: string,
-  ) {
-    this.row[8] = t;
-    this.row[9] = root;
+/** A store's walks of its calls' documents, into its heap: one object, reset by each call. */
+class Walk {
+  readonly heap: { readonly columns: Column[] } = { columns: [] };
+  /** Rows made so far: ids 1 to `count` (0 is the row of NULLs). */
+  private count = 0;
+  private capacity = 16;
+  private readonly tree: boolean;
+  private readonly label: string;
+  /** Which columns are made. */
+  private readonly wants: readonly boolean[];
+  /** `id` or `parent` is read: containers are measured first. */
+  private readonly sized: boolean;
+  /** `fullkey` or `path` is read: the walk builds paths. */
+  private readonly named: boolean;
+  /** A scalar's SQL value is read (`value` or `atom`). */
+  private readonly valued: boolean;
+
+  // One call's state.
+  /** The text walked: the document, or its minified copy when `value` is read and it has white space. */
+  private t = "";
+  private doc = "";
+  private root = "$";
+  private text = 0;
+  /** Whether the document was validated before the walk (else the walk validates it). */
+  private validated = false;
+  private ids: StoredRow[] = [];
+  /** Each container's start in `t` and payload size (JSONB), in document order (`measure`); `cursor` the last one looked up. */
+  private readonly starts: number[] = [];
+  private readonly payloads: number[] = [];
+  private cursor = 0;
+  private readonly span: Span = { start: 0, end: 0, escaped: false };
+
+  constructor(name: TableFunctionName, read: ColumnSet) {
+    this.tree = name === "json_tree";
+    this.label = `${name}()`;
+    this.wants = Array.from({ length: WIDTH }, (_, c) => (read & (1 << c)) !== 0);
+    this.sized = this.wants[ID]! || this.wants[PARENT]!;
+    this.named = this.wants[FULLKEY]! || this.wants[PATH]!;
+    this.valued = this.wants[VALUE]! || this.wants[ATOM]!;
+    for (let c = 0; c < WIDTH; c++) this.heap.columns.push(growable(c) ? new Float64Array(this.wants[c] ? this.capacity : 1).fill(NaN, 0, 1) : [null]);
   }
 
-  run(): void {
-    const t = this.t;
+  add(doc: Value, path: Value | undefined, ids: StoredRow[]): StoredRow[] {
+    if (doc === null || path === null) return ids;
+    this.doc = String(doc);
+    this.root = path === undefined ? "$" : String(path);
+    this.ids = ids;
+    this.text = 0;
+    try {
+      this.run();
+    } catch (error) {
+      throw failure(this.label, error);
+    }
+    return ids;
+  }
+
+  /**
+   * The document is validated first when the walk needs it whole (a path
+   * to find, containers to measure, json_tree's values to slice from one
+   * minified text); else the walk validates it as it goes — each member
+   * and element skipped by the validating scanner, the punctuation
+   * between them checked here — and a container's value is minified only
+   * when white space was seen in it.
+   */
+  private run(): void {
+    const doc = this.doc;
+    const whole = this.root !== "$" || this.sized || (this.tree && this.wants[VALUE]!);
+    const spaced = whole && validateSpaced(doc);
+    this.validated = whole;
+    const t = (this.t = spaced && this.wants[VALUE] ? minify(doc, 0, doc.length) : doc);
     let target: number;
-    if (this.root === "$") {
-      validate(t);
-      target = skipSpace(t, 0);
-    } else {
-      const found = locate(t, pathOf(this.root));
+    if (this.root === "$") target = skipSpace(t, 0);
+    else {
+      const found = locate(t, pathOf(this.root), true);
       if (found.start < 0) return;
       target = found.start;
     }
-    this.measure(skipSpace(t, 0));
-    // Down to the target, counting offsets; each container passed on the way, for json_tree's first row's names.
-    const passed = new Map<number, number>();
+    // The target's JSONB offset (`offset`; its name's, `id`, for an object member), counted down to it.
+    let offset = 0;
+    let id = 0;
+    if (this.sized) {
+      this.starts.length = 0;
+      this.payloads.length = 0;
+      this.measure(skipSpace(t, 0));
+      this.cursor = 0;
+      [offset, id] = this.offsetOf(target);
+    }
+    const c = t.charCodeAt(target);
+    const container = c === 123 || c === 91;
+    const payload = container && this.sized ? offset + headerSize(this.payloadAt(target)) : 0;
+    let end: number;
+    if (this.tree) {
+      const names = this.rootNames(target);
+      if (container) {
+        const row = this.emit(names.key, target, id, NaN, this.root, names.path);
+        end = this.children(target, payload, id, this.root, 0);
+        this.containerValue(row, target, end, false);
+      } else end = this.scalar(names.key, target, id, NaN, this.root, names.path);
+    } else if (container) end = this.children(target, payload, NaN, this.root, 0);
+    else end = this.scalar(null, target, id, NaN, this.root, this.root);
+    if (!whole && skipSpace(t, end) !== t.length) malformed();
+  }
+
+  /** The JSONB offsets of the value at `target`: its node's, and its own id (its name's, for an object member). */
+  private offsetOf(target: number): [number, number] {
+    const t = this.t;
     let i = skipSpace(t, 0);
     let offset = 0;
     let labelAt = -1;
     while (i !== target) {
-      passed.set(i, offset);
       const object = t.charCodeAt(i) === 123;
-      let at = offset + headerSize(this.payloads.get(i)!);
+      let at = offset + headerSize(this.payloadAt(i));
       let j = skipSpace(t, i + 1);
       for (;;) {
         let label = -1;
@@ -174,27 +277,20 @@ class Walk {
         j = skipSpace(t, skipSpace(t, end) + 1);
       }
     }
-    const id = labelAt >= 0 ? labelAt : offset;
-    const end = skipValue(t, target, 0);
-    this.span.escaped = stringEscaped();
-    const container = t.charCodeAt(target) === 123 || t.charCodeAt(target) === 91;
-    if (this.tree) {
-      const names = this.rootNames(id, passed);
-      this.emit(names.key, target, end, id, null, this.root, names.path);
-      if (container) this.children(target, offset, id, this.root);
-    } else if (container) this.children(target, offset, null, this.root);
-    else this.emit(null, target, end, id, null, this.root, this.root);
+    return [offset, labelAt >= 0 ? labelAt : offset];
   }
 
-  /** Reads the value at `i`, noting each container's payload size; sets `measured` to its node size and returns its end. */
+  /** Reads the value at `i`, noting each container's payload size in document order; returns its node size (its end in `measuredEnd`). */
   private measure(i: number): number {
     const t = this.t;
     const c = t.charCodeAt(i);
     if (c !== 123 && c !== 91) {
       const end = skipValue(t, i, 0);
-      this.measured = this.sizeOf(i, end);
-      return end;
+      this.measuredEnd = end;
+      return this.sizeOf(i, end);
     }
+    const slot = this.starts.push(i) - 1;
+    this.payloads.push(0);
     let payload = 0;
     let j = skipSpace(t, i + 1);
     if (t.charCodeAt(j) !== (c === 123 ? 125 : 93)) {
@@ -204,15 +300,26 @@ class Walk {
           payload += nodeSize(utf8Length(t, j + 1, e - 1));
           j = skipSpace(t, skipSpace(t, e) + 1);
         }
-        j = skipSpace(t, this.measure(j));
-        payload += this.measured;
+        payload += this.measure(j);
+        j = skipSpace(t, this.measuredEnd);
         if (t.charCodeAt(j) !== 44) break;
         j = skipSpace(t, j + 1);
       }
     }
-    this.payloads.set(i, payload);
-    this.measured = nodeSize(payload);
-    return j + 1;
+    this.payloads[slot] = payload;
+    this.measuredEnd = j + 1;
+    return nodeSize(payload);
+  }
+
+  private measuredEnd = 0;
+
+  /** The payload size of the container at `i`: looked up in document order, so the cursor only moves on. */
+  private payloadAt(i: number): number {
+    const starts = this.starts;
+    let k = this.cursor;
+    while (starts[k]! < i) k++;
+    this.cursor = k;
+    return this.payloads[k]!;
   }
 
   /** The node size of the value `t[i, end)` (a container measured already). */
@@ -221,7 +328,7 @@ class Walk {
     switch (t.charCodeAt(i)) {
       case 123:
       case 91:
-        return nodeSize(this.payloads.get(i)!);
+        return nodeSize(this.payloadAt(i));
       case 34:
         return nodeSize(utf8Length(t, i + 1, end - 1));
       case 116:
@@ -233,33 +340,57 @@ class Walk {
     }
   }
 
-  /** A row per member or element of the container at `i` (JSONB offset `offset`); json_tree's descend. */
-  private children(i: number, offset: number, parent: number | null, fullkey: string): void {
+  /**
+   * A row per member or element of the container at `i`, `depth`
+   * containers deep (its first member's JSONB offset `at`, when
+   * measured); json_tree's descend. Returns the container's end.
+   */
+  private children(i: number, at: number, parent: number, fullkey: string, depth: number): number {
     const t = this.t;
     const object = t.charCodeAt(i) === 123;
-    let at = offset + headerSize(this.payloads.get(i)!);
+    const close = object ? 125 : 93;
+    const { sized, named, tree } = this;
+    const keyed = this.wants[KEY]!;
+    const valued = this.wants[VALUE]!;
+    if (depth >= MAX_DEPTH) malformed();
     let j = skipSpace(t, i + 1);
-    if (t.charCodeAt(j) === (object ? 125 : 93)) return;
+    if (t.charCodeAt(j) === close) return j + 1;
     for (let index = 0; ; index++) {
       let key: Value = index;
-      let step = `[${index}]`;
-      let id = at;
+      let full = "";
+      const id = at;
       if (object) {
+        if (t.charCodeAt(j) !== 34) malformed();
         const e = skipString(t, j);
-        key = stringEscaped() ? decodeString(t, j, e) : t.slice(j + 1, e - 1);
-        step = memberStep(t.slice(j + 1, e - 1));
-        at += nodeSize(utf8Length(t, j + 1, e - 1));
-        j = skipSpace(t, skipSpace(t, e) + 1);
-      }
-      const end = skipValue(t, j, 0);
-      this.span.escaped = stringEscaped();
-      const full = fullkey + step;
-      this.emit(key, j, end, id, this.tree ? parent : null, full, fullkey);
+        if (keyed) key = stringEscaped() ? decodeString(t, j, e) : t.slice(j + 1, e - 1);
+        if (named) full = fullkey + memberStep(t, j + 1, e - 1);
+        if (sized) at += nodeSize(utf8Length(t, j + 1, e - 1));
+        j = skipSpace(t, e);
+        if (t.charCodeAt(j) !== 58) malformed();
+        j = skipSpace(t, j + 1);
+      } else if (named) full = `${fullkey}[${index}]`;
       const c = t.charCodeAt(j);
-      if (this.tree && (c === 123 || c === 91)) this.children(j, at, id, full);
-      at += this.sizeOf(j, end);
+      let end: number;
+      if (tree && (c === 123 || c === 91)) {
+        const payload = sized ? this.payloadAt(j) : 0;
+        const row = this.emit(key, j, id, parent, full, fullkey);
+        end = this.children(j, at + headerSize(payload), id, full, depth + 1);
+        this.containerValue(row, j, end, false);
+        if (sized) at += nodeSize(payload);
+      } else {
+        if (valued) clearSpace();
+        end = skipValue(t, j, depth + 1);
+        if (c === 123 || c === 91) this.containerValue(this.emit(key, j, id, parent, full, fullkey), j, end, valued && spaceSeen());
+        else {
+          this.span.escaped = stringEscaped();
+          this.scalarAt(key, j, end, id, parent, full, fullkey);
+        }
+        if (sized) at += this.sizeOf(j, end);
+      }
       j = skipSpace(t, end);
-      if (t.charCodeAt(j) !== 44) return;
+      const next = t.charCodeAt(j);
+      if (next === close) return j + 1;
+      if (next !== 44) malformed();
       j = skipSpace(t, j + 1);
     }
   }
@@ -271,7 +402,7 @@ class Walk {
    * `$` is left); the key is what was cut (`$.a.c`, c not a's first
    * member, is key "a.c", path "$", in SQLite too).
    */
-  private rootNames(id: number, passed: ReadonlyMap<number, number>): { key: Value; path: string } {
+  private rootNames(target: number): { key: Value; path: string } {
     const root = this.root;
     let n = root.length;
     while (n > 1) {
@@ -280,12 +411,11 @@ class Walk {
       if (c !== 46 && c !== 91) continue;
       let start: number;
       try {
-        start = locate(this.t, pathOf(root.slice(0, n))).start;
+        start = locate(this.t, pathOf(root.slice(0, n)), true).start;
       } catch {
         continue;
       }
-      const at = passed.get(start);
-      if (at !== undefined && at + headerSize(this.payloads.get(start)!) === id) break;
+      if (start >= 0 && this.firstChild(start) === target) break;
     }
     const path = root.slice(0, n);
     const cut = root.length - n;
@@ -299,35 +429,110 @@ class Walk {
     return { key: root.slice(n + 1, n + cut), path };
   }
 
-  /** One row: the value `t[start, end)` under `key` (a string's escape flag in `span`, set where `skipValue` read it). */
-  private emit(key: Value, start: number, end: number, id: number, parent: number | null, fullkey: string, path: string): void {
+  /** Where the value of the first member or element of the container at `i` starts; -1 for an empty container or a scalar. */
+  private firstChild(i: number): number {
     const t = this.t;
-    const row = this.row;
-    const c = t.charCodeAt(start);
-    const container = c === 123 || c === 91;
-    let value: Value;
-    if (container) value = minify(t, start, end);
-    else {
+    const c = t.charCodeAt(i);
+    if (c !== 123 && c !== 91) return -1;
+    let j = skipSpace(t, i + 1);
+    if (t.charCodeAt(j) === (c === 123 ? 125 : 93)) return -1;
+    if (c === 123) j = skipSpace(t, skipSpace(t, skipString(t, j)) + 1);
+    return j;
+  }
+
+  /** The row of the scalar at `start` (its end and escape flag read here): its end. */
+  private scalar(key: Value, start: number, id: number, parent: number, fullkey: string, path: string): number {
+    const end = skipValue(this.t, start, 0);
+    this.span.escaped = stringEscaped();
+    this.scalarAt(key, start, end, id, parent, fullkey, path);
+    return end;
+  }
+
+  /** The row of the scalar `t[start, end)` (a string's escape flag in `span`). */
+  private scalarAt(key: Value, start: number, end: number, id: number, parent: number, fullkey: string, path: string): void {
+    let value: Value = null;
+    if (this.valued) {
       const span = this.span;
       span.start = start;
       span.end = end;
-      value = sqlValue(t, span);
+      value = sqlValue(this.t, span);
     }
-    row[0] = key;
-    row[1] = value;
-    row[2] = jsonTypeName(t, start, end);
-    row[3] = container ? null : value;
-    row[4] = id;
-    row[5] = parent;
-    row[6] = fullkey;
-    row[7] = path;
-    this.text += 2 * (fullkey.length + path.length + (typeof value === "string" ? value.length : 0) + (typeof key === "string" ? key.length : 0));
-    if (this.ids.length >= MAX_CALL_ROWS || this.text > MAX_CALL_TEXT) throw this.overflow();
-    this.made.add(row);
-    this.ids.push(this.made.count);
+    const row = this.emit(key, start, id, parent, fullkey, path);
+    if (this.wants[VALUE]) this.setText(VALUE, row, value);
+    if (this.wants[ATOM]) (this.heap.columns[ATOM] as Value[])[row] = value;
   }
 
+  /** A container's value, known once its members are read: `t[start, end)`, minified when it has white space (`spaced`). */
+  private containerValue(row: number, start: number, end: number, spaced: boolean): void {
+    if (this.wants[VALUE]) this.setText(VALUE, row, spaced ? minify(this.t, start, end) : this.t.slice(start, end));
+  }
+
+  private setText(column: number, row: number, value: Value): void {
+    (this.heap.columns[column] as Value[])[row] = value;
+    if (typeof value === "string") this.hold(value.length);
+  }
+
+  private hold(length: number): void {
+    this.text += 2 * length;
+    if (this.text > MAX_CALL_TEXT) throw this.overflow();
+  }
+
+  /** One row, of the value at `start`: every column made but `value` and `atom` (the caller's: `scalarAt`, `containerValue`). */
+  private emit(key: Value, start: number, id: number, parent: number, fullkey: string, path: string): number {
+    if (this.ids.length >= MAX_CALL_ROWS) throw this.overflow();
+    const row = ++this.count;
+    if (row === this.capacity) this.grow();
+    const w = this.wants;
+    const columns = this.heap.columns;
+    if (w[KEY]) {
+      (columns[KEY] as Value[]).push(key);
+      if (typeof key === "string") this.hold(key.length);
+    }
+    if (w[VALUE]) (columns[VALUE] as Value[]).push(null);
+    if (w[TYPE]) (columns[TYPE] as Value[]).push(this.typeAt(start));
+    if (w[ATOM]) (columns[ATOM] as Value[]).push(null);
+    if (w[ID]) (columns[ID] as Float64Array)[row] = id;
+    if (w[PARENT]) (columns[PARENT] as Float64Array)[row] = parent;
+    if (w[FULLKEY]) {
+      (columns[FULLKEY] as Value[]).push(fullkey);
+      this.hold(fullkey.length);
+    }
+    if (w[PATH]) {
+      (columns[PATH] as Value[]).push(path);
+      this.hold(path.length);
+    }
+    if (w[JSON_ARG]) (columns[JSON_ARG] as Value[]).push(this.doc);
+    if (w[ROOT_ARG]) (columns[ROOT_ARG] as Value[]).push(this.root);
+    this.ids.push(row);
+    return row;
+  }
+
+  /** json_type's name of the value at `start`: a number's read to its end. */
+  private typeAt(start: number): string {
+    const t = this.t;
+    const c = t.charCodeAt(start);
+    if (c !== 45 && (c < 48 || c > 57)) return jsonTypeName(t, start, start + 1);
+    // Digits up to a fraction or an exponent (a sign only follows `e`): a real, else an integer.
+    let i = start + 1;
+    let d = t.charCodeAt(i);
+    while (d >= 48 && d <= 57) d = t.charCodeAt(++i);
+    return d === 46 || d === 101 || d === 69 ? "real" : "integer";
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    const columns = this.heap.columns;
+    for (let c = 0; c < WIDTH; c++) {
+      if (!growable(c) || !this.wants[c]) continue;
+      const wider = new Float64Array(this.capacity);
+      wider.set(columns[c] as Float64Array);
+      columns[c] = wider;
+    }
+  }
+
+  /** The bound's error; a document not validated yet is validated first: malformed JSON is that error, as when it is read whole before its rows are made. */
   private overflow(): StoreError {
+    if (!this.validated) validate(this.doc);
     const made = this.ids.length >= MAX_CALL_ROWS ? `${MAX_CALL_ROWS.toLocaleString("en-US")} rows` : `${MAX_CALL_TEXT / 1024 / 1024} MB of text`;
     return new StoreError("invalid_request", `${this.label} would make more than ${made} from one document: read a part of it with a path argument, or json_each one level at a time`);
   }

@@ -28,7 +28,7 @@ export class BadJsonPath extends Error {}
 /** SQLite's JSON_MAX_DEPTH: containers nested deeper are malformed, and an edit may make none deeper (`json-edit.ts`). */
 export const MAX_DEPTH = 1000;
 
-function malformed(): never {
+export function malformed(): never {
   throw new MalformedJson("malformed JSON");
 }
 
@@ -40,9 +40,23 @@ export function skipSpace(t: string, i: number): number {
 function skipSpaceRun(t: string, i: number): number {
   for (;;) {
     const c = t.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-    else return i;
+    if (c === 32 || c === 10 || c === 13 || c === 9) {
+      i++;
+      spaced = true;
+    } else return i;
   }
+}
+
+/** Set by `skipSpaceRun` when it skips any white space: whether the text validated has some (its values then need `minify`). */
+let spaced = false;
+
+/** Forgets the white space seen so far: `spaceSeen` then says whether the values skipped after have some. */
+export function clearSpace(): void {
+  spaced = false;
+}
+
+export function spaceSeen(): boolean {
+  return spaced;
 }
 
 const isHex = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 102);
@@ -187,9 +201,16 @@ function nextItem(t: string, i: number, close: number): number {
 /** Throws `MalformedJson` unless `t` is one JSON value, with space around it at most. */
 export function validate(t: string): void {
   if (t === lastValid) return;
+  spaced = false;
   const start = skipSpace(t, 0);
   if (skipSpace(t, skipValue(t, start, 0)) !== t.length) malformed();
-  lastValid = t;
+  remember(t);
+}
+
+/** `validate(t)`, then whether `t` holds any white space outside its strings (its values' text is then `minify`'s, else slices of it). */
+export function validateSpaced(t: string): boolean {
+  validate(t);
+  return lastSpaced;
 }
 
 /** A value's place in its document: `start` < 0 when the path found none. */
@@ -207,6 +228,13 @@ export interface Span {
  * (SQLite keeps its last parsed documents for the same reason).
  */
 let lastValid: string | undefined;
+/** Whether `lastValid` holds white space outside its strings. */
+let lastSpaced = false;
+
+function remember(t: string): void {
+  lastValid = t;
+  lastSpaced = spaced;
+}
 
 /** Lets go of the remembered document (the engine calls it as each statement ends), so a large one lives no longer than its statement. */
 export function forgetDocument(): void {
@@ -227,20 +255,22 @@ const found: Span = { start: -1, end: -1, escaped: false };
  * and elements off the path are validated as they are skipped. Throws
  * `MalformedJson` for a document that is not JSON (whatever the path), then
  * `BadJsonPath` for a malformed step the walk reached. The span is valid
- * until the next call.
+ * until the next call. `valid`: `t` is known to be JSON (`json-table.ts`
+ * walks a minified copy of a document validated already).
  */
-export function locate(t: string, path: JsonPath): Readonly<Span> {
+export function locate(t: string, path: JsonPath, valid = t === lastValid): Readonly<Span> {
   text = t;
   steps = path.steps;
   badPath = false;
-  known = t === lastValid;
+  known = valid;
+  spaced = false;
   done = false;
   found.start = -1;
   const start = skipSpace(t, 0);
   const end = walk(start, 0, 0);
   if (!known) {
     if (skipSpace(t, end) !== t.length) malformed();
-    lastValid = t;
+    remember(t);
   }
   if (badPath) throw new BadJsonPath(path.text);
   return found;
@@ -405,7 +435,11 @@ export function jsonTypeName(t: string, start: number, end: number): string {
     case 110:
       return "null";
     default:
-      return /[.eE]/.test(t.slice(start, end)) ? "real" : "integer";
+      for (let i = start; i < end; i++) {
+        const c = t.charCodeAt(i);
+        if (c === 46 || c === 101 || c === 69) return "real";
+      }
+      return "integer";
   }
 }
 

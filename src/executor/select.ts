@@ -51,6 +51,8 @@ import { compileAggregate, type AggregateFn, type GroupTest } from "./aggregate.
 import { compilePredicate, compileValue, type CompileContext, type PredicateFn, type RowMode, type ValueFn } from "./codegen.js";
 import { DerivedRows, withDerived, type TableRows } from "./derived.js";
 import { CallRows } from "./table-calls.js";
+import { callColumnsRead } from "./call-columns.js";
+import { ALL_COLUMNS } from "./json-table.js";
 import { JSON_TABLE_SHAPE } from "../planner/table-functions.js";
 import { keptHashes } from "./kept-hashes.js";
 import { MAX_RECURSIVE_ROWS, RecursiveRows } from "./recursive.js";
@@ -151,9 +153,14 @@ export function prepareSelect(plan: SelectPlan, positionOf: (table: string, colu
   return prepareWith(plan, positionOf, scope.context, scope.runners);
 }
 
-/** A select prepared in a statement's `scope` (UPDATE … FROM's join, whose SET is compiled in the same scope): the statement starts and ends `scope.runners`. */
+/**
+ * A select prepared in a statement's `scope` (UPDATE … FROM's join, whose
+ * SET is compiled in the same scope): the statement starts and ends
+ * `scope.runners`. Its table functions make every column: the statement
+ * reads its tuples beyond the plan.
+ */
 export function prepareSelectIn(plan: SelectPlan, positionOf: (table: string, column: string) => number, scope: SubqueryScope): PreparedSelect {
-  return prepareWith(plan, positionOf, scope.context, scope.runners);
+  return prepareWith(plan, positionOf, scope.context, scope.runners, true);
 }
 
 function prepareWith(
@@ -161,9 +168,10 @@ function prepareWith(
   positionOf: (table: string, column: string) => number,
   context: CompileContext,
   runners: PerExecution[],
+  readAll = false,
 ): PreparedSelect {
   if (plan.compound !== undefined) {
-    const first = prepareWith(firstSelect(plan), positionOf, context, runners);
+    const first = prepareWith(firstSelect(plan), positionOf, context, runners, readAll);
     const steps = plan.compound.steps.map((step) => ({ op: step.op, select: prepareWith(step.plan, positionOf, context, runners) }));
     return { ...first, plan, compound: { first, steps } };
   }
@@ -173,11 +181,12 @@ function prepareWith(
     const prepared = prepareWith(select, positionOf, context, runners);
     return (stores: Stores, params: readonly Value[]): Value[][] => selectRows(prepared, stores, params).rows as Value[][];
   };
-  for (const source of plan.sources) {
+  for (const [i, source] of plan.sources.entries()) {
     // The rows a recursive select runs over: `RecursiveRows` hands them in as this table.
     if (source.working !== undefined) derivedColumns.set(source.table, source.working.columns);
     if (source.call !== undefined) {
-      derived.push(new CallRows(source.table, source.call, source.call.lateral ? [] : source.call.args.map((a) => compileValue(a, "row", context))));
+      const args = source.call.lateral ? [] : source.call.args.map((a) => compileValue(a, "row", context));
+      derived.push(new CallRows(source.table, source.call, args, readAll ? ALL_COLUMNS : callColumnsRead(plan, i)));
       derivedColumns.set(source.table, JSON_TABLE_SHAPE.columns);
       continue;
     }

@@ -12,7 +12,7 @@ import type { Value } from "../commands/types.js";
 import type { TableCall } from "../planner/plan.js";
 import type { ValueFn } from "./codegen.js";
 import type { TableRows } from "./derived.js";
-import { JsonTable } from "./json-table.js";
+import { JsonTable, type ColumnSet } from "./json-table.js";
 import type { Column, TableStore } from "./table-store.js";
 
 type Arg = (r: unknown, p: readonly Value[], t: readonly Column[]) => Value;
@@ -24,11 +24,12 @@ export class CallRows implements TableRows {
   private doc: Value = null;
   private path: Value | undefined;
 
-  /** `args`: an uncorrelated call's arguments, compiled over no row (a lateral call's are its join's). */
+  /** `args`: an uncorrelated call's arguments, compiled over no row (a lateral call's are its join's); `read`: the columns its statement reads. */
   constructor(
     readonly name: string,
     private readonly call: TableCall,
     args: readonly ValueFn[],
+    private readonly read: ColumnSet,
   ) {
     this.args = args as unknown as readonly Arg[];
   }
@@ -40,11 +41,11 @@ export class CallRows implements TableRows {
   }
 
   rows(_stores: unknown, params: readonly Value[]): TableStore {
-    if (this.call.lateral) return (this.store ??= new JsonTable(this.call.name, true));
+    if (this.call.lateral) return (this.store ??= new JsonTable(this.call.name, true, this.read));
     const doc = this.args[0]!(0, params, NO_COLUMNS);
     const path = this.args.length > 1 ? this.args[1]!(0, params, NO_COLUMNS) : undefined;
     if (this.store !== undefined && doc === this.doc && path === this.path) return this.store;
-    const store = new JsonTable(this.call.name, false);
+    const store = new JsonTable(this.call.name, false, this.read);
     store.rows = store.add(doc, path);
     this.store = store;
     this.doc = doc;

@@ -131,6 +131,63 @@ for (const fn of ["json_each", "json_tree"]) {
   });
 }
 
+/** What a statement reads of a call, each made alone (a call makes only the columns read): none, one, a few, through WHERE and a subquery. */
+const READS = [
+  "SELECT count(*) FROM $call",
+  "SELECT key FROM $call",
+  "SELECT value FROM $call",
+  "SELECT type FROM $call",
+  "SELECT atom FROM $call",
+  "SELECT id FROM $call",
+  "SELECT parent FROM $call",
+  "SELECT fullkey FROM $call",
+  "SELECT path FROM $call",
+  "SELECT json, root FROM $call",
+  "SELECT key, id FROM $call",
+  "SELECT value, fullkey FROM $call",
+  "SELECT id, parent, path FROM $call",
+  "SELECT count(*) FROM $call WHERE type IN ('object', 'array')",
+  "SELECT key FROM $call WHERE atom IS NULL",
+  "SELECT (SELECT j.fullkey), (SELECT j.value) FROM $call j",
+  "SELECT max(id) FROM $call",
+];
+
+for (const fn of ["json_each", "json_tree"]) {
+  test(`${fn}: each set of columns read alone agrees with SQLite (the others not made), with and without a path`, () => {
+    let answered = 0;
+    for (const doc of DOCS) {
+      for (const read of [pick(READS), pick(READS)]) {
+        if (agree(read.replace("$call", `${fn}(?)`), [doc]) > 0) answered++;
+        agree(read.replace("$call", `${fn}(?, ?)`), [doc, path()]);
+      }
+    }
+    assert.ok(answered > DOCS.length, `only ${answered} calls answered rows`);
+  });
+}
+
+test("documents read by columns alone: numbers past int64, escapes, unicode, nested empty containers, white space inside containers, malformed ends", () => {
+  const docs = [
+    '[99999999999999999999, -9223372036854775808, 1.5e300, -0, 0.0, 1E-7]',
+    '{"\u00e9":"\ud83d\ude00", "q\"t": "a\\b", "😀": "日本", "x.y": [], "": {}}',
+    '[[], {}, [[]], {"a": {}}, [{}, []], {"b": [[], {}]}]',
+    ' { "a" : [ 1 , 2 ] , "b" : { "c" : [ ] } } ',
+    '[1, 2',
+    '{"a": 1 "b": 2}',
+    '[1] x',
+    '{"a" 1}',
+  ];
+  let answered = 0;
+  for (const doc of docs) {
+    for (const fn of ["json_each", "json_tree"]) {
+      for (const read of READS) {
+        if (agree(read.replace("$call", `${fn}(?)`), [doc]) > 0) answered++;
+        for (const p of ["$.b", "$[5]", '$."x.y"', "$.a"]) agree(read.replace("$call", `${fn}(?, ?)`), [doc, p]);
+      }
+    }
+  }
+  assert.ok(answered > 100, `only ${answered} calls answered rows`);
+});
+
 test("a table's documents joined with their rows (comma, LEFT JOIN, EXISTS, an aggregate of them) agree with SQLite", () => {
   const good = DOCS.filter((d) => "rows" in sqlite("SELECT json_valid(?)", [d]) && (sqlite("SELECT json_valid(?)", [d]) as { rows: Value[][] }).rows[0]![0] === 1);
   ours.execute({ kind: "sql", sql: "CREATE TABLE docs (id INTEGER PRIMARY KEY, d TEXT)" });
@@ -143,6 +200,9 @@ test("a table's documents joined with their rows (comma, LEFT JOIN, EXISTS, an a
     `SELECT docs.id, j.key, j.value, j.type, j.atom, j.id, j.parent, j.fullkey, j.path FROM docs, json_tree(docs.d) AS j ORDER BY docs.id, j.id`,
     `SELECT docs.id, j.key, j.type, j.fullkey FROM docs LEFT JOIN json_each(docs.d) j ON j.type = 'object' ORDER BY docs.id, j.id`,
     `SELECT docs.id, count(*) FROM docs JOIN json_tree(docs.d) j ON TRUE WHERE j.type = 'integer' GROUP BY docs.id ORDER BY docs.id`,
+    `SELECT count(*), count(DISTINCT j.fullkey) FROM docs, json_tree(docs.d) j`,
+    `SELECT docs.id, count(*) FROM docs, json_each(docs.d) j GROUP BY docs.id ORDER BY docs.id`,
+    `SELECT j.type, count(*) FROM docs, json_each(docs.d, '$.a') j GROUP BY j.type ORDER BY j.type`,
     `SELECT id FROM docs WHERE EXISTS (SELECT 1 FROM json_tree(docs.d) WHERE type = 'text' AND atom LIKE '%é%') ORDER BY id`,
     // Into a document: an array or object as JSON, a text quoted. (An integer past 2^53 or -0.0 is no number here: docs/decisions.md.)
     `SELECT docs.id, json_group_array(j.value) FROM docs, json_each(docs.d) j WHERE j.type IN ('text', 'null', 'array', 'object') GROUP BY docs.id ORDER BY docs.id`,

@@ -14,6 +14,7 @@ import { StoreError } from "../../src/errors.js";
 import type { BoundExpr, SelectPlan } from "../../src/planner/plan.js";
 import { JsonTable, MAX_CALL_ROWS } from "../../src/executor/json-table.js";
 import { keptHashes } from "../../src/executor/kept-hashes.js";
+import { callColumnsRead } from "../../src/executor/call-columns.js";
 
 function fixture(): Engine {
   const e = Engine.empty();
@@ -61,6 +62,22 @@ test("one call makes at most 1,000,000 rows", () => {
   const doc = `[${"0,".repeat(MAX_CALL_ROWS)}0]`;
   assert.throws(() => values(e, "SELECT count(*) FROM json_each(?)", [doc]), (error: unknown) => error instanceof StoreError && error.code === "invalid_request" && /json_each\(\) would make more than 1,000,000 rows/.test(error.message));
   assert.equal(values(e, "SELECT count(*) FROM json_each(?)", [`[${"0,".repeat(MAX_CALL_ROWS - 1)}0]`]), [[MAX_CALL_ROWS]]);
+  // Walked without a pass to validate it first: malformed JSON past the bound is still malformed JSON.
+  assert.throws(() => values(e, "SELECT count(*) FROM json_each(?)", [`${doc.slice(0, -1)},]`]), /json_each\(\): malformed JSON/);
+});
+
+test("a call makes only the columns its statement reads: type with value or atom, every one under UPDATE … FROM", () => {
+  const columns = (sql: string): number => callColumnsRead(explain(fixture(), sql), 1);
+  const bits = (...names: string[]): number => names.reduce((m, n) => m | (1 << ["key", "value", "type", "atom", "id", "parent", "fullkey", "path", "json", "root"].indexOf(n)), 0);
+  assert.is(columns("SELECT count(*) FROM t, json_each(t.tags)"), 0);
+  assert.is(columns("SELECT j.key FROM t, json_each(t.tags) j WHERE j.fullkey <> '$'"), bits("key", "fullkey"));
+  assert.is(columns("SELECT j.atom FROM t, json_each(t.tags) j ORDER BY j.id"), bits("atom", "type", "id"));
+  assert.is(columns("SELECT (SELECT j.value) FROM t, json_tree(t.tags) j ORDER BY j.path"), bits("value", "type", "path"));
+  assert.is(columns("SELECT t.id FROM t, json_each(t.tags) j WHERE EXISTS (SELECT 1 FROM json_each(j.root) k WHERE k.key = j.parent)"), bits("root", "parent"));
+  const e = fixture();
+  e.execute({ kind: "sql", sql: "CREATE TABLE u (id INTEGER PRIMARY KEY, n INTEGER)" });
+  e.execute({ kind: "sql", sql: "INSERT INTO u VALUES (0, 0), (1, 0)" });
+  assert.equal(values(e, "UPDATE u SET n = j.id FROM json_each('[5, 6]') j WHERE u.id = j.key RETURNING u.id, u.n"), [[0, 1], [1, 3]]);
 });
 
 test("a string value is decoded when it holds an escape and read as written when not, each by its own scan", () => {
