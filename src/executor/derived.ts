@@ -54,25 +54,49 @@ export interface TableRows {
 
 /**
  * One derived table's rows, made the first time an execution of its
- * statement reads them and kept until that execution ends: they read the
- * statement's parameters only, never an enclosing row, so a subquery run
- * per outer row reads them once, not once per row.
+ * statement reads them and kept until that execution ends: an
+ * uncorrelated one reads the statement's parameters only, so a subquery
+ * run per outer row reads them once, not once per row. A correlated one
+ * (`DerivedTable.correlated`) reads the values of the subquery it stands
+ * in, which follow the parameters: it is made again when they change.
  */
 export class DerivedRows implements TableRows {
   private store: DerivedStore | undefined;
+  private readonly made = new MadeFor();
 
   constructor(
     readonly name: string,
     private readonly types: readonly ColumnType[],
     private readonly make: (stores: Stores, params: readonly Value[]) => readonly (readonly Value[])[],
+    private readonly correlated: boolean,
   ) {}
 
   end(): void {
     this.store = undefined;
+    this.made.end();
   }
 
   rows(stores: Stores, params: readonly Value[]): TableStore {
+    if (this.correlated && !this.made.same(params)) this.store = undefined;
     return (this.store ??= new DerivedStore(this.make(stores, params), this.types));
+  }
+}
+
+/** The values a correlated table's rows were last made for: whether those at hand are the same (and they are then kept as the last). */
+export class MadeFor {
+  private last: readonly Value[] | undefined;
+
+  end(): void {
+    this.last = undefined;
+  }
+
+  same(params: readonly Value[]): boolean {
+    const last = this.last;
+    if (last === params) return true;
+    this.last = params;
+    if (last === undefined || last.length !== params.length) return false;
+    for (let i = 0; i < params.length; i++) if (!Object.is(last[i], params[i])) return false;
+    return true;
   }
 }
 

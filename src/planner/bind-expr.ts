@@ -23,7 +23,7 @@ import { comparisonCollation, explicitCollation, exprCollation, textual } from "
 import { FUNCTIONS, argKind, arity, functionNamed, readsClock } from "./functions.js";
 import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy, TextCollation } from "./plan.js";
 import { Numbering } from "./numbering.js";
-import { Scope, sourceColumnType, tableScope, type ScopeSource } from "./scope.js";
+import { Scope, sourceColumnType, tableScope, type Resolved, type ScopeSource } from "./scope.js";
 import { WINDOW_ONLY, WindowCollector, bindWindowCall } from "./bind-window.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
@@ -74,10 +74,15 @@ export function bindContext(sql = false, subquery?: BindContext["subquery"]): Bi
  * do not have is bound by the enclosing `binder` (so it may be the
  * enclosing query's own outer value, for a subquery inside a subquery), and
  * the subquery reads it as `outer` value `index` — `feeds[index]`,
- * evaluated for each row of the enclosing query.
+ * evaluated for each row of the enclosing query. A derived table of the
+ * subquery (at any depth of FROM) reads its enclosing queries through the
+ * same link: its `outer` values are the subquery's own, so it is made
+ * again whenever the subquery runs with other ones (`DerivedTable.correlated`).
  */
 export class OuterLink {
   private readonly numbering = new Numbering<BoundExpr>();
+  /** How many names were bound through this link: one bound in a derived table's select makes it correlated. */
+  private count = 0;
 
   constructor(readonly binder: ExprBinder) {}
 
@@ -85,7 +90,12 @@ export class OuterLink {
     return this.numbering.items;
   }
 
+  get references(): number {
+    return this.count;
+  }
+
   reference(e: BoundExpr): BoundExpr {
+    this.count++;
     const index = this.numbering.number(e);
     const rowType = rowTypeOf(e);
     if (rowType === undefined) return { kind: "outer", index, type: typeOf(e) };
@@ -310,26 +320,54 @@ export class ExprBinder {
     return settle(this.params, e, family, of);
   }
 
+  /**
+   * A name: a column of this select's sources named exactly (by alias, or
+   * table name when unaliased), else of the enclosing queries' so, outward
+   * (a correlation); only when no level has it so, a table name behind an
+   * alias — this select's first, then outward. So an enclosing query's
+   * table is never passed over for a table name an alias hides here.
+   */
   private identifier(name: string, depth: number): BoundExpr {
-    let r: ReturnType<Scope["resolve"]>;
+    return this.exactly(name, depth) ?? this.loosely(name, depth);
+  }
+
+  /** `name` named exactly here (or a HAVING's result name), else in an enclosing query; undefined when no level has it so. */
+  private exactly(name: string, depth: number): BoundExpr | undefined {
+    let r: Resolved;
     try {
-      r = this.scope.resolve(name, this.outer !== undefined);
+      r = this.scope.resolve(name, true);
     } catch (error) {
-      const result = isUnknownColumn(error) && !name.includes(".") ? this.results?.find((c) => c.name === name) : undefined;
+      if (!isUnknownColumn(error)) throw error;
+      const result = name.includes(".") ? undefined : this.results?.find((c) => c.name === name);
       if (result !== undefined) return result.expr;
-      // A name the subquery's own sources lack belongs to the enclosing query (a correlation);
-      // failing that, it may be a table name behind the subquery's own alias.
+      const outer = this.outer?.binder.exactly(name, depth);
+      return outer === undefined ? undefined : this.outer!.reference(outer);
+    }
+    return this.resolved(r, name, depth);
+  }
+
+  /** `name` with a qualifier that is a table name behind an alias, here, else in an enclosing query; this level's error when none has it. */
+  private loosely(name: string, depth: number): BoundExpr {
+    let r: Resolved;
+    try {
+      r = this.scope.resolve(name);
+    } catch (error) {
       if (this.outer === undefined || !isUnknownColumn(error)) throw error;
+      let outer: BoundExpr;
       try {
-        return this.outer.reference(this.outer.binder.bind({ type: "identifier", name }, depth));
+        outer = this.outer.binder.loosely(name, depth);
       } catch (outerError) {
-        if (!isUnknownColumn(outerError)) throw outerError;
-        r = this.scope.resolve(name);
+        throw isUnknownColumn(outerError) ? error : outerError;
       }
+      return this.outer.reference(outer);
     }
-    if (r.kind === "column") {
-      return columnOf(r.source, r.column, name);
-    }
+    // A WITH table bound so is bound again where another enclosing query might have the name exactly (`bindWithTable`).
+    this.context.withTables.loose++;
+    return this.resolved(r, name, depth);
+  }
+
+  private resolved(r: Resolved, name: string, depth: number): BoundExpr {
+    if (r.kind === "column") return columnOf(r.source, r.column, name);
     if (r.kind === "merged") return r.merged.expr;
     return this.bindComputed(r.source, r.expr, depth + 1);
   }

@@ -33,7 +33,7 @@
 
 import type { CompoundArm, SelectCommand, WithTable } from "../commands/types.js";
 import { StoreError } from "../errors.js";
-import type { BindContext } from "./bind-expr.js";
+import type { BindContext, OuterLink } from "./bind-expr.js";
 import { derivedColumns, derivedTableInfo, describeDerived, readFromJson, selectCollations, selectTypes, storedType } from "./derived-table.js";
 import type { Count, DerivedTable, OutputColumn, SelectPlan, StaticType, TableShape } from "./plan.js";
 import { driveFrom } from "./recursive-drive.js";
@@ -55,12 +55,18 @@ export interface WithFrame {
 /** The WITH tables of one bind: those whose selects are being bound, innermost last, and those bound already. */
 export interface WithTables {
   readonly frames: WithFrame[];
-  /** Each WITH table bound, under the names of the frames it was bound in (a name read in it is a stored table only outside those). */
-  readonly bound: Map<WithTable, { readonly frames: string; readonly derived: DerivedTable }>;
+  /**
+   * Each WITH table bound, under the names of the frames it was bound in (a name read in it is a stored table only
+   * outside those) and the enclosing query it was bound in (`outer`), with whether it read that query or named a
+   * table behind an alias (`local`: not so, the same wherever it is read).
+   */
+  readonly bound: Map<WithTable, { readonly frames: string; readonly outer: OuterLink | undefined; readonly local: boolean; readonly derived: DerivedTable }>;
+  /** How many names the bind resolved by a table name behind an alias (`ExprBinder`): such a name might be an enclosing query's elsewhere. */
+  loose: number;
 }
 
 export function withTables(): WithTables {
-  return { frames: [], bound: new Map() };
+  return { frames: [], bound: new Map(), loose: 0 };
 }
 
 type BindSelect = (cmd: SelectCommand) => SelectPlan;
@@ -89,15 +95,27 @@ export function withTableSource(cmd: SelectCommand, table: string, as: string | 
 
 const MEMBERS_OF_THE_WHOLE = ["compound", "orderBy", "limit", "offset", "output"] as const;
 
-/** A WITH table's rows as a derived table: recursive when a select of its compound reads its name. */
-export function bindWithTable(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount): DerivedTable {
-  // Bound once: a recursive select around it is bound again when its columns widen, and nested so, that would be exponential.
+/**
+ * A WITH table's rows as a derived table: recursive when a select of its
+ * compound reads its name. Read inside a subquery, its select reads the
+ * queries enclosing that place (`outer`), as SQLite's does: a name it does
+ * not have is theirs.
+ */
+export function bindWithTable(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount, outer: OuterLink | undefined): DerivedTable {
+  // Bound once where it reads no enclosing query: a recursive select around it is bound again when its columns widen, and nested so, that would be exponential.
   const frames = context.withTables.frames.map((f) => f.name).join("\0");
   const bound = context.withTables.bound.get(table);
-  if (bound?.frames === frames) return bound.derived;
-  const derived = bindAnew(table, context, bind, count);
-  context.withTables.bound.set(table, { frames, derived });
+  if (bound?.frames === frames && (bound.local || bound.outer === outer)) return bound.derived;
+  const references = outer?.references ?? 0;
+  const loose = context.withTables.loose;
+  const derived = correlatedIf(bindAnew(table, context, bind, count), outer, references);
+  context.withTables.bound.set(table, { frames, outer, local: derived.correlated !== true && context.withTables.loose === loose, derived });
   return derived;
+}
+
+/** `derived`, marked correlated when its select bound a name through `outer` (which had bound `before` names before it). */
+export function correlatedIf(derived: DerivedTable, outer: OuterLink | undefined, before: number): DerivedTable {
+  return outer !== undefined && outer.references > before ? { ...derived, correlated: true } : derived;
 }
 
 function bindAnew(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount): DerivedTable {

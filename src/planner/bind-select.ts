@@ -26,7 +26,7 @@ import { bindGroupBy, overGroups } from "./bind-group.js";
 import { bindCalls } from "./bind-call.js";
 import { bindJoins } from "./bind-join.js";
 import { simplifyOuterJoins } from "./outer-joins.js";
-import { bindWithTable, withTableSource } from "./bind-recursive.js";
+import { bindWithTable, correlatedIf, withTableSource } from "./bind-recursive.js";
 import { WindowCarry, WindowCollector, holdsWindow, sortOrder } from "./bind-window.js";
 import type { BoundExpr, CompoundStep, Count, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, TableCall, WindowCall, Windowing } from "./plan.js";
 import { derivedTableInfo, derivedTableName, describeDerived } from "./derived-table.js";
@@ -65,24 +65,35 @@ function bindCount(value: number | ParamSlot | undefined, clause: "limit" | "off
  * `written`: how many of the joins the statement wrote (UPDATE … FROM adds
  * its table as one more, which leaves FROM's derived table unjoined).
  */
-export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext, written = (cmd.joins ?? []).length): ScopeSource[] {
+export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext, written = (cmd.joins ?? []).length, outer?: OuterLink): ScopeSource[] {
   if (cmd.table === undefined && cmd.from === undefined) {
     if (cmd.as !== undefined || (cmd.joins ?? []).length > 0) throw new StoreError("invalid_request", "as and joins need a table");
     return [];
   }
   const joined = written > 0;
-  const sources = [bindSource(cmd, cmd, 0, joined, catalog, context)];
-  for (const j of cmd.joins ?? []) sources.push(bindSource(cmd, j, sources.length, true, catalog, context));
+  const sources = [bindSource(cmd, cmd, 0, joined, catalog, context, outer)];
+  for (const j of cmd.joins ?? []) sources.push(bindSource(cmd, j, sources.length, true, catalog, context, outer));
   return sources;
 }
 
 /**
- * A table, or a derived table: its select bound on its own (reading no
- * enclosing row, as SQL's derived tables do not), its rows as arrays. In a
- * join a derived table needs an alias: it has no name of its own for
- * qualified names, `*`'s keys or messages to use.
+ * A table, or a derived table: its select bound apart from the sources
+ * beside it (no LATERAL, as in SQLite), its rows as arrays. In a subquery
+ * (`outer`) it reads the queries enclosing the subquery, as SQL's derived
+ * tables do, and is then made again as the subquery runs with other values
+ * of theirs (`DerivedTable.correlated`). In a join a derived table needs
+ * an alias: it has no name of its own for qualified names, `*`'s keys or
+ * messages to use.
  */
-function bindSource(cmd: SelectCommand, item: { readonly table?: string; readonly from?: FromSource; readonly as?: string }, index: number, joined: boolean, catalog: Catalog, context: BindContext): ScopeSource {
+function bindSource(
+  cmd: SelectCommand,
+  item: { readonly table?: string; readonly from?: FromSource; readonly as?: string },
+  index: number,
+  joined: boolean,
+  catalog: Catalog,
+  context: BindContext,
+  outer: OuterLink | undefined,
+): ScopeSource {
   const alias = item.as === undefined ? {} : { alias: checkName(item.as, "alias") };
   if (item.from === undefined) {
     if (item.table === undefined) throw new StoreError("invalid_request", "A join names a table, or a select as its from");
@@ -101,12 +112,13 @@ function bindSource(cmd: SelectCommand, item: { readonly table?: string; readonl
     // A WITH table answers to its own name, as SQL's reference to one does.
     const name = checkName(item.as ?? item.from.name, "alias");
     checkName(item.from.name, "WITH table");
-    const bind = (select: SelectCommand): SelectPlan => bindSelectPlan(select, catalog, context);
-    const derived = bindWithTable(item.from, context, bind, (value, clause) => bindCount(value, clause, context));
+    const bind = (select: SelectCommand): SelectPlan => bindSelectPlan(select, catalog, context, outer);
+    const derived = bindWithTable(item.from, context, bind, (value, clause) => bindCount(value, clause, context), outer);
     return { table: derivedTableInfo(index, derived), name, alias: name, index, derived };
   }
   if (joined && item.as === undefined) throw new StoreError(context.misuse, "A derived table in a join needs an alias: (SELECT …) AS name");
-  const derived = describeDerived(bindSelectPlan({ ...item.from, output: "arrays" }, catalog, context), context.misuse);
+  const references = outer?.references ?? 0;
+  const derived = correlatedIf(describeDerived(bindSelectPlan({ ...item.from, output: "arrays" }, catalog, context, outer), context.misuse), outer, references);
   const table = derivedTableInfo(index, derived);
   return { table, name: item.as ?? table.name, index, derived, ...alias };
 }
@@ -215,7 +227,7 @@ export function bindSelect(cmd: SelectCommand, catalog: Catalog, sql: boolean): 
 /** A select's plan; with `outer`, a subquery of the query that link leads to (its result read as arrays). */
 export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: BindContext, outer?: OuterLink): SelectPlan {
   if (cmd.compound !== undefined) return bindCompound(cmd, cmd.compound, catalog, context, outer);
-  const sources = bindSources(cmd, catalog, context);
+  const sources = bindSources(cmd, catalog, context, undefined, outer);
   const joined = bindJoins(cmd.joins ?? [], sources, context, outer);
   const scope = new Scope(sources, false, joined.merged);
   const { calls: tableCalls, steps } = bindCalls([cmd, ...(cmd.joins ?? [])], sources, scope, joined.steps, context, outer);
