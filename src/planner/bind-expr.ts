@@ -62,10 +62,20 @@ export interface BindContext {
   readonly subquery?: (select: SelectCommand, outer: OuterLink) => SelectPlan;
   /** The WITH tables whose selects are being bound, innermost last (`bind-recursive.ts`). */
   readonly withTables: WithTables;
+  readonly names: NameState;
+}
+
+/** What name resolution keeps across one bind (`ExprBinder.loosely`). */
+export interface NameState {
+  /** How many names were read as a table name behind an alias: a WITH table bound with one might read another query's name where it is read again (`bindWithTable`). */
+  loose: number;
+  /** The names of the sources beside each derived table whose select is being bound, outermost first: no name in it reads those (no LATERAL). */
+  readonly beside: (readonly string[])[];
 }
 
 export function bindContext(sql = false, subquery?: BindContext["subquery"]): BindContext {
-  const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const), withTables: withTables() };
+  const names: NameState = { loose: 0, beside: [] };
+  const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const), withTables: withTables(), names };
   return subquery === undefined ? context : { ...context, subquery };
 }
 
@@ -346,8 +356,17 @@ export class ExprBinder {
     return this.resolved(r, name, depth);
   }
 
-  /** `name` with a qualifier that is a table name behind an alias, here, else in an enclosing query; this level's error when none has it. */
+  /**
+   * `name` with a qualifier that is a table name behind an alias, here, else in an enclosing query; this level's error
+   * when none has it. Inside a derived table, a qualifier that names a source beside one is refused instead: read so,
+   * the name would silently be another table's than the one it names.
+   */
   private loosely(name: string, depth: number): BoundExpr {
+    const dot = name.indexOf(".");
+    const qualifier = name.slice(0, dot);
+    if (dot > 0 && this.context.names.beside.some((names) => names.includes(qualifier))) {
+      throw new StoreError("unknown_column", `Unknown column "${name}": "${qualifier}" stands beside the derived table in FROM, and a derived table's select reads only its own sources and the queries enclosing it (no LATERAL: join on a condition instead)`);
+    }
     let r: Resolved;
     try {
       r = this.scope.resolve(name);
@@ -362,7 +381,7 @@ export class ExprBinder {
       return this.outer.reference(outer);
     }
     // A WITH table bound so is bound again where another enclosing query might have the name exactly (`bindWithTable`).
-    this.context.withTables.loose++;
+    this.context.names.loose++;
     return this.resolved(r, name, depth);
   }
 

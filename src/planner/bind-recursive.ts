@@ -61,12 +61,10 @@ export interface WithTables {
    * table behind an alias (`local`: not so, the same wherever it is read).
    */
   readonly bound: Map<WithTable, { readonly frames: string; readonly outer: OuterLink | undefined; readonly local: boolean; readonly derived: DerivedTable }>;
-  /** How many names the bind resolved by a table name behind an alias (`ExprBinder`): such a name might be an enclosing query's elsewhere. */
-  loose: number;
 }
 
 export function withTables(): WithTables {
-  return { frames: [], bound: new Map(), loose: 0 };
+  return { frames: [], bound: new Map() };
 }
 
 type BindSelect = (cmd: SelectCommand) => SelectPlan;
@@ -107,9 +105,9 @@ export function bindWithTable(table: WithTable, context: BindContext, bind: Bind
   const bound = context.withTables.bound.get(table);
   if (bound?.frames === frames && (bound.local || bound.outer === outer)) return bound.derived;
   const references = outer?.references ?? 0;
-  const loose = context.withTables.loose;
+  const loose = context.names.loose;
   const derived = correlatedIf(bindAnew(table, context, bind, count), outer, references);
-  context.withTables.bound.set(table, { frames, outer, local: derived.correlated !== true && context.withTables.loose === loose, derived });
+  context.withTables.bound.set(table, { frames, outer, local: derived.correlated !== true && context.names.loose === loose, derived });
   return derived;
 }
 

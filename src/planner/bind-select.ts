@@ -71,9 +71,15 @@ export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindC
     return [];
   }
   const joined = written > 0;
-  const sources = [bindSource(cmd, cmd, 0, joined, catalog, context, outer)];
-  for (const j of cmd.joins ?? []) sources.push(bindSource(cmd, j, sources.length, true, catalog, context, outer));
-  return sources;
+  const items = [cmd, ...(cmd.joins ?? [])];
+  // The names a derived table among them must not read (`NameState.beside`): an alias, and the table behind it too.
+  const beside = items.flatMap((item) => [item.as, item.table ?? (item.from?.kind === "function" || item.from?.kind === "with" ? item.from.name : undefined)].filter((name) => name !== undefined));
+  context.names.beside.push(beside);
+  try {
+    return items.map((item, index) => bindSource(cmd, item, index, index > 0 || joined, catalog, context, outer));
+  } finally {
+    context.names.beside.pop();
+  }
 }
 
 /**
