@@ -1,9 +1,10 @@
 /**
  * Derived tables at run time (`planner/derived-table.ts`): a derived
- * source's select runs once per execution of the statement that reads it,
- * and its rows are stored by column as a table's are — numbers in
- * Float64Arrays with NaN for NULL, id 0 the row of NULLs — so compiled
- * code, joins and late projections read them as they read any table's.
+ * source's select runs once per execution of the statement that reads it
+ * (a correlated one's again for other values of its subquery), and its
+ * rows are stored by column as a table's are — numbers in Float64Arrays
+ * with NaN for NULL, id 0 the row of NULLs — so compiled code, joins and
+ * late projections read them as they read any table's.
  */
 
 import type { ColumnType, Value } from "../commands/types.js";

@@ -15,7 +15,9 @@
  * an aggregate make the query grouped (`bind-group.ts`); with DISTINCT the
  * sort keys must be result columns. A compound select (`bindCompound`) binds
  * each of its selects so and joins them; a derived table in FROM or JOIN
- * binds its select on its own and is read as a table (`derived-table.ts`).
+ * binds its select apart from the sources beside it (in a subquery, reading
+ * the enclosing queries through the subquery's link) and is read as a table
+ * (`derived-table.ts`).
  */
 
 import type { Collation, CompoundArm, CompoundOperator, FromSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
@@ -230,7 +232,7 @@ export function bindSelect(cmd: SelectCommand, catalog: Catalog, sql: boolean): 
   return { statement: bindSelectPlan(cmd, catalog, context), params: context.params.list() };
 }
 
-/** A select's plan; with `outer`, a subquery of the query that link leads to (its result read as arrays). */
+/** A select's plan; with `outer`, a subquery of the query that link leads to, or a derived table inside such a subquery (its result read as arrays). */
 export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: BindContext, outer?: OuterLink): SelectPlan {
   if (cmd.compound !== undefined) return bindCompound(cmd, cmd.compound, catalog, context, outer);
   const sources = bindSources(cmd, catalog, context, undefined, outer);
