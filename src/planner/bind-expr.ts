@@ -65,19 +65,27 @@ export interface BindContext {
   readonly names: NameState;
 }
 
-/** What name resolution keeps across one bind (`ExprBinder.loosely`). */
+/** What name resolution keeps across one bind (`ExprBinder.identifier`). */
 export interface NameState {
-  /** How many names were read as a table name behind an alias: a WITH table bound with one might read another query's name where it is read again (`bindWithTable`). */
-  loose: number;
-  /** The names of the sources beside each derived table whose select is being bound, outermost first: no name in it reads those (no LATERAL). */
-  readonly beside: (readonly string[])[];
+  /** The sources beside each derived table whose select is being bound, outermost first: no name in it reads those (no LATERAL). */
+  readonly beside: Beside[];
+  /** For each WITH table being bound, the qualifiers its select read as a table name behind an alias: bound so, it is bound again where read elsewhere (`bindWithTable`). */
+  readonly loose: Set<string>[];
+}
+
+/** The names of the sources of one FROM (aliases, and the tables behind them). */
+export interface Beside {
+  readonly names: readonly string[];
 }
 
 export function bindContext(sql = false, subquery?: BindContext["subquery"]): BindContext {
-  const names: NameState = { loose: 0, beside: [] };
+  const names: NameState = { beside: [], loose: [] };
   const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const), withTables: withTables(), names };
   return subquery === undefined ? context : { ...context, subquery };
 }
+
+/** What a select's names read beyond its own sources (`ExprBinder.outer`): a subquery's enclosing query, or the queries around a derived table. */
+export type Enclosing = OuterLink | DerivedLink;
 
 /**
  * A subquery's view of its enclosing query: a name the subquery's sources
@@ -86,13 +94,12 @@ export function bindContext(sql = false, subquery?: BindContext["subquery"]): Bi
  * the subquery reads it as `outer` value `index` — `feeds[index]`,
  * evaluated for each row of the enclosing query. A derived table of the
  * subquery (at any depth of FROM) reads its enclosing queries through the
- * same link: its `outer` values are the subquery's own, so it is made
- * again whenever the subquery runs with other ones (`DerivedTable.correlated`).
+ * same link (`DerivedLink`): its `outer` values are the subquery's own, so
+ * it is made again whenever the subquery runs with other ones
+ * (`DerivedTable.correlated`).
  */
 export class OuterLink {
   private readonly numbering = new Numbering<BoundExpr>();
-  /** How many names were bound through this link: one bound in a derived table's select makes it correlated. */
-  private count = 0;
 
   constructor(readonly binder: ExprBinder) {}
 
@@ -100,12 +107,18 @@ export class OuterLink {
     return this.numbering.items;
   }
 
-  get references(): number {
-    return this.count;
+  /** `name` named exactly by the enclosing query or one around it, as an outer value; undefined when none has it so. */
+  exactly(name: string, depth: number): BoundExpr | undefined {
+    const e = this.binder.exactly(name, depth);
+    return e === undefined ? undefined : this.reference(e);
+  }
+
+  /** `name` as the enclosing query reads a table name behind an alias (`ExprBinder.loosely`), as an outer value. */
+  loosely(name: string, depth: number): BoundExpr {
+    return this.reference(this.binder.loosely(name, depth));
   }
 
   reference(e: BoundExpr): BoundExpr {
-    this.count++;
     const index = this.numbering.number(e);
     const rowType = rowTypeOf(e);
     if (rowType === undefined) return { kind: "outer", index, type: typeOf(e) };
@@ -113,9 +126,49 @@ export class OuterLink {
   }
 }
 
+/**
+ * The queries around a derived table's (or WITH table's) select: those
+ * enclosing the subquery it stands in (`link`; none at a statement's top),
+ * never the sources beside it in FROM.
+ */
+export class DerivedLink {
+  private answered = false;
+
+  constructor(private readonly link: Enclosing | undefined) {}
+
+  /** Whether a name of the select was read beyond it: its rows then follow the enclosing queries' values (`DerivedTable.correlated`). */
+  get reads(): boolean {
+    return this.answered;
+  }
+
+  exactly(name: string, depth: number): BoundExpr | undefined {
+    const e = this.link?.exactly(name, depth);
+    if (e !== undefined) this.answered = true;
+    return e;
+  }
+
+  loosely(name: string, depth: number): BoundExpr {
+    if (this.link === undefined) throw new StoreError("unknown_column", `Unknown column "${name}"`);
+    const e = this.link.loosely(name, depth);
+    this.answered = true;
+    return e;
+  }
+}
+
 /** How a subquery runs before the passes choose better: once if it reads nothing of the enclosing row. */
 function strategyOf(outer: readonly BoundExpr[]): SubqueryStrategy {
   return outer.length === 0 ? { kind: "once" } : { kind: "per-row" };
+}
+
+/**
+ * Refuses `name` read as a table name behind an alias when its qualifier
+ * names a source beside a derived (or WITH) table whose select is being
+ * bound: read so, it would silently name another table than the one the
+ * writer meant (LATERAL, which SQLite refuses too).
+ */
+function refuseBeside(beside: readonly Beside[], qualifier: string, name: string): void {
+  if (!beside.some((b) => b.names.includes(qualifier))) return;
+  throw new StoreError("unknown_column", `Unknown column "${name}": "${qualifier}" stands beside the derived table in FROM, and a derived table's select reads only its own sources and the queries enclosing it (no LATERAL: join on a condition instead)`);
 }
 
 function isUnknownColumn(error: unknown): boolean {
@@ -152,8 +205,8 @@ export class ExprBinder {
     readonly scope: Scope,
     readonly context: BindContext,
     readonly aggregates: AggregateCollector | string = "this clause",
-    /** Inside a subquery: the enclosing query, for the names its own sources lack. */
-    readonly outer?: OuterLink,
+    /** Inside a subquery or a derived table: the queries around it, for the names its own sources lack. */
+    readonly outer?: Enclosing,
     /** HAVING's: the select list, whose result names stand for their expressions where no source column has the name (as SQLite). */
     readonly results?: readonly OutputColumn[],
     /** Where a window function may stand (the select list, ORDER BY), the collector it goes to; elsewhere, the clause's name for the error (default: `aggregates`'s). */
@@ -333,16 +386,25 @@ export class ExprBinder {
   /**
    * A name: a column of this select's sources named exactly (by alias, or
    * table name when unaliased), else of the enclosing queries' so, outward
-   * (a correlation); only when no level has it so, a table name behind an
-   * alias — this select's first, then outward. So an enclosing query's
-   * table is never passed over for a table name an alias hides here.
+   * through subqueries and derived tables alike (a correlation); only when
+   * no level has it so, a table name behind an alias (`loosely`). So an
+   * enclosing query's table is never passed over for a table name an alias
+   * hides here.
    */
   private identifier(name: string, depth: number): BoundExpr {
-    return this.exactly(name, depth) ?? this.loosely(name, depth);
+    const exact = this.exactly(name, depth);
+    if (exact !== undefined) return exact;
+    const dot = name.indexOf(".");
+    if (dot > 0) {
+      const qualifier = name.slice(0, dot);
+      refuseBeside(this.context.names.beside, qualifier, name);
+      for (const loose of this.context.names.loose) loose.add(qualifier);
+    }
+    return this.loosely(name, depth);
   }
 
   /** `name` named exactly here (or a HAVING's result name), else in an enclosing query; undefined when no level has it so. */
-  private exactly(name: string, depth: number): BoundExpr | undefined {
+  exactly(name: string, depth: number): BoundExpr | undefined {
     let r: Resolved;
     try {
       r = this.scope.resolve(name, true);
@@ -350,39 +412,44 @@ export class ExprBinder {
       if (!isUnknownColumn(error)) throw error;
       const result = name.includes(".") ? undefined : this.results?.find((c) => c.name === name);
       if (result !== undefined) return result.expr;
-      const outer = this.outer?.binder.exactly(name, depth);
-      return outer === undefined ? undefined : this.outer!.reference(outer);
+      return this.outer?.exactly(name, depth);
     }
     return this.resolved(r, name, depth);
   }
 
   /**
-   * `name` with a qualifier that is a table name behind an alias, here, else in an enclosing query; this level's error
-   * when none has it. Inside a derived table, a qualifier that names a source beside one is refused instead: read so,
-   * the name would silently be another table's than the one it names.
+   * `name` with a qualifier that is a table name behind an alias: first
+   * among this select and the subqueries it stands in, up to a derived
+   * table's select — the outermost query first, as before derived tables
+   * read enclosing queries, so such a name keeps the meaning it had — then
+   * among the queries around that derived table, the same way. This level's
+   * error when none has it.
    */
-  private loosely(name: string, depth: number): BoundExpr {
-    const dot = name.indexOf(".");
-    const qualifier = name.slice(0, dot);
-    if (dot > 0 && this.context.names.beside.some((names) => names.includes(qualifier))) {
-      throw new StoreError("unknown_column", `Unknown column "${name}": "${qualifier}" stands beside the derived table in FROM, and a derived table's select reads only its own sources and the queries enclosing it (no LATERAL: join on a condition instead)`);
-    }
-    let r: Resolved;
+  loosely(name: string, depth: number): BoundExpr {
     try {
-      r = this.scope.resolve(name);
+      return this.looselyUpToDerived(name, depth);
     } catch (error) {
-      if (this.outer === undefined || !isUnknownColumn(error)) throw error;
-      let outer: BoundExpr;
+      let around = this.outer;
+      while (around instanceof OuterLink) around = around.binder.outer;
+      if (around === undefined || !isUnknownColumn(error)) throw error;
       try {
-        outer = this.outer.binder.loosely(name, depth);
+        return around.loosely(name, depth);
       } catch (outerError) {
         throw isUnknownColumn(outerError) ? error : outerError;
       }
-      return this.outer.reference(outer);
     }
-    // A WITH table bound so is bound again where another enclosing query might have the name exactly (`bindWithTable`).
-    this.context.names.loose++;
-    return this.resolved(r, name, depth);
+  }
+
+  private looselyUpToDerived(name: string, depth: number): BoundExpr {
+    const outer = this.outer;
+    if (outer instanceof OuterLink) {
+      try {
+        return outer.reference(outer.binder.looselyUpToDerived(name, depth));
+      } catch (error) {
+        if (!isUnknownColumn(error)) throw error;
+      }
+    }
+    return this.resolved(this.scope.resolve(name), name, depth);
   }
 
   private resolved(r: Resolved, name: string, depth: number): BoundExpr {

@@ -33,7 +33,7 @@
 
 import type { CompoundArm, SelectCommand, WithTable } from "../commands/types.js";
 import { StoreError } from "../errors.js";
-import type { BindContext, OuterLink } from "./bind-expr.js";
+import { DerivedLink, type BindContext, type Enclosing } from "./bind-expr.js";
 import { derivedColumns, derivedTableInfo, describeDerived, readFromJson, selectCollations, selectTypes, storedType } from "./derived-table.js";
 import type { Count, DerivedTable, OutputColumn, SelectPlan, StaticType, TableShape } from "./plan.js";
 import { driveFrom } from "./recursive-drive.js";
@@ -55,19 +55,28 @@ export interface WithFrame {
 /** The WITH tables of one bind: those whose selects are being bound, innermost last, and those bound already. */
 export interface WithTables {
   readonly frames: WithFrame[];
-  /**
-   * Each WITH table bound, under the names of the frames it was bound in (a name read in it is a stored table only
-   * outside those) and the enclosing query it was bound in (`outer`), with whether it read that query or named a
-   * table behind an alias (`local`: not so, the same wherever it is read).
-   */
-  readonly bound: Map<WithTable, { readonly frames: string; readonly outer: OuterLink | undefined; readonly local: boolean; readonly derived: DerivedTable }>;
+  /** Each WITH table bound, and how (`bindWithTable`). */
+  readonly bound: Map<WithTable, BoundWith>;
+}
+
+/**
+ * A WITH table's binding, under the names of the frames it was bound in (a
+ * name read in it is a stored table only outside those) and the queries
+ * around the place it was read (`outer`), with whether it read them or a
+ * table name behind an alias (`local`: not so, the same wherever it is read).
+ */
+interface BoundWith {
+  readonly frames: string;
+  readonly outer: Enclosing | undefined;
+  readonly local: boolean;
+  readonly derived: DerivedTable;
 }
 
 export function withTables(): WithTables {
   return { frames: [], bound: new Map() };
 }
 
-type BindSelect = (cmd: SelectCommand) => SelectPlan;
+type BindSelect = (cmd: SelectCommand, link: DerivedLink) => SelectPlan;
 type BindCount = (value: SelectCommand["limit"], clause: "limit" | "offset") => Count | undefined;
 
 /** The name a recursive table's rows of the last step go by in its recursive selects' plans: no valid identifier, so no query can name it. */
@@ -99,24 +108,26 @@ const MEMBERS_OF_THE_WHOLE = ["compound", "orderBy", "limit", "offset", "output"
  * queries enclosing that place (`outer`), as SQLite's does: a name it does
  * not have is theirs.
  */
-export function bindWithTable(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount, outer: OuterLink | undefined): DerivedTable {
+export function bindWithTable(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount, outer: Enclosing | undefined): DerivedTable {
   // Bound once where it reads no enclosing query: a recursive select around it is bound again when its columns widen, and nested so, that would be exponential.
   const frames = context.withTables.frames.map((f) => f.name).join("\0");
   const bound = context.withTables.bound.get(table);
   if (bound?.frames === frames && (bound.local || bound.outer === outer)) return bound.derived;
-  const references = outer?.references ?? 0;
-  const loose = context.names.loose;
-  const derived = correlatedIf(bindAnew(table, context, bind, count), outer, references);
-  context.withTables.bound.set(table, { frames, outer, local: derived.correlated !== true && context.names.loose === loose, derived });
+  const link = new DerivedLink(outer);
+  const loose = new Set<string>();
+  context.names.loose.push(loose);
+  let derived: DerivedTable;
+  try {
+    derived = bindAnew(table, context, (select) => bind(select, link), count);
+  } finally {
+    context.names.loose.pop();
+  }
+  if (link.reads) derived = { ...derived, correlated: true };
+  context.withTables.bound.set(table, { frames, outer, local: !link.reads && loose.size === 0, derived });
   return derived;
 }
 
-/** `derived`, marked correlated when its select bound a name through `outer` (which had bound `before` names before it). */
-export function correlatedIf(derived: DerivedTable, outer: OuterLink | undefined, before: number): DerivedTable {
-  return outer !== undefined && outer.references > before ? { ...derived, correlated: true } : derived;
-}
-
-function bindAnew(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount): DerivedTable {
+function bindAnew(table: WithTable, context: BindContext, bind: (cmd: SelectCommand) => SelectPlan, count: BindCount): DerivedTable {
   const misuse = (message: string): StoreError => new StoreError(context.misuse, message);
   const name = table.name;
   const { compound = [], orderBy = [], limit, offset, output: _output, ...core } = table.select;
@@ -205,7 +216,7 @@ function checkOuterJoins(s: SelectCommand, name: string, misuse: (message: strin
 }
 
 /** One recursive select, bound over the rows it runs over as `shape`. */
-function bindStep(select: SelectCommand, frame: WithFrame, shape: TableShape, bind: BindSelect, misuse: (message: string) => StoreError): SelectPlan {
+function bindStep(select: SelectCommand, frame: WithFrame, shape: TableShape, bind: (cmd: SelectCommand) => SelectPlan, misuse: (message: string) => StoreError): SelectPlan {
   const arm: SelectCommand = { ...select, output: "arrays" };
   frame.arm = arm;
   frame.shape = shape;

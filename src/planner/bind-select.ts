@@ -23,14 +23,14 @@
 import type { Collation, CompoundArm, CompoundOperator, FromSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import { AggregateCollector, ExprBinder, OuterLink, bindContext, columnOf, settle, type BindContext } from "./bind-expr.js";
+import { AggregateCollector, DerivedLink, ExprBinder, bindContext, columnOf, settle, type BindContext, type Enclosing } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
 import { bindCalls } from "./bind-call.js";
 import { bindJoins } from "./bind-join.js";
 import { simplifyOuterJoins } from "./outer-joins.js";
-import { bindWithTable, correlatedIf, withTableSource } from "./bind-recursive.js";
+import { bindWithTable, withTableSource } from "./bind-recursive.js";
 import { WindowCarry, WindowCollector, holdsWindow, sortOrder } from "./bind-window.js";
-import type { BoundExpr, CompoundStep, Count, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, TableCall, WindowCall, Windowing } from "./plan.js";
+import type { BoundExpr, CompoundStep, Count, DerivedTable, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, TableCall, WindowCall, Windowing } from "./plan.js";
 import { derivedTableInfo, derivedTableName, describeDerived } from "./derived-table.js";
 import { exprCollation, textual } from "./collation.js";
 import { Scope, type ScopeSource } from "./scope.js";
@@ -67,7 +67,7 @@ function bindCount(value: number | ParamSlot | undefined, clause: "limit" | "off
  * `written`: how many of the joins the statement wrote (UPDATE … FROM adds
  * its table as one more, which leaves FROM's derived table unjoined).
  */
-export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext, written = (cmd.joins ?? []).length, outer?: OuterLink): ScopeSource[] {
+export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext, written = (cmd.joins ?? []).length, outer?: Enclosing): ScopeSource[] {
   if (cmd.table === undefined && cmd.from === undefined) {
     if (cmd.as !== undefined || (cmd.joins ?? []).length > 0) throw new StoreError("invalid_request", "as and joins need a table");
     return [];
@@ -75,8 +75,8 @@ export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindC
   const joined = written > 0;
   const items = [cmd, ...(cmd.joins ?? [])];
   // The names a derived table among them must not read (`NameState.beside`): an alias, and the table behind it too.
-  const beside = items.flatMap((item) => [item.as, item.table ?? (item.from?.kind === "function" || item.from?.kind === "with" ? item.from.name : undefined)].filter((name) => name !== undefined));
-  context.names.beside.push(beside);
+  const names = items.flatMap((item) => [item.as, item.table ?? (item.from?.kind === "function" || item.from?.kind === "with" ? item.from.name : undefined)].filter((name) => name !== undefined));
+  context.names.beside.push({ names });
   try {
     return items.map((item, index) => bindSource(cmd, item, index, index > 0 || joined, catalog, context, outer));
   } finally {
@@ -100,7 +100,7 @@ function bindSource(
   joined: boolean,
   catalog: Catalog,
   context: BindContext,
-  outer: OuterLink | undefined,
+  outer: Enclosing | undefined,
 ): ScopeSource {
   const alias = item.as === undefined ? {} : { alias: checkName(item.as, "alias") };
   if (item.from === undefined) {
@@ -120,13 +120,14 @@ function bindSource(
     // A WITH table answers to its own name, as SQL's reference to one does.
     const name = checkName(item.as ?? item.from.name, "alias");
     checkName(item.from.name, "WITH table");
-    const bind = (select: SelectCommand): SelectPlan => bindSelectPlan(select, catalog, context, outer);
+    const bind = (select: SelectCommand, link: DerivedLink): SelectPlan => bindSelectPlan(select, catalog, context, link);
     const derived = bindWithTable(item.from, context, bind, (value, clause) => bindCount(value, clause, context), outer);
     return { table: derivedTableInfo(index, derived), name, alias: name, index, derived };
   }
   if (joined && item.as === undefined) throw new StoreError(context.misuse, "A derived table in a join needs an alias: (SELECT …) AS name");
-  const references = outer?.references ?? 0;
-  const derived = correlatedIf(describeDerived(bindSelectPlan({ ...item.from, output: "arrays" }, catalog, context, outer), context.misuse), outer, references);
+  const link = new DerivedLink(outer);
+  const described = describeDerived(bindSelectPlan({ ...item.from, output: "arrays" }, catalog, context, link), context.misuse);
+  const derived: DerivedTable = link.reads ? { ...described, correlated: true } : described;
   const table = derivedTableInfo(index, derived);
   return { table, name: item.as ?? table.name, index, derived, ...alias };
 }
@@ -233,7 +234,7 @@ export function bindSelect(cmd: SelectCommand, catalog: Catalog, sql: boolean): 
 }
 
 /** A select's plan; with `outer`, a subquery of the query that link leads to, or a derived table inside such a subquery (its result read as arrays). */
-export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: BindContext, outer?: OuterLink): SelectPlan {
+export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: BindContext, outer?: Enclosing): SelectPlan {
   if (cmd.compound !== undefined) return bindCompound(cmd, cmd.compound, catalog, context, outer);
   const sources = bindSources(cmd, catalog, context, undefined, outer);
   const joined = bindJoins(cmd.joins ?? [], sources, context, outer);
@@ -327,7 +328,7 @@ const OPERATOR_WORDS: Record<CompoundOperator, string> = { union: "UNION", "unio
  * also takes a column of any select, or an expression equal to a result
  * column; storedb keeps to what names the result itself).
  */
-function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog: Catalog, context: BindContext, outer: OuterLink | undefined): SelectPlan {
+function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog: Catalog, context: BindContext, outer: Enclosing | undefined): SelectPlan {
   const misuse = (message: string): StoreError => new StoreError(context.misuse, message);
   const { compound: _compound, orderBy: _orderBy, limit: _limit, offset: _offset, output: _output, ...core } = cmd;
   const first = bindSelectPlan({ ...core, output: "arrays" }, catalog, context, outer);
