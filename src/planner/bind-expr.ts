@@ -69,7 +69,7 @@ export interface BindContext {
 export interface NameState {
   /** The sources beside each derived table whose select is being bound, outermost first: no name in it reads those (no LATERAL). */
   readonly beside: Beside[];
-  /** For each WITH table being bound, the qualifiers its select read as a table name behind an alias: bound so, it is bound again where read elsewhere (`bindWithTable`). */
+  /** For each WITH table being bound, the qualifiers its select read as a table name behind an alias: where one stands beside it, it is bound again (and refused) (`bindWithTable`). */
   readonly loose: Set<string>[];
 }
 
@@ -126,12 +126,24 @@ export class OuterLink {
   }
 }
 
+/** A name a derived table's select asked the queries around it for, and what they answered (`DerivedLink.asked`). */
+export interface Asked {
+  readonly kind: "exactly" | "loosely";
+  readonly name: string;
+  readonly depth: number;
+  /** The bound expression as JSON, `none`, or the error's code and message. */
+  readonly answer: string;
+}
+
 /**
  * The queries around a derived table's (or WITH table's) select: those
  * enclosing the subquery it stands in (`link`; none at a statement's top),
- * never the sources beside it in FROM.
+ * never the sources beside it in FROM. It keeps what the select asked of
+ * them and what they answered (`asked`, each name once): a WITH table bound
+ * here is the same wherever they answer alike (`bindWithTable`).
  */
 export class DerivedLink {
+  readonly asked = new Map<string, Asked>();
   private answered = false;
 
   constructor(private readonly link: Enclosing | undefined) {}
@@ -142,17 +154,56 @@ export class DerivedLink {
   }
 
   exactly(name: string, depth: number): BoundExpr | undefined {
-    const e = this.link?.exactly(name, depth);
-    if (e !== undefined) this.answered = true;
-    return e;
+    return this.ask("exactly", name, depth);
   }
 
   loosely(name: string, depth: number): BoundExpr {
-    if (this.link === undefined) throw new StoreError("unknown_column", `Unknown column "${name}"`);
-    const e = this.link.loosely(name, depth);
-    this.answered = true;
+    return this.ask("loosely", name, depth)!;
+  }
+
+  private ask(kind: Asked["kind"], name: string, depth: number): BoundExpr | undefined {
+    const key = `${kind} ${name}`;
+    let e: BoundExpr | undefined;
+    try {
+      e = ask(this.link, kind, name, depth);
+    } catch (error) {
+      if (!this.asked.has(key)) this.asked.set(key, { kind, name, depth, answer: answerOf(undefined, error) });
+      throw error;
+    }
+    if (!this.asked.has(key)) this.asked.set(key, { kind, name, depth, answer: answerOf(e) });
+    if (e !== undefined) this.answered = true;
     return e;
   }
+}
+
+function ask(link: Enclosing | undefined, kind: Asked["kind"], name: string, depth: number): BoundExpr | undefined {
+  if (kind === "exactly") return link?.exactly(name, depth);
+  if (link === undefined) throw new StoreError("unknown_column", `Unknown column "${name}"`);
+  return link.loosely(name, depth);
+}
+
+function answerOf(e: BoundExpr | undefined, error?: unknown): string {
+  if (error === undefined) return e === undefined ? "none" : JSON.stringify(e);
+  if (error instanceof StoreError) return `${error.code} ${error.message}`;
+  throw error;
+}
+
+/**
+ * Whether the queries around `link` answer each name `asked` as they did:
+ * a select bound with those answers binds the same here, to the same outer
+ * values by number. Asking registers what is found, as binding it again would.
+ */
+export function answersAlike(asked: ReadonlyMap<string, Asked>, link: Enclosing | undefined): boolean {
+  for (const q of asked.values()) {
+    let answer: string;
+    try {
+      answer = answerOf(ask(link, q.kind, q.name, q.depth));
+    } catch (error) {
+      answer = answerOf(undefined, error);
+    }
+    if (answer !== q.answer) return false;
+  }
+  return true;
 }
 
 /** How a subquery runs before the passes choose better: once if it reads nothing of the enclosing row. */

@@ -26,14 +26,16 @@
  * The table's column types are the initial select's, unified with what
  * the recursive selects yield as a compound's are; since those read the
  * table, they are bound again when a column widens (integer to real), so
- * at most once per column. A WITH table is bound once per statement
- * (`WithTables.bound`), however often the selects around it are bound
- * again, so nested recursive tables bind in time linear in their depth.
+ * at most once per column. A WITH table's binding is kept
+ * (`WithTables.bound`) and bound again only where the queries around the
+ * place it is read would answer its names otherwise, however often the
+ * selects around it are bound again, so nested or chained recursive
+ * tables bind in time linear in their depth.
  */
 
 import type { CompoundArm, SelectCommand, WithTable } from "../commands/types.js";
 import { StoreError } from "../errors.js";
-import { DerivedLink, type BindContext, type Enclosing } from "./bind-expr.js";
+import { DerivedLink, answersAlike, type Asked, type BindContext, type Enclosing, type NameState } from "./bind-expr.js";
 import { derivedColumns, derivedTableInfo, describeDerived, readFromJson, selectCollations, selectTypes, storedType } from "./derived-table.js";
 import type { Count, DerivedTable, OutputColumn, SelectPlan, StaticType, TableShape } from "./plan.js";
 import { driveFrom } from "./recursive-drive.js";
@@ -55,20 +57,21 @@ export interface WithFrame {
 /** The WITH tables of one bind: those whose selects are being bound, innermost last, and those bound already. */
 export interface WithTables {
   readonly frames: WithFrame[];
-  /** Each WITH table bound, and how (`bindWithTable`). */
+  /** Each WITH table bound: the last binding, where it is the same (`bindWithTable`). */
   readonly bound: Map<WithTable, BoundWith>;
 }
 
 /**
  * A WITH table's binding, under the names of the frames it was bound in (a
- * name read in it is a stored table only outside those) and the queries
- * around the place it was read (`outer`), with whether it read them or a
- * table name behind an alias (`local`: not so, the same wherever it is read).
+ * name read in it is a stored table only outside those), with what its
+ * select asked of the queries around the place it was read and what they
+ * answered (`asked`), and the qualifiers it read as a table name behind an
+ * alias (`loose`).
  */
 interface BoundWith {
   readonly frames: string;
-  readonly outer: Enclosing | undefined;
-  readonly local: boolean;
+  readonly asked: ReadonlyMap<string, Asked>;
+  readonly loose: ReadonlySet<string>;
   readonly derived: DerivedTable;
 }
 
@@ -107,12 +110,21 @@ const MEMBERS_OF_THE_WHOLE = ["compound", "orderBy", "limit", "offset", "output"
  * compound reads its name. Read inside a subquery, its select reads the
  * queries enclosing that place (`outer`), as SQLite's does: a name it does
  * not have is theirs.
+ *
+ * Its last binding is kept and holds wherever the queries around the place
+ * it is read answer what its select asked of them alike (and no qualifier
+ * it read behind an alias stands beside it there): a recursive select
+ * around it is bound again when its columns widen, each time with new
+ * links to its enclosing queries, and nested so, binding each again would
+ * be exponential. Bound again only where it would read otherwise.
  */
 export function bindWithTable(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount, outer: Enclosing | undefined): DerivedTable {
-  // Bound once where it reads no enclosing query: a recursive select around it is bound again when its columns widen, and nested so, that would be exponential.
   const frames = context.withTables.frames.map((f) => f.name).join("\0");
   const bound = context.withTables.bound.get(table);
-  if (bound?.frames === frames && (bound.local || bound.outer === outer)) return bound.derived;
+  if (bound?.frames === frames && holds(bound, context.names, outer)) {
+    for (const loose of context.names.loose) for (const qualifier of bound.loose) loose.add(qualifier);
+    return bound.derived;
+  }
   const link = new DerivedLink(outer);
   const loose = new Set<string>();
   context.names.loose.push(loose);
@@ -123,8 +135,14 @@ export function bindWithTable(table: WithTable, context: BindContext, bind: Bind
     context.names.loose.pop();
   }
   if (link.reads) derived = { ...derived, correlated: true };
-  context.withTables.bound.set(table, { frames, outer, local: !link.reads && loose.size === 0, derived });
+  context.withTables.bound.set(table, { frames, asked: link.asked, loose, derived });
   return derived;
+}
+
+/** Whether `bound` is the binding here: no qualifier it read behind an alias stands beside it, and `outer` answers its names alike. */
+function holds(bound: BoundWith, names: NameState, outer: Enclosing | undefined): boolean {
+  for (const qualifier of bound.loose) if (names.beside.some((b) => b.names.includes(qualifier))) return false;
+  return answersAlike(bound.asked, outer);
 }
 
 function bindAnew(table: WithTable, context: BindContext, bind: (cmd: SelectCommand) => SelectPlan, count: BindCount): DerivedTable {
