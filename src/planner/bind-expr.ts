@@ -73,9 +73,11 @@ export interface NameState {
   readonly loose: Set<string>[];
 }
 
-/** The names of the sources of one FROM (aliases, and the tables behind them). */
+/** The names of the sources of one FROM (aliases, and the tables behind them), and the derived or WITH table among them being bound. */
 export interface Beside {
   readonly names: readonly string[];
+  /** How a message names it: its name in FROM, and whether it is a WITH table (`{kind: "with"}`). */
+  reading: { readonly withTable: boolean; readonly name: string | undefined } | undefined;
 }
 
 export function bindContext(sql = false, subquery?: BindContext["subquery"]): BindContext {
@@ -215,11 +217,21 @@ function strategyOf(outer: readonly BoundExpr[]): SubqueryStrategy {
  * Refuses `name` read as a table name behind an alias when its qualifier
  * names a source beside a derived (or WITH) table whose select is being
  * bound: read so, it would silently name another table than the one the
- * writer meant (LATERAL, which SQLite refuses too).
+ * writer meant (LATERAL, which SQLite refuses too). The message names the
+ * table as written: SQL's WITH table that neither recurses nor lists its
+ * columns is read as a derived table under its name, so that name is all
+ * there is to say of it.
  */
 function refuseBeside(beside: readonly Beside[], qualifier: string, name: string): void {
-  if (!beside.some((b) => b.names.includes(qualifier))) return;
-  throw new StoreError("unknown_column", `Unknown column "${name}": "${qualifier}" stands beside the derived table in FROM, and a derived table's select reads only its own sources and the queries enclosing it (no LATERAL: join on a condition instead)`);
+  const reading = beside.find((b) => b.reading !== undefined && b.names.includes(qualifier))?.reading;
+  if (reading === undefined) return;
+  const { withTable, name: as } = reading;
+  const select = withTable ? `the WITH table ${as}'s select` : as === undefined ? "the derived table's select" : `the select of ${as}`;
+  const where = qualifier === as ? `"${qualifier}", its own name in FROM` : `"${qualifier}", which stands beside ${as ?? "it"} in FROM`;
+  throw new StoreError(
+    "unknown_column",
+    `Unknown column "${name}": ${select} reads ${where}; the select of a derived or WITH table reads only its own sources and the queries enclosing the place it is read (no LATERAL: join on a condition instead)`,
+  );
 }
 
 function isUnknownColumn(error: unknown): boolean {

@@ -23,7 +23,7 @@
 import type { Collation, CompoundArm, CompoundOperator, FromSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import { AggregateCollector, DerivedLink, ExprBinder, bindContext, columnOf, settle, type BindContext, type Enclosing } from "./bind-expr.js";
+import { AggregateCollector, DerivedLink, ExprBinder, bindContext, columnOf, settle, type Beside, type BindContext, type Enclosing } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
 import { bindCalls } from "./bind-call.js";
 import { bindJoins } from "./bind-join.js";
@@ -76,9 +76,14 @@ export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindC
   const items = [cmd, ...(cmd.joins ?? [])];
   // The names a derived table among them must not read (`NameState.beside`): an alias, and the table behind it too.
   const names = items.flatMap((item) => [item.as, item.table ?? (item.from?.kind === "function" || item.from?.kind === "with" ? item.from.name : undefined)].filter((name) => name !== undefined));
-  context.names.beside.push({ names });
+  const beside: Beside = { names, reading: undefined };
+  context.names.beside.push(beside);
   try {
-    return items.map((item, index) => bindSource(cmd, item, index, index > 0 || joined, catalog, context, outer));
+    return items.map((item, index) => {
+      const from = item.from;
+      beside.reading = from === undefined || from.kind === "function" ? undefined : { withTable: from.kind === "with", name: item.as ?? (from.kind === "with" ? from.name : undefined) };
+      return bindSource(cmd, item, index, index > 0 || joined, catalog, context, outer);
+    });
   } finally {
     context.names.beside.pop();
   }

@@ -73,4 +73,15 @@ test("a name exactly in an enclosing query wins over a table behind an alias, th
   assert.equal(rows(e, "SELECT a.id, (SELECT count(*) FROM (SELECT 1 FROM b x WHERE b.a_id = a.id)) FROM a ORDER BY a.id"), [[1, 3], [2, 2], [3, 1], [4, 0], [5, 0]]);
 });
 
+// SQLite refuses each too ("no such column"); storedb read them behind an alias before derived tables read enclosing queries.
+test("a table beside a WITH or derived table is refused, the message naming the table as written", () => {
+  const e = engine();
+  const withTable = refusal(e, "WITH RECURSIVE t(n) AS (SELECT count(*) FROM b x WHERE b.v > 1) SELECT * FROM t JOIN b ON b.id = t.n");
+  assert.is(withTable.code, "unknown_column");
+  assert.match(withTable.message, `Unknown column "b.v": the WITH table t's select reads "b", which stands beside t in FROM`);
+  // A WITH table that neither recurses nor lists its columns is read as a derived table under its name.
+  assert.match(refusal(e, "WITH t AS (SELECT count(*) n FROM b x WHERE b.v > 1) SELECT * FROM t JOIN b ON b.id = t.n").message, `the select of t reads "b", which stands beside t in FROM`);
+  assert.match(refusal(e, "SELECT * FROM b, (SELECT count(*) n FROM b x WHERE b.v > 1) d").message, `the select of d reads "b", which stands beside d in FROM`);
+});
+
 test.run();
