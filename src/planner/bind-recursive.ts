@@ -26,11 +26,13 @@
  * The table's column types are the initial select's, unified with what
  * the recursive selects yield as a compound's are; since those read the
  * table, they are bound again when a column widens (integer to real), so
- * at most once per column. A WITH table's binding is kept
- * (`WithTables.bound`) and bound again only where the queries around the
- * place it is read would answer its names otherwise, however often the
- * selects around it are bound again, so nested or chained recursive
- * tables bind in time linear in their depth.
+ * at most once per column. Every binding of a WITH table is kept
+ * (`WithTables.bound`), and one is reused wherever the queries around the
+ * place it is read answer its names as they did for it, however often the
+ * selects around it are bound again: a table is bound at most once per
+ * distinct set of such answers (one per type a column it reads widens
+ * through), so nested or chained recursive tables bind in time linear in
+ * their depth.
  */
 
 import type { CompoundArm, SelectCommand, WithTable } from "../commands/types.js";
@@ -57,8 +59,8 @@ export interface WithFrame {
 /** The WITH tables of one bind: those whose selects are being bound, innermost last, and those bound already. */
 export interface WithTables {
   readonly frames: WithFrame[];
-  /** Each WITH table bound: the last binding, where it is the same (`bindWithTable`). */
-  readonly bound: Map<WithTable, BoundWith>;
+  /** Each WITH table's bindings, newest first: any that holds is reused (`bindWithTable`). */
+  readonly bound: Map<WithTable, BoundWith[]>;
 }
 
 /**
@@ -111,17 +113,23 @@ const MEMBERS_OF_THE_WHOLE = ["compound", "orderBy", "limit", "offset", "output"
  * queries enclosing that place (`outer`), as SQLite's does: a name it does
  * not have is theirs.
  *
- * Its last binding is kept and holds wherever the queries around the place
- * it is read answer what its select asked of them alike (and no qualifier
- * it read behind an alias stands beside it there): a recursive select
- * around it is bound again when its columns widen, each time with new
- * links to its enclosing queries, and nested so, binding each again would
- * be exponential. Bound again only where it would read otherwise.
+ * Each of its bindings is kept and holds wherever the queries around the
+ * place it is read answer what its select asked of them alike (and no
+ * qualifier it read behind an alias stands beside it there): a recursive
+ * select around it is bound again when its columns widen, each time with
+ * new links to its enclosing queries, and a column it reads may be an
+ * integer in one pass and real in the next. Were only the last binding
+ * kept, tables chained so would each be bound again in every pass of the
+ * one reading them, and so the tables they read: exponential. Bound again
+ * only where no binding kept reads alike.
  */
 export function bindWithTable(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount, outer: Enclosing | undefined): DerivedTable {
   const frames = context.withTables.frames.map((f) => f.name).join("\0");
-  const bound = context.withTables.bound.get(table);
-  if (bound?.frames === frames && holds(bound, context.names, outer)) {
+  const kept = context.withTables.bound.get(table) ?? [];
+  // Newest first: the binding of the pass before is the likeliest. Asking registers what is found, as binding anew would,
+  // so one that does not hold may leave the subquery an outer value it does not read (it runs per row, to the same answer).
+  const bound = kept.find((b) => b.frames === frames && holds(b, context.names, outer));
+  if (bound !== undefined) {
     for (const loose of context.names.loose) for (const qualifier of bound.loose) loose.add(qualifier);
     return bound.derived;
   }
@@ -135,7 +143,7 @@ export function bindWithTable(table: WithTable, context: BindContext, bind: Bind
     context.names.loose.pop();
   }
   if (link.reads) derived = { ...derived, correlated: true };
-  context.withTables.bound.set(table, { frames, asked: link.asked, loose, derived });
+  context.withTables.bound.set(table, [{ frames, asked: link.asked, loose, derived }, ...kept]);
   return derived;
 }
 
