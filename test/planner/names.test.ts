@@ -84,4 +84,24 @@ test("a table beside a WITH or derived table is refused, the message naming the 
   assert.match(refusal(e, "SELECT * FROM b, (SELECT count(*) n FROM b x WHERE b.v > 1) d").message, `the select of d reads "b", which stands beside d in FROM`);
 });
 
+// A WITH table's binding is reused only where the queries around it answer its names alike (`bindWithTable`).
+test("a WITH table read where its enclosing query's column is another outer value by number is bound again (SQLite's answer)", () => {
+  const e = engine();
+  // In the second subquery `d` reads a.v first, so a.id is its second outer value: w bound in the first reads it as the first.
+  const answer = [[1, 3, 3], [2, 2, 2], [3, 1, 1], [4, 0, 0], [5, 0, 0]];
+  assert.equal(rows(e, "WITH w(n) AS (SELECT count(*) FROM b WHERE b.a_id = a.id) SELECT a.id, (SELECT n FROM w), (SELECT n FROM (SELECT a.v AS q) d, w) FROM a ORDER BY a.id"), answer);
+  assert.equal(rows(e, "WITH w(n) AS (SELECT count(*) FROM b WHERE b.a_id = a.id) SELECT a.id, (SELECT n FROM (SELECT a.v AS q) d, w), (SELECT n FROM w) FROM a ORDER BY a.id"), answer);
+});
+
+test("a WITH table bound where its table name behind an alias was no LATERAL is refused where it stands beside that table, in either order", () => {
+  const e = engine();
+  const message = `Unknown column "b.v": the WITH table w's select reads "b", which stands beside w in FROM`;
+  assert.match(refusal(e, "WITH w(n) AS (SELECT count(*) FROM b y WHERE b.v > 1) SELECT (SELECT n FROM w), (SELECT count(*) FROM b, w) FROM a").message, message);
+  assert.match(refusal(e, "WITH w(n) AS (SELECT count(*) FROM b y WHERE b.v > 1) SELECT (SELECT count(*) FROM b, w), (SELECT n FROM w) FROM a").message, message);
+  // u is bound again in the second subquery (a.id is its second outer value there) and reads w's binding kept from the
+  // first: what w read behind an alias is u's too, so the third, where b stands beside u, does not reuse u's.
+  const through = refusal(e, "WITH w(n) AS (SELECT count(*) FROM b y WHERE b.v > 1), u(m) AS (SELECT n + a.id FROM w) SELECT (SELECT m FROM u), (SELECT m FROM (SELECT a.v) d, u), (SELECT count(*) FROM b, (SELECT a.v) d, u) FROM a");
+  assert.match(through.message, `the WITH table u's select reads "b", which stands beside u in FROM`);
+});
+
 test.run();
