@@ -76,8 +76,8 @@ export interface NameState {
 /** The names of the sources of one FROM (aliases, and the tables behind them), and the derived or WITH table among them being bound. */
 export interface Beside {
   readonly names: readonly string[];
-  /** How a message names it: its name in FROM, and whether it is a WITH table (`{kind: "with"}`). */
-  reading: { readonly withTable: boolean; readonly name: string | undefined } | undefined;
+  /** How a message names it: its name in FROM (none for a derived table without one), and a WITH table's own name (`withTable`; undefined for a derived table). */
+  reading: { readonly withTable: string | undefined; readonly name: string | undefined } | undefined;
 }
 
 export function bindContext(sql = false, subquery?: BindContext["subquery"]): BindContext {
@@ -226,8 +226,10 @@ function refuseBeside(beside: readonly Beside[], qualifier: string, name: string
   const reading = beside.find((b) => b.reading !== undefined && b.names.includes(qualifier))?.reading;
   if (reading === undefined) return;
   const { withTable, name: as } = reading;
-  const select = withTable ? `the WITH table ${as}'s select` : as === undefined ? "the derived table's select" : `the select of ${as}`;
-  const where = qualifier === as ? `"${qualifier}", its own name in FROM` : `"${qualifier}", which stands beside ${as ?? "it"} in FROM`;
+  // A WITH table read under an alias goes by both: `w (as z)`.
+  const label = withTable !== undefined && as !== withTable ? `${withTable} (as ${as})` : as;
+  const select = withTable !== undefined ? `the WITH table ${label}'s select` : as === undefined ? "the derived table's select" : `the select of ${as}`;
+  const where = qualifier === as ? `"${qualifier}", its own name in FROM` : `"${qualifier}", which stands beside ${label ?? "it"} in FROM`;
   throw new StoreError(
     "unknown_column",
     `Unknown column "${name}": ${select} reads ${where}; the select of a derived or WITH table reads only its own sources and the queries enclosing the place it is read (no LATERAL: join on a condition instead)`,

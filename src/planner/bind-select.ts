@@ -81,7 +81,7 @@ export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindC
   try {
     return items.map((item, index) => {
       const from = item.from;
-      beside.reading = from === undefined || from.kind === "function" ? undefined : { withTable: from.kind === "with", name: item.as ?? (from.kind === "with" ? from.name : undefined) };
+      beside.reading = from === undefined || from.kind === "function" ? undefined : from.kind === "with" ? { withTable: from.name, name: item.as ?? from.name } : { withTable: undefined, name: item.as };
       return bindSource(cmd, item, index, index > 0 || joined, catalog, context, outer);
     });
   } finally {

@@ -104,4 +104,10 @@ test("a WITH table bound where its table name behind an alias was no LATERAL is 
   assert.match(through.message, `the WITH table u's select reads "b", which stands beside u in FROM`);
 });
 
+test("a WITH table read under an alias goes by both names in the no-LATERAL refusal", () => {
+  const e = engine();
+  assert.match(refusal(e, "WITH w(n) AS (SELECT count(*) FROM b y WHERE b.v > 1) SELECT * FROM b, w AS z").message, `the WITH table w (as z)'s select reads "b", which stands beside w (as z) in FROM`);
+  assert.match(refusal(e, "WITH w(n) AS (SELECT count(*) FROM b y WHERE z.n > 1) SELECT * FROM b, w AS z").message, `the WITH table w (as z)'s select reads "z", its own name in FROM`);
+});
+
 test.run();
