@@ -1,9 +1,10 @@
 /**
  * Derived tables at run time (`planner/derived-table.ts`): a derived
- * source's select runs once per execution of the statement that reads it,
- * and its rows are stored by column as a table's are — numbers in
- * Float64Arrays with NaN for NULL, id 0 the row of NULLs — so compiled
- * code, joins and late projections read them as they read any table's.
+ * source's select runs once per execution of the statement that reads it
+ * (a correlated one's again for other values of its subquery), and its
+ * rows are stored by column as a table's are — numbers in Float64Arrays
+ * with NaN for NULL, id 0 the row of NULLs — so compiled code, joins and
+ * late projections read them as they read any table's.
  */
 
 import type { ColumnType, Value } from "../commands/types.js";
@@ -54,25 +55,49 @@ export interface TableRows {
 
 /**
  * One derived table's rows, made the first time an execution of its
- * statement reads them and kept until that execution ends: they read the
- * statement's parameters only, never an enclosing row, so a subquery run
- * per outer row reads them once, not once per row.
+ * statement reads them and kept until that execution ends: an
+ * uncorrelated one reads the statement's parameters only, so a subquery
+ * run per outer row reads them once, not once per row. A correlated one
+ * (`DerivedTable.correlated`) reads the values of the subquery it stands
+ * in, which follow the parameters: it is made again when they change.
  */
 export class DerivedRows implements TableRows {
   private store: DerivedStore | undefined;
+  private readonly made = new MadeFor();
 
   constructor(
     readonly name: string,
     private readonly types: readonly ColumnType[],
     private readonly make: (stores: Stores, params: readonly Value[]) => readonly (readonly Value[])[],
+    private readonly correlated: boolean,
   ) {}
 
   end(): void {
     this.store = undefined;
+    this.made.end();
   }
 
   rows(stores: Stores, params: readonly Value[]): TableStore {
+    if (this.correlated && !this.made.same(params)) this.store = undefined;
     return (this.store ??= new DerivedStore(this.make(stores, params), this.types));
+  }
+}
+
+/** The values a correlated table's rows were last made for: whether those at hand are the same (and they are then kept as the last). */
+export class MadeFor {
+  private last: readonly Value[] | undefined;
+
+  end(): void {
+    this.last = undefined;
+  }
+
+  same(params: readonly Value[]): boolean {
+    const last = this.last;
+    if (last === params) return true;
+    this.last = params;
+    if (last === undefined || last.length !== params.length) return false;
+    for (let i = 0; i < params.length; i++) if (!Object.is(last[i], params[i])) return false;
+    return true;
   }
 }
 

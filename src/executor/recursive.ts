@@ -39,7 +39,7 @@
 
 import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError } from "../errors.js";
-import type { TableRows } from "./derived.js";
+import { MadeFor, type TableRows } from "./derived.js";
 import { TooManyTuples } from "./join.js";
 import { KeptHashes } from "./kept-hashes.js";
 import { MadeRows } from "./made-rows.js";
@@ -81,15 +81,19 @@ export interface RecursionRun {
 
 export class RecursiveRows implements TableRows {
   private queue: Queue | undefined;
+  private readonly made = new MadeFor();
 
   constructor(
     readonly name: string,
     private readonly types: readonly ColumnType[],
     private readonly run: RecursionRun,
+    /** It reads the values of the subquery it stands in (`DerivedTable.correlated`): a new queue when they change. */
+    private readonly correlated: boolean,
   ) {}
 
   end(): void {
     this.queue = undefined;
+    this.made.end();
   }
 
   /** Whether every row is made: no more can come of asking again. */
@@ -100,6 +104,7 @@ export class RecursiveRows implements TableRows {
   rows(stores: Stores, params: readonly Value[], wanted?: number): TableStore {
     const { offset, limit } = this.run.bounds(params);
     const cap = limit === undefined ? Infinity : offset + limit;
+    if (this.correlated && !this.made.same(params)) this.queue = undefined;
     const queue = (this.queue ??= new Queue(this.types, this.run, stores, params));
     const goal = Math.min(cap, wanted === undefined ? Infinity : offset + wanted);
     // A reader of the first rows grows it up to the bound, and past it only when it asks again for more.

@@ -192,7 +192,8 @@ function prepareWith(
     }
     if (source.derived === undefined) continue;
     const { recursion, types } = source.derived;
-    if (recursion === undefined) derived.push(new DerivedRows(source.table, types, arrays(source.derived.select)));
+    const correlated = source.derived.correlated === true;
+    if (recursion === undefined) derived.push(new DerivedRows(source.table, types, arrays(source.derived.select), correlated));
     else {
       const { limit, offset } = recursion;
       derived.push(
@@ -207,7 +208,7 @@ function prepareWith(
             return { rows: (stores, params, max, made) => stepRows(prepared, stores, params, max, made), driven: step.sources[0]?.working !== undefined };
           }),
           bounds: (params) => bounds(limit, offset, params),
-        }),
+        }, correlated),
       );
     }
     derivedColumns.set(source.table, source.derived.columns);

@@ -11,7 +11,7 @@
  */
 
 import type { TableFunctionCall } from "../commands/types.js";
-import { ExprBinder, type BindContext, type OuterLink } from "./bind-expr.js";
+import { ExprBinder, type BindContext, type Enclosing } from "./bind-expr.js";
 import type { BoundExpr, JoinStep, TableCall } from "./plan.js";
 import type { Scope, ScopeSource } from "./scope.js";
 import { asDocument } from "./table-functions.js";
@@ -30,7 +30,7 @@ export interface BoundCalls {
 }
 
 /** `items[i]` is what `sources[i]` was bound from (FROM's, then each JOIN's). */
-export function bindCalls(items: readonly Item[], sources: readonly ScopeSource[], scope: Scope, steps: readonly JoinStep[], context: BindContext, outer: OuterLink | undefined): BoundCalls {
+export function bindCalls(items: readonly Item[], sources: readonly ScopeSource[], scope: Scope, steps: readonly JoinStep[], context: BindContext, outer: Enclosing | undefined): BoundCalls {
   if (sources.every((s) => s.call === undefined)) return { calls: [], steps };
   const joins = steps.slice();
   const calls = sources.map((source, i): TableCall | undefined => {

@@ -23,7 +23,7 @@ import { comparisonCollation, explicitCollation, exprCollation, textual } from "
 import { FUNCTIONS, argKind, arity, functionNamed, readsClock } from "./functions.js";
 import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy, TextCollation } from "./plan.js";
 import { Numbering } from "./numbering.js";
-import { Scope, sourceColumnType, tableScope, type ScopeSource } from "./scope.js";
+import { Scope, sourceColumnType, tableScope, type Resolved, type ScopeSource } from "./scope.js";
 import { WINDOW_ONLY, WindowCollector, bindWindowCall } from "./bind-window.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
@@ -62,19 +62,43 @@ export interface BindContext {
   readonly subquery?: (select: SelectCommand, outer: OuterLink) => SelectPlan;
   /** The WITH tables whose selects are being bound, innermost last (`bind-recursive.ts`). */
   readonly withTables: WithTables;
+  readonly names: NameState;
+}
+
+/** What name resolution keeps across one bind (`ExprBinder.identifier`). */
+export interface NameState {
+  /** The sources beside each derived table whose select is being bound, outermost first: no name in it reads those (no LATERAL). */
+  readonly beside: Beside[];
+  /** For each WITH table being bound, the qualifiers its select read as a table name behind an alias: where one stands beside it, it is bound again (and refused) (`bindWithTable`). */
+  readonly loose: Set<string>[];
+}
+
+/** The names of the sources of one FROM (aliases, and the tables behind them), and the derived or WITH table among them being bound. */
+export interface Beside {
+  readonly names: readonly string[];
+  /** How a message names it: its name in FROM (none for a derived table without one), and a WITH table's own name (`withTable`; undefined for a derived table). */
+  reading: { readonly withTable: string | undefined; readonly name: string | undefined } | undefined;
 }
 
 export function bindContext(sql = false, subquery?: BindContext["subquery"]): BindContext {
-  const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const), withTables: withTables() };
+  const names: NameState = { beside: [], loose: [] };
+  const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const), withTables: withTables(), names };
   return subquery === undefined ? context : { ...context, subquery };
 }
+
+/** What a select's names read beyond its own sources (`ExprBinder.outer`): a subquery's enclosing query, or the queries around a derived table. */
+export type Enclosing = OuterLink | DerivedLink;
 
 /**
  * A subquery's view of its enclosing query: a name the subquery's sources
  * do not have is bound by the enclosing `binder` (so it may be the
  * enclosing query's own outer value, for a subquery inside a subquery), and
  * the subquery reads it as `outer` value `index` — `feeds[index]`,
- * evaluated for each row of the enclosing query.
+ * evaluated for each row of the enclosing query. A derived table of the
+ * subquery (at any depth of FROM) reads its enclosing queries through the
+ * same link (`DerivedLink`): its `outer` values are the subquery's own, so
+ * it is made again whenever the subquery runs with other ones
+ * (`DerivedTable.correlated`).
  */
 export class OuterLink {
   private readonly numbering = new Numbering<BoundExpr>();
@@ -85,6 +109,17 @@ export class OuterLink {
     return this.numbering.items;
   }
 
+  /** `name` named exactly by the enclosing query or one around it, as an outer value; undefined when none has it so. */
+  exactly(name: string, depth: number): BoundExpr | undefined {
+    const e = this.binder.exactly(name, depth);
+    return e === undefined ? undefined : this.reference(e);
+  }
+
+  /** `name` as the enclosing query reads a table name behind an alias (`ExprBinder.loosely`), as an outer value. */
+  loosely(name: string, depth: number): BoundExpr {
+    return this.reference(this.binder.loosely(name, depth));
+  }
+
   reference(e: BoundExpr): BoundExpr {
     const index = this.numbering.number(e);
     const rowType = rowTypeOf(e);
@@ -93,9 +128,112 @@ export class OuterLink {
   }
 }
 
+/** A name a derived table's select asked the queries around it for, and what they answered (`DerivedLink.asked`). */
+export interface Asked {
+  readonly kind: "exactly" | "loosely";
+  readonly name: string;
+  readonly depth: number;
+  /** The bound expression as JSON, `none`, or the error's code and message. */
+  readonly answer: string;
+}
+
+/**
+ * The queries around a derived table's (or WITH table's) select: those
+ * enclosing the subquery it stands in (`link`; none at a statement's top),
+ * never the sources beside it in FROM. It keeps what the select asked of
+ * them and what they answered (`asked`, each name once): a WITH table bound
+ * here is the same wherever they answer alike (`bindWithTable`).
+ */
+export class DerivedLink {
+  readonly asked = new Map<string, Asked>();
+  private answered = false;
+
+  constructor(private readonly link: Enclosing | undefined) {}
+
+  /** Whether a name of the select was read beyond it: its rows then follow the enclosing queries' values (`DerivedTable.correlated`). */
+  get reads(): boolean {
+    return this.answered;
+  }
+
+  exactly(name: string, depth: number): BoundExpr | undefined {
+    return this.ask("exactly", name, depth);
+  }
+
+  loosely(name: string, depth: number): BoundExpr {
+    return this.ask("loosely", name, depth)!;
+  }
+
+  private ask(kind: Asked["kind"], name: string, depth: number): BoundExpr | undefined {
+    const key = `${kind} ${name}`;
+    let e: BoundExpr | undefined;
+    try {
+      e = ask(this.link, kind, name, depth);
+    } catch (error) {
+      if (!this.asked.has(key)) this.asked.set(key, { kind, name, depth, answer: answerOf(undefined, error) });
+      throw error;
+    }
+    if (!this.asked.has(key)) this.asked.set(key, { kind, name, depth, answer: answerOf(e) });
+    if (e !== undefined) this.answered = true;
+    return e;
+  }
+}
+
+function ask(link: Enclosing | undefined, kind: Asked["kind"], name: string, depth: number): BoundExpr | undefined {
+  if (kind === "exactly") return link?.exactly(name, depth);
+  if (link === undefined) throw new StoreError("unknown_column", `Unknown column "${name}"`);
+  return link.loosely(name, depth);
+}
+
+function answerOf(e: BoundExpr | undefined, error?: unknown): string {
+  if (error === undefined) return e === undefined ? "none" : JSON.stringify(e);
+  if (error instanceof StoreError) return `${error.code} ${error.message}`;
+  throw error;
+}
+
+/**
+ * Whether the queries around `link` answer each name `asked` as they did:
+ * a select bound with those answers binds the same here, to the same outer
+ * values by number. Asking registers what is found, as binding it again would.
+ */
+export function answersAlike(asked: ReadonlyMap<string, Asked>, link: Enclosing | undefined): boolean {
+  for (const q of asked.values()) {
+    let answer: string;
+    try {
+      answer = answerOf(ask(link, q.kind, q.name, q.depth));
+    } catch (error) {
+      answer = answerOf(undefined, error);
+    }
+    if (answer !== q.answer) return false;
+  }
+  return true;
+}
+
 /** How a subquery runs before the passes choose better: once if it reads nothing of the enclosing row. */
 function strategyOf(outer: readonly BoundExpr[]): SubqueryStrategy {
   return outer.length === 0 ? { kind: "once" } : { kind: "per-row" };
+}
+
+/**
+ * Refuses `name` read as a table name behind an alias when its qualifier
+ * names a source beside a derived (or WITH) table whose select is being
+ * bound: read so, it would silently name another table than the one the
+ * writer meant (LATERAL, which SQLite refuses too). The message names the
+ * table as written: SQL's WITH table that neither recurses nor lists its
+ * columns is read as a derived table under its name, so that name is all
+ * there is to say of it.
+ */
+function refuseBeside(beside: readonly Beside[], qualifier: string, name: string): void {
+  const reading = beside.find((b) => b.reading !== undefined && b.names.includes(qualifier))?.reading;
+  if (reading === undefined) return;
+  const { withTable, name: as } = reading;
+  // A WITH table read under an alias goes by both: `w (as z)`.
+  const label = withTable !== undefined && as !== withTable ? `${withTable} (as ${as})` : as;
+  const select = withTable !== undefined ? `the WITH table ${label}'s select` : as === undefined ? "the derived table's select" : `the select of ${as}`;
+  const where = qualifier === as ? `"${qualifier}", its own name in FROM` : `"${qualifier}", which stands beside ${label ?? "it"} in FROM`;
+  throw new StoreError(
+    "unknown_column",
+    `Unknown column "${name}": ${select} reads ${where}; the select of a derived or WITH table reads only its own sources and the queries enclosing the place it is read (no LATERAL: join on a condition instead)`,
+  );
 }
 
 function isUnknownColumn(error: unknown): boolean {
@@ -132,8 +270,8 @@ export class ExprBinder {
     readonly scope: Scope,
     readonly context: BindContext,
     readonly aggregates: AggregateCollector | string = "this clause",
-    /** Inside a subquery: the enclosing query, for the names its own sources lack. */
-    readonly outer?: OuterLink,
+    /** Inside a subquery or a derived table: the queries around it, for the names its own sources lack. */
+    readonly outer?: Enclosing,
     /** HAVING's: the select list, whose result names stand for their expressions where no source column has the name (as SQLite). */
     readonly results?: readonly OutputColumn[],
     /** Where a window function may stand (the select list, ORDER BY), the collector it goes to; elsewhere, the clause's name for the error (default: `aggregates`'s). */
@@ -310,26 +448,77 @@ export class ExprBinder {
     return settle(this.params, e, family, of);
   }
 
+  /**
+   * A name: a column of this select's sources named exactly (by alias, or
+   * table name when unaliased), else of the enclosing queries' so, outward
+   * through subqueries and derived tables alike (a correlation); only when
+   * no level has it so, a table name behind an alias (`loosely`). So an
+   * enclosing query's table is never passed over for a table name an alias
+   * hides here.
+   */
   private identifier(name: string, depth: number): BoundExpr {
-    let r: ReturnType<Scope["resolve"]>;
+    const exact = this.exactly(name, depth);
+    if (exact !== undefined) return exact;
+    const dot = name.indexOf(".");
+    if (dot > 0) {
+      const qualifier = name.slice(0, dot);
+      refuseBeside(this.context.names.beside, qualifier, name);
+      for (const loose of this.context.names.loose) loose.add(qualifier);
+    }
+    return this.loosely(name, depth);
+  }
+
+  /** `name` named exactly here (or a HAVING's result name), else in an enclosing query; undefined when no level has it so. */
+  exactly(name: string, depth: number): BoundExpr | undefined {
+    let r: Resolved;
     try {
-      r = this.scope.resolve(name, this.outer !== undefined);
+      r = this.scope.resolve(name, true);
     } catch (error) {
-      const result = isUnknownColumn(error) && !name.includes(".") ? this.results?.find((c) => c.name === name) : undefined;
+      if (!isUnknownColumn(error)) throw error;
+      const result = name.includes(".") ? undefined : this.results?.find((c) => c.name === name);
       if (result !== undefined) return result.expr;
-      // A name the subquery's own sources lack belongs to the enclosing query (a correlation);
-      // failing that, it may be a table name behind the subquery's own alias.
-      if (this.outer === undefined || !isUnknownColumn(error)) throw error;
+      return this.outer?.exactly(name, depth);
+    }
+    return this.resolved(r, name, depth);
+  }
+
+  /**
+   * `name` with a qualifier that is a table name behind an alias: first
+   * among this select and the subqueries it stands in, up to a derived
+   * table's select — the outermost query first, as before derived tables
+   * read enclosing queries, so such a name keeps the meaning it had — then
+   * among the queries around that derived table, the same way. This level's
+   * error when none has it.
+   */
+  loosely(name: string, depth: number): BoundExpr {
+    try {
+      return this.looselyUpToDerived(name, depth);
+    } catch (error) {
+      let around = this.outer;
+      while (around instanceof OuterLink) around = around.binder.outer;
+      if (around === undefined || !isUnknownColumn(error)) throw error;
       try {
-        return this.outer.reference(this.outer.binder.bind({ type: "identifier", name }, depth));
+        return around.loosely(name, depth);
       } catch (outerError) {
-        if (!isUnknownColumn(outerError)) throw outerError;
-        r = this.scope.resolve(name);
+        throw isUnknownColumn(outerError) ? error : outerError;
       }
     }
-    if (r.kind === "column") {
-      return columnOf(r.source, r.column, name);
+  }
+
+  private looselyUpToDerived(name: string, depth: number): BoundExpr {
+    const outer = this.outer;
+    if (outer instanceof OuterLink) {
+      try {
+        return outer.reference(outer.binder.looselyUpToDerived(name, depth));
+      } catch (error) {
+        if (!isUnknownColumn(error)) throw error;
+      }
     }
+    return this.resolved(this.scope.resolve(name), name, depth);
+  }
+
+  private resolved(r: Resolved, name: string, depth: number): BoundExpr {
+    if (r.kind === "column") return columnOf(r.source, r.column, name);
     if (r.kind === "merged") return r.merged.expr;
     return this.bindComputed(r.source, r.expr, depth + 1);
   }

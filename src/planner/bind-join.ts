@@ -17,7 +17,7 @@
 
 import type { Join } from "../commands/types.js";
 import { StoreError } from "../errors.js";
-import { ExprBinder, type BindContext, type OuterLink } from "./bind-expr.js";
+import { ExprBinder, type BindContext, type Enclosing } from "./bind-expr.js";
 import type { BoundExpr, JoinStep } from "./plan.js";
 import { Scope, type MergedColumn, type ScopeSource } from "./scope.js";
 import { typeOf, unify } from "./static-types.js";
@@ -32,7 +32,7 @@ export interface BoundJoins {
 const NESTED_LOOP = { kind: "nested-loop" } as const;
 
 /** `sources[0]` is FROM's; `sources[i + 1]` is what `joins[i]` joins. */
-export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[], context: BindContext, outer: OuterLink | undefined): BoundJoins {
+export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[], context: BindContext, outer: Enclosing | undefined): BoundJoins {
   let merged: readonly MergedColumn[] = [];
   const steps = joins.map((j, i): JoinStep => {
     const source = i + 1;

@@ -26,14 +26,18 @@
  * The table's column types are the initial select's, unified with what
  * the recursive selects yield as a compound's are; since those read the
  * table, they are bound again when a column widens (integer to real), so
- * at most once per column. A WITH table is bound once per statement
- * (`WithTables.bound`), however often the selects around it are bound
- * again, so nested recursive tables bind in time linear in their depth.
+ * at most once per column. Every binding of a WITH table is kept
+ * (`WithTables.bound`), and one is reused wherever the queries around the
+ * place it is read answer its names as they did for it, however often the
+ * selects around it are bound again: a table is bound at most once per
+ * distinct set of such answers (one per type a column it reads widens
+ * through), so nested or chained recursive tables bind in time linear in
+ * their depth.
  */
 
 import type { CompoundArm, SelectCommand, WithTable } from "../commands/types.js";
 import { StoreError } from "../errors.js";
-import type { BindContext } from "./bind-expr.js";
+import { DerivedLink, answersAlike, type Asked, type BindContext, type Enclosing, type NameState } from "./bind-expr.js";
 import { derivedColumns, derivedTableInfo, describeDerived, readFromJson, selectCollations, selectTypes, storedType } from "./derived-table.js";
 import type { Count, DerivedTable, OutputColumn, SelectPlan, StaticType, TableShape } from "./plan.js";
 import { driveFrom } from "./recursive-drive.js";
@@ -55,15 +59,29 @@ export interface WithFrame {
 /** The WITH tables of one bind: those whose selects are being bound, innermost last, and those bound already. */
 export interface WithTables {
   readonly frames: WithFrame[];
-  /** Each WITH table bound, under the names of the frames it was bound in (a name read in it is a stored table only outside those). */
-  readonly bound: Map<WithTable, { readonly frames: string; readonly derived: DerivedTable }>;
+  /** Each WITH table's bindings, newest first: any that holds is reused (`bindWithTable`). */
+  readonly bound: Map<WithTable, BoundWith[]>;
+}
+
+/**
+ * A WITH table's binding, under the names of the frames it was bound in (a
+ * name read in it is a stored table only outside those), with what its
+ * select asked of the queries around the place it was read and what they
+ * answered (`asked`), and the qualifiers it read as a table name behind an
+ * alias (`loose`).
+ */
+interface BoundWith {
+  readonly frames: string;
+  readonly asked: ReadonlyMap<string, Asked>;
+  readonly loose: ReadonlySet<string>;
+  readonly derived: DerivedTable;
 }
 
 export function withTables(): WithTables {
   return { frames: [], bound: new Map() };
 }
 
-type BindSelect = (cmd: SelectCommand) => SelectPlan;
+type BindSelect = (cmd: SelectCommand, link: DerivedLink) => SelectPlan;
 type BindCount = (value: SelectCommand["limit"], clause: "limit" | "offset") => Count | undefined;
 
 /** The name a recursive table's rows of the last step go by in its recursive selects' plans: no valid identifier, so no query can name it. */
@@ -89,18 +107,53 @@ export function withTableSource(cmd: SelectCommand, table: string, as: string | 
 
 const MEMBERS_OF_THE_WHOLE = ["compound", "orderBy", "limit", "offset", "output"] as const;
 
-/** A WITH table's rows as a derived table: recursive when a select of its compound reads its name. */
-export function bindWithTable(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount): DerivedTable {
-  // Bound once: a recursive select around it is bound again when its columns widen, and nested so, that would be exponential.
+/**
+ * A WITH table's rows as a derived table: recursive when a select of its
+ * compound reads its name. Read inside a subquery, its select reads the
+ * queries enclosing that place (`outer`), as SQLite's does: a name it does
+ * not have is theirs.
+ *
+ * Each of its bindings is kept and holds wherever the queries around the
+ * place it is read answer what its select asked of them alike (and no
+ * qualifier it read behind an alias stands beside it there): a recursive
+ * select around it is bound again when its columns widen, each time with
+ * new links to its enclosing queries, and a column it reads may be an
+ * integer in one pass and real in the next. Were only the last binding
+ * kept, tables chained so would each be bound again in every pass of the
+ * one reading them, and so the tables they read: exponential. Bound again
+ * only where no binding kept reads alike.
+ */
+export function bindWithTable(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount, outer: Enclosing | undefined): DerivedTable {
   const frames = context.withTables.frames.map((f) => f.name).join("\0");
-  const bound = context.withTables.bound.get(table);
-  if (bound?.frames === frames) return bound.derived;
-  const derived = bindAnew(table, context, bind, count);
-  context.withTables.bound.set(table, { frames, derived });
+  const kept = context.withTables.bound.get(table) ?? [];
+  // Newest first: the binding of the pass before is the likeliest. Asking registers what is found, as binding anew would,
+  // so one that does not hold may leave the subquery an outer value it does not read (it runs per row, to the same answer).
+  const bound = kept.find((b) => b.frames === frames && holds(b, context.names, outer));
+  if (bound !== undefined) {
+    for (const loose of context.names.loose) for (const qualifier of bound.loose) loose.add(qualifier);
+    return bound.derived;
+  }
+  const link = new DerivedLink(outer);
+  const loose = new Set<string>();
+  context.names.loose.push(loose);
+  let derived: DerivedTable;
+  try {
+    derived = bindAnew(table, context, (select) => bind(select, link), count);
+  } finally {
+    context.names.loose.pop();
+  }
+  if (link.reads) derived = { ...derived, correlated: true };
+  context.withTables.bound.set(table, [{ frames, asked: link.asked, loose, derived }, ...kept]);
   return derived;
 }
 
-function bindAnew(table: WithTable, context: BindContext, bind: BindSelect, count: BindCount): DerivedTable {
+/** Whether `bound` is the binding here: no qualifier it read behind an alias stands beside it, and `outer` answers its names alike. */
+function holds(bound: BoundWith, names: NameState, outer: Enclosing | undefined): boolean {
+  for (const qualifier of bound.loose) if (names.beside.some((b) => b.names.includes(qualifier))) return false;
+  return answersAlike(bound.asked, outer);
+}
+
+function bindAnew(table: WithTable, context: BindContext, bind: (cmd: SelectCommand) => SelectPlan, count: BindCount): DerivedTable {
   const misuse = (message: string): StoreError => new StoreError(context.misuse, message);
   const name = table.name;
   const { compound = [], orderBy = [], limit, offset, output: _output, ...core } = table.select;
@@ -189,7 +242,7 @@ function checkOuterJoins(s: SelectCommand, name: string, misuse: (message: strin
 }
 
 /** One recursive select, bound over the rows it runs over as `shape`. */
-function bindStep(select: SelectCommand, frame: WithFrame, shape: TableShape, bind: BindSelect, misuse: (message: string) => StoreError): SelectPlan {
+function bindStep(select: SelectCommand, frame: WithFrame, shape: TableShape, bind: (cmd: SelectCommand) => SelectPlan, misuse: (message: string) => StoreError): SelectPlan {
   const arm: SelectCommand = { ...select, output: "arrays" };
   frame.arm = arm;
   frame.shape = shape;

@@ -15,20 +15,22 @@
  * an aggregate make the query grouped (`bind-group.ts`); with DISTINCT the
  * sort keys must be result columns. A compound select (`bindCompound`) binds
  * each of its selects so and joins them; a derived table in FROM or JOIN
- * binds its select on its own and is read as a table (`derived-table.ts`).
+ * binds its select apart from the sources beside it (in a subquery, reading
+ * the enclosing queries through the subquery's link) and is read as a table
+ * (`derived-table.ts`).
  */
 
 import type { Collation, CompoundArm, CompoundOperator, FromSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
 import { StoreError } from "../errors.js";
-import { AggregateCollector, ExprBinder, OuterLink, bindContext, columnOf, settle, type BindContext } from "./bind-expr.js";
+import { AggregateCollector, DerivedLink, ExprBinder, bindContext, columnOf, settle, type Beside, type BindContext, type Enclosing } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
 import { bindCalls } from "./bind-call.js";
 import { bindJoins } from "./bind-join.js";
 import { simplifyOuterJoins } from "./outer-joins.js";
 import { bindWithTable, withTableSource } from "./bind-recursive.js";
 import { WindowCarry, WindowCollector, holdsWindow, sortOrder } from "./bind-window.js";
-import type { BoundExpr, CompoundStep, Count, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, TableCall, WindowCall, Windowing } from "./plan.js";
+import type { BoundExpr, CompoundStep, Count, DerivedTable, OutputColumn, ParamUse, Plan, SelectPlan, SortKey, Source, TableCall, WindowCall, Windowing } from "./plan.js";
 import { derivedTableInfo, derivedTableName, describeDerived } from "./derived-table.js";
 import { exprCollation, textual } from "./collation.js";
 import { Scope, type ScopeSource } from "./scope.js";
@@ -65,24 +67,46 @@ function bindCount(value: number | ParamSlot | undefined, clause: "limit" | "off
  * `written`: how many of the joins the statement wrote (UPDATE … FROM adds
  * its table as one more, which leaves FROM's derived table unjoined).
  */
-export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext, written = (cmd.joins ?? []).length): ScopeSource[] {
+export function bindSources(cmd: SelectCommand, catalog: Catalog, context: BindContext, written = (cmd.joins ?? []).length, outer?: Enclosing): ScopeSource[] {
   if (cmd.table === undefined && cmd.from === undefined) {
     if (cmd.as !== undefined || (cmd.joins ?? []).length > 0) throw new StoreError("invalid_request", "as and joins need a table");
     return [];
   }
   const joined = written > 0;
-  const sources = [bindSource(cmd, cmd, 0, joined, catalog, context)];
-  for (const j of cmd.joins ?? []) sources.push(bindSource(cmd, j, sources.length, true, catalog, context));
-  return sources;
+  const items = [cmd, ...(cmd.joins ?? [])];
+  // The names a derived table among them must not read (`NameState.beside`): an alias, and the table behind it too.
+  const names = items.flatMap((item) => [item.as, item.table ?? (item.from?.kind === "function" || item.from?.kind === "with" ? item.from.name : undefined)].filter((name) => name !== undefined));
+  const beside: Beside = { names, reading: undefined };
+  context.names.beside.push(beside);
+  try {
+    return items.map((item, index) => {
+      const from = item.from;
+      beside.reading = from === undefined || from.kind === "function" ? undefined : from.kind === "with" ? { withTable: from.name, name: item.as ?? from.name } : { withTable: undefined, name: item.as };
+      return bindSource(cmd, item, index, index > 0 || joined, catalog, context, outer);
+    });
+  } finally {
+    context.names.beside.pop();
+  }
 }
 
 /**
- * A table, or a derived table: its select bound on its own (reading no
- * enclosing row, as SQL's derived tables do not), its rows as arrays. In a
- * join a derived table needs an alias: it has no name of its own for
- * qualified names, `*`'s keys or messages to use.
+ * A table, or a derived table: its select bound apart from the sources
+ * beside it (no LATERAL, as in SQLite), its rows as arrays. In a subquery
+ * (`outer`) it reads the queries enclosing the subquery, as SQL's derived
+ * tables do, and is then made again as the subquery runs with other values
+ * of theirs (`DerivedTable.correlated`). In a join a derived table needs
+ * an alias: it has no name of its own for qualified names, `*`'s keys or
+ * messages to use.
  */
-function bindSource(cmd: SelectCommand, item: { readonly table?: string; readonly from?: FromSource; readonly as?: string }, index: number, joined: boolean, catalog: Catalog, context: BindContext): ScopeSource {
+function bindSource(
+  cmd: SelectCommand,
+  item: { readonly table?: string; readonly from?: FromSource; readonly as?: string },
+  index: number,
+  joined: boolean,
+  catalog: Catalog,
+  context: BindContext,
+  outer: Enclosing | undefined,
+): ScopeSource {
   const alias = item.as === undefined ? {} : { alias: checkName(item.as, "alias") };
   if (item.from === undefined) {
     if (item.table === undefined) throw new StoreError("invalid_request", "A join names a table, or a select as its from");
@@ -101,12 +125,14 @@ function bindSource(cmd: SelectCommand, item: { readonly table?: string; readonl
     // A WITH table answers to its own name, as SQL's reference to one does.
     const name = checkName(item.as ?? item.from.name, "alias");
     checkName(item.from.name, "WITH table");
-    const bind = (select: SelectCommand): SelectPlan => bindSelectPlan(select, catalog, context);
-    const derived = bindWithTable(item.from, context, bind, (value, clause) => bindCount(value, clause, context));
+    const bind = (select: SelectCommand, link: DerivedLink): SelectPlan => bindSelectPlan(select, catalog, context, link);
+    const derived = bindWithTable(item.from, context, bind, (value, clause) => bindCount(value, clause, context), outer);
     return { table: derivedTableInfo(index, derived), name, alias: name, index, derived };
   }
   if (joined && item.as === undefined) throw new StoreError(context.misuse, "A derived table in a join needs an alias: (SELECT …) AS name");
-  const derived = describeDerived(bindSelectPlan({ ...item.from, output: "arrays" }, catalog, context), context.misuse);
+  const link = new DerivedLink(outer);
+  const described = describeDerived(bindSelectPlan({ ...item.from, output: "arrays" }, catalog, context, link), context.misuse);
+  const derived: DerivedTable = link.reads ? { ...described, correlated: true } : described;
   const table = derivedTableInfo(index, derived);
   return { table, name: item.as ?? table.name, index, derived, ...alias };
 }
@@ -212,10 +238,10 @@ export function bindSelect(cmd: SelectCommand, catalog: Catalog, sql: boolean): 
   return { statement: bindSelectPlan(cmd, catalog, context), params: context.params.list() };
 }
 
-/** A select's plan; with `outer`, a subquery of the query that link leads to (its result read as arrays). */
-export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: BindContext, outer?: OuterLink): SelectPlan {
+/** A select's plan; with `outer`, a subquery of the query that link leads to, or a derived table inside such a subquery (its result read as arrays). */
+export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: BindContext, outer?: Enclosing): SelectPlan {
   if (cmd.compound !== undefined) return bindCompound(cmd, cmd.compound, catalog, context, outer);
-  const sources = bindSources(cmd, catalog, context);
+  const sources = bindSources(cmd, catalog, context, undefined, outer);
   const joined = bindJoins(cmd.joins ?? [], sources, context, outer);
   const scope = new Scope(sources, false, joined.merged);
   const { calls: tableCalls, steps } = bindCalls([cmd, ...(cmd.joins ?? [])], sources, scope, joined.steps, context, outer);
@@ -307,7 +333,7 @@ const OPERATOR_WORDS: Record<CompoundOperator, string> = { union: "UNION", "unio
  * also takes a column of any select, or an expression equal to a result
  * column; storedb keeps to what names the result itself).
  */
-function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog: Catalog, context: BindContext, outer: OuterLink | undefined): SelectPlan {
+function bindCompound(cmd: SelectCommand, arms: readonly CompoundArm[], catalog: Catalog, context: BindContext, outer: Enclosing | undefined): SelectPlan {
   const misuse = (message: string): StoreError => new StoreError(context.misuse, message);
   const { compound: _compound, orderBy: _orderBy, limit: _limit, offset: _offset, output: _output, ...core } = cmd;
   const first = bindSelectPlan({ ...core, output: "arrays" }, catalog, context, outer);

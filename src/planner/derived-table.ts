@@ -5,8 +5,8 @@
  * expanded from `*` by its own name (`o.id` is `id`), anything else by its
  * result name — and typed by what the select yields, so the rest of the
  * query binds and compiles against it as against a stored table with no
- * keys. The executor makes its rows once per execution
- * (`executor/derived.ts`).
+ * keys. The executor makes its rows once per execution, a correlated
+ * one's again as its subquery's outer values change (`executor/derived.ts`).
  */
 
 import type { ColumnType } from "../commands/types.js";

@@ -365,6 +365,13 @@ export interface DerivedTable extends TableShape {
   /** The select; for a recursive table, the selects that make its first rows. */
   readonly select: SelectPlan;
   readonly recursion?: Recursion;
+  /**
+   * It reads an enclosing query's values: those of the subquery it stands
+   * in (its `outer` values are that subquery's), so its rows are made again
+   * each time the subquery runs with other values, where an uncorrelated
+   * one's are made once per execution.
+   */
+  readonly correlated?: true;
 }
 
 /**

@@ -11,7 +11,8 @@
  *   index lookup of the subquery's table: then running it per row costs
  *   only the matching rows, where a hash table costs the whole table; nor
  *   for a compound subquery (UNION and the rest), whose selects each read
- *   the outer values.
+ *   the outer values, nor for one whose table function or derived table
+ *   reads them (`DerivedTable.correlated`).
  * - Anything else correlated runs per row (the runner keeps each answer by
  *   its outer values).
  * - EXISTS and IN ignore the order of the subquery's rows, and EXISTS needs
@@ -72,7 +73,8 @@ function decorrelate(node: Extract<SubqueryNode, { kind: "exists" | "in-subquery
     }
   }
   const value = node.kind === "in-subquery" ? p.columns[0] : undefined;
-  if (keys.length === 0 || rest.some(readsOuter) || p.joins.some((j) => readsOuter(j.on)) || p.sources.some((s) => s.call?.args.some(readsOuter) === true) || (value !== undefined && readsOuter(value.expr))) return undefined;
+  const sourceReadsOuter = p.sources.some((s) => s.call?.args.some(readsOuter) === true || s.derived?.correlated === true);
+  if (keys.length === 0 || rest.some(readsOuter) || p.joins.some((j) => readsOuter(j.on)) || sourceReadsOuter || (value !== undefined && readsOuter(value.expr))) return undefined;
   const { where: _where, ...withoutWhere } = p;
   const plan: SelectPlan = {
     ...withoutWhere,

@@ -9,8 +9,8 @@
  * subqueries, shadowing a stored table, with parameters numbered in text
  * order; and each misuse: a WITH table reading itself outside a recursion (see
  * `cases-recursive.ts`), two columns of one name, a
- * column of no type, a derived table reading the enclosing query's row, a
- * source that is both a table and a select.
+ * column of no type, a source that is both a table and a select. Derived
+ * tables that read the queries enclosing them are in `cases-correlated.ts`.
  *
  * Fixture rows (see `cases-expressions.ts`): users' ages 36, 17, NULL, 52,
  * 28 (u1..u5), cities Paris, Berlin, Paris, NULL, Rome; orders' user ids
@@ -106,9 +106,9 @@ export const derivedCases: readonly Case[] = [
   c("a derived column of NULL cast to a type", null,
     { kind: "select", from: { kind: "select", columns: [AS(CAST(null, "integer"), "z")] }, columns: "*" }, "SELECT * FROM (SELECT CAST(NULL AS integer) AS z)",
     rows(["z"], [null])),
-  c("a derived table reads no row of the enclosing query", null,
+  c("a derived table in a subquery reads the enclosing query's row", null,
     sel(users, ["id"], { as: "u", where: { type: "exists", select: { kind: "select", from: Q(orders, ["user_id"], { where: C("=", "user_id", I("u.id")) }), columns: "*" } } }),
-    "SELECT id FROM users u WHERE EXISTS (SELECT * FROM (SELECT user_id FROM orders WHERE user_id = u.id))", err("unknown_column")),
+    "SELECT id FROM users u WHERE EXISTS (SELECT * FROM (SELECT user_id FROM orders WHERE user_id = u.id))", ids("u1", "u2", "u3", "u5")),
   c("a source is a table or a select, not both", null, { kind: "select", table: users, from: Q(orders, ["id"]), columns: "*" }, null, err("invalid_request")),
   c("a join is a table or a select, not both", null, sel(users, ["id"], { joins: [{ type: "inner", table: orders, from: Q(orders, ["id"]), on: L(true) }] }), null, err("invalid_request")),
 ];

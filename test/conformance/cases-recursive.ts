@@ -53,6 +53,25 @@ const nested = (depth: number): string =>
     ? "SELECT 1 AS z"
     : `WITH RECURSIVE r${depth}(x) AS (SELECT 1 UNION ALL SELECT r${depth}.x + 0.5 FROM r${depth} JOIN (${nested(depth - 1)}) AS d${depth} ON TRUE WHERE r${depth}.x < 2) SELECT x AS z FROM r${depth} ORDER BY x DESC LIMIT 1`;
 
+/**
+ * WITH tables t1 … t`length`: t1 is `first`; each next one is 1, then x + 0.5 plus the count of the one before, read in
+ * a subquery of its recursive select (so each widens x to real, and is bound again over it).
+ */
+const chain = (length: number, first: string): string =>
+  Array.from({ length }, (_, i) => (i === 0 ? `t1(x) AS (${first})` : `t${i + 1}(x) AS (SELECT 1 UNION ALL SELECT x + 0.5 + (SELECT count(*) FROM t${i}) FROM t${i + 1} WHERE x < 2)`)).join(", ");
+
+/**
+ * WITH tables t1 … t`length` chained as `chain`'s, where each also reads the column of the one after it, which reads
+ * it in a subquery: an integer there in that one's first pass, real once it widens.
+ */
+const askingChain = (length: number): string =>
+  Array.from({ length }, (_, i) => {
+    const k = i + 1;
+    if (k === 1) return "t1(x1) AS (SELECT 1 WHERE x2 > 0)";
+    const next = k < length ? ` AND x${k + 1} > 0` : "";
+    return `t${k}(x${k}) AS (SELECT 1 UNION ALL SELECT x${k} + 0.5 + (SELECT count(*) FROM t${k - 1}) FROM t${k} WHERE x${k} < 2${next})`;
+  }).join(", ");
+
 export const recursiveCases: readonly Case[] = [
   // ---- counting
   c("WITH RECURSIVE counts until its recursive select's WHERE stops it", null,
@@ -205,6 +224,17 @@ export const recursiveCases: readonly Case[] = [
     rows(["x", "t"], [1, "real"], [1.5, "real"], [2, "real"])),
   c("recursive tables nested 20 deep, each widened to real, bind in linear time (each was bound again per widening)", null, null,
     `${nested(20)}`, rows(["z"], [2])),
+  // Each was bound again per widening of the one after it (2^36 binds), as a table name behind an alias or a read of
+  // the enclosing query made each binding hold only for the subquery it was read in.
+  c("36 chained recursive tables, each reading the one before in a subquery and widened to real, bind in linear time", null, null,
+    `WITH RECURSIVE ${chain(36, "SELECT count(*) FROM orders o WHERE orders.amount > 0")} SELECT count(*) AS n FROM t36`, rows(["n"], [2])),
+  c("36 chained recursive tables reading the enclosing row bind in linear time", null, null,
+    `WITH RECURSIVE ${chain(36, "SELECT id FROM orders WHERE user_id = u.id")} SELECT u.id AS id, (SELECT count(*) FROM t2) AS a, (SELECT max(x) FROM t36) AS n FROM users u ORDER BY u.id`,
+    rows(["id", "a", "n"], ["u1", 2, 3.5], ["u2", 2, 3.5], ["u3", 2, 3.5], ["u4", 3, 3.5], ["u5", 2, 3.5])),
+  // Each read a column of the one after it, an integer in its first pass and real in the next: with only the last
+  // binding kept, each pass bound the one before again (2^36 binds).
+  c("36 chained recursive tables, each reading a column of the one reading it, bind in linear time", null, null,
+    `WITH RECURSIVE ${askingChain(36)} SELECT count(*) AS n FROM t36`, rows(["n"], [2])),
   c("a column NULL in the first rows takes the type the recursive select gives it, as in SQLite", null, null,
     "WITH RECURSIVE c(x, p) AS (SELECT 1, NULL UNION ALL SELECT x + 1, x FROM c WHERE x < 5) SELECT * FROM c",
     rows(["x", "p"], [1, null], [2, 1], [3, 2], [4, 3], [5, 4])),

@@ -15,6 +15,7 @@ import { StoreError, type ProblemEntry, type SourcePosition } from "../../src/er
 import { aggregateCases } from "./cases-aggregates.js";
 import { alterCases } from "./cases-alter.js";
 import { compoundCases } from "./cases-compound.js";
+import { correlatedCases } from "./cases-correlated.js";
 import { collateCases } from "./cases-collate.js";
 import { derivedCases } from "./cases-derived.js";
 import { dmlCases } from "./cases-dml.js";
@@ -41,7 +42,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...joinKindCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...defaultCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...recursiveCases, ...insertSelectCases, ...windowCases, ...jsonCases, ...dmlCases, ...jsonTableCases, ...collateCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...joinKindCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...defaultCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...correlatedCases, ...recursiveCases, ...insertSelectCases, ...windowCases, ...jsonCases, ...dmlCases, ...jsonTableCases, ...collateCases];
 
 export interface Failure {
   readonly error: string;

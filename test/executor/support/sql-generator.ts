@@ -35,6 +35,10 @@
  * - an IN list of one scalar subquery gets a second value: SQLite reads
  *   `x IN ((SELECT …))` as IN the subquery's rows.
  *
+ * A subquery's table is sometimes a derived table over it (`SELECT *`,
+ * filtered by a term that often reads the enclosing query's row), so
+ * correlated derived tables meet every shape a subquery takes.
+ *
  * Every query is generated from its own seed, so one failing query replays
  * alone.
  */
@@ -377,11 +381,26 @@ class QueryBuilder {
       if (outer.length > 0 && r.chance(0.6)) terms.push(`${r.pick(this.columns([source], "num")).sql} = ${r.pick(outer).sql}`);
       if (r.chance(0.5)) terms.push(this.expr("bool", 1, both).sql);
       const list = write(both);
-      return `(SELECT ${list} FROM ${source.table.name} ${source.alias}${terms.length > 0 ? ` WHERE ${terms.join(" AND ")}` : ""})`;
+      const from = r.chance(0.25) ? this.derived(source, both.slice(1)) : source.table.name;
+      return `(SELECT ${list} FROM ${from} ${source.alias}${terms.length > 0 ? ` WHERE ${terms.join(" AND ")}` : ""})`;
     } finally {
       this.nesting--;
       this.leaves = saved;
     }
+  }
+
+  /**
+   * A derived table standing for `source`'s table in a subquery: its rows
+   * (every column, under their own names) filtered by a term that may read
+   * the sources enclosing the subquery — often an equality, so the derived
+   * table is correlated and made again per enclosing row.
+   */
+  private derived(source: Source, enclosing: readonly Source[]): string {
+    const r = this.r;
+    const inner: Source = { alias: `${source.alias}d`, table: source.table };
+    const outer = this.columns(enclosing, "num");
+    const term = outer.length > 0 && r.chance(0.6) ? `${r.pick(this.columns([inner], "num")).sql} = ${r.pick(outer).sql}` : this.expr("bool", 1, [inner, ...enclosing]).sql;
+    return `(SELECT * FROM ${source.table.name} ${inner.alias} WHERE ${term})`;
   }
 
   /** A scalar subquery of a number: an aggregate of its own rows, or a value of the one row its primary key finds. */
