@@ -15,17 +15,12 @@
 
 import { col, count, eq, exists, gt, subquery } from "../../src/api/expressions.js";
 import type { Expression, Value } from "../../src/commands/types.js";
-import { AS, C, I, c, err, ids, mut, rows, sel, type Case } from "./dsl.js";
+import { AGG, AS, C, EXISTS, I, Q, SUB, c, err, ids, mut, rows, sel, type Case, type Select } from "./dsl.js";
 
 const users = "users";
 const orders = "orders";
 const IDS = ["u1", "u2", "u3", "u4", "u5"];
 
-type Select = Record<string, unknown>;
-const Q = (table: string, columns: "*" | unknown[], extra: Select = {}): Select => ({ kind: "select", table, columns, ...extra });
-const SUB = (select: Select): Expression => ({ type: "subquery", select }) as unknown as Expression;
-const EXISTS = (select: Select): Expression => ({ type: "exists", select }) as unknown as Expression;
-const AGG = (name: string, arg?: string): Expression => ({ type: "aggregate", name, ...(arg === undefined ? {} : { arg: I(arg) }) }) as Expression;
 /** `SELECT <aggregate> AS n FROM (<from>) [AS d]`. */
 const OVER = (from: Select, aggregate: Expression, extra: Select = {}): Select => ({ kind: "select", from, columns: [AS(aggregate, "n")], ...extra });
 

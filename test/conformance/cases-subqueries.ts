@@ -15,19 +15,14 @@
 
 import { and, avg, col, count, eq, exists, gt, lt, max, min, notExists, subquery, sum, type Expr } from "../../src/api/expressions.js";
 import type { Expression, Value } from "../../src/commands/types.js";
-import { AND, AS, B, C, I, L, NOT, access, c, err, ids, misuse, mut, ret, rows, sel, type Case, type Fluent } from "./dsl.js";
+import { AGG, AND, AS, B, C, EXISTS, I, L, NOT, Q, SUB, access, c, err, ids, misuse, mut, ret, rows, sel, type Case, type Fluent, type Select } from "./dsl.js";
 
 const users = "users";
 const orders = "orders";
 const IDS = ["u1", "u2", "u3", "u4", "u5"];
 
-type Select = Record<string, unknown>;
-const Q = (table: string, columns: "*" | unknown[], extra: Select = {}): Select => ({ kind: "select", table, columns, ...extra });
-const SUB = (select: Select): Expression => ({ type: "subquery", select }) as unknown as Expression;
-const EXISTS = (select: Select, not?: true): Expression => ({ type: "exists", select, ...(not ? { not } : {}) }) as unknown as Expression;
 const INQ = (expr: Expression | string, select: Select, not?: true): Expression =>
   ({ type: "in", expr: typeof expr === "string" ? I(expr) : expr, select, ...(not ? { not } : {}) }) as unknown as Expression;
-const AGG = (name: string, arg?: string): Expression => ({ type: "aggregate", name, ...(arg === undefined ? {} : { arg: I(arg) }) }) as Expression;
 
 /** `SELECT id, <expr> AS v FROM users ORDER BY id`, expecting one value per user. */
 function per(name: string, fluent: ((t: Parameters<Fluent>[0]) => Expr) | null, json: Expression, sql: string, values: readonly Value[]): Case {

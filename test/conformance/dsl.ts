@@ -117,6 +117,13 @@ export const FN = (name: string, ...args: Arg[]): Expression => ({ type: "functi
 /** A select list item: an expression and its result name. */
 export const AS = (expr: Expression, as: string) => ({ expr, as });
 
+/** Subquery cases' nested selects, written as loose wire objects (their fields vary case by case). */
+export type Select = Record<string, unknown>;
+export const Q = (table: string, columns: "*" | unknown[], extra: Select = {}): Select => ({ kind: "select", table, columns, ...extra });
+export const SUB = (select: Select): Expression => ({ type: "subquery", select }) as unknown as Expression;
+export const EXISTS = (select: Select, not?: true): Expression => ({ type: "exists", select, ...(not ? { not } : {}) }) as unknown as Expression;
+export const AGG = (name: string, arg?: string): Expression => ({ type: "aggregate", name, ...(arg === undefined ? {} : { arg: I(arg) }) }) as Expression;
+
 export const sel = (table: string, columns: "*" | SelectColumn[], extra: Record<string, unknown> = {}): Command =>
   ({ kind: "select", table, columns, ...extra }) as Command;
 export const ins = (table: string, ...rows: Record<string, Value>[]): Command => ({ kind: "insert", table, rows });
