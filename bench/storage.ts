@@ -233,7 +233,7 @@ const insertLine = () => `0123abcd {"seq":1234567,"changes":[{"kind":"insert","t
  * journal reset (a new journal of 64 KB, renamed, the directory fsynced).
  */
 async function checkpointTraffic(dir: string, bytes: number, stop: () => boolean): Promise<number> {
-  const chunk = Buffer.alloc(LIVE.chunkBytes, 0x61);
+  const chunk = Buffer.alloc(LIVE.busyChunkBytes, 0x61);
   const syncDir = async () => {
     const handle = await fsp.open(dir, "r");
     await handle.sync();

@@ -114,6 +114,9 @@ class Aborted extends StorageError {
   }
 }
 
+/** A checkpoint writes in small chunks while an append came within this long (they wait behind each chunk on the disk). */
+const BUSY_MS = 1_000;
+
 /** How often a load starts over because the document changed while it read. */
 const LOAD_ATTEMPTS = 5;
 
@@ -571,7 +574,10 @@ export class JournaledFile implements Persistence {
     if (snapshot === undefined) return 0;
     const through = run.through!;
     try {
-      const temp = await writeTemp(this.fs, this.target, (file) => writeInSlices(this.closing ? new StoreWriter(false) : this.writer, snapshot.tables, this.closing ? CLOSING : LIVE, file), {
+      const temp = await writeTemp(this.fs, this.target, (file) => {
+          const sink = { write: (data: Uint8Array, position: number) => file.write(data, position), busy: () => journal.appendedWithin(BUSY_MS) };
+          return writeInSlices(this.closing ? new StoreWriter(false) : this.writer, snapshot.tables, this.closing ? CLOSING : LIVE, sink);
+        }, {
         mode: this.known?.mode,
         durableWrites: true,
       }).catch((error: unknown) => {

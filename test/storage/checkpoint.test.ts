@@ -57,6 +57,25 @@ test("while a checkpoint writes the document, writes are acknowledged and reads 
   assert.equal(await documentIds(), ["1", "2", "3", "4", "5", "6", "7", "8"], "close folded the rest");
 });
 
+test("a checkpoint writes its document in small chunks while the database's appends come in, and in large ones when none came for a second", async () => {
+  await seed(dir, "shop", [usersTable, { kind: "insert", table: "users", rows: Array.from({ length: 8000 }, (_, i) => ({ id: `u${i}`, name: "n".repeat(60) })) }]);
+  const fs = await InstrumentedFs.over(dir);
+  const data = await DataDirectory.open(dir, { fs, checkpoints: QUIET });
+  const chunks = () => fs.writes.filter((w) => w.name.startsWith(".shop.store.tmp-") && w.position !== 0).map((w) => w.bytes);
+  await data.execute("shop", insert("busy"));
+  await data.execute("shop", { kind: "checkpoint" });
+  const busy = chunks();
+  assert.ok(busy.length > 20 && Math.max(...busy) <= 16 * 1024, `16 KB chunks at most right after an append: ${busy.length} of up to ${Math.max(...busy)}`);
+  fs.writes.length = 0;
+  await data.execute("shop", insert("quiet"));
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  await data.execute("shop", { kind: "checkpoint" });
+  const quiet = chunks();
+  assert.ok(Math.max(...quiet) > 64 * 1024 && quiet.length < 10, `large chunks after a quiet second: ${quiet.length} of up to ${Math.max(...quiet)}`);
+  assert.equal((await documentIds()).length, 8002);
+  await data.close();
+});
+
 test("a checkpoint that fails changes nothing, answers the storage error, reports an event and is retried later", async () => {
   await seed(dir, "shop", [usersTable, threeUsers]);
   const fs = await InstrumentedFs.over(dir);

@@ -148,11 +148,32 @@ test("written in slices (remembering lines or not), the document is the same byt
         written += data.length;
       },
     };
-    const document = await writeInSlices(new StoreWriter(remember), tables, { budgetMs: 1, chunkBytes: 64 * 1024 }, sink);
+    const document = await writeInSlices(new StoreWriter(remember), tables, { budgetMs: 1, chunkBytes: 64 * 1024, busyChunkBytes: 64 * 1024 }, sink);
     assert.is(document.bytes, whole.length);
     assert.is(written, whole.length, "every byte written once");
     assert.ok(bytes.equals(whole), `remember ${remember}`);
     assert.is(document.identity, identityOfSealed(whole));
+  }
+});
+
+test("written in slices, chunks are the busy size while the sink is busy and the full size while it is not, the bytes the same", async () => {
+  const many: TableSnapshot = tableSnapshot(userSchema, Array.from({ length: 30_000 }, (_, i) => [String(i), `name ${i}`]));
+  const whole = new StoreWriter().write([many]);
+  for (const busy of [true, false]) {
+    const bytes = Buffer.alloc(whole.length);
+    const sizes: number[] = [];
+    const sink = {
+      write: async (data: Uint8Array, position: number) => {
+        bytes.set(data, position);
+        if (position > 0) sizes.push(data.length);
+      },
+      busy: () => busy,
+    };
+    await writeInSlices(new StoreWriter(), [many], { budgetMs: 1, chunkBytes: 256 * 1024, busyChunkBytes: 16 * 1024 }, sink);
+    assert.ok(bytes.equals(whole), `busy ${busy}`);
+    const largest = Math.max(...sizes);
+    if (busy) assert.ok(largest <= 16 * 1024, `busy chunks of at most 16 KB, got ${largest}`);
+    else assert.ok(largest > 128 * 1024 && largest <= 256 * 1024, `quiet chunks up to 256 KB, got ${largest}`);
   }
 });
 

@@ -72,6 +72,8 @@ function placed(before: Buffer | undefined, data: Uint8Array, position: number |
 
 export class InstrumentedFs implements FileSystem {
   readonly log: string[] = [];
+  /** Every write to a created file: its name, where and how many bytes. */
+  readonly writes: { readonly name: string; readonly position: number | undefined; readonly bytes: number }[] = [];
   private faults: Fault[] = [];
   private holds: { op: Op; match: (name: string) => boolean; until: Promise<void>; arrive: () => void }[] = [];
   private cut: { op: Op; when: "before" | "after" | "torn"; match: (name: string) => boolean; nth: number } | undefined;
@@ -220,6 +222,7 @@ export class InstrumentedFs implements FileSystem {
     return {
       async write(data, position) {
         await self.call("write", name);
+        self.writes.push({ name, position, bytes: data.length });
         await real.write(data, position);
         const after = placed(self.written.get(id), data, position);
         self.written.set(id, after);
