@@ -444,7 +444,9 @@ class QueryBuilder {
       const g = this.expr("num", depth, scope);
       if (g.kind !== "mixed") return g;
     }
-    return this.leaf("num", scope);
+    // A leaf may be an aggregate of a mixed number (`min(ifnull(a.age, 0.25))`): then a literal.
+    const leaf = this.leaf("num", scope);
+    return leaf.kind === "mixed" ? this.literal("num") : leaf;
   }
 
   number(depth: number, scope: readonly Source[]): Gen {
@@ -555,9 +557,9 @@ class QueryBuilder {
         // only a quarter (digits beyond 15 differ: SQLite's conversion is approximate, storedb's shortest exact).
         const n = this.pure(d, scope);
         if (n.exact === true) return { sql: `CAST(${n.sql} AS TEXT)`, family: "text" };
-        // A leaf may be an aggregate (avg is no quarter): then a literal.
+        // A leaf may be an aggregate (avg is no quarter, min of a mixed number is mixed): then a literal.
         const leaf = this.leaf("num", scope);
-        return { sql: `CAST(${(leaf.exact === true ? leaf : this.literal("num")).sql} AS TEXT)`, family: "text" };
+        return { sql: `CAST(${(leaf.exact === true && leaf.kind !== "mixed" ? leaf : this.literal("num")).sql} AS TEXT)`, family: "text" };
       }
       default: {
         const o = t();
