@@ -281,8 +281,9 @@ function bindUpdateJoin(cmd: UpdateCommand, from: SourceItem, catalog: Catalog, 
 
 export function bindDelete(cmd: DeleteCommand, catalog: Catalog, context: BindContext): Plan {
   const table = requireTable(catalog, cmd.table);
-  const binder = new ExprBinder(tableScope(table, false), context);
-  const where = binder.boolean(cmd.where, 0, "WHERE");
-  const returning = bindReturning(table, cmd.returning, binder);
+  // Aliased, WHERE names the table as an update's WHERE does; RETURNING by its name, as in SQLite.
+  const scope = cmd.as === undefined ? tableScope(table, false) : new Scope([{ table, name: cmd.as, index: 0, alias: checkName(cmd.as, "alias") }]);
+  const where = new ExprBinder(scope, context).boolean(cmd.where, 0, "WHERE");
+  const returning = bindReturning(table, cmd.returning, new ExprBinder(tableScope(table, false), context));
   return { statement: { kind: "delete", table: table.name, access: { kind: "scan" }, where, ...returning }, params: context.params.list() };
 }

@@ -483,7 +483,7 @@ class ShapeWriter {
 
   delete(cmd: DeleteCommand): boolean {
     this.tag(Tag.Delete);
-    return this.name(cmd.table) && this.expr(cmd.where, 0) && this.returning(cmd.returning);
+    return this.name(cmd.table) && this.optionalName(cmd.as) && this.expr(cmd.where, 0) && this.returning(cmd.returning);
   }
 
   private returning(returning: Returning | undefined): boolean {

@@ -50,6 +50,7 @@ test("commands differing only in literal values of one type share a shape", () =
     [where(EQ(L(1), L(2))), where(EQ(L(-3), L(0)))],
     [{ kind: "update", table: "t", set: { a: 1, b: "x" }, where: L(true) }, { kind: "update", table: "t", set: { a: 9, b: "" }, where: L(false) }],
     [{ kind: "delete", table: "t", where: EQ(I("id"), L(null)) }, { kind: "delete", table: "t", where: EQ(I("id"), L(null)) }],
+    [{ kind: "delete", table: "t", as: "x", where: EQ(I("x.id"), L(1)) }, { kind: "delete", table: "t", as: "x", where: EQ(I("x.id"), L(7)) }],
     // UPDATE … FROM: its joins' and set's literals are slots too.
     [
       { kind: "update", table: "t", as: "a", from: { table: "u" }, joins: [{ type: "inner", table: "v", on: EQ(I("v.x"), L(1)) }], set: { a: 1 }, where: EQ(I("u.id"), L("k")) },
@@ -104,6 +105,8 @@ test("shapes that bind differently never share tokens, whatever their names hold
     [{ kind: "update", table: "t", set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }],
     [{ kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", from: { table: "u", as: "u" }, set: { a: 1 }, where: L(true) }],
     [{ kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", as: "u", set: { a: 1 }, where: L(true) }],
+    [{ kind: "delete", table: "t", where: L(true) }, { kind: "delete", table: "t", as: "t", where: L(true) }],
+    [{ kind: "delete", table: "t", as: "x", where: L(true) }, { kind: "delete", table: "t", as: "y", where: L(true) }],
     [{ kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", from: { table: "u" }, joins: [{ type: "cross", table: "v" }], set: { a: 1 }, where: L(true) }],
     [where(INSEL(I("a"), sub())), where({ type: "in", expr: I("a"), values: [L(1)] })],
     [where(INSEL(I("a"), sub())), where(INSEL(I("a"), sub(), true))],
