@@ -62,7 +62,7 @@ import type {
   WindowSpec,
 } from "../commands/types.js";
 import { MAX_DEPTH } from "./bind-expr.js";
-import { FUNCTIONS, functionNamed } from "./functions.js";
+import { FUNCTIONS, constantArgOf, functionNamed } from "./functions.js";
 import type { Count, ParamUse, Plan } from "./plan.js";
 
 export type ParameterizableCommand = SelectCommand | InsertCommand | UpdateCommand | DeleteCommand;
@@ -289,6 +289,7 @@ class ShapeWriter {
       case "function":
         this.tag(Tag.Function);
         if (!this.name(e.name)) return false;
+        if (constantArgOf(e.name) !== undefined) return this.constantArg(e.args, constantArgOf(e.name)!, depth + 1);
         if (!keepsTextArgs(e)) return this.list(e.args, depth + 1);
         if (!Array.isArray(e.args)) return false;
         for (const arg of e.args) {
@@ -363,6 +364,20 @@ class ShapeWriter {
   private list(items: readonly Expression[], depth: number): boolean {
     if (!Array.isArray(items)) return false;
     for (const item of items) if (!this.expr(item, depth)) return false;
+    this.tag(Tag.End);
+    return true;
+  }
+
+  /** A call's arguments, the one at `at` (likelihood's p, which bind checks as written) with its literals in the shape. */
+  private constantArg(args: readonly Expression[], at: number, depth: number): boolean {
+    if (!Array.isArray(args)) return false;
+    for (const [i, arg] of args.entries()) {
+      const outer = this.inline;
+      this.inline = outer || i === at;
+      const ok = this.expr(arg, depth);
+      this.inline = outer;
+      if (!ok) return false;
+    }
     this.tag(Tag.End);
     return true;
   }
@@ -684,8 +699,18 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
         const otherwise = e.else === undefined ? undefined : expr(e.else);
         return { ...e, ...(operand === undefined ? {} : { operand }), when, ...(otherwise === undefined ? {} : { else: otherwise }) };
       }
-      case "function":
-        return { ...e, args: keepsTextArgs(e) ? e.args.map((a) => (isTextLiteral(a) ? a : expr(a))) : e.args.map(expr) };
+      case "function": {
+        const constant = constantArgOf(e.name);
+        if (constant === undefined) return { ...e, args: keepsTextArgs(e) ? e.args.map((a) => (isTextLiteral(a) ? a : expr(a))) : e.args.map(expr) };
+        const args = e.args.map((a, i) => {
+          const saved = inline;
+          inline ||= i === constant;
+          const arg = expr(a);
+          inline = saved;
+          return arg;
+        });
+        return { ...e, args };
+      }
       case "aggregate":
         return { ...e, ...(e.arg === undefined ? {} : { arg: expr(e.arg) }), ...(e.value === undefined ? {} : { value: expr(e.value) }) };
       case "window": {

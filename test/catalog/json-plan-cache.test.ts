@@ -59,6 +59,8 @@ function hitMatchesMiss(fresh: () => Engine, warm: Command, probe: Command): str
   return miss.outcome;
 }
 
+const LIKELIHOOD = (x: Expression, p: Expression): Expression => ({ type: "function", name: "likelihood", args: [x, p] });
+
 const STRINGS = ["u2", "Paris", "new", "", "zz"];
 const INTEGERS = [17, 100, 0, -1];
 const REALS = [2.5, -0.25, 1e3 + 0.5];
@@ -76,6 +78,10 @@ function vary(node: unknown, k: number, inSet = false): unknown {
   // unixepoch's texts ('subsec' or not) decide its type: they are its shape, not values.
   if (o.type === "function" && String(o.name).toLowerCase() === "unixepoch") {
     return { ...o, args: (o.args as Record<string, unknown>[]).map((a) => (a.type === "literal" && typeof a.value === "string" ? a : vary(a, k))) };
+  }
+  // likelihood's p is checked as written: shape too.
+  if (o.type === "function" && String(o.name).toLowerCase() === "likelihood" && Array.isArray(o.args)) {
+    return { ...o, args: (o.args as unknown[]).map((a, i) => (i === 1 ? a : vary(a, k))) };
   }
   // Column numbers, and with GROUP BY or DISTINCT the literals bind matches across clauses, are the query's shape, not values: they stay.
   const order = (items: unknown): unknown => (items as Record<string, Record<string, unknown> | undefined>[]).map((item) => (item.expr?.type === "literal" ? item : vary(item, k)));
@@ -198,6 +204,11 @@ const EDGES: [string, Command, Command, string?][] = [
   ["upsert, then do nothing", addUsers([{ id: "u1", name: "N" }], upsert({ name: "A" })), addUsers([{ id: "u2", name: "M" }], { onConflict: { action: "nothing" } })],
   ["insert, then a select of the rows", addUsers([{ id: "n1", name: "N" }]), { kind: "insert", table: "users", select: users(C("=", I("id"), L("u1")), { columns: [{ expr: L("n9"), as: "id" }, "name"] }) } as Command],
   ["delete by a range", { kind: "delete", table: "orders", where: C(">", I("amount"), L(200)) }, { kind: "delete", table: "orders", where: C(">", I("amount"), L(50.5)) }],
+  // likelihood's p is checked as written: shape, never a slot, so a plan cached for 0.5 never answers for 1.5.
+  ["likelihood, another p", users(LIKELIHOOD(C(">", I("age"), L(18)), L(0.5))), users(LIKELIHOOD(C(">", I("age"), L(30)), L(0.25)))],
+  ["likelihood, then p out of range", users(LIKELIHOOD(C(">", I("age"), L(18)), L(0.5))), users(LIKELIHOOD(C(">", I("age"), L(18)), L(1.5))), "invalid_request"],
+  ["likelihood, then p an integer", users(LIKELIHOOD(C(">", I("age"), L(18)), L(0.5))), users(LIKELIHOOD(C(">", I("age"), L(18)), L(1))), "invalid_request"],
+  ["likelihood of a whole real, then of an integer", users(LIKELIHOOD(L(true), { type: "cast", expr: L(1), as: "real" })), users(LIKELIHOOD(L(true), L(1))), "invalid_request"],
 ];
 
 for (const [name, warm, probe, code] of EDGES) {

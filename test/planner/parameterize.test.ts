@@ -15,6 +15,7 @@ import type { Plan, SelectPlan } from "../../src/planner/plan.js";
 const I = (name: string): Expression => ({ type: "identifier", name });
 const L = (value: Value): Expression => ({ type: "literal", value });
 const EQ = (left: Expression, right: Expression): Expression => ({ type: "comparison", op: "=", left, right });
+const LIKELIHOOD = (x: Expression, p: Expression): Expression => ({ type: "function", name: "likelihood", args: [x, p] });
 const AND = (...operands: Expression[]): Expression => ({ type: "and", operands });
 const OR = (...operands: Expression[]): Expression => ({ type: "or", operands });
 const DIV = (left: Expression, right: Expression): Expression => ({ type: "binary", op: "/", left, right });
@@ -51,6 +52,7 @@ test("commands differing only in literal values of one type share a shape", () =
     [{ kind: "update", table: "t", set: { a: 1, b: "x" }, where: L(true) }, { kind: "update", table: "t", set: { a: 9, b: "" }, where: L(false) }],
     [{ kind: "delete", table: "t", where: EQ(I("id"), L(null)) }, { kind: "delete", table: "t", where: EQ(I("id"), L(null)) }],
     [{ kind: "delete", table: "t", as: "x", where: EQ(I("x.id"), L(1)) }, { kind: "delete", table: "t", as: "x", where: EQ(I("x.id"), L(7)) }],
+    [where(LIKELIHOOD(EQ(I("a"), L(1)), L(0.5))), where(LIKELIHOOD(EQ(I("a"), L(2)), L(0.5)))], // x's literals are slots
     // UPDATE … FROM: its joins' and set's literals are slots too.
     [
       { kind: "update", table: "t", as: "a", from: { table: "u" }, joins: [{ type: "inner", table: "v", on: EQ(I("v.x"), L(1)) }], set: { a: 1 }, where: EQ(I("u.id"), L("k")) },
@@ -107,6 +109,9 @@ test("shapes that bind differently never share tokens, whatever their names hold
     [{ kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", as: "u", set: { a: 1 }, where: L(true) }],
     [{ kind: "delete", table: "t", where: L(true) }, { kind: "delete", table: "t", as: "t", where: L(true) }],
     [{ kind: "delete", table: "t", as: "x", where: L(true) }, { kind: "delete", table: "t", as: "y", where: L(true) }],
+    // likelihood's p is checked as written: shape, a cast of a literal too.
+    [where(LIKELIHOOD(I("a"), L(0.5))), where(LIKELIHOOD(I("a"), L(0.75)))],
+    [where(LIKELIHOOD(I("a"), { type: "cast", expr: L(1), as: "real" })), where(LIKELIHOOD(I("a"), { type: "cast", expr: L(0), as: "real" }))],
     [{ kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", from: { table: "u" }, joins: [{ type: "cross", table: "v" }], set: { a: 1 }, where: L(true) }],
     [where(INSEL(I("a"), sub())), where({ type: "in", expr: I("a"), values: [L(1)] })],
     [where(INSEL(I("a"), sub())), where(INSEL(I("a"), sub(), true))],
