@@ -61,6 +61,7 @@ function hitMatchesMiss(fresh: () => Engine, warm: Command, probe: Command): str
 
 const LIKELIHOOD = (x: Expression, p: Expression): Expression => ({ type: "function", name: "likelihood", args: [x, p] });
 
+const HINTS = new Set(["likely", "unlikely", "likelihood"]);
 const STRINGS = ["u2", "Paris", "new", "", "zz"];
 const INTEGERS = [17, 100, 0, -1];
 const REALS = [2.5, -0.25, 1e3 + 0.5];
@@ -75,9 +76,11 @@ function vary(node: unknown, k: number, inSet = false): unknown {
   if (typeof node !== "object" || node === null) return node;
   const o = node as Record<string, unknown>;
   if (o.type === "literal") return { ...o, value: other(o.value) };
-  // unixepoch's texts ('subsec' or not) decide its type: they are its shape, not values.
+  // unixepoch's texts ('subsec' or not), bare or inside hints, decide its type: they are its shape, not values.
   if (o.type === "function" && String(o.name).toLowerCase() === "unixepoch") {
-    return { ...o, args: (o.args as Record<string, unknown>[]).map((a) => (a.type === "literal" && typeof a.value === "string" ? a : vary(a, k))) };
+    const text = (a: Record<string, unknown>): boolean =>
+      a.type === "literal" ? typeof a.value === "string" : a.type === "function" && HINTS.has(String(a.name).toLowerCase()) && text((a.args as Record<string, unknown>[])[0]!);
+    return { ...o, args: (o.args as Record<string, unknown>[]).map((a) => (text(a) ? a : vary(a, k))) };
   }
   // likelihood's p is checked as written: shape too.
   if (o.type === "function" && String(o.name).toLowerCase() === "likelihood" && Array.isArray(o.args)) {
@@ -218,6 +221,27 @@ for (const [name, warm, probe, code] of EDGES) {
     else assert.is(JSON.parse(outcome).code, code, outcome);
   });
 }
+
+test("a text inside likely, unlikely or likelihood types unixepoch as a bare one does: JSON answers as SQL, cached or not", () => {
+  const F = (name: string, ...args: Expression[]): Expression => ({ type: "function", name, args });
+  const typed = (arg: Expression): Command => ({ kind: "select", columns: [{ expr: F("typeof", F("unixepoch", L("2020-01-01"), arg)), as: "t" }] });
+  const e = fixtureEngine();
+  const answer = (command: Command): string => JSON.stringify(e.execute(command).result);
+  const hinted: [string, (text: string) => Expression][] = [
+    ["likely('%')", (text) => F("likely", L(text))],
+    ["unlikely('%')", (text) => F("unlikely", L(text))],
+    ["likelihood('%', 0.5)", (text) => LIKELIHOOD(L(text), L(0.5))],
+    ["likely(unlikely('%'))", (text) => F("likely", F("unlikely", L(text)))],
+  ];
+  for (const [sql, json] of hinted) {
+    // Another text first: its plan must not answer for 'subsec'.
+    for (const text of ["+1 day", "subsec"]) {
+      const expected = answer({ kind: "sql", sql: `SELECT typeof(unixepoch('2020-01-01', ${sql.replace("%", text)})) AS t`, params: [] });
+      assert.is(answer(typed(json(text))), expected, `${sql} with '${text}'`);
+    }
+  }
+  assert.match(answer(typed(F("likely", L("subsec")))), /"real"/);
+});
 
 test("a parameter slot in a JSON command still needs values, cached shape or not", () => {
   const e = fixtureEngine();

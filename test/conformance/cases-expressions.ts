@@ -237,6 +237,10 @@ export const expressionCases: readonly Case[] = [
   where("likelihood with p 1.0 (a cast of 1 in JSON, as SQL's 1.0 lowers)", likelihood(gt("age", 30), 1), FN("likelihood", C(">", "age", 30), CAST(1, "real")), "likelihood(age > 30, 1.0)", ids("u1", "u4")),
   where("likelihood with p 0.0", likelihood(isNull("age"), 0), FN("likelihood", { type: "is-null", expr: I("age") }, CAST(0, "real")), "likelihood(age IS NULL, 0.0)", ids("u3")),
   one("likelihood of NULL is NULL", FN("likelihood", L(null), 0.5), "likelihood(NULL, .5)", null),
+  // The hints are their argument: a 'subsec' inside one still makes unixepoch real (the JSON plan cache keeps it, as bare).
+  one("unixepoch with likely('subsec') is real", FN("typeof", FN("unixepoch", L("2000-01-01"), FN("likely", L("subsec")))), "typeof(unixepoch('2000-01-01', likely('subsec')))", "real"),
+  one("unixepoch with unlikely(likelihood('subsec', 0.5)) divides as a real", B("/", FN("unixepoch", L("2000-01-01"), FN("unlikely", FN("likelihood", L("subsec"), 0.5))), 7),
+    "unixepoch('2000-01-01', unlikely(likelihood('subsec', 0.5))) / 7", 946684800 / 7),
   fails("likelihood's p an integer: SQLite refuses 1, wants 1.0", fn("likelihood", "age", 1), FN("likelihood", "age", 1), "likelihood(age, 1)", misuse),
   fails("likelihood's p above 1.0", likelihood("age", 1.5), FN("likelihood", "age", 1.5), "likelihood(age, 1.5)", misuse),
   fails("likelihood's p below 0.0", likelihood("age", -0.5), FN("likelihood", "age", -0.5), "likelihood(age, -0.5)", misuse),

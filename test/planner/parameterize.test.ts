@@ -16,6 +16,8 @@ const I = (name: string): Expression => ({ type: "identifier", name });
 const L = (value: Value): Expression => ({ type: "literal", value });
 const EQ = (left: Expression, right: Expression): Expression => ({ type: "comparison", op: "=", left, right });
 const LIKELIHOOD = (x: Expression, p: Expression): Expression => ({ type: "function", name: "likelihood", args: [x, p] });
+const HINT = (name: "likely" | "unlikely", x: Expression): Expression => ({ type: "function", name, args: [x] });
+const UNIXEPOCH = (modifier: Expression): Expression => ({ type: "function", name: "unixepoch", args: [L("2020-01-01"), modifier] });
 const AND = (...operands: Expression[]): Expression => ({ type: "and", operands });
 const OR = (...operands: Expression[]): Expression => ({ type: "or", operands });
 const DIV = (left: Expression, right: Expression): Expression => ({ type: "binary", op: "/", left, right });
@@ -112,6 +114,9 @@ test("shapes that bind differently never share tokens, whatever their names hold
     // likelihood's p is checked as written: shape, a cast of a literal too.
     [where(LIKELIHOOD(I("a"), L(0.5))), where(LIKELIHOOD(I("a"), L(0.75)))],
     [where(LIKELIHOOD(I("a"), { type: "cast", expr: L(1), as: "real" })), where(LIKELIHOOD(I("a"), { type: "cast", expr: L(0), as: "real" }))],
+    // unixepoch's texts type it ('subsec' makes it real), through the hints too, which bind as their argument.
+    [where(EQ(I("a"), UNIXEPOCH(HINT("likely", L("subsec"))))), where(EQ(I("a"), UNIXEPOCH(HINT("likely", L("utc")))))],
+    [where(EQ(I("a"), UNIXEPOCH(LIKELIHOOD(HINT("unlikely", L("subsec")), L(0.5))))), where(EQ(I("a"), UNIXEPOCH(LIKELIHOOD(HINT("unlikely", L("utc")), L(0.5)))))],
     [{ kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", from: { table: "u" }, joins: [{ type: "cross", table: "v" }], set: { a: 1 }, where: L(true) }],
     [where(INSEL(I("a"), sub())), where({ type: "in", expr: I("a"), values: [L(1)] })],
     [where(INSEL(I("a"), sub())), where(INSEL(I("a"), sub(), true))],
