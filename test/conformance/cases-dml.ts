@@ -186,7 +186,7 @@ export const dmlCases: readonly Case[] = [
     ],
     txr(mut("create-table", "solo", 0), mut("insert", "solo", 1), counted("solo", { inserted: 0, replaced: 1 }, ["k", "v"], [1, "d"]), counted("solo", { inserted: 0, updated: 0, ignored: 1 }, ["k"]))),
 
-  // ---- A table alias on UPDATE and DELETE (SQLite's answers)
+  // ---- A table alias on UPDATE and DELETE (SQLite's answers, but where a case names storedb's own rule)
   c("UPDATE t AS x: WHERE names the table by its alias",
     (t) => t("orders").update({ status: "held" }).as("o").where(eq("o.id", 3)).returning("id", "status"),
     upd("orders", { as: "o", set: { status: "held" }, where: C("=", "o.id", 3), returning: ["id", "status"] }),
@@ -210,9 +210,17 @@ export const dmlCases: readonly Case[] = [
   c("DELETE with an alias cascades as any delete",
     (t) => t("teams").delete().as("x").where(eq("x.id", 1)),
     { kind: "delete", table: "teams", as: "x", where: C("=", "x.id", 1) },
-    "DELETE FROM teams x WHERE x.id = 1",
+    "DELETE FROM teams AS x WHERE x.id = 1",
     mut("delete", "teams", 1),
     [[sel("members", ["id"]), rows(["id"], [12])], [sel("badges", ["id"]), rows(["id"], [102])]]),
+  c("an alias without AS, as after a select's FROM (storedb's rule; SQLite's grammar requires AS)",
+    null, null,
+    "DELETE FROM orders o WHERE o.amount < 50 RETURNING id",
+    ret("delete", "orders", 2, ["id"], [2], [5])),
+  c("UPDATE's alias without AS too (storedb's rule; SQLite's grammar requires AS)",
+    null, null,
+    "UPDATE orders o SET status = 'held' WHERE o.id = 3 RETURNING id, status",
+    ret("update", "orders", 1, ["id", "status"], [3, "held"])),
   c("RETURNING does not read the alias (SQLite: no such column)",
     (t) => t("orders").delete().as("o").where(eq("o.id", 1)).returning("o.id"),
     { kind: "delete", table: "orders", as: "o", where: C("=", "o.id", 1), returning: ["o.id"] },
