@@ -454,6 +454,8 @@ export const trim = (x: Operand, characters?: Operand): Expr => (characters === 
 export const ltrim = (x: Operand, characters?: Operand): Expr => (characters === undefined ? fn("ltrim", x) : fn("ltrim", x, characters));
 export const rtrim = (x: Operand, characters?: Operand): Expr => (characters === undefined ? fn("rtrim", x) : fn("rtrim", x, characters));
 export const substr = (x: Operand, start: Operand, count?: Operand): Expr => (count === undefined ? fn("substr", x, start) : fn("substr", x, start, count));
+/** `octet_length(t)`: the bytes of `t`'s UTF-8 form (`length` counts characters). */
+export const octetLength = (x: Operand): Expr => fn("octet_length", x);
 export const replace = (x: Operand, from: Operand, to: Operand): Expr => fn("replace", x, from, to);
 export const instr = (x: Operand, part: Operand): Expr => fn("instr", x, part);
 export const abs = (x: Operand): Expr => fn("abs", x);
@@ -465,6 +467,17 @@ export const nullif = (x: Operand, other: Operand): Expr => fn("nullif", x, othe
 /** `iif(condition, then, otherwise?)`: CASE WHEN condition THEN then ELSE otherwise END (only the branch taken is evaluated). */
 export const iif = (condition: Expression, then: Operand, otherwise?: Operand): Expr =>
   otherwise === undefined ? fn("iif", condition, then) : fn("iif", condition, then, otherwise);
+/** `likely(x)`: x (SQLite's planner hint that it is usually true; storedb's planner takes no hint). */
+export const likely = (x: Operand): Expr => fn("likely", x);
+/** `unlikely(x)`: x (the hint that it is usually false). */
+export const unlikely = (x: Operand): Expr => fn("unlikely", x);
+/**
+ * `likelihood(x, p)`: x (the hint that it is true with probability p). p is
+ * a real constant between 0.0 and 1.0, as SQLite requires; a whole one (0,
+ * 1) is sent as the real it is, as SQL's `1.0`.
+ */
+export const likelihood = (x: Operand, p: number): Expr =>
+  fluent({ type: "function", name: "likelihood", args: [toLeft(x), Number.isInteger(p) ? { type: "cast", expr: { type: "literal", value: p }, as: "real" } : { type: "literal", value: p }] });
 /** `typeof(x)`: 'integer', 'real', 'text', 'boolean' or 'null' (`typeof` is a JavaScript keyword, hence the name). */
 export const typeOf = (x: Operand): Expr => fn("typeof", x);
 export const sign = (x: Operand): Expr => fn("sign", x);

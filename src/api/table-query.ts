@@ -107,9 +107,13 @@ export class TableQuery<R extends Row = Row> {
     return this.#with(columns.length === 0 ? { columns: undefined } : { columns }, ["select"], "select");
   }
 
-  /** An alias for the table, so it can join itself: `db.table("people").as("p")`; qualified names then use it (after `.update()`, the updated table's). */
+  /**
+   * An alias for the table, so it can join itself: `db.table("people").as("p")`;
+   * qualified names then use it (after `.update()` or `.delete()`, the
+   * written table's: `.delete().as("o").where(…)`, a subquery reading `o.id`).
+   */
   as(alias: string): TableQuery<R> {
-    return this.#with({ alias }, ["select", "update"], "as");
+    return this.#with({ alias }, ["select", "update", "delete"], "as");
   }
 
   /**
@@ -392,7 +396,7 @@ export class TableQuery<R extends Row = Row> {
           ...returningOf(state),
         };
       case "delete":
-        return { kind: "delete", table, where: targetOf(state, where), ...returningOf(state) };
+        return { kind: "delete", table, ...(state.alias === undefined ? {} : { as: state.alias }), where: targetOf(state, where), ...returningOf(state) };
       default:
         return assertNever(state.kind, "query kind");
     }

@@ -15,7 +15,7 @@ import { ConstraintError, ValidationError, type ProblemEntry } from "../errors.j
 import { matchRows, type FindUpdateRows, type PreparedMatch } from "../executor/index.js";
 import type { InsertPlan, UpdatePlan } from "../planner/plan.js";
 import type { Change } from "./types.js";
-import { ChildFinder, linksFrom, linksTo, shareParentKey } from "./foreign-keys.js";
+import { ChildFinder, linksFrom, linksTo, shareParentKey, type ForeignKeyLink } from "./foreign-keys.js";
 import { keyOfRow } from "./key-index.js";
 import type { Table } from "./table.js";
 
@@ -175,21 +175,82 @@ export function applyUpdate(tables: Tables, table: Table, plan: UpdatePlan, find
 export function applyDelete(tables: Tables, table: Table, match: PreparedMatch, params: readonly Value[]): Written {
   const matched = matchRows(match, table, params);
   const finder = new ChildFinder();
-  const doomed = cascade(tables, table, matched, finder);
+  const { rows: doomed, own } = cascade(tables, table, matched, finder);
   throwConstraints(table, "Delete from", restricted(tables, doomed, finder));
-  const deleted = matched.map((row) => table.values(row));
+  const deleted = own.map((row) => table.values(row));
   return { changes: removeDoomed(doomed), rows: deleted };
 }
 
-/** The rows a delete of `rows` from `table` takes: those, and the rows `on_delete: cascade` links reach from them, by table. */
-export function cascade(tables: Tables, table: Table, rows: readonly number[], finder: ChildFinder): Map<Table, Set<number>> {
-  const doomed = new Map<Table, Set<number>>([[table, new Set(rows)]]);
+/** What a delete takes. */
+export interface Doomed {
+  /** The rows it removes, by table: those asked for, and the rows `on_delete: cascade` links reach from them. */
+  readonly rows: Map<Table, Set<number>>;
+  /**
+   * The rows asked for that it deletes itself, in order: not one an earlier
+   * row's cascade took first. SQLite deletes the matched rows one by one
+   * and skips a row already gone, neither counting nor returning it.
+   */
+  readonly own: readonly number[];
+}
+
+/** The delete of `rows` from `table`, in their order, with its cascades. */
+export function cascade(tables: Tables, table: Table, rows: readonly number[], finder: ChildFinder): Doomed {
+  const links = cascadeLinks(tables);
+  const taken = new Set<number>();
+  const doomed = new Map<Table, Set<number>>([[table, taken]]);
+  if (!returnsTo(links, table)) {
+    // No cascade comes back to the table: every row asked for is its own delete, and one walk takes them all.
+    for (const row of rows) taken.add(row);
+    spread(doomed, links, table, rows, finder);
+    return { rows: doomed, own: rows };
+  }
+  const own: number[] = [];
+  for (const row of rows) {
+    if (taken.has(row)) continue;
+    taken.add(row);
+    own.push(row);
+    spread(doomed, links, table, [row], finder);
+  }
+  return { rows: doomed, own };
+}
+
+/** The `on_delete: cascade` links, by parent table (made once per delete: `ChildFinder` keeps its maps by link). */
+function cascadeLinks(tables: Tables): Map<Table, ForeignKeyLink[]> {
+  const byParent = new Map<Table, ForeignKeyLink[]>();
+  for (const child of tables.values()) {
+    for (const l of linksFrom(child, tables)) {
+      if (l.onDelete !== "cascade") continue;
+      const list = byParent.get(l.parent);
+      if (list) list.push(l);
+      else byParent.set(l.parent, [l]);
+    }
+  }
+  return byParent;
+}
+
+/** Whether a cascade from `table` can reach `table` again (a self-reference, or a cycle through other tables). */
+function returnsTo(links: ReadonlyMap<Table, readonly ForeignKeyLink[]>, table: Table): boolean {
+  const seen = new Set<Table>();
+  const stack = [table];
+  for (let t = stack.pop(); t !== undefined; t = stack.pop()) {
+    for (const l of links.get(t) ?? []) {
+      if (l.child === table) return true;
+      if (!seen.has(l.child)) {
+        seen.add(l.child);
+        stack.push(l.child);
+      }
+    }
+  }
+  return false;
+}
+
+/** Adds to `doomed` the rows the cascade links reach from `rows` of `table` (already in it). */
+function spread(doomed: Map<Table, Set<number>>, links: ReadonlyMap<Table, readonly ForeignKeyLink[]>, table: Table, rows: readonly number[], finder: ChildFinder): void {
   let frontier: [Table, readonly number[]][] = [[table, rows]];
   while (frontier.length > 0) {
     const next: [Table, number[]][] = [];
     for (const [parent, parentRows] of frontier) {
-      for (const l of linksTo(parent, tables)) {
-        if (l.onDelete !== "cascade") continue;
+      for (const l of links.get(parent) ?? []) {
         let set = doomed.get(l.child);
         if (!set) doomed.set(l.child, (set = new Set()));
         const added: number[] = [];
@@ -206,7 +267,6 @@ export function cascade(tables: Tables, table: Table, rows: readonly number[], f
     }
     frontier = next;
   }
-  return doomed;
 }
 
 /** Restrict: a surviving row that references a doomed one is a problem (`row`: the doomed row's index within its table's set). */

@@ -136,7 +136,7 @@ function clearConflicts(tables: Map<string, Table>, table: Table, values: readon
   }
   if (holders.size === 0) return [];
   const finder = new ChildFinder();
-  const doomed = cascade(tables, table, [...holders], finder);
+  const doomed = cascade(tables, table, [...holders], finder).rows;
   const problems = restricted(tables, doomed, finder).map((p) => ({ ...p, row, message: `Rows in "${p.table}" reference a row this insert would replace in "${table.name}"` }));
   if (problems.length > 0) throw new ConstraintError(`Insert into "${table.name}" breaks a key or reference (${problems.length} problem(s))`, problems);
   return removeDoomed(doomed);

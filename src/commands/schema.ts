@@ -511,7 +511,7 @@ export const definitions = {
     type: "object",
     additionalProperties: false,
     required: ["kind", "table", "where"],
-    properties: { kind: { const: "delete" }, table: name, where: ref("expression"), returning: ref("selectList") },
+    properties: { kind: { const: "delete" }, table: name, as: name, where: ref("expression"), returning: ref("selectList") },
   },
   // A schema, or (CREATE TABLE … AS SELECT) a table name and the select whose result columns and rows it takes.
   createTable: {

@@ -311,6 +311,8 @@ export interface UpdateCommand {
 export interface DeleteCommand {
   readonly kind: "delete";
   readonly table: string;
+  /** The table's alias: `where` names it so (`returning` by the table's name). */
+  readonly as?: string;
   readonly where: Expression;
   readonly returning?: Returning;
 }

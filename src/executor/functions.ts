@@ -178,6 +178,8 @@ export const STRICT_FUNCTIONS: Readonly<Record<StrictFunction, (...args: never[]
   char,
   unicode: (s: string) => s.codePointAt(0) ?? null,
   hex: (s: string) => Buffer.from(s, "utf8").toString("hex").toUpperCase(),
+  // The bytes of the UTF-8 form, which hex() writes two digits for.
+  octet_length: (s: string) => Buffer.byteLength(s, "utf8"),
   date,
   time,
   datetime,

@@ -445,6 +445,8 @@ export interface DeleteStmt {
   /** WITH's tables, visible to WHERE's subqueries. */
   readonly with?: WithClause;
   readonly table: Name;
+  /** The table's alias: WHERE names it so. */
+  readonly alias?: Name;
   readonly where?: Expr;
   readonly returning?: Returning;
   readonly span: Span;

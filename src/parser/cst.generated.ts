@@ -393,7 +393,8 @@ export interface DeleteStatementCstNode extends CstNode {
 export type DeleteStatementCstChildren = {
   Delete: IToken[];
   From: IToken[];
-  Identifier: IToken[];
+  Identifier: (IToken)[];
+  As?: IToken[];
   Where?: IToken[];
   expression?: ExpressionCstNode[];
   returningClause?: ReturningClauseCstNode[];

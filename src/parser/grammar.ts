@@ -734,10 +734,22 @@ class SqlGrammar extends CstParser {
     this.SUBRULE(this.expression);
   });
 
+  /**
+   * `DELETE FROM t [[AS] alias] [WHERE …] [RETURNING …]`: the alias as an
+   * update's, which WHERE names the table by (RETURNING by its name, as in
+   * SQLite); never RETURNING itself, as after a select's table.
+   */
   readonly deleteStatement = this.RULE("deleteStatement", () => {
     this.CONSUME(T.Delete);
     this.CONSUME(T.From);
     this.CONSUME(T.Identifier);
+    this.OPTION3({
+      GATE: this.aliasAhead,
+      DEF: () => {
+        this.OPTION4(() => this.CONSUME(T.As));
+        this.CONSUME2(T.Identifier);
+      },
+    });
     this.OPTION(() => {
       this.CONSUME(T.Where);
       this.SUBRULE(this.expression);

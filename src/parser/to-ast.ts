@@ -644,9 +644,10 @@ class AstBuilder {
   private delete(node: C.DeleteStatementCstNode): A.DeleteStmt {
     const c = node.children;
     const table = this.name(c.Identifier[0]!);
+    const alias = c.Identifier[1] ? this.name(c.Identifier[1]) : undefined;
     const start = c.Delete[0]!.startOffset;
-    const { tail, end } = this.whereReturning(c, table.span.end);
-    return { kind: "delete", table, ...tail, span: this.span(start, end) };
+    const { tail, end } = this.whereReturning(c, (alias ?? table).span.end);
+    return { kind: "delete", table, ...(alias ? { alias } : {}), ...tail, span: this.span(start, end) };
   }
 
   /** An update's or delete's optional WHERE and RETURNING, and where the statement ends with them. */

@@ -20,7 +20,7 @@ import type { AggregateName, Expression, SelectCommand } from "../commands/types
 import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
 import { comparisonCollation, explicitCollation, exprCollation, textual } from "./collation.js";
-import { FUNCTIONS, argKind, arity, functionNamed, readsClock } from "./functions.js";
+import { FUNCTIONS, HINTS, argKind, arity, functionNamed, hintNamed, readsClock, type Hint } from "./functions.js";
 import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy, TextCollation } from "./plan.js";
 import { Numbering } from "./numbering.js";
 import { Scope, sourceColumnType, tableScope, type Resolved, type ScopeSource } from "./scope.js";
@@ -677,23 +677,28 @@ export class ExprBinder {
 
   private call(name: string, args: readonly Expression[], depth: number): BoundExpr {
     if (name.toLowerCase() === "iif") return this.iif(args, depth);
+    const hint = hintNamed(name);
+    if (hint !== undefined) return this.hint(hint, args, depth);
     const fn: FunctionName | undefined = functionNamed(name);
     if (fn === undefined) {
       if (WINDOW_ONLY.has(name.toLowerCase())) throw this.misuse(`${name}() is a window function: it needs OVER (…) (JSON: {"type":"window","name":"${name.toLowerCase()}","over":{…}})`);
       if (AGGREGATE_NAMES.has(name.toLowerCase())) throw this.misuse(`${name}() is an aggregate: write {"type":"aggregate","name":"${name.toLowerCase()}"}`);
       throw this.misuse(`Unknown function ${name}()`);
     }
-    return this.bindCall(fn, args, depth);
+    return this.bindCall(fn, args, depth, name.toLowerCase());
   }
 
-  /** A call of a known function (or the operators `->`, `->>`): its arguments checked against its signature. */
-  private bindCall(fn: FunctionName, args: readonly Expression[], depth: number): BoundExpr {
+  /**
+   * A call of a known function (or the operators `->`, `->>`): its arguments checked against its signature.
+   * A wrong count names the function as written (`substring`, not the `substr` it stands for).
+   */
+  private bindCall(fn: FunctionName, args: readonly Expression[], depth: number, written: string = fn): BoundExpr {
     const signature = FUNCTIONS[fn];
     if ((fn === "max" || fn === "min") && args.length === 1) throw this.misuse(`${fn}() of one argument is an aggregate: write {"type":"aggregate","name":"${fn}"}`);
     const repeat = signature.repeat;
     const offPairs = repeat !== undefined && (args.length - (signature.args.length - repeat)) % repeat !== 0;
     if (args.length < signature.min || args.length > signature.max || offPairs) {
-      throw this.misuse(`${fn}() ${arity(signature)}, got ${args.length}`);
+      throw this.misuse(`${written}() ${arity(signature)}, got ${args.length}`);
     }
     let bound: readonly BoundExpr[] = args.map((a) => this.bind(a, depth));
     let type: StaticType;
@@ -728,6 +733,24 @@ export class ExprBinder {
     for (let i = 0; i + 1 < args.length; i += 2) when.push({ when: args[i]!, then: args[i + 1]! });
     const otherwise = args.length % 2 === 1 ? args[args.length - 1] : undefined;
     return this.caseExpr(otherwise === undefined ? { type: "case", when } : { type: "case", when, else: otherwise }, depth, "iif()");
+  }
+
+  /**
+   * `likely(x)`, `unlikely(x)`, `likelihood(x, p)`: x, as SQLite compiles
+   * them. likelihood's p is checked as SQLite's parser checks it (a real
+   * written as a constant: `0.9`, `1.0`, not `1` nor `?` nor a column).
+   */
+  private hint(hint: Hint, args: readonly Expression[], depth: number): BoundExpr {
+    const signature = HINTS[hint];
+    if (args.length < signature.min || args.length > signature.max) throw this.misuse(`${hint}() ${arity(signature)}, got ${args.length}`);
+    const x = this.bind(args[0]!, depth);
+    if (signature.constant !== undefined) {
+      const p = this.bind(args[signature.constant]!, depth);
+      if (p.kind !== "const" || typeOf(p) !== "real" || !((p.value as number) >= 0 && (p.value as number) <= 1)) {
+        throw this.misuse(`${hint}()'s second argument must be a real constant between 0.0 and 1.0 (such as 0.9 or 1.0), as in SQLite`);
+      }
+    }
+    return x;
   }
 
   private linkParams(a: number, b: number): void {

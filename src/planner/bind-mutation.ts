@@ -231,12 +231,22 @@ function bindReturning(table: TableInfo, returning: Returning | undefined, binde
   return { returning: columns };
 }
 
+/**
+ * The scope an update's SET and WHERE (without FROM) or a delete's WHERE
+ * read: the written table, named by its alias when the statement gives one
+ * (the alias checked as a name), as a select's FROM table is.
+ */
+function writtenScope(table: TableInfo, as: string | undefined): Scope {
+  return as === undefined ? tableScope(table, false) : new Scope([{ table, name: as, index: 0, alias: checkName(as, "alias") }]);
+}
+
 export function bindUpdate(cmd: UpdateCommand, catalog: Catalog, slots: boolean, context: BindContext): Plan {
   const table = requireTable(catalog, cmd.table);
   if (cmd.joins !== undefined && cmd.from === undefined) throw new StoreError("invalid_request", "update: joins go with from, the source they join");
-  const alias = cmd.as === undefined ? {} : { alias: checkName(cmd.as, "alias") };
+  // Made first: a bad alias is refused before FROM is bound.
+  const own = writtenScope(table, cmd.as);
   const join = cmd.from === undefined ? undefined : bindUpdateJoin(cmd, cmd.from, catalog, context);
-  const binder = new ExprBinder(join?.scope ?? new Scope([{ table, name: cmd.as ?? table.name, index: 0, ...alias }]), context);
+  const binder = new ExprBinder(join?.scope ?? own, context);
   const errors: ProblemEntry[] = [];
   const set = bindAssignments(table, cmd.set, slots, binder, errors);
   if (errors.length > 0) throw new ValidationError(`Update of "${table.name}" cannot write what its set says`, errors);
@@ -281,8 +291,8 @@ function bindUpdateJoin(cmd: UpdateCommand, from: SourceItem, catalog: Catalog, 
 
 export function bindDelete(cmd: DeleteCommand, catalog: Catalog, context: BindContext): Plan {
   const table = requireTable(catalog, cmd.table);
-  const binder = new ExprBinder(tableScope(table, false), context);
-  const where = binder.boolean(cmd.where, 0, "WHERE");
-  const returning = bindReturning(table, cmd.returning, binder);
+  // RETURNING reads the deleted row by the table's name, as in SQLite.
+  const where = new ExprBinder(writtenScope(table, cmd.as), context).boolean(cmd.where, 0, "WHERE");
+  const returning = bindReturning(table, cmd.returning, new ExprBinder(tableScope(table, false), context));
   return { statement: { kind: "delete", table: table.name, access: { kind: "scan" }, where, ...returning }, params: context.params.list() };
 }

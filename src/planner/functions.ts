@@ -10,7 +10,9 @@
  * only, lengths and positions count characters (code points), `round`
  * returns a real, `sign` an integer, and `ceil`/`floor`/`trunc` keep an
  * integer an integer. `iif` is no entry here: it is CASE (`bind-expr.ts`),
- * as in SQLite, which compiles it to the same code.
+ * as in SQLite, which compiles it to the same code; nor are the planner
+ * hints `likely`, `unlikely` and `likelihood` (`HINTS`), which are their
+ * argument.
  */
 
 import type { BoundExpr, FunctionName, StaticType } from "./plan.js";
@@ -71,6 +73,8 @@ export const FUNCTIONS: Readonly<Record<FunctionName, Signature>> = {
   char: { min: 0, max: Infinity, args: ["number"], result: text },
   unicode: { min: 1, max: 1, args: ["text"], result: integer },
   hex: { min: 1, max: 1, args: ["text"], result: text },
+  // Bytes of the text's UTF-8 form; a number is refused as length() refuses it (SQLite measures its text form).
+  octet_length: { min: 1, max: 1, args: ["text"], result: integer },
   // SQLite's date and time functions: a time value (none: 'now'), then modifiers.
   date: { min: 0, max: Infinity, args: ["time", "text"], result: text },
   time: { min: 0, max: Infinity, args: ["time", "text"], result: text },
@@ -181,7 +185,34 @@ function unixepochType(args: readonly BoundExpr[]): StaticType {
 }
 
 /** Other spellings SQLite accepts for the same function. */
-const ALIASES: Readonly<Record<string, FunctionName>> = { ceiling: "ceil", power: "pow", format: "printf" };
+const ALIASES: Readonly<Record<string, FunctionName>> = { ceiling: "ceil", power: "pow", format: "printf", substring: "substr" };
+
+/**
+ * SQLite's planner hints: `likely(x)`, `unlikely(x)` and `likelihood(x,
+ * p)` are x — SQLite's code generator drops them, and storedb's planner
+ * takes no hint — so the binder binds x in their place and no plan holds
+ * a call of them. likelihood's p must be what SQLite's parser requires, a
+ * real constant between 0.0 and 1.0 (`constant`): never a parameter, so
+ * the JSON plan cache keeps it in the shape, not a slot (`parameterize.ts`).
+ */
+export type Hint = "likely" | "unlikely" | "likelihood";
+export const HINTS: Readonly<Record<Hint, { readonly min: number; readonly max: number; readonly constant?: number }>> = {
+  likely: { min: 1, max: 1 },
+  unlikely: { min: 1, max: 1 },
+  likelihood: { min: 2, max: 2, constant: 1 },
+};
+
+/** The hint a name (any case) stands for, if any. */
+export function hintNamed(name: string): Hint | undefined {
+  const lower = name.toLowerCase();
+  return Object.hasOwn(HINTS, lower) ? (lower as Hint) : undefined;
+}
+
+/** The position of a call's argument that must be a constant as written (likelihood's p), if it has one. */
+export function constantArgOf(name: unknown): number | undefined {
+  const hint = typeof name === "string" ? hintNamed(name) : undefined;
+  return hint === undefined ? undefined : HINTS[hint].constant;
+}
 
 /** nullif(a, b) is a or NULL: of a's type, once a and b are known to be of one family. */
 function nullifType(args: readonly StaticType[], name: string): StaticType {

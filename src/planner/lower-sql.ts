@@ -275,7 +275,7 @@ function lowerQuery(stmt: Lowerable, catalog: Catalog | undefined): ExplainComma
     case "update":
       return withCommonTables(stmt.with, () => lowerUpdate(stmt));
     case "delete":
-      return withCommonTables(stmt.with, () => withReturning({ kind: "delete", table: name(stmt.table), where: stmt.where ? lowerExpr(stmt.where) : TRUE }, stmt.returning));
+      return withCommonTables(stmt.with, () => lowerDelete(stmt));
     default:
       return assertNever(stmt, "statement");
   }
@@ -298,6 +298,11 @@ function lowerUpdate(stmt: UpdateStmt): UpdateCommand {
   }
   const update: UpdateCommand = { kind: "update", table: name(stmt.table), ...alias, ...from, set, where: stmt.where ? lowerExpr(stmt.where) : TRUE };
   return withReturning(update, stmt.returning);
+}
+
+function lowerDelete(stmt: DeleteStmt): DeleteCommand {
+  const alias = stmt.alias === undefined ? {} : { as: name(stmt.alias) };
+  return withReturning({ kind: "delete", table: name(stmt.table), ...alias, where: stmt.where ? lowerExpr(stmt.where) : TRUE }, stmt.returning);
 }
 
 const TRUE: Expression = { type: "literal", value: true };

@@ -42,7 +42,7 @@ const BOOL = TRUE | FALSE;
 
 /** Functions that are NULL when any argument is NULL (in storedb as in SQLite). */
 const STRICT: ReadonlySet<FunctionName> = new Set<FunctionName>([
-  "lower", "upper", "length", "trim", "ltrim", "rtrim", "substr", "instr", "abs", "round", "sign", "ceil", "floor", "trunc", "unicode", "max", "min",
+  "lower", "upper", "length", "octet_length", "trim", "ltrim", "rtrim", "substr", "instr", "abs", "round", "sign", "ceil", "floor", "trunc", "unicode", "max", "min",
   "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cos", "cosh", "degrees", "exp", "ln", "log", "log10", "log2", "mod", "pow", "radians", "sin", "sinh", "sqrt", "tan", "tanh",
 ]);
 

@@ -13,7 +13,8 @@
  * integer — an integral number —, real, boolean or null), so it binds and
  * computes exactly as the literal would, and two commands with equal tokens
  * bind to one plan (a failing command is never cached). Literals whose value bind reads are part of the shape, never
- * slots: an ORDER BY or GROUP BY column number, a LIKE's ESCAPE, and with
+ * slots: an ORDER BY or GROUP BY column number, a LIKE's ESCAPE,
+ * likelihood's p, unixepoch's texts (bare or inside hints), and with
  * GROUP BY or DISTINCT every literal of the list, GROUP BY, HAVING and
  * ORDER BY (bind matches those expressions with each other); a window's
  * PARTITION BY and ORDER BY literals and its frame (a window function's
@@ -62,7 +63,7 @@ import type {
   WindowSpec,
 } from "../commands/types.js";
 import { MAX_DEPTH } from "./bind-expr.js";
-import { FUNCTIONS, functionNamed } from "./functions.js";
+import { FUNCTIONS, constantArgOf, functionNamed, hintNamed } from "./functions.js";
 import type { Count, ParamUse, Plan } from "./plan.js";
 
 export type ParameterizableCommand = SelectCommand | InsertCommand | UpdateCommand | DeleteCommand;
@@ -286,21 +287,21 @@ class ShapeWriter {
       case "cast":
         this.tag(Tag.Cast);
         return this.name(e.as) && this.expr(e.expr, depth + 1);
-      case "function":
+      case "function": {
         this.tag(Tag.Function);
-        if (!this.name(e.name)) return false;
-        if (!keepsTextArgs(e)) return this.list(e.args, depth + 1);
-        if (!Array.isArray(e.args)) return false;
-        for (const arg of e.args) {
-          if (!isTextLiteral(arg)) {
-            if (!this.expr(arg, depth + 1)) return false;
-            continue;
-          }
-          this.tag(Tag.Inline);
-          this.name(arg.value);
+        if (!this.name(e.name) || !Array.isArray(e.args)) return false;
+        const kept = keptArgs(e);
+        const outer = this.inline;
+        for (let i = 0; i < e.args.length; i++) {
+          const arg = e.args[i] as Expression;
+          this.inline = outer || kept(arg, i);
+          const ok = this.expr(arg, depth + 1);
+          this.inline = outer;
+          if (!ok) return false;
         }
         this.tag(Tag.End);
         return true;
+      }
       case "aggregate":
         this.tag(e.distinct === true ? Tag.AggregateDistinct : Tag.Aggregate);
         return this.name(e.name) && this.optionalExpr(e.arg, depth + 1) && this.optionalName(e.separator) && this.optionalExpr(e.value, depth + 1);
@@ -483,7 +484,7 @@ class ShapeWriter {
 
   delete(cmd: DeleteCommand): boolean {
     this.tag(Tag.Delete);
-    return this.name(cmd.table) && this.expr(cmd.where, 0) && this.returning(cmd.returning);
+    return this.name(cmd.table) && this.optionalName(cmd.as) && this.expr(cmd.where, 0) && this.returning(cmd.returning);
   }
 
   private returning(returning: Returning | undefined): boolean {
@@ -568,18 +569,31 @@ class ShapeWriter {
 }
 
 /**
- * A function whose type rests on the values of its text arguments
- * (`typedByText`: unixepoch's 'subsec' makes it real): written as literals
- * they stay in the command and the shape, so a cached plan never types one
- * call by another's text.
+ * Which arguments of a call bind reads as written, so their literals stay
+ * in the command and the shape instead of becoming slots: likelihood's p
+ * (checked as a real constant), and the texts of a function whose type
+ * rests on them (`typedByText`: unixepoch's 'subsec' makes it real), bare
+ * or inside hints, which bind as their argument — so a cached plan never
+ * types one call by another's text.
  */
-function keepsTextArgs(e: { readonly name: unknown }): boolean {
+function keptArgs(e: { readonly name: unknown }): (arg: unknown, i: number) => boolean {
+  const constant = constantArgOf(e.name);
+  if (constant !== undefined) return (_, i) => i === constant;
   const name = typeof e.name === "string" ? functionNamed(e.name) : undefined;
-  return name !== undefined && FUNCTIONS[name].typedByText === true;
+  return name !== undefined && FUNCTIONS[name].typedByText === true ? isHintedText : NONE_KEPT;
 }
 
-function isTextLiteral(e: unknown): e is { readonly type: "literal"; readonly value: string } {
-  return typeof e === "object" && e !== null && (e as { type?: unknown }).type === "literal" && typeof (e as { value?: unknown }).value === "string";
+const NONE_KEPT = (): boolean => false;
+
+/** A text literal, bare or as the argument of `likely`, `unlikely` or `likelihood` (any depth of them). */
+function isHintedText(e: unknown): boolean {
+  while (typeof e === "object" && e !== null) {
+    const node = e as { type?: unknown; name?: unknown; args?: unknown; value?: unknown };
+    if (node.type === "literal") return typeof node.value === "string";
+    if (node.type !== "function" || typeof node.name !== "string" || hintNamed(node.name) === undefined || !Array.isArray(node.args)) return false;
+    e = node.args[0];
+  }
+  return false;
 }
 
 /** A JSON literal's type: an integral number is an integer (CONTRACT §11). */
@@ -684,8 +698,17 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
         const otherwise = e.else === undefined ? undefined : expr(e.else);
         return { ...e, ...(operand === undefined ? {} : { operand }), when, ...(otherwise === undefined ? {} : { else: otherwise }) };
       }
-      case "function":
-        return { ...e, args: keepsTextArgs(e) ? e.args.map((a) => (isTextLiteral(a) ? a : expr(a))) : e.args.map(expr) };
+      case "function": {
+        const kept = keptArgs(e);
+        const args = e.args.map((a, i) => {
+          const saved = inline;
+          inline ||= kept(a, i);
+          const arg = expr(a);
+          inline = saved;
+          return arg;
+        });
+        return { ...e, args };
+      }
       case "aggregate":
         return { ...e, ...(e.arg === undefined ? {} : { arg: expr(e.arg) }), ...(e.value === undefined ? {} : { value: expr(e.value) }) };
       case "window": {

@@ -60,6 +60,7 @@ export type FunctionName =
   | "char"
   | "unicode"
   | "hex"
+  | "octet_length"
   | "date"
   | "time"
   | "datetime"

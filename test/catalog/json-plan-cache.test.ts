@@ -59,6 +59,9 @@ function hitMatchesMiss(fresh: () => Engine, warm: Command, probe: Command): str
   return miss.outcome;
 }
 
+const LIKELIHOOD = (x: Expression, p: Expression): Expression => ({ type: "function", name: "likelihood", args: [x, p] });
+
+const HINTS = new Set(["likely", "unlikely", "likelihood"]);
 const STRINGS = ["u2", "Paris", "new", "", "zz"];
 const INTEGERS = [17, 100, 0, -1];
 const REALS = [2.5, -0.25, 1e3 + 0.5];
@@ -73,9 +76,15 @@ function vary(node: unknown, k: number, inSet = false): unknown {
   if (typeof node !== "object" || node === null) return node;
   const o = node as Record<string, unknown>;
   if (o.type === "literal") return { ...o, value: other(o.value) };
-  // unixepoch's texts ('subsec' or not) decide its type: they are its shape, not values.
+  // unixepoch's texts ('subsec' or not), bare or inside hints, decide its type: they are its shape, not values.
   if (o.type === "function" && String(o.name).toLowerCase() === "unixepoch") {
-    return { ...o, args: (o.args as Record<string, unknown>[]).map((a) => (a.type === "literal" && typeof a.value === "string" ? a : vary(a, k))) };
+    const text = (a: Record<string, unknown>): boolean =>
+      a.type === "literal" ? typeof a.value === "string" : a.type === "function" && HINTS.has(String(a.name).toLowerCase()) && text((a.args as Record<string, unknown>[])[0]!);
+    return { ...o, args: (o.args as Record<string, unknown>[]).map((a) => (text(a) ? a : vary(a, k))) };
+  }
+  // likelihood's p is checked as written: shape too.
+  if (o.type === "function" && String(o.name).toLowerCase() === "likelihood" && Array.isArray(o.args)) {
+    return { ...o, args: (o.args as unknown[]).map((a, i) => (i === 1 ? a : vary(a, k))) };
   }
   // Column numbers, and with GROUP BY or DISTINCT the literals bind matches across clauses, are the query's shape, not values: they stay.
   const order = (items: unknown): unknown => (items as Record<string, Record<string, unknown> | undefined>[]).map((item) => (item.expr?.type === "literal" ? item : vary(item, k)));
@@ -198,6 +207,11 @@ const EDGES: [string, Command, Command, string?][] = [
   ["upsert, then do nothing", addUsers([{ id: "u1", name: "N" }], upsert({ name: "A" })), addUsers([{ id: "u2", name: "M" }], { onConflict: { action: "nothing" } })],
   ["insert, then a select of the rows", addUsers([{ id: "n1", name: "N" }]), { kind: "insert", table: "users", select: users(C("=", I("id"), L("u1")), { columns: [{ expr: L("n9"), as: "id" }, "name"] }) } as Command],
   ["delete by a range", { kind: "delete", table: "orders", where: C(">", I("amount"), L(200)) }, { kind: "delete", table: "orders", where: C(">", I("amount"), L(50.5)) }],
+  // likelihood's p is checked as written: shape, never a slot, so a plan cached for 0.5 never answers for 1.5.
+  ["likelihood, another p", users(LIKELIHOOD(C(">", I("age"), L(18)), L(0.5))), users(LIKELIHOOD(C(">", I("age"), L(30)), L(0.25)))],
+  ["likelihood, then p out of range", users(LIKELIHOOD(C(">", I("age"), L(18)), L(0.5))), users(LIKELIHOOD(C(">", I("age"), L(18)), L(1.5))), "invalid_request"],
+  ["likelihood, then p an integer", users(LIKELIHOOD(C(">", I("age"), L(18)), L(0.5))), users(LIKELIHOOD(C(">", I("age"), L(18)), L(1))), "invalid_request"],
+  ["likelihood of a whole real, then of an integer", users(LIKELIHOOD(L(true), { type: "cast", expr: L(1), as: "real" })), users(LIKELIHOOD(L(true), L(1))), "invalid_request"],
 ];
 
 for (const [name, warm, probe, code] of EDGES) {
@@ -207,6 +221,27 @@ for (const [name, warm, probe, code] of EDGES) {
     else assert.is(JSON.parse(outcome).code, code, outcome);
   });
 }
+
+test("a text inside likely, unlikely or likelihood types unixepoch as a bare one does: JSON answers as SQL, cached or not", () => {
+  const F = (name: string, ...args: Expression[]): Expression => ({ type: "function", name, args });
+  const typed = (arg: Expression): Command => ({ kind: "select", columns: [{ expr: F("typeof", F("unixepoch", L("2020-01-01"), arg)), as: "t" }] });
+  const e = fixtureEngine();
+  const answer = (command: Command): string => JSON.stringify(e.execute(command).result);
+  const hinted: [string, (text: string) => Expression][] = [
+    ["likely('%')", (text) => F("likely", L(text))],
+    ["unlikely('%')", (text) => F("unlikely", L(text))],
+    ["likelihood('%', 0.5)", (text) => LIKELIHOOD(L(text), L(0.5))],
+    ["likely(unlikely('%'))", (text) => F("likely", F("unlikely", L(text)))],
+  ];
+  for (const [sql, json] of hinted) {
+    // Another text first: its plan must not answer for 'subsec'.
+    for (const text of ["+1 day", "subsec"]) {
+      const expected = answer({ kind: "sql", sql: `SELECT typeof(unixepoch('2020-01-01', ${sql.replace("%", text)})) AS t`, params: [] });
+      assert.is(answer(typed(json(text))), expected, `${sql} with '${text}'`);
+    }
+  }
+  assert.match(answer(typed(F("likely", L("subsec")))), /"real"/);
+});
 
 test("a parameter slot in a JSON command still needs values, cached shape or not", () => {
   const e = fixtureEngine();

@@ -4,7 +4,9 @@
  * builder's `.from()`), INSERT and REPLACE … DEFAULT VALUES (JSON `rows:
  * [{}]`, the builder's `insert({})`), and a WITH clause before INSERT,
  * UPDATE, DELETE and REPLACE (in JSON and the builder, a WITH table is read
- * where it stands, as a select's is). UPDATE … FROM keeps every rule of an
+ * where it stands, as a select's is), and a table alias on UPDATE and
+ * DELETE (JSON `as`, the builder's `.as()` after `.update()` or
+ * `.delete()`). UPDATE … FROM keeps every rule of an
  * update: a check, key or reference one row breaks refuses the whole
  * statement, and nothing changes.
  *
@@ -15,10 +17,10 @@
  * 101 (11), 102 (12); pairs (1,x,A,one), (1,y,–,two), (2,x,–,three).
  */
 
-import { and, cast, col, concat, eq, inQuery, lt, sum, val, withTable } from "../../src/api/expressions.js";
+import { and, cast, col, concat, count, eq, inQuery, lt, notExists, subquery, sum, val, withTable } from "../../src/api/expressions.js";
 import type { Command, Value } from "../../src/commands/types.js";
 import type { Result } from "../../src/commands/results.js";
-import { AND, AS, B, C, CAST, I, L, c, err, misuse, mut, ret, rows, sel, tx, txr, type Case } from "./dsl.js";
+import { AGG, AND, AS, B, C, CAST, EXISTS, I, L, Q, SUB, c, err, misuse, mut, ret, rows, sel, tx, txr, type Case } from "./dsl.js";
 
 const upd = (table: string, fields: Record<string, unknown>): Command => ({ kind: "update", table, ...fields }) as Command;
 const AMOUNTS = sel("orders", ["id", "amount"]);
@@ -183,6 +185,71 @@ export const dmlCases: readonly Case[] = [
         "INSERT OR IGNORE INTO solo DEFAULT VALUES RETURNING k"],
     ],
     txr(mut("create-table", "solo", 0), mut("insert", "solo", 1), counted("solo", { inserted: 0, replaced: 1 }, ["k", "v"], [1, "d"]), counted("solo", { inserted: 0, updated: 0, ignored: 1 }, ["k"]))),
+
+  // ---- A table alias on UPDATE and DELETE (SQLite's answers, but where a case names storedb's own rule)
+  c("UPDATE t AS x: WHERE names the table by its alias",
+    (t) => t("orders").update({ status: "held" }).as("o").where(eq("o.id", 3)).returning("id", "status"),
+    upd("orders", { as: "o", set: { status: "held" }, where: C("=", "o.id", 3), returning: ["id", "status"] }),
+    "UPDATE orders AS o SET status = 'held' WHERE o.id = 3 RETURNING id, status",
+    ret("update", "orders", 1, ["id", "status"], [3, "held"])),
+  c("UPDATE t AS x SET c = (SELECT … FROM t y WHERE y.g = x.g): a subquery over the same table reads the alias's row",
+    (t) => t("orders").update({ amount: subquery(t("orders").as("y").select(count().as("count(*)")).where(eq("y.user_id", col("x.user_id")))) }).as("x").all().returning("id", "amount"),
+    upd("orders", { as: "x", set: { amount: SUB(Q("orders", [AS(AGG("count"), "count(*)")], { as: "y", where: C("=", "y.user_id", I("x.user_id")) })) }, where: L(true), returning: ["id", "amount"] }),
+    "UPDATE orders AS x SET amount = (SELECT count(*) FROM orders y WHERE y.user_id = x.user_id) RETURNING id, amount",
+    ret("update", "orders", 6, ["id", "amount"], [1, 2], [2, 2], [3, 1], [4, 1], [5, 2], [6, 2])),
+  c("DELETE FROM t AS x WHERE NOT EXISTS (… x.c …): a correlated subquery reads the alias",
+    (t) => t("orders").delete().as("o").where(notExists(t("users").as("u").select(val(1).as("1")).where(and(eq("u.id", col("o.user_id")), eq("u.city", "Paris"))))).returning("id"),
+    { kind: "delete", table: "orders", as: "o", where: EXISTS(Q("users", [AS(L(1), "1")], { as: "u", where: AND(C("=", "u.id", I("o.user_id")), C("=", "u.city", "Paris")) }), true), returning: ["id"] },
+    "DELETE FROM orders AS o WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = o.user_id AND u.city = 'Paris') RETURNING id",
+    ret("delete", "orders", 3, ["id"], [3], [5], [6]),
+    [AMOUNTS, rows(["id", "amount"], [1, 250], [2, 20], [4, 100])]),
+  c("DELETE with an alias and a parameter; RETURNING reads the deleted row by the table's name, as in SQLite",
+    null, null,
+    ["DELETE FROM orders AS o WHERE o.amount < ? RETURNING orders.id, status", [50]],
+    ret("delete", "orders", 2, ["orders.id", "status"], [2, "new"], [5, "new"])),
+  c("DELETE with an alias cascades as any delete",
+    (t) => t("teams").delete().as("x").where(eq("x.id", 1)),
+    { kind: "delete", table: "teams", as: "x", where: C("=", "x.id", 1) },
+    "DELETE FROM teams AS x WHERE x.id = 1",
+    mut("delete", "teams", 1),
+    [[sel("members", ["id"]), rows(["id"], [12])], [sel("badges", ["id"]), rows(["id"], [102])]]),
+  c("an alias without AS, as after a select's FROM (storedb's rule; SQLite's grammar requires AS)",
+    null, null,
+    "DELETE FROM orders o WHERE o.amount < 50 RETURNING id",
+    ret("delete", "orders", 2, ["id"], [2], [5])),
+  c("UPDATE's alias without AS too (storedb's rule; SQLite's grammar requires AS)",
+    null, null,
+    "UPDATE orders o SET status = 'held' WHERE o.id = 3 RETURNING id, status",
+    ret("update", "orders", 1, ["id", "status"], [3, "held"])),
+  c("RETURNING does not read the alias (SQLite: no such column)",
+    (t) => t("orders").delete().as("o").where(eq("o.id", 1)).returning("o.id"),
+    { kind: "delete", table: "orders", as: "o", where: C("=", "o.id", 1), returning: ["o.id"] },
+    "DELETE FROM orders AS o WHERE o.id = 1 RETURNING o.id",
+    err("unknown_column"), [AMOUNTS, ALL_AMOUNTS]),
+  c("a qualifier no source has is unknown_column, as in a select",
+    (t) => t("orders").delete().as("o").where(eq("x.id", 1)),
+    { kind: "delete", table: "orders", as: "o", where: C("=", "x.id", 1) },
+    "DELETE FROM orders AS o WHERE x.id = 1",
+    err("unknown_column"), [AMOUNTS, ALL_AMOUNTS]),
+  c("the table's own name still qualifies behind its alias, as in a select (storedb's lenient rule; SQLite refuses)",
+    (t) => t("orders").delete().as("o").where(eq("orders.id", 2)).returning("id"),
+    { kind: "delete", table: "orders", as: "o", where: C("=", "orders.id", 2), returning: ["id"] },
+    "DELETE FROM orders AS o WHERE orders.id = 2 RETURNING id",
+    ret("delete", "orders", 1, ["id"], [2])),
+  c("in a subquery, a source named as the alias is the subquery's own (SQL's rule first)",
+    (t) => t("orders").delete().as("u").where(inQuery("user_id", t("users").as("u").select("id").where(eq("u.city", "Berlin")))).returning("id"),
+    { kind: "delete", table: "orders", as: "u", where: { type: "in", expr: I("user_id"), select: Q("users", ["id"], { as: "u", where: C("=", "u.city", "Berlin") }) }, returning: ["id"] },
+    "DELETE FROM orders AS u WHERE user_id IN (SELECT id FROM users u WHERE u.city = 'Berlin') RETURNING id",
+    ret("delete", "orders", 1, ["id"], [3])),
+  c("an alias that is no name is refused",
+    (t) => t("orders").delete().as("").where(eq("id", 1)),
+    { kind: "delete", table: "orders", as: "", where: C("=", "id", 1) },
+    null,
+    err("invalid_name"), [AMOUNTS, ALL_AMOUNTS]),
+  c("an alias is no select shape: .as() before .delete() is a misuse",
+    (t) => t("orders").as("o").delete().where(eq("o.id", 1)),
+    null, null,
+    err("invalid_request")),
 
   // ---- WITH before a write
   c("WITH … DELETE reads the WITH table in a subquery of its WHERE",

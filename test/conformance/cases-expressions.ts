@@ -16,8 +16,8 @@
  */
 
 import {
-  abs, add, alias, and, between, caseOf, caseWhen, cast, ceil, char, coalesce, col, concat, date, datetime, div, eq, floor, fn, ge, gt, hex, ifnull, iif, inList, instr, is, isNot,
-  length, like, log, lower, lt, ltrim, maxOf, minOf, mod, mul, neg, nullif, pi, pow, printf, quote, random, replace, round, rtrim, sign, sqrt, sub, substr, trim, trunc, typeOf, unicode, upper, val, type Aliased,
+  abs, add, alias, and, between, caseOf, caseWhen, cast, ceil, char, coalesce, col, concat, date, datetime, div, eq, floor, fn, ge, gt, hex, ifnull, iif, inList, instr, is, isNot, isNull,
+  length, like, likelihood, likely, log, lower, lt, ltrim, maxOf, minOf, mod, mul, neg, nullif, octetLength, pi, pow, printf, quote, random, replace, round, rtrim, sign, sqrt, sub, substr, trim, trunc, typeOf, unicode, unlikely, upper, val, type Aliased,
   type Cast, type Expr,
 } from "../../src/api/expressions.js";
 import type { Expression, SelectCommand, Value } from "../../src/commands/types.js";
@@ -221,6 +221,36 @@ export const expressionCases: readonly Case[] = [
   per("unicode and char round-trip", char(unicode("name")), FN("char", FN("unicode", "name")), "char(unicode(name))", ["A", "B", "C", "D", "E"]),
   fails("sign of a text is type_mismatch", sign("name"), FN("sign", "name"), "sign(name)", err("type_mismatch")),
   fails("char of a text is type_mismatch", char("name"), FN("char", "name"), "char(name)", err("type_mismatch")),
+  // ---- substring, octet_length, likely, unlikely, likelihood (SQLite's answers)
+  per("substring is substr", fn("substring", "name", 2), FN("substring", "name", 2), "substring(name, 2)", ["da", "ob", "y", "ee", "ve"]),
+  per("SUBSTRING, any case, with a length from the end", fn("SUBSTRING", "note", -2, 1), FN("SUBSTRING", "note", -2, 1), "SUBSTRING(note, -2, 1)", ["s", null, "", null, "h"]),
+  fails("substring of one argument names substring", fn("substring", "name"), FN("substring", "name"), "substring(name)", misuse),
+  one("octet_length counts UTF-8 bytes, length characters", FN("octet_length", L("naïve 😀")), "octet_length('naïve 😀')", 11),
+  per("octet_length over NULL is NULL", octetLength("note"), FN("octet_length", "note"), "octet_length(note)", [5, null, 1, null, 2]),
+  one("octet_length of an empty text", FN("octet_length", L("")), "octet_length('')", 0),
+  fails("octet_length of a number is type_mismatch, as length's", octetLength("age"), FN("octet_length", "age"), "octet_length(age)", err("type_mismatch")),
+  fails("octet_length of two arguments", fn("octet_length", "name", "name"), FN("octet_length", "name", "name"), "octet_length(name, name)", misuse),
+  per("likely(x) is x", likely("age"), FN("likely", "age"), "likely(age)", [36, 17, null, 52, 28]),
+  per("unlikely(x) is x, of x's type", typeOf(unlikely("score")), FN("typeof", FN("unlikely", "score")), "typeof(unlikely(score))", ["real", "real", "null", "real", "real"]),
+  where("likely and unlikely in WHERE filter as their argument", and(likely(gt("age", 18)), unlikely(eq("city", "Paris"))), AND(FN("likely", C(">", "age", 18)), FN("unlikely", C("=", "city", "Paris"))), "likely(age > 18) AND unlikely(city = 'Paris')", ids("u1")),
+  per("likelihood(x, p) is x", likelihood("name", 0.25), FN("likelihood", "name", 0.25), "likelihood(name, 0.25)", ["Ada", "Bob", "Cy", "Dee", "Eve"]),
+  where("likelihood with p 1.0 (a cast of 1 in JSON, as SQL's 1.0 lowers)", likelihood(gt("age", 30), 1), FN("likelihood", C(">", "age", 30), CAST(1, "real")), "likelihood(age > 30, 1.0)", ids("u1", "u4")),
+  where("likelihood with p 0.0", likelihood(isNull("age"), 0), FN("likelihood", { type: "is-null", expr: I("age") }, CAST(0, "real")), "likelihood(age IS NULL, 0.0)", ids("u3")),
+  one("likelihood of NULL is NULL", FN("likelihood", L(null), 0.5), "likelihood(NULL, .5)", null),
+  // The hints are their argument: a 'subsec' inside one still makes unixepoch real (the JSON plan cache keeps it, as bare).
+  one("unixepoch with likely('subsec') is real", FN("typeof", FN("unixepoch", L("2000-01-01"), FN("likely", L("subsec")))), "typeof(unixepoch('2000-01-01', likely('subsec')))", "real"),
+  one("unixepoch with unlikely(likelihood('subsec', 0.5)) divides as a real", B("/", FN("unixepoch", L("2000-01-01"), FN("unlikely", FN("likelihood", L("subsec"), 0.5))), 7),
+    "unixepoch('2000-01-01', unlikely(likelihood('subsec', 0.5))) / 7", 946684800 / 7),
+  fails("likelihood's p an integer: SQLite refuses 1, wants 1.0", fn("likelihood", "age", 1), FN("likelihood", "age", 1), "likelihood(age, 1)", misuse),
+  fails("likelihood's p above 1.0", likelihood("age", 1.5), FN("likelihood", "age", 1.5), "likelihood(age, 1.5)", misuse),
+  fails("likelihood's p below 0.0", likelihood("age", -0.5), FN("likelihood", "age", -0.5), "likelihood(age, -0.5)", misuse),
+  fails("likelihood's p a column", fn("likelihood", "age", col("score")), FN("likelihood", "age", I("score")), "likelihood(age, score)", misuse),
+  fails("likelihood's p a text", fn("likelihood", "age", "0.5"), FN("likelihood", "age", L("0.5")), "likelihood(age, '0.5')", misuse),
+  fails("likelihood's p an expression", fn("likelihood", "age", add(val(0.5), 0.1)), FN("likelihood", "age", B("+", L(0.5), 0.1)), "likelihood(age, 0.5 + 0.1)", misuse),
+  c("likelihood's p a parameter: SQLite refuses it too", null, null, ["SELECT likelihood(age, ?) AS v FROM users", [0.5]], misuse),
+  fails("likely of two arguments", fn("likely", "age", "age"), FN("likely", "age", "age"), "likely(age, age)", misuse),
+  fails("likelihood of one argument", fn("likelihood", "age"), FN("likelihood", "age"), "likelihood(age)", misuse),
+  fails("unlikely of none", fn("unlikely"), FN("unlikely"), "unlikely()", misuse),
   // ---- printf, min/max of several arguments, text and math functions (against SQLite in test/executor/printf-differential.test.ts)
   per("printf of columns, NULL as an empty text or 0", printf("%-4s|%3d|%6.2f", "name", "age", "score"), FN("printf", L("%-4s|%3d|%6.2f"), I("name"), I("age"), I("score")), "printf('%-4s|%3d|%6.2f', name, age, score)",
     ["Ada | 36|  9.50", "Bob | 17|  7.25", "Cy  |  0|  0.00", "Dee | 52|  3.00", "Eve | 28|  9.50"]),

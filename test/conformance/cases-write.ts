@@ -8,7 +8,7 @@
 
 import { eq, gt, val } from "../../src/api/expressions.js";
 import type { Value } from "../../src/commands/types.js";
-import { C, L, TRUE, c, del, err, ids, ins, mut, rows, sel, upd, type Case } from "./dsl.js";
+import { C, L, TRUE, c, del, err, ids, ins, mut, ret, rows, sel, tx, txr, upd, type Case, type StepForms } from "./dsl.js";
 
 const orderIds = (...list: number[]) => rows(["id"], ...list.map((id) => [id]));
 const allOrders = sel("orders", ["id"]);
@@ -19,6 +19,24 @@ const SIX_ORDERS = orderIds(1, 2, 3, 4, 5, 6);
 /** Rows as JSON.parse makes them from hostile text: `__proto__` as an own key. */
 const protoRow = () => JSON.parse('{"id":"u6","name":"Fay","__proto__":1}') as Record<string, Value>;
 const protoSet = () => JSON.parse('{"__proto__":1}') as Record<string, Value>;
+
+/** A table whose rows reference rows of itself, deletes cascading: its creation and its rows `[id, parent, v]` as transaction steps. */
+const TREE = (data: readonly (readonly [number, number | null, number])[]): StepForms[] => {
+  const list = data.map(([id, parent, v]) => ({ id, parent, v }));
+  return [
+    [null,
+      { kind: "create-table", schema: { name: "n", columns: { id: "integer", parent: "integer", v: "integer" }, primary_key: { columns: ["id"] },
+        foreign_keys: [{ columns: ["parent"], references: { table: "n", columns: ["id"] }, on_delete: "cascade" }] } },
+      "CREATE TABLE n (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES n (id) ON DELETE CASCADE, v INTEGER)"],
+    [(t) => t("n").insert(list), ins("n", ...list), `INSERT INTO n (id, parent, v) VALUES ${data.map((r) => `(${r.map((x) => (x === null ? "NULL" : x)).join(", ")})`).join(", ")}`],
+  ];
+};
+const CREATED_N = mut("create-table", "n", 0);
+/** 1 ← 2 ← 3, 4 ← 5, and 6 alone. */
+const TREE_ROWS: readonly (readonly [number, number | null, number])[] = [[1, null, 5], [2, 1, 6], [3, 2, 7], [4, null, 8], [5, 4, 1], [6, null, 0]];
+/** 6 ← 5 ← 3 ← 1 ← 2 and 6 ← 4, with these values of v. */
+const DEEP_ROWS = (v: readonly number[]): readonly (readonly [number, number | null, number])[] =>
+  ([[1, 3], [2, 1], [3, 5], [4, 6], [5, 6], [6, null]] as const).map(([id, parent], i) => [id, parent, v[i] as number] as const);
 
 export const writeCases: readonly Case[] = [
   // ---- insert
@@ -168,6 +186,24 @@ export const writeCases: readonly Case[] = [
     "DELETE FROM teams WHERE id = 1", mut("delete", "teams", 1), [sel("awards", ["id"]), rows(["id"], [1])]),
   c("a delete that matches nothing cascades nothing", (t) => t("teams").delete().where({ id: 9 }), del("teams", C("=", "id", 9)),
     "DELETE FROM teams WHERE id = 9", mut("delete", "teams", 0), [sel("badges", ["id"]), rows(["id"], [100], [101], [102], [103])]),
+
+  // ---- a self-referencing cascade (SQLite's answers): the matched rows go one by one in table order, and a row an
+  // earlier row's cascade already took is neither counted nor returned
+  tx("a matched row a cascade took first is neither counted nor returned", [...TREE(TREE_ROWS),
+    [(t) => t("n").delete().where(gt("v", 4)).returning("id"), { ...del("n", C(">", "v", 4)), returning: ["id"] }, "DELETE FROM n WHERE v > 4 RETURNING id"]],
+    txr(CREATED_N, mut("insert", "n", 6), ret("delete", "n", 2, ["id"], [1], [4])), [sel("n", ["id"]), rows(["id"], [6])]),
+  tx("without RETURNING the count is the same", [...TREE(TREE_ROWS),
+    [(t) => t("n").delete().where(gt("v", 4)), del("n", C(">", "v", 4)), "DELETE FROM n WHERE v > 4"]],
+    txr(CREATED_N, mut("insert", "n", 6), mut("delete", "n", 2)), [sel("n", ["id"]), rows(["id"], [6])]),
+  tx("a chain deleted whole counts its head", [...TREE([[1, null, 1], [2, 1, 2], [3, 2, 3]]),
+    [(t) => t("n").delete().all().returning("id"), { ...del("n", TRUE), returning: ["id"] }, "DELETE FROM n RETURNING id"]],
+    txr(CREATED_N, mut("insert", "n", 3), ret("delete", "n", 1, ["id"], [1])), [sel("n", ["id"]), rows(["id"])]),
+  tx("a descendant met before its ancestor is deleted and counted; one met after is not", [...TREE(DEEP_ROWS([1, 1, 0, 0, 1, 1])),
+    [(t) => t("n").delete().where(eq("v", 1)).returning("id", "parent"), { ...del("n", C("=", "v", 1)), returning: ["id", "parent"] }, "DELETE FROM n WHERE v = 1 RETURNING id, parent"]],
+    txr(CREATED_N, mut("insert", "n", 6), ret("delete", "n", 3, ["id", "parent"], [1, 3], [5, 6], [6, null])), [sel("n", ["id"]), rows(["id"])]),
+  tx("descendants all met before their ancestors are each counted", [...TREE(DEEP_ROWS([0, 1, 1, 0, 0, 1])),
+    [(t) => t("n").delete().where(eq("v", 1)).returning("id"), { ...del("n", C("=", "v", 1)), returning: ["id"] }, "DELETE FROM n WHERE v = 1 RETURNING id"]],
+    txr(CREATED_N, mut("insert", "n", 6), ret("delete", "n", 3, ["id"], [2], [3], [6])), [sel("n", ["id"]), rows(["id"])]),
 
   // ---- checks
   c("a check that fails", (t) => t("orders").insert({ id: 7, user_id: "u1", amount: 0 }), ins("orders", { id: 7, user_id: "u1", amount: 0 }),

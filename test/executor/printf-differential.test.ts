@@ -8,7 +8,8 @@
  * storedb starts from can differ in the last place; so precisions stay
  * below 12. and the math, concat, quote and min/max functions its
  * values. Texts stay ASCII: storedb counts widths in characters where
- * SQLite counts bytes (docs/decisions.md). `PRINTF_SEED` and
+ * SQLite counts bytes (docs/decisions.md); those of substring and
+ * octet_length do not. `PRINTF_SEED` and
  * `PRINTF_QUERIES` pick the run.
  */
 import { test } from "uvu";
@@ -126,6 +127,25 @@ test("math, concat, quote, min and max against SQLite", () => {
       typeof a === "number" && typeof b === "number" ? Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a)) : a === b || (a === null && (b === Infinity || b === -Infinity));
     const same = (got.ours as unknown[]).every((v, i) => close(v, (got.theirs as unknown[])[i]));
     assert.ok(same, `${sql}\nours:   ${JSON.stringify(got.ours)}\ntheirs: ${JSON.stringify(got.theirs)}`);
+  }
+});
+
+test("substring, octet_length, likely, unlikely and likelihood against SQLite", () => {
+  // Texts beyond ASCII: octet_length counts UTF-8 bytes, substring characters.
+  const texts = () => pick(["NULL", "''", "'a'", "'héllo'", "'😀x😀'", "'naïve café'", "'it''s'", "'€'"]);
+  const positions = () => pick(["0", "1", "2", "-1", "-3", "5", "-10", "NULL"]);
+  const values = () => pick(["NULL", "0", "-7", "2.5", "'x'", "'😀'"]);
+  for (let q = 0; q < COUNT / 6; q++) {
+    const items = [
+      `substring(${texts()}, ${positions()})`,
+      `substring(${texts()}, ${positions()}, ${positions()})`,
+      `octet_length(${texts()})`,
+      `${pick(["likely", "unlikely", "LIKELY"])}(${values()})`,
+      `likelihood(${values()}, ${pick(["0.0", "1.0", "0.5", ".25", "1e-3"])})`,
+    ];
+    const sql = `SELECT ${items.map((item, i) => `${item} AS c${i}`).join(", ")}`;
+    const got = answer(sql);
+    assert.equal(got.ours, got.theirs, sql);
   }
 });
 

@@ -3,7 +3,8 @@
  * random sequences of inserts with ON CONFLICT (DO NOTHING, DO UPDATE with
  * `excluded`, INSERT OR IGNORE, INSERT OR REPLACE and REPLACE, whose rows
  * may conflict on the key and the unique column at once), updates whose SET reads the old row,
- * deletes — each with RETURNING — and transactions of them (storedb's
+ * deletes (half of the updates and deletes naming the table by an alias, `UPDATE items AS x`,
+ * which their WHERE and subqueries read) — each with RETURNING — and transactions of them (storedb's
  * `transaction` command; SQLite's BEGIN … COMMIT, or ROLLBACK when a step
  * fails) run on both. Every statement succeeds on both or fails on both,
  * every RETURNING answer is the same (as a multiset: neither promises an
@@ -60,6 +61,8 @@ function statement(rnd: (n: number) => number): Statement {
     }
     case 2:
     case 3: {
+      // Half of them name the table by an alias (SQLite's UPDATE t AS x), read by the WHERE and a SET subquery.
+      const x = rnd(2) === 0 ? "x" : "items";
       const set = [
         "n = n + 1",
         "n = (n * 3 + 1) % 50, note = k",
@@ -67,14 +70,19 @@ function statement(rnd: (n: number) => number): Statement {
         "note = coalesce(note, '') || upper(k)",
         "n = CASE WHEN n > 10 THEN n - 10 ELSE n + ? END",
         "k = upper(k)",
-      ][rnd(6)]!;
+        // Reads no column the statement writes: SQLite's row-by-row answer is storedb's (see decisions.md).
+        `note = (SELECT max(y.k) FROM items y WHERE y.id < ${x}.id)`,
+      ][rnd(7)]!;
       const params: Value[] = set.includes("?") ? [rnd(5)] : [];
-      const where = [" WHERE id = ?", " WHERE n > ?", " WHERE id % 3 = ?", ""][rnd(4)]!;
+      const where = [` WHERE ${x}.id = ?`, ` WHERE ${x}.n > ?`, " WHERE id % 3 = ?", ""][rnd(4)]!;
       if (where !== "") params.push(rnd(12));
-      return { sql: `UPDATE items SET ${set}${where}${returning}`, params };
+      return { sql: `UPDATE items${x === "x" ? " AS x" : ""} SET ${set}${where}${returning}`, params };
     }
-    case 4:
-      return { sql: `DELETE FROM items WHERE ${["id = ?", "n < ?", "k IS NULL AND id > ?"][rnd(3)]}${returning}`, params: [rnd(12)] };
+    case 4: {
+      const x = rnd(2) === 0 ? "x" : "items";
+      const where = [`${x}.id = ?`, "n < ?", `k IS NULL AND ${x}.id > ?`, `? < (SELECT count(*) FROM items y WHERE y.n < ${x}.n)`][rnd(4)];
+      return { sql: `DELETE FROM items${x === "x" ? " AS x" : ""} WHERE ${where}${returning}`, params: [rnd(12)] };
+    }
     default:
       return { sql: `INSERT INTO items (id, k, n, note) VALUES (?, ?, ?, ?)${returning}`, params: [id(), key(), rnd(20), rnd(2) === 0 ? null : "memo"] };
   }

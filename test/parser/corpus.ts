@@ -285,6 +285,11 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["DELETE FROM t WHERE a IS NOT NULL", del("t", notNull("a"))],
   ["DELETE FROM t WHERE TRUE", del("t", true)],
   ['DELETE FROM "x""y"', { ...del("t"), table: q('x"y') }],
+  ["DELETE FROM t AS x WHERE x.a = 1", { ...del("t", eq("x.a", 1)), alias: n("x") }],
+  ["DELETE FROM t x WHERE x.a = ?", { ...del("t", eq("x.a", p(0))), alias: n("x") }],
+  ["DELETE FROM t AS x", { ...del("t"), alias: n("x") }],
+  ["DELETE FROM t AS returning RETURNING a", { ...del("t"), alias: n("returning"), returning: returning(["a"]) }],
+  ["DELETE FROM t x RETURNING *", { ...del("t"), alias: n("x"), returning: returning("*") }],
 
   // ---- CREATE TABLE
   ["CREATE TABLE t (a INTEGER)", create("t", [def("a", "INTEGER")])],

@@ -157,6 +157,9 @@ const invalidCorpus: readonly (readonly [sql: string, code: Code, line: number, 
   ["DELETE t", S, 1, 8, ["FROM"]],
   ["DELETE FROM", S, 1, 12, ["Identifier"]],
   ["DELETE FROM t WHERE a = 1 LIMIT 1", S, 1, 27, ["AND", "OR"]],
+  ["DELETE FROM t AS WHERE a = 1", S, 1, 18, ["Identifier"]],
+  ["DELETE FROM t AS x y", S, 1, 20, []],
+  ["DELETE FROM t x AS y", S, 1, 17, []],
 
   // ---- CREATE / DROP
   ["CREATE t (a INT)", S, 1, 8, ["TABLE", "UNIQUE", "INDEX"]],

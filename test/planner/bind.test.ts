@@ -88,6 +88,37 @@ test("UPDATE … FROM's messages name what was written", () => {
   }
 });
 
+/** A call's misuse names the function as written (`substring`, not the `substr` it stands for) and says what likelihood's p must be. */
+const CALL_MESSAGES: [sql: string, code: string, message: string][] = [
+  ["SELECT substring(city) FROM users", "sql_error", "substring() takes 2 to 3 arguments, got 1"],
+  ["SELECT CEILING(age, 1) FROM users", "sql_error", "ceiling() takes 1 argument, got 2"],
+  ["SELECT likely() FROM users", "sql_error", "likely() takes 1 argument, got 0"],
+  ["SELECT Likelihood(age) FROM users", "sql_error", "likelihood() takes 2 arguments, got 1"],
+  ["SELECT likelihood(age, 1) FROM users", "sql_error", "likelihood()'s second argument must be a real constant between 0.0 and 1.0 (such as 0.9 or 1.0), as in SQLite"],
+  ["SELECT likelihood(age, ?) FROM users", "sql_error", "likelihood()'s second argument must be a real constant between 0.0 and 1.0 (such as 0.9 or 1.0), as in SQLite"],
+  ["SELECT octet_length(age) FROM users", "type_mismatch", "octet_length() takes a text, got integer"],
+];
+
+test("function misuse names the function as written", () => {
+  const e = engine();
+  for (const [sql, code, message] of CALL_MESSAGES) {
+    try {
+      e.execute({ kind: "sql", sql: `EXPLAIN ${sql}`, params: sql.includes("?") ? [0.5] : [] });
+      assert.unreachable(`${sql} should fail`);
+    } catch (err) {
+      assert.instance(err, StoreError, sql);
+      assert.is((err as StoreError).code, code, sql);
+      assert.is((err as StoreError).message, message, sql);
+    }
+  }
+});
+
+test("likely, unlikely and likelihood are their argument in the plan: an index serves likely(email = ?)", () => {
+  const e = engine();
+  assert.equal(explain(e, "SELECT id FROM users WHERE likely(email = ?) AND unlikely(age > 1)"), explain(e, "SELECT id FROM users WHERE email = ? AND age > 1"));
+  assert.is(explain(e, "SELECT id FROM users WHERE likelihood(email = ?, 0.0625)").access.kind, "unique-lookup");
+});
+
 const PATHS: [sql: string, access: string, extra?: string][] = [
   ["SELECT * FROM users WHERE id = 'a'", "primary-key-lookup"],
   ["SELECT * FROM users WHERE 'a' = id AND age > 3", "primary-key-lookup"],

@@ -35,6 +35,9 @@ const CASES: readonly (readonly [string, string, (readonly Value[])?])[] = [
   [`${LEFT} WHERE b.x = ?`, "inner", [null]],
   [`${LEFT} WHERE b.x + a.x > 1`, "inner"],
   [`${LEFT} WHERE lower(b.s) = 'q'`, "inner"],
+  [`${LEFT} WHERE octet_length(b.s) > 1`, "inner"],
+  [`${LEFT} WHERE likely(b.x > 10)`, "inner"],
+  [`${LEFT} WHERE likelihood(b.f, 0.25)`, "inner"],
   [`${LEFT} WHERE b.s LIKE 'q%'`, "inner"],
   [`${LEFT} WHERE b.x IN (1, 2)`, "inner"],
   [`${LEFT} WHERE b.x NOT IN (1, 2)`, "inner"],
@@ -52,6 +55,7 @@ const CASES: readonly (readonly [string, string, (readonly Value[])?])[] = [
   [`${LEFT} WHERE CAST(b.x AS text) = '1'`, "inner"],
   // Conditions that may be TRUE while b is NULL.
   [`${LEFT} WHERE b.x IS NULL`, "left"],
+  [`${LEFT} WHERE unlikely(b.x IS NULL)`, "left"],
   [`${LEFT} WHERE b.x IS ?`, "left", [null]],
   [`${LEFT} WHERE b.x IS a.x`, "left"],
   [`${LEFT} WHERE b.x IS NOT DISTINCT FROM a.x`, "left"],

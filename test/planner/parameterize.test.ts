@@ -15,6 +15,9 @@ import type { Plan, SelectPlan } from "../../src/planner/plan.js";
 const I = (name: string): Expression => ({ type: "identifier", name });
 const L = (value: Value): Expression => ({ type: "literal", value });
 const EQ = (left: Expression, right: Expression): Expression => ({ type: "comparison", op: "=", left, right });
+const LIKELIHOOD = (x: Expression, p: Expression): Expression => ({ type: "function", name: "likelihood", args: [x, p] });
+const HINT = (name: "likely" | "unlikely", x: Expression): Expression => ({ type: "function", name, args: [x] });
+const UNIXEPOCH = (modifier: Expression): Expression => ({ type: "function", name: "unixepoch", args: [L("2020-01-01"), modifier] });
 const AND = (...operands: Expression[]): Expression => ({ type: "and", operands });
 const OR = (...operands: Expression[]): Expression => ({ type: "or", operands });
 const DIV = (left: Expression, right: Expression): Expression => ({ type: "binary", op: "/", left, right });
@@ -50,6 +53,8 @@ test("commands differing only in literal values of one type share a shape", () =
     [where(EQ(L(1), L(2))), where(EQ(L(-3), L(0)))],
     [{ kind: "update", table: "t", set: { a: 1, b: "x" }, where: L(true) }, { kind: "update", table: "t", set: { a: 9, b: "" }, where: L(false) }],
     [{ kind: "delete", table: "t", where: EQ(I("id"), L(null)) }, { kind: "delete", table: "t", where: EQ(I("id"), L(null)) }],
+    [{ kind: "delete", table: "t", as: "x", where: EQ(I("x.id"), L(1)) }, { kind: "delete", table: "t", as: "x", where: EQ(I("x.id"), L(7)) }],
+    [where(LIKELIHOOD(EQ(I("a"), L(1)), L(0.5))), where(LIKELIHOOD(EQ(I("a"), L(2)), L(0.5)))], // x's literals are slots
     // UPDATE … FROM: its joins' and set's literals are slots too.
     [
       { kind: "update", table: "t", as: "a", from: { table: "u" }, joins: [{ type: "inner", table: "v", on: EQ(I("v.x"), L(1)) }], set: { a: 1 }, where: EQ(I("u.id"), L("k")) },
@@ -104,6 +109,14 @@ test("shapes that bind differently never share tokens, whatever their names hold
     [{ kind: "update", table: "t", set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }],
     [{ kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", from: { table: "u", as: "u" }, set: { a: 1 }, where: L(true) }],
     [{ kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", as: "u", set: { a: 1 }, where: L(true) }],
+    [{ kind: "delete", table: "t", where: L(true) }, { kind: "delete", table: "t", as: "t", where: L(true) }],
+    [{ kind: "delete", table: "t", as: "x", where: L(true) }, { kind: "delete", table: "t", as: "y", where: L(true) }],
+    // likelihood's p is checked as written: shape, a cast of a literal too.
+    [where(LIKELIHOOD(I("a"), L(0.5))), where(LIKELIHOOD(I("a"), L(0.75)))],
+    [where(LIKELIHOOD(I("a"), { type: "cast", expr: L(1), as: "real" })), where(LIKELIHOOD(I("a"), { type: "cast", expr: L(0), as: "real" }))],
+    // unixepoch's texts type it ('subsec' makes it real), through the hints too, which bind as their argument.
+    [where(EQ(I("a"), UNIXEPOCH(HINT("likely", L("subsec"))))), where(EQ(I("a"), UNIXEPOCH(HINT("likely", L("utc")))))],
+    [where(EQ(I("a"), UNIXEPOCH(LIKELIHOOD(HINT("unlikely", L("subsec")), L(0.5))))), where(EQ(I("a"), UNIXEPOCH(LIKELIHOOD(HINT("unlikely", L("utc")), L(0.5)))))],
     [{ kind: "update", table: "t", from: { table: "u" }, set: { a: 1 }, where: L(true) }, { kind: "update", table: "t", from: { table: "u" }, joins: [{ type: "cross", table: "v" }], set: { a: 1 }, where: L(true) }],
     [where(INSEL(I("a"), sub())), where({ type: "in", expr: I("a"), values: [L(1)] })],
     [where(INSEL(I("a"), sub())), where(INSEL(I("a"), sub(), true))],
