@@ -193,14 +193,21 @@ export class Codegen {
   /**
    * Declares the temporaries and parameter values used so far: put it at the
    * top of the generated function, so loops read locals, not `p[i]`.
+   * Without `temps` the temporaries are left to `temporaries()`, for code
+   * whose functions share the values but each have their own temporaries.
    */
-  declarations(): string {
+  declarations(temps = true): string {
     const parts: string[] = [];
-    if (this.temps > 0) parts.push(`let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(", ")};`);
+    if (temps) parts.push(this.temporaries());
     for (const i of this.params) parts.push(`const p${int(i)} = p[${int(i)}];`);
     for (const i of this.nanParams) parts.push(`const q${int(i)} = p${int(i)} === null ? NaN : p${int(i)};`);
     for (const [local, [source, column]] of this.heapColumns) parts.push(`const ${local} = ${this.mode === "tuple" ? `t[${int(source)}]` : "t"}[${int(column)}];`);
     return parts.join(" ");
+  }
+
+  /** Declares the temporaries used so far (none: nothing). */
+  temporaries(): string {
+    return this.temps === 0 ? "" : `let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(", ")};`;
   }
 
   /** Binds the constants to locals of the factory (put it before `return function`). */

@@ -41,6 +41,7 @@
  */
 
 import type { RowsResult } from "../commands/results.js";
+import { StoreError } from "../errors.js";
 import type { CompoundOperator, Value } from "../commands/types.js";
 import type { AccessPath, BoundExpr, Count, SelectPlan } from "../planner/plan.js";
 import { collationOf } from "../planner/collation.js";
@@ -57,7 +58,7 @@ import { JSON_TABLE_SHAPE } from "../planner/table-functions.js";
 import { keptHashes } from "./kept-hashes.js";
 import { MAX_RECURSIVE_ROWS, RecursiveRows } from "./recursive.js";
 import { compileFilter, type FilterFn } from "./filter.js";
-import { TooManyTuples, impliedByKey, prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
+import { TooManyTuples, copyTuple, impliedByKey, prepareJoin, runJoin, type Emit, type Outer, type PreparedJoin, type Tuple } from "./join.js";
 import { orderItems, sortSpec } from "./order.js";
 import { compileProjection, type ProjectFn } from "./project.js";
 import { SubqueryRunner, type SubqueryNode } from "./subquery.js";
@@ -362,7 +363,7 @@ export function joinTuples(prepared: PreparedSelect, base: Stores, params: reado
   const store = stores.store(plan.sources[0]!.table);
   const columns = store.heap.columns;
   const heaps = plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
-  sourceItems(prepared, stores, store, params, columns, heaps, undefined, (tuple) => {
+  sourceRows(prepared, stores, store, params, columns, heaps, undefined, (tuple) => {
     each(tuple as Tuple);
     return undefined;
   });
@@ -386,7 +387,6 @@ export function stepRows(prepared: PreparedSelect, base: Stores, params: readonl
   const store = stores.store(plan.sources[0]!.table);
   const columns = store.heap.columns;
   const heaps = plan.joins.length === 0 ? undefined : plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
-  const t: Heaps = heaps ?? columns;
   const arrays = prepared.project as unknown as Fn<Value[]>;
   const project: Fn<Value[] | undefined> =
     made === undefined
@@ -395,14 +395,7 @@ export function stepRows(prepared: PreparedSelect, base: Stores, params: readonl
           const row = arrays(item, p, h);
           return made(row) ? row : undefined;
         };
-  const sourced = sourceItems(prepared, stores, store, params, columns, heaps, max, project, MAX_RECURSIVE_ROWS);
-  if (sourced.kind === "rows") return sourced.rows as Value[][];
-  const rows: Value[][] = [];
-  for (const item of sourced.items) {
-    const row = project(item, params, t);
-    if (row !== undefined && rows.push(row) === max) break;
-  }
-  return rows;
+  return sourceRows(prepared, stores, store, params, columns, heaps, max, project, MAX_RECURSIVE_ROWS);
 }
 
 /**
@@ -425,15 +418,34 @@ function selectFrom(prepared: PreparedSelect, stores: Stores, params: readonly V
   const columns = store === undefined ? NO_COLUMNS : store.heap.columns;
   const heaps = plan.joins.length === 0 ? undefined : plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
   const t: Heaps = heaps ?? columns;
-  const sourced = sourceItems(prepared, stores, store, params, columns, heaps, streaming ? keep : undefined, streaming && keep === undefined && offset === 0 ? project : undefined);
-  if (sourced.kind === "rows") return rowsResult(names, sourced.rows);
+  const distinct = prepared.projectArrays === undefined ? undefined : distinctRows(prepared, params, t);
+  // DISTINCT keeps the first rows it meets: with no ORDER BY it may stop at the limit.
+  const distinctStop = plan.orderBy.length === 0 ? keep : undefined;
 
-  let items: readonly Item[] = sourced.items;
+  let items: readonly Item[];
   if (prepared.aggregate !== undefined) {
-    items = prepared.aggregate(items, params, prepared.having as unknown as GroupTest | undefined, t);
+    // A join's tuples are grouped as it makes them; a table's rows in one loop.
+    const grouped = prepared.aggregate(params, t);
+    if (heaps === undefined) grouped.addAll(sourceItems(prepared, stores, store, params, columns, heaps, undefined));
+    else sourceRows(prepared, stores, store, params, columns, heaps, undefined, grouped.add);
+    items = grouped.groups(prepared.having as unknown as GroupTest | undefined);
+  } else if (heaps !== undefined && prepared.window === undefined && (distinct !== undefined || streaming)) {
+    // Nothing needs every tuple at once: the last join hands each to DISTINCT or the projection as it makes it, and stops at the limit.
+    if (distinct !== undefined) return distinctResult(plan, names, sourceRows(prepared, stores, store, params, columns, heaps, distinctStop, distinct), offset, keep);
+    const emit = offset === 0 ? project : skipping(offset, project);
+    return rowsResult(names, sourceRows(prepared, stores, store, params, columns, heaps, keep === undefined ? undefined : keep - offset, emit));
+  } else {
+    items = sourceItems(prepared, stores, store, params, columns, heaps, streaming ? keep : undefined);
   }
   if (prepared.window !== undefined) items = prepared.window(items, params, t);
-  if (prepared.projectArrays !== undefined) return rowsResult(names, distinctRows(prepared, items, params, t, offset, keep));
+  if (distinct !== undefined) {
+    const rows: Value[][] = [];
+    for (const item of items) {
+      const row = distinct(item, params, t);
+      if (row !== undefined && rows.push(row) === distinctStop) break;
+    }
+    return distinctResult(plan, names, rows, offset, keep);
+  }
 
   if (sorted) {
     const specs = prepared.sortKeys.map((key, i) => ({ key: (item: Item) => (key as unknown as Fn<Value>)(item, params, t), ...sortSpec(plan.orderBy[i]!) }));
@@ -445,6 +457,16 @@ function selectFrom(prepared: PreparedSelect, stores: Stores, params: readonly V
   const rows = new Array<Row>(items.length);
   for (let i = 0; i < items.length; i++) rows[i] = project(items[i], params, t);
   return rowsResult(names, rows);
+}
+
+/** `emit` after the first `offset` tuples, which it drops (OFFSET over a join that projects as it goes). */
+function skipping(offset: number, emit: Fn<Row>): Fn<Row | undefined> {
+  let skip = offset;
+  return (t, p, h) => {
+    if (skip === 0) return emit(t, p, h);
+    skip--;
+    return undefined;
+  };
 }
 
 function rowsResult(columns: readonly string[], rows: Row[]): RowsResult {
@@ -489,9 +511,7 @@ function lateRowsResult(columns: readonly string[], items: readonly Item[], proj
 /**
  * The rows (or join tuples) the query reads: the access path, the first
  * table's filter, then the joins with the WHERE terms each completes.
- * `stopAt`: the filter (or the last join) may stop after that many rows. `emit`: the last join projects each tuple as it makes it, and
- * the result's rows come back. `tupleBound`: a join before the last that
- * makes more tuples is `TooManyTuples`.
+ * `stopAt`: a select without joins may stop after that many rows.
  */
 function sourceItems(
   prepared: PreparedSelect,
@@ -501,100 +521,111 @@ function sourceItems(
   columns: readonly Column[],
   heaps: readonly (readonly Column[])[] | undefined,
   stopAt: number | undefined,
-  emit: Fn<Row | undefined> | undefined,
+): readonly Item[] {
+  if (heaps === undefined) return firstRows(prepared, store, params, columns, stopAt);
+  return joined(prepared, stores, firstRows(prepared, store, params, columns, undefined), params, heaps, copyTuple, undefined);
+}
+
+/**
+ * The query's rows or join tuples, each handed to `emit` — a projection,
+ * DISTINCT's — as the last join makes it (or, without joins, as read):
+ * what it returns (undefined: nothing), at most `stopAt` of them.
+ * `tupleBound`: a join before the last that makes more tuples is
+ * `TooManyTuples`.
+ */
+function sourceRows<T>(
+  prepared: PreparedSelect,
+  stores: Stores,
+  store: TableStore | undefined,
+  params: readonly Value[],
+  columns: readonly Column[],
+  heaps: readonly (readonly Column[])[] | undefined,
+  stopAt: number | undefined,
+  emit: Fn<T | undefined>,
   tupleBound?: number,
-): { readonly kind: "items"; readonly items: readonly Item[] } | { readonly kind: "rows"; readonly rows: Row[] } {
-  const plan = prepared.plan;
-  const canStop = plan.joins.length === 0 && stopAt !== undefined;
+): T[] {
+  const rows = firstRows(prepared, store, params, columns, undefined);
+  if (heaps !== undefined) return joined(prepared, stores, rows, params, heaps, emit, stopAt, tupleBound);
+  const out: T[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const made = emit(rows[i], params, columns);
+    if (made !== undefined && out.push(made) === stopAt) break;
+  }
+  return out;
+}
+
+/** The first table's rows: the access path, then its filter, stopping after `stopAt` rows. */
+function firstRows(prepared: PreparedSelect, store: TableStore | undefined, params: readonly Value[], columns: readonly Column[], stopAt: number | undefined): readonly StoredRow[] {
   const access = prepared.access;
-  let firstRows: readonly StoredRow[];
+  const max = stopAt ?? -1;
   if (access.kind === "index-range" && store !== undefined) {
     const test = prepared.firstTest as unknown as Fn<boolean> | undefined;
-    firstRows = rangeRows(access, store, params, canStop ? stopAt : -1, test === undefined ? undefined : (row) => test(row, params, columns));
-  } else {
-    const base = accessRows(access, store, params, prepared.keyIn);
-    firstRows = prepared.firstFilter ? prepared.firstFilter(base, params, canStop ? stopAt : -1, columns) : base;
+    return rangeRows(access, store, params, max, test === undefined ? undefined : (row) => test(row, params, columns));
   }
-  if (heaps === undefined) return { kind: "items", items: firstRows };
-  const only = prepared.joins.length === 1 ? prepared.joins[0]! : undefined;
-  if (only !== undefined && stopAt !== undefined && emit === undefined && sliceable(only, prepared.afterJoin[0] !== undefined)) {
-    const filter = prepared.afterJoin[0] as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
-    return { kind: "items", items: joinSlices(only, filter, firstRows, stores.store(only.table), params, heaps, stopAt) };
-  }
-  let tuples: Tuple[] = firstRows.map((r) => [r]);
+  const base = accessRows(access, store, params, prepared.keyIn);
+  return prepared.firstFilter ? prepared.firstFilter(base, params, max, columns) : base;
+}
+
+/**
+ * The joins over the first table's `rows`, each with the WHERE terms it
+ * completes: what `emit` made of each tuple of the last (`copyTuple`: the
+ * tuples; undefined: nothing), at most `stopAt` (`runJoin`).
+ */
+function joined<T>(
+  prepared: PreparedSelect,
+  stores: Stores,
+  rows: readonly StoredRow[],
+  params: readonly Value[],
+  heaps: readonly (readonly Column[])[],
+  emit: Emit<T>,
+  stopAt: number | undefined,
+  tupleBound?: number,
+): T[] {
+  // The first join reads the first table's rows; each later one the tuples of the joins before it.
+  let tuples: Tuple[] | undefined;
   const last = prepared.joins.length - 1;
   for (const [i, join] of prepared.joins.entries()) {
     // A WHERE term is decided at the join `where-placement.ts` places it at (its last source's, or a later RIGHT/FULL one):
     // an inner join tests it with ON; after an outer join it filters the joined tuples.
     const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
     const inner = join.step.type === "inner";
-    if (emit !== undefined && i === last && (filter === undefined || inner)) {
-      return { kind: "rows", rows: runJoin<Row>(join, tuples, stores.store(join.table), params, heaps, (t) => emit(t, params, heaps), filter, stopAt ?? -1) };
+    const store = stores.store(join.table);
+    const outer: Outer = tuples === undefined ? { rows } : { tuples };
+    if (i === last) {
+      // After an outer join the filter sees each tuple as it is made: a tuple it drops is neither emitted nor counted.
+      const sink: Emit<T> = filter === undefined || inner ? emit : (t, p, h) => (filter(t, p, h) ? emit(t, p, h) : undefined);
+      return runJoin<T>(join, outer, store, params, heaps, sink, inner ? filter : undefined, stopAt ?? -1);
     }
-    // The last join's tuples are the rows when it tests its WHERE terms itself (or has none): it may stop at `stopAt`.
-    const final = i === last && stopAt !== undefined && (filter === undefined || inner);
-    tuples = runJoin(join, tuples, stores.store(join.table), params, heaps, undefined, inner ? filter : undefined, final ? stopAt : tupleBound === undefined ? -1 : tupleBound + 1);
+    tuples = runJoin(join, outer, store, params, heaps, undefined, inner ? filter : undefined, tupleBound === undefined ? -1 : tupleBound + 1);
     if (tupleBound !== undefined && tuples.length > tupleBound) throw new TooManyTuples();
     if (filter && !inner) tuples = tuples.filter((t) => filter(t, params, heaps));
   }
-  return { kind: "items", items: tuples };
-}
-
-/**
- * Whether a select's one join may run under its LIMIT a slice of the
- * first table's rows at a time (`joinSlices`): an inner join, or a left
- * join whose WHERE terms run after it (`filtered`: they would have to see
- * every padded row), matched per row — a hash join (on columns or on
- * expressions) builds its table per run, which each slice would pay
- * again. A right or full join's unmatched rows need every row.
- */
-function sliceable(join: PreparedJoin, filtered: boolean): boolean {
-  const type = join.step.type;
-  const kind = join.step.strategy.kind;
-  return kind !== "hash" && kind !== "expression-hash" && (type === "inner" || (type === "left" && !filtered));
-}
-
-/**
- * One join under a LIMIT (`stopAt` tuples): run over the first table's
- * rows a growing slice at a time, so a join that finds its rows among the
- * first few does not make a tuple of every row first.
- */
-function joinSlices(
-  join: PreparedJoin,
-  filter: ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined,
-  rows: readonly StoredRow[],
-  store: TableStore,
-  params: readonly Value[],
-  heaps: readonly (readonly Column[])[],
-  stopAt: number,
-): Tuple[] {
-  const out: Tuple[] = [];
-  for (let from = 0, size = 64; from < rows.length && out.length < stopAt; from += size, size *= 2) {
-    const slice = rows.slice(from, from + size).map((r): Tuple => [r]);
-    for (const t of runJoin(join, slice, store, params, heaps, undefined, filter, stopAt - out.length)) out.push(t);
-  }
-  return out;
+  throw new StoreError("internal_error", "A join list without joins");
 }
 
 /**
  * DISTINCT: each result row once (the first met), compared as `=` does —
- * 1 and 1.0 are one value, NULLs are equal here — then ordered by the result
- * columns the sort keys are, and cut to OFFSET and LIMIT.
+ * 1 and 1.0 are one value, NULLs are equal here. The function projects an
+ * item (stored row, join tuple, group or window row) to its result row as
+ * an array, and returns it the first time it meets the row, undefined
+ * after: a join hands it its tuples as it makes them (`Emit`).
  */
-function distinctRows(prepared: PreparedSelect, items: readonly Item[], params: readonly Value[], t: Heaps, offset: number, keep: number | undefined): Row[] {
-  const plan = prepared.plan;
+function distinctRows(prepared: PreparedSelect, params: readonly Value[], t: Heaps): Fn<Value[] | undefined> & Emit<Value[]> {
   const toArray = prepared.projectArrays as unknown as Fn<Value[]>;
   const seen = new Set<unknown>();
-  const rowKey = rowKeyIn(plan.columns.map((c) => collationOf(c.expr)));
-  let rows: Value[][] = [];
-  for (const item of items) {
+  const rowKey = rowKeyIn(prepared.plan.columns.map((c) => collationOf(c.expr)));
+  return (item) => {
     const row = toArray(item, params, t);
     const key = rowKey(row);
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return undefined;
     seen.add(key);
-    rows.push(row);
-  }
-  return shaped(plan, orderAndCut(plan, rows, offset, keep));
+    return row;
+  };
+}
+
+/** DISTINCT's rows, ordered by the result columns the sort keys are, cut to OFFSET and LIMIT, in the plan's output shape. */
+function distinctResult(plan: SelectPlan, names: readonly string[], rows: Value[][], offset: number, keep: number | undefined): RowsResult {
+  return rowsResult(names, shaped(plan, orderAndCut(plan, rows, offset, keep)));
 }
 
 /** Result rows (as arrays) ordered by the result columns the sort keys are, then cut to OFFSET and LIMIT. */
