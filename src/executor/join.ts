@@ -205,7 +205,9 @@ export const copyTuple: Emit<Tuple> = (t) => t.slice();
  * (`TableStore.hashOn`: one read again and again by a recursion's steps)
  * is looked up in it rather than hashed again. Each outer tuple is copied
  * into one scratch tuple, which candidates are tried in: only a tuple
- * kept (no `emit`) is allocated.
+ * kept (no `emit`) is allocated. `consumes`: `emit` keeps nothing that
+ * reads a tuple's rows after it returns, so a lateral call makes each
+ * tuple's rows over the last's (`TableStore.rowsFor`).
  */
 export function runJoin<T = Tuple>(
   join: PreparedJoin,
@@ -216,6 +218,7 @@ export function runJoin<T = Tuple>(
   emit: Emit<T> = copyTuple as Emit<unknown> as Emit<T>,
   where?: (t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean,
   max = -1,
+  consumes = false,
 ): T[] {
   const type = join.step.type;
   if (where && type !== "inner") throw new StoreError("internal_error", `A WHERE term cannot run inside a ${type} join`);
@@ -284,7 +287,7 @@ export function runJoin<T = Tuple>(
       const values = new Array<Value>(args.length);
       candidates = (t) => {
         for (let k = 0; k < args.length; k++) values[k] = args[k]!(t, params, heaps);
-        return rowsFor(values);
+        return rowsFor(values, consumes);
       };
       break;
     }

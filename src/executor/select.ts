@@ -363,10 +363,21 @@ export function joinTuples(prepared: PreparedSelect, base: Stores, params: reado
   const store = stores.store(plan.sources[0]!.table);
   const columns = store.heap.columns;
   const heaps = plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
-  sourceRows(prepared, stores, store, params, columns, heaps, undefined, (tuple) => {
-    each(tuple as Tuple);
-    return undefined;
-  });
+  // The statement reads the tuples it keeps after the join: a lateral call's rows must stay.
+  sourceRows(
+    prepared,
+    stores,
+    store,
+    params,
+    columns,
+    heaps,
+    undefined,
+    (tuple) => {
+      each(tuple as Tuple);
+      return undefined;
+    },
+    false,
+  );
   return heaps;
 }
 
@@ -395,7 +406,7 @@ export function stepRows(prepared: PreparedSelect, base: Stores, params: readonl
           const row = arrays(item, p, h);
           return made(row) ? row : undefined;
         };
-  return sourceRows(prepared, stores, store, params, columns, heaps, max, project, MAX_RECURSIVE_ROWS);
+  return sourceRows(prepared, stores, store, params, columns, heaps, max, project, true, MAX_RECURSIVE_ROWS);
 }
 
 /**
@@ -427,13 +438,13 @@ function selectFrom(prepared: PreparedSelect, stores: Stores, params: readonly V
     // A join's tuples are grouped as it makes them; a table's rows in one loop.
     const grouped = prepared.aggregate(params, t);
     if (heaps === undefined) grouped.addAll(sourceItems(prepared, stores, store, params, columns, heaps, undefined));
-    else sourceRows(prepared, stores, store, params, columns, heaps, undefined, grouped.add);
+    else sourceRows(prepared, stores, store, params, columns, heaps, undefined, grouped.add, true);
     items = grouped.groups(prepared.having as unknown as GroupTest | undefined);
   } else if (heaps !== undefined && prepared.window === undefined && (distinct !== undefined || streaming)) {
     // Nothing needs every tuple at once: the last join hands each to DISTINCT or the projection as it makes it, and stops at the limit.
-    if (distinct !== undefined) return distinctResult(plan, names, sourceRows(prepared, stores, store, params, columns, heaps, distinctStop, distinct), offset, keep);
+    if (distinct !== undefined) return distinctResult(plan, names, sourceRows(prepared, stores, store, params, columns, heaps, distinctStop, distinct, true), offset, keep);
     const emit = offset === 0 ? project : skipping(offset, project);
-    return rowsResult(names, sourceRows(prepared, stores, store, params, columns, heaps, keep === undefined ? undefined : keep - offset, emit));
+    return rowsResult(names, sourceRows(prepared, stores, store, params, columns, heaps, keep === undefined ? undefined : keep - offset, emit, true));
   } else {
     items = sourceItems(prepared, stores, store, params, columns, heaps, streaming ? keep : undefined);
   }
@@ -523,15 +534,16 @@ function sourceItems(
   stopAt: number | undefined,
 ): readonly Item[] {
   if (heaps === undefined) return firstRows(prepared, store, params, columns, stopAt);
-  return joined(prepared, stores, firstRows(prepared, store, params, columns, undefined), params, heaps, copyTuple, undefined);
+  return joined(prepared, stores, firstRows(prepared, store, params, columns, undefined), params, heaps, copyTuple, undefined, false);
 }
 
 /**
  * The query's rows or join tuples, each handed to `emit` — a projection,
  * DISTINCT's — as the last join makes it (or, without joins, as read):
  * what it returns (undefined: nothing), at most `stopAt` of them.
- * `tupleBound`: a join before the last that makes more tuples is
- * `TooManyTuples`.
+ * `consumes`: `emit` keeps nothing that reads a tuple's rows after it
+ * returns (`runJoin`). `tupleBound`: a join before the last that makes
+ * more tuples is `TooManyTuples`.
  */
 function sourceRows<T>(
   prepared: PreparedSelect,
@@ -542,10 +554,11 @@ function sourceRows<T>(
   heaps: readonly (readonly Column[])[] | undefined,
   stopAt: number | undefined,
   emit: Fn<T | undefined>,
+  consumes: boolean,
   tupleBound?: number,
 ): T[] {
   const rows = firstRows(prepared, store, params, columns, undefined);
-  if (heaps !== undefined) return joined(prepared, stores, rows, params, heaps, emit, stopAt, tupleBound);
+  if (heaps !== undefined) return joined(prepared, stores, rows, params, heaps, emit, stopAt, consumes, tupleBound);
   const out: T[] = [];
   for (let i = 0; i < rows.length; i++) {
     const made = emit(rows[i], params, columns);
@@ -569,7 +582,7 @@ function firstRows(prepared: PreparedSelect, store: TableStore | undefined, para
 /**
  * The joins over the first table's `rows`, each with the WHERE terms it
  * completes: what `emit` made of each tuple of the last (`copyTuple`: the
- * tuples; undefined: nothing), at most `stopAt` (`runJoin`).
+ * tuples; undefined: nothing), at most `stopAt` (`runJoin`, as `consumes`).
  */
 function joined<T>(
   prepared: PreparedSelect,
@@ -579,6 +592,7 @@ function joined<T>(
   heaps: readonly (readonly Column[])[],
   emit: Emit<T>,
   stopAt: number | undefined,
+  consumes: boolean,
   tupleBound?: number,
 ): T[] {
   // The first join reads the first table's rows; each later one the tuples of the joins before it.
@@ -594,7 +608,7 @@ function joined<T>(
     if (i === last) {
       // After an outer join the filter sees each tuple as it is made: a tuple it drops is neither emitted nor counted.
       const sink: Emit<T> = filter === undefined || inner ? emit : (t, p, h) => (filter(t, p, h) ? emit(t, p, h) : undefined);
-      return runJoin<T>(join, outer, store, params, heaps, sink, inner ? filter : undefined, stopAt ?? -1);
+      return runJoin<T>(join, outer, store, params, heaps, sink, inner ? filter : undefined, stopAt ?? -1, consumes);
     }
     tuples = runJoin(join, outer, store, params, heaps, undefined, inner ? filter : undefined, tupleBound === undefined ? -1 : tupleBound + 1);
     if (tupleBound !== undefined && tuples.length > tupleBound) throw new TooManyTuples();
