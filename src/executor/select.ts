@@ -8,6 +8,12 @@
  * no sort and the walk stops once the limit is reached; in table order
  * only the rows that pass are sorted back.
  *
+ * The last join hands each tuple, as it makes it, to the stage that reads
+ * the tuples once — the grouping, DISTINCT, or (with neither, nor a
+ * window or sort) the projection, which drops OFFSET's rows and stops the
+ * join at LIMIT's — so no list of every tuple is built; a window or a
+ * sort needs them all and gets them as a list.
+ *
  * `prepareSelect` compiles everything once; the prepared form is cached with
  * the plan, so a repeated statement only binds new parameter values. WHERE
  * conjuncts that read only the first table run before the joins (with inner
