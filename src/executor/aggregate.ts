@@ -120,19 +120,22 @@ export function compileAggregate(group: Grouping, mode: RowMode, context?: Compi
   const keyValues = group.keys.map((key, i) => `const k${slot(i)} = ${g.value(key)};`).join(" ");
   const row = `[${[...keys.map((key) => `${key}[g_]`), ...codes.map((c) => c.final)].join(", ")}]`;
   // One row's update, the same code fed a row at a time (`add`: a join's tuples, as it makes them) or a list in a loop (`addAll`).
+  // Each takes the heaps' columns afresh (`Codegen.columns`): a join may make rows into a heap between two `add`s (a lateral call's), replacing a column it outgrew.
   const update = `${g.temporaries()} let g_ = 0, v_, s_, t_, c_; ${keyValues} ${find} ${codes.map((c) => c.update).join("\n    ")}`;
   const source = `${g.constants()}
 return function aggregate(p, t) {
-  ${g.declarations(false)}
+  ${g.parameters()}
   ${declare}
   const root_ = new Map();
   let n_ = 0;
   ${k === 0 ? `n_ = 1; ${state.map(([name, init]) => `${name}.push(${init});`).join(" ")}` : ""}
   return {
     add(r) {
+      ${g.columns()}
       ${update}
     },
     addAll(items) {
+      ${g.columns()}
       for (let i_ = 0, l_ = items.length; i_ < l_; i_++) {
         const r = items[i_];
         ${update}

@@ -11,7 +11,9 @@
  * the first of its whole answer. Cases: aggregates over empty joins, a
  * LEFT (RIGHT, FULL) join's padded rows counted, a WHERE term after an
  * outer join, lateral json_each grouped, kept after a later join, sorted
- * or windowed (its rows read after the next call's are made), LIMIT and
+ * or windowed (its rows read after the next call's are made), its id and
+ * parent aggregated over calls of more rows than its heap first holds (the
+ * columns replaced while the aggregate is fed), LIMIT and
  * OFFSET over joins, correlated subqueries over joins, an aggregate whose
  * argument runs one.
  */
@@ -73,6 +75,28 @@ const tables: TableDef[] = [
       i % 13 === 5 ? null : i % 11 === 3 ? "[]" : i === 7 ? '"solo"' : JSON.stringify(Array.from({ length: 1 + int(5) }, () => WORDS[int(WORDS.length)])),
       JSON.stringify(Array.from({ length: int(4) }, () => int(20))),
     ]),
+    indexes: [],
+  },
+  {
+    name: "big",
+    columns: [
+      { name: "id", type: "integer" },
+      { name: "doc", type: "text" },
+    ],
+    // Calls of more rows than a lateral call's heap first holds (16), and than each of its doublings: its id and parent columns replaced mid-join.
+    rows: [3, 20, 0, 17, 70, 5, 300, 40, 1, 140].map((n, i) => [
+      i,
+      i % 3 === 1 ? JSON.stringify({ a: Array.from({ length: n }, (_, k) => (k % 4 === 0 ? { k, v: [k, "x"] } : k)), b: "t" }) : JSON.stringify(Array.from({ length: n }, (_, k) => k)),
+    ]),
+    indexes: [],
+  },
+  {
+    name: "u",
+    columns: [
+      { name: "id", type: "integer" },
+      { name: "big_id", type: "integer" },
+    ],
+    rows: Array.from({ length: 25 }, (_, i) => [i, i % 12]),
     indexes: [],
   },
 ];
@@ -159,6 +183,34 @@ test("lateral json_each: grouped, counted, distinct, and its rows still read aft
     "SELECT j.value, count(*) FROM docs, json_each(docs.tags) j JOIN a ON a.s = j.value GROUP BY j.value",
     "SELECT j.value, count(*) OVER (PARTITION BY j.value) FROM docs, json_each(docs.tags) j",
     "SELECT docs.id, j.value FROM docs LEFT JOIN json_each(docs.tags) j",
+  ]) {
+    agree(sql, false);
+  }
+});
+
+test("a lateral call's id and parent aggregated, grouped and made distinct over calls of more rows than its heap first holds", () => {
+  for (const sql of [
+    "SELECT max(j.id), min(j.id), count(*), sum(j.id) FROM big, json_each(big.doc) j",
+    "SELECT json_group_array(j.id) FROM big, json_each(big.doc) j",
+    "SELECT json_group_array(j.parent), json_group_array(j.id) FROM big, json_tree(big.doc) j",
+    "SELECT count(DISTINCT j.id), count(DISTINCT j.parent), max(j.parent) FROM big, json_tree(big.doc) j",
+    "SELECT big.id, sum(j.id), max(j.parent) FROM big, json_tree(big.doc) j GROUP BY big.id ORDER BY big.id",
+    "SELECT big.id, max(j.id) FROM big, json_each(big.doc) j GROUP BY big.id HAVING max(j.id) > 100 ORDER BY big.id",
+    "SELECT j.parent, count(*), max(j.id) FROM big, json_tree(big.doc) j GROUP BY j.parent ORDER BY j.parent",
+    "SELECT j.id % 5, count(*), sum(j.id) FROM big, json_each(big.doc) j GROUP BY j.id % 5 ORDER BY 1",
+    // The call before another join: its rows kept, the aggregate fed by the last join.
+    "SELECT max(j.id), sum(j.id), count(*), count(DISTINCT j.id) FROM big, json_each(big.doc) j, u WHERE u.big_id = big.id",
+    "SELECT u.id, max(j.parent), count(*) FROM big, json_tree(big.doc) j, u WHERE u.big_id = big.id GROUP BY u.id ORDER BY u.id",
+    "SELECT big.id, (SELECT json_group_array(k.id) FROM big b3, json_each(b3.doc) k WHERE b3.id = big.id) FROM big ORDER BY big.id",
+    "SELECT big.id, (SELECT max(k.parent) FROM big b3, json_tree(b3.doc) k WHERE b3.id = big.id) FROM big ORDER BY big.id",
+  ]) {
+    agree(sql, true);
+  }
+  for (const sql of [
+    "SELECT DISTINCT j.id FROM big, json_each(big.doc) j",
+    "SELECT DISTINCT j.parent FROM big, json_tree(big.doc) j",
+    "SELECT big.id, j.id, j.parent FROM big, json_tree(big.doc) j",
+    "SELECT big.id, j.id, u.id FROM big, json_each(big.doc) j, u WHERE u.big_id = big.id",
   ]) {
     agree(sql, false);
   }
