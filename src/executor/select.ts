@@ -364,19 +364,11 @@ function prefixRead(prepared: PreparedSelect, keep: number | undefined): Recursi
  * subqueries' answers live until then).
  */
 export function joinTuples(prepared: PreparedSelect, base: Stores, params: readonly Value[], each: (tuple: Tuple) => void): readonly (readonly Column[])[] {
-  const plan = prepared.plan;
-  const stores = prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params);
-  const store = stores.store(plan.sources[0]!.table);
-  const columns = store.heap.columns;
-  const heaps = plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
+  const from = sourcesOf(prepared, prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params), params);
+  if (from.heaps === undefined) throw new StoreError("internal_error", "UPDATE … FROM without a join");
   // The statement reads the tuples it keeps after the join: a lateral call's rows must stay.
   sourceRows(
-    prepared,
-    stores,
-    store,
-    params,
-    columns,
-    heaps,
+    from,
     undefined,
     (tuple) => {
       each(tuple as Tuple);
@@ -384,7 +376,7 @@ export function joinTuples(prepared: PreparedSelect, base: Stores, params: reado
     },
     false,
   );
-  return heaps;
+  return from.heaps;
 }
 
 /**
@@ -398,13 +390,16 @@ export function joinTuples(prepared: PreparedSelect, base: Stores, params: reado
  * window, DISTINCT, ORDER BY, LIMIT or OFFSET: `planner/bind-recursive.ts`).
  */
 export function stepRows(prepared: PreparedSelect, base: Stores, params: readonly Value[], max: number, made: ((row: Value[]) => boolean) | undefined): Value[][] {
-  const plan = prepared.plan;
   // It runs again and again over a few rows at a time: a derived table it joins is hashed once, not each time.
-  const stores = prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params, undefined, keptHashes);
-  const store = stores.store(plan.sources[0]!.table);
-  const columns = store.heap.columns;
-  const heaps = plan.joins.length === 0 ? undefined : plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
+  const from = sourcesOf(prepared, prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params, undefined, keptHashes), params);
   const arrays = prepared.project as unknown as Fn<Value[]>;
+  if (from.heaps === undefined && made === undefined) {
+    // Without joins and with every row kept, a row the first table's filter passes is a row: the filter stops at `max`.
+    const items = sourceItems(from, max);
+    const rows = new Array<Value[]>(items.length);
+    for (let i = 0; i < items.length; i++) rows[i] = arrays(items[i], params, from.columns);
+    return rows;
+  }
   const project: Fn<Value[] | undefined> =
     made === undefined
       ? arrays
@@ -412,7 +407,7 @@ export function stepRows(prepared: PreparedSelect, base: Stores, params: readonl
           const row = arrays(item, p, h);
           return made(row) ? row : undefined;
         };
-  return sourceRows(prepared, stores, store, params, columns, heaps, max, project, true, MAX_RECURSIVE_ROWS);
+  return sourceRows(from, max, project, true, MAX_RECURSIVE_ROWS);
 }
 
 /**
@@ -430,11 +425,9 @@ function selectFrom(prepared: PreparedSelect, stores: Stores, params: readonly V
   // Nothing between the sources and the result (no grouping, DISTINCT or sort to do): a scan can stop early, a join project as it goes.
   const sorted = plan.orderBy.length > 0 && !orderServed(plan);
   const streaming = plan.group === undefined && plan.window === undefined && !plan.distinct && !sorted;
-  const first = plan.sources[0];
-  const store = first === undefined ? undefined : stores.store(first.table);
-  const columns = store === undefined ? NO_COLUMNS : store.heap.columns;
-  const heaps = plan.joins.length === 0 ? undefined : plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
-  const t: Heaps = heaps ?? columns;
+  const from = sourcesOf(prepared, stores, params);
+  const heaps = from.heaps;
+  const t: Heaps = heaps ?? from.columns;
   const distinct = prepared.projectArrays === undefined ? undefined : distinctRows(prepared, params, t);
   // DISTINCT keeps the first rows it meets: with no ORDER BY it may stop at the limit.
   const distinctStop = plan.orderBy.length === 0 ? keep : undefined;
@@ -443,16 +436,16 @@ function selectFrom(prepared: PreparedSelect, stores: Stores, params: readonly V
   if (prepared.aggregate !== undefined) {
     // A join's tuples are grouped as it makes them; a table's rows in one loop.
     const grouped = prepared.aggregate(params, t);
-    if (heaps === undefined) grouped.addAll(sourceItems(prepared, stores, store, params, columns, heaps, undefined));
-    else sourceRows(prepared, stores, store, params, columns, heaps, undefined, grouped.add, true);
+    if (heaps === undefined) grouped.addAll(sourceItems(from, undefined));
+    else sourceRows(from, undefined, grouped.add, true);
     items = grouped.groups(prepared.having as unknown as GroupTest | undefined);
   } else if (heaps !== undefined && prepared.window === undefined && (distinct !== undefined || streaming)) {
     // Nothing needs every tuple at once: the last join hands each to DISTINCT or the projection as it makes it, and stops at the limit.
-    if (distinct !== undefined) return distinctResult(plan, names, sourceRows(prepared, stores, store, params, columns, heaps, distinctStop, distinct, true), offset, keep);
+    if (distinct !== undefined) return distinctResult(plan, names, sourceRows(from, distinctStop, distinct, true), offset, keep);
     const emit = offset === 0 ? project : skipping(offset, project);
-    return rowsResult(names, sourceRows(prepared, stores, store, params, columns, heaps, keep === undefined ? undefined : keep - offset, emit, true));
+    return rowsResult(names, sourceRows(from, keep === undefined ? undefined : keep - offset, emit, true));
   } else {
-    items = sourceItems(prepared, stores, store, params, columns, heaps, streaming ? keep : undefined);
+    items = sourceItems(from, streaming ? keep : undefined);
   }
   if (prepared.window !== undefined) items = prepared.window(items, params, t);
   if (distinct !== undefined) {
@@ -526,21 +519,37 @@ function lateRowsResult(columns: readonly string[], items: readonly Item[], proj
 }
 
 /**
+ * Where a select reads its rows or tuples: its stores (with its derived
+ * tables' rows), the first table's store and heap columns, and — when it
+ * joins — every source's heap columns, which its tuples are read in.
+ */
+interface Sources {
+  readonly prepared: PreparedSelect;
+  readonly stores: Stores;
+  readonly store: TableStore | undefined;
+  readonly params: readonly Value[];
+  readonly columns: readonly Column[];
+  readonly heaps: readonly (readonly Column[])[] | undefined;
+}
+
+function sourcesOf(prepared: PreparedSelect, stores: Stores, params: readonly Value[]): Sources {
+  const plan = prepared.plan;
+  const first = plan.sources[0];
+  const store = first === undefined ? undefined : stores.store(first.table);
+  const columns = store === undefined ? NO_COLUMNS : store.heap.columns;
+  const heaps = plan.joins.length === 0 ? undefined : plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
+  return { prepared, stores, store, params, columns, heaps };
+}
+
+/**
  * The rows (or join tuples) the query reads: the access path, the first
  * table's filter, then the joins with the WHERE terms each completes.
  * `stopAt`: a select without joins may stop after that many rows.
  */
-function sourceItems(
-  prepared: PreparedSelect,
-  stores: Stores,
-  store: TableStore | undefined,
-  params: readonly Value[],
-  columns: readonly Column[],
-  heaps: readonly (readonly Column[])[] | undefined,
-  stopAt: number | undefined,
-): readonly Item[] {
+function sourceItems(from: Sources, stopAt: number | undefined): readonly Item[] {
+  const { prepared, store, params, columns, heaps } = from;
   if (heaps === undefined) return firstRows(prepared, store, params, columns, stopAt);
-  return joined(prepared, stores, firstRows(prepared, store, params, columns, undefined), params, heaps, copyTuple, undefined, false);
+  return joined(from, heaps, firstRows(prepared, store, params, columns, undefined), copyTuple, undefined, false);
 }
 
 /**
@@ -551,20 +560,11 @@ function sourceItems(
  * returns (`runJoin`). `tupleBound`: a join before the last that makes
  * more tuples is `TooManyTuples`.
  */
-function sourceRows<T>(
-  prepared: PreparedSelect,
-  stores: Stores,
-  store: TableStore | undefined,
-  params: readonly Value[],
-  columns: readonly Column[],
-  heaps: readonly (readonly Column[])[] | undefined,
-  stopAt: number | undefined,
-  emit: Fn<T | undefined>,
-  consumes: boolean,
-  tupleBound?: number,
-): T[] {
+function sourceRows<T>(from: Sources, stopAt: number | undefined, emit: Fn<T | undefined>, consumes: boolean, tupleBound?: number): T[] {
+  const { prepared, store, params, columns, heaps } = from;
+  // Without joins (a recursive step's: `stepRows`) `emit` may drop a row (UNION's repeats): the filter reads them all, not `stopAt`.
   const rows = firstRows(prepared, store, params, columns, undefined);
-  if (heaps !== undefined) return joined(prepared, stores, rows, params, heaps, emit, stopAt, consumes, tupleBound);
+  if (heaps !== undefined) return joined(from, heaps, rows, emit, stopAt, consumes, tupleBound);
   const out: T[] = [];
   for (let i = 0; i < rows.length; i++) {
     const made = emit(rows[i], params, columns);
@@ -591,16 +591,15 @@ function firstRows(prepared: PreparedSelect, store: TableStore | undefined, para
  * tuples; undefined: nothing), at most `stopAt` (`runJoin`, as `consumes`).
  */
 function joined<T>(
-  prepared: PreparedSelect,
-  stores: Stores,
-  rows: readonly StoredRow[],
-  params: readonly Value[],
+  from: Sources,
   heaps: readonly (readonly Column[])[],
+  rows: readonly StoredRow[],
   emit: Emit<T>,
   stopAt: number | undefined,
   consumes: boolean,
   tupleBound?: number,
 ): T[] {
+  const { prepared, stores, params } = from;
   // The first join reads the first table's rows; each later one the tuples of the joins before it.
   let tuples: Tuple[] | undefined;
   const last = prepared.joins.length - 1;
