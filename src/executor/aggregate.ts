@@ -1,7 +1,9 @@
 /**
- * Hash aggregation, compiled: one generated function per grouping loops
- * over the rows (or join tuples), finds each row's group by its key values
- * and updates the group's aggregates in place, with no call per row.
+ * Hash aggregation, compiled: one generated function per grouping finds
+ * each row's group by its key values and updates the group's aggregates in
+ * place — over a list of rows in one loop, with no call per row, or over
+ * a join's tuples one at a time as the join makes them, so no list of
+ * them is built.
  *
  * Groups are numbered in the order first met, and their state is kept by
  * column, not by group: one array per key and one per working value of an
@@ -46,8 +48,20 @@ import { jsonArgument } from "./json-codegen.js";
 /** A HAVING test on a group row. */
 export type GroupTest = (row: Value[], p: readonly Value[]) => boolean;
 
-/** The group rows of `items` (stored rows or join tuples; `t`: their heaps' columns) — keys then aggregate values — that pass `having`. */
-export type AggregateFn = (items: readonly unknown[], p: readonly Value[], having: GroupTest | undefined, t?: unknown) => Value[][];
+/**
+ * One execution's grouping (`t`: the heaps' columns of the rows or join
+ * tuples it is fed): `add` updates the groups with one row or tuple (a
+ * join's, as it makes it: returning nothing, it is a join's `emit`),
+ * `addAll` with a list of them, in a loop; `groups` are the group rows —
+ * keys then aggregate values — that pass `having`.
+ */
+export type AggregateFn = (p: readonly Value[], t?: unknown) => Grouped;
+
+export interface Grouped {
+  add(item: unknown): undefined;
+  addAll(items: readonly unknown[]): void;
+  groups(having: GroupTest | undefined): Value[][];
+}
 
 function slot(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error("invalid slot");
@@ -105,25 +119,38 @@ export function compileAggregate(group: Grouping, mode: RowMode, context?: Compi
   }
   const keyValues = group.keys.map((key, i) => `const k${slot(i)} = ${g.value(key)};`).join(" ");
   const row = `[${[...keys.map((key) => `${key}[g_]`), ...codes.map((c) => c.final)].join(", ")}]`;
+  // One row's update, the same code fed a row at a time (`add`: a join's tuples, as it makes them) or a list in a loop (`addAll`).
+  // Each takes the heaps' columns afresh (`Codegen.columns`): a join may make rows into a heap between two `add`s (a lateral call's), replacing a column it outgrew.
+  const update = `${g.temporaries()} let g_ = 0, v_, s_, t_, c_; ${keyValues} ${find} ${codes.map((c) => c.update).join("\n    ")}`;
   const source = `${g.constants()}
-return function aggregate(items, p, having, t) {
-  ${g.declarations()}
+return function aggregate(p, t) {
+  ${g.parameters()}
   ${declare}
   const root_ = new Map();
-  let n_ = 0, g_ = 0, v_, s_, t_, c_;
+  let n_ = 0;
   ${k === 0 ? `n_ = 1; ${state.map(([name, init]) => `${name}.push(${init});`).join(" ")}` : ""}
-  for (let i_ = 0, l_ = items.length; i_ < l_; i_++) {
-    const r = items[i_];
-    ${keyValues}
-    ${find}
-    ${codes.map((c) => c.update).join("\n    ")}
-  }
-  const groups_ = [];
-  for (g_ = 0; g_ < n_; g_++) {
-    const row_ = ${row};
-    if (having === undefined || having(row_, p)) groups_.push(row_);
-  }
-  return groups_;
+  return {
+    add(r) {
+      ${g.columns()}
+      ${update}
+    },
+    addAll(items) {
+      ${g.columns()}
+      for (let i_ = 0, l_ = items.length; i_ < l_; i_++) {
+        const r = items[i_];
+        ${update}
+      }
+    },
+    groups(having) {
+      let g_, t_;
+      const groups_ = [];
+      for (g_ = 0; g_ < n_; g_++) {
+        const row_ = ${row};
+        if (having === undefined || having(row_, p)) groups_.push(row_);
+      }
+      return groups_;
+    },
+  };
 };`;
   return instantiate<AggregateFn>(source, g.consts);
 }

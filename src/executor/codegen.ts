@@ -191,14 +191,36 @@ export class Codegen {
   ) {}
 
   /**
-   * Declares the temporaries and parameter values used so far: put it at the
-   * top of the generated function, so loops read locals, not `p[i]`.
+   * Declares the temporaries, parameter values and heap columns used so
+   * far: put it at the top of the generated function, so loops read
+   * locals, not `p[i]`.
    */
   declarations(): string {
+    return `${this.temporaries()} ${this.parameters()} ${this.columns()}`;
+  }
+
+  /** Declares the temporaries used so far (none: nothing). */
+  temporaries(): string {
+    return this.temps === 0 ? "" : `let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(", ")};`;
+  }
+
+  /** Declares the parameter values read so far. */
+  parameters(): string {
     const parts: string[] = [];
-    if (this.temps > 0) parts.push(`let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(", ")};`);
     for (const i of this.params) parts.push(`const p${int(i)} = p[${int(i)}];`);
     for (const i of this.nanParams) parts.push(`const q${int(i)} = p${int(i)} === null ? NaN : p${int(i)};`);
+    return parts.join(" ");
+  }
+
+  /**
+   * Declares the heap columns read so far, taken from `t` as they are now:
+   * a heap may replace a column by a longer copy as it grows (`RowHeap`),
+   * so code that lives while rows are made — an aggregate a join feeds as
+   * it makes its tuples, among them a lateral call's — declares them
+   * again at each call, not once for good.
+   */
+  columns(): string {
+    const parts: string[] = [];
     for (const [local, [source, column]] of this.heapColumns) parts.push(`const ${local} = ${this.mode === "tuple" ? `t[${int(source)}]` : "t"}[${int(column)}];`);
     return parts.join(" ");
   }

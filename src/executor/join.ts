@@ -21,7 +21,9 @@
  * The ON condition is evaluated on every candidate pair, less the
  * equalities the key match already guarantees (a Map key matches exactly
  * when `=` is TRUE: same number, same text, same boolean, never NULL). A
- * candidate is tested in a scratch tuple; only a match allocates its own.
+ * candidate is tested in a scratch tuple, and a join that streams its
+ * tuples into what consumes them (`runJoin`'s `emit`) allocates none; one
+ * whose tuples are kept (for a later join, a sort, a window) copies each.
  */
 
 import type { Value } from "../commands/types.js";
@@ -149,13 +151,22 @@ function hashInner(table: ReadonlyMap<unknown, readonly StoredRow[]>, outerKey: 
  * its key's bucket, which every tuple of that key shares, so each tuple's
  * matches stay in the joined table's order, and a large joined side (a
  * derived table's rows, a table without a key on the join columns) is read
- * once instead of copied into a map.
+ * once instead of copied into a map. `load(i)` puts outer tuple i in
+ * `scratch`, which `outerKey` reads.
  */
-function hashOuter(tuples: readonly Tuple[], rows: readonly StoredRow[], keyOf: (row: StoredRow) => unknown, outerKey: (t: Tuple) => unknown): (t: Tuple, i: number) => readonly StoredRow[] {
+function hashOuter(
+  count: number,
+  load: (i: number) => void,
+  scratch: Tuple,
+  rows: readonly StoredRow[],
+  keyOf: (row: StoredRow) => unknown,
+  outerKey: (t: Tuple) => unknown,
+): (t: Tuple, i: number) => readonly StoredRow[] {
   const byKey = new Map<unknown, StoredRow[]>();
-  const bucketOf: (StoredRow[] | undefined)[] = new Array(tuples.length);
-  for (let i = 0; i < tuples.length; i++) {
-    const k = outerKey(tuples[i]!);
+  const bucketOf: (StoredRow[] | undefined)[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    load(i);
+    const k = outerKey(scratch);
     if (k === null) continue;
     let bucket = byKey.get(k);
     if (bucket === undefined) byKey.set(k, (bucket = []));
@@ -170,29 +181,44 @@ function hashOuter(tuples: readonly Tuple[], rows: readonly StoredRow[], keyOf: 
   return (_t, i) => bucketOf[i] ?? NO_ROWS;
 }
 
+/** What a join reads: the first source's stored rows (the first join), or the tuples the joins before it made. */
+export type Outer = { readonly rows: readonly StoredRow[] } | { readonly tuples: readonly Tuple[] };
+
+/** A consumer of joined tuples (`runJoin`'s `emit`): called with a scratch tuple, reused, so it copies what it keeps. */
+export type Emit<T> = (t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => T | undefined;
+
+/** Keeps each tuple: a copy of the scratch tuple. */
+export const copyTuple: Emit<Tuple> = (t) => t.slice();
+
 /**
- * Joins `tuples` with `store`. With `emit`, each joined tuple is handed to it
- * and its result kept instead of the tuple (the last join of a query with
- * nothing after it projects in place, allocating no tuples); undefined
- * from it keeps nothing, nor counts toward `max` (a recursive select's
- * row UNION drops as it is made). `where`, for an
+ * Joins the `outer` tuples with `store`. With `emit`, each joined tuple is
+ * handed to it as it is made and its result kept instead of a copy of the
+ * tuple (the last join of a query streams into what consumes it: a
+ * projection, an aggregate, DISTINCT, allocating no tuples); undefined
+ * from it keeps nothing, nor counts toward `max` (an aggregate keeps its
+ * own state; a recursive select's row UNION drops as it is made). `where`, for an
  * inner join only, is a WHERE term tested with ON, before a tuple is made
  * (for an outer join it must wait: a row it rejects still counts as a match).
  * `max`: stop once that many are made (-1: no limit; a right or full join
  * reads every tuple first, its unmatched rows depending on them all, and
  * keeps the first `max`). A store that keeps a hash of its rows
  * (`TableStore.hashOn`: one read again and again by a recursion's steps)
- * is looked up in it rather than hashed again.
+ * is looked up in it rather than hashed again. Each outer tuple is copied
+ * into one scratch tuple, which candidates are tried in: only a tuple
+ * kept (no `emit`) is allocated. `consumes`: `emit` keeps nothing that
+ * reads a tuple's rows after it returns, so a lateral call makes each
+ * tuple's rows over the last's (`TableStore.rowsFor`).
  */
 export function runJoin<T = Tuple>(
   join: PreparedJoin,
-  tuples: readonly Tuple[],
+  outer: Outer,
   store: TableStore,
   params: readonly Value[],
   heaps: readonly (readonly Column[])[],
-  emit: (t: Tuple) => T | undefined = (t) => t.slice() as T,
+  emit: Emit<T> = copyTuple as Emit<unknown> as Emit<T>,
   where?: (t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean,
   max = -1,
+  consumes = false,
 ): T[] {
   const type = join.step.type;
   if (where && type !== "inner") throw new StoreError("internal_error", `A WHERE term cannot run inside a ${type} join`);
@@ -202,6 +228,21 @@ export function runJoin<T = Tuple>(
   const matchedRows = type === "right" || type === "full" ? new Set<StoredRow>() : undefined;
   const on = join.on as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
   const keys = join.outerKeys as unknown as TupleFn[];
+  const at = join.step.source;
+  const scratch: Tuple = new Array<StoredRow>(at + 1).fill(NULL_ROW);
+  const rows = "rows" in outer ? outer.rows : undefined;
+  const tuples = "tuples" in outer ? outer.tuples : undefined;
+  const count = rows?.length ?? tuples?.length ?? 0;
+  // Puts outer tuple i in the scratch tuple (the candidates then go at `at`).
+  const load =
+    rows !== undefined
+      ? (i: number): void => {
+          scratch[0] = rows[i]!;
+        }
+      : (i: number): void => {
+          const t = tuples![i]!;
+          for (let k = 0; k < t.length; k++) scratch[k] = t[k]!;
+        };
   let candidates: (t: Tuple, i: number) => readonly StoredRow[];
   const s = join.step.strategy;
   switch (s.kind) {
@@ -231,7 +272,7 @@ export function runJoin<T = Tuple>(
           ? innerKey(join.innerPositions.map((p) => store.heap.columns[p] as Column))
           : expressionKey(join.innerKeys as unknown as TupleFn[], join.step.source, params, heaps);
       if (kept !== undefined) candidates = hashInner(kept, outerKey);
-      else if (tuples.length < store.rows.length) candidates = hashOuter(tuples, store.rows, rowKey, outerKey);
+      else if (count < store.rows.length) candidates = hashOuter(count, load, scratch, store.rows, rowKey, outerKey);
       else candidates = hashInner(bucketRows(store.rows, rowKey), outerKey);
       break;
     }
@@ -246,31 +287,29 @@ export function runJoin<T = Tuple>(
       const values = new Array<Value>(args.length);
       candidates = (t) => {
         for (let k = 0; k < args.length; k++) values[k] = args[k]!(t, params, heaps);
-        return rowsFor(values);
+        return rowsFor(values, consumes);
       };
       break;
     }
     default:
       return assertNever(s, "join strategy");
   }
-  const at = join.step.source;
   const stopAt = matchedRows === undefined ? max : -1;
-  for (let i = 0; i < tuples.length && out.length !== stopAt; i++) {
-    const t = tuples[i]!;
+  for (let i = 0; i < count && out.length !== stopAt; i++) {
+    load(i);
     let matched = false;
-    const scratch = t.slice();
-    for (const row of candidates(t, i)) {
+    for (const row of candidates(scratch, i)) {
       scratch[at] = row;
       if ((on === undefined || on(scratch, params, heaps)) && (where === undefined || where(scratch, params, heaps))) {
         matched = true;
         matchedRows?.add(row);
-        const made = emit(scratch);
+        const made = emit(scratch, params, heaps);
         if (made !== undefined && out.push(made) === stopAt) break;
       }
     }
     if (left && !matched) {
       scratch[at] = NULL_ROW;
-      const made = emit(scratch);
+      const made = emit(scratch, params, heaps);
       if (made !== undefined) out.push(made);
     }
   }
@@ -280,7 +319,7 @@ export function runJoin<T = Tuple>(
       if (out.length === max) break;
       if (matchedRows.has(row)) continue;
       unmatched[at] = row;
-      const made = emit(unmatched);
+      const made = emit(unmatched, params, heaps);
       if (made !== undefined) out.push(made);
     }
     if (max >= 0 && out.length > max) out.length = max;

@@ -37,7 +37,10 @@
  * Rows go into one growing heap per store: a lateral call
  * (`FROM t, json_each(t.tags)`) adds each tuple's rows to the heap its
  * join reads, so the ids of every tuple's rows stay valid until the
- * statement ends. One call makes at most `MAX_CALL_ROWS` rows and
+ * statement ends — unless its join is the last and hands each tuple to
+ * what consumes it as it makes it (an aggregate, DISTINCT, a projection:
+ * `select.ts`), when each call's rows are made over the last's, from id 1.
+ * One call makes at most `MAX_CALL_ROWS` rows and
  * `MAX_CALL_TEXT` of text in the columns it makes (json_tree repeats each
  * container's text in every container around it), as a recursive WITH
  * table is bounded.
@@ -83,10 +86,12 @@ export class JsonTable extends KeylessStore {
   /**
    * A lateral call's: each tuple's rows, by its arguments, in one array
    * reused by the next tuple's call (the join reads them before it makes
-   * another); absent for an uncorrelated call, whose rows are made once
-   * (so may keep their hashes: `kept-hashes.ts`).
+   * another) — with `reuse`, made over the earlier calls' rows in the heap
+   * too, which then stays as small as one call's rows; absent for an
+   * uncorrelated call, whose rows are made once (so may keep their
+   * hashes: `kept-hashes.ts`).
    */
-  readonly rowsFor?: (args: readonly Value[]) => readonly StoredRow[];
+  readonly rowsFor?: (args: readonly Value[], reuse: boolean) => readonly StoredRow[];
   private readonly walk: Walk;
 
   /** `read`: the columns the statement reads, the only ones made. */
@@ -96,8 +101,9 @@ export class JsonTable extends KeylessStore {
     this.heap = this.walk.heap;
     if (lateral) {
       const ids: StoredRow[] = [];
-      this.rowsFor = (args) => {
+      this.rowsFor = (args, reuse) => {
         ids.length = 0;
+        if (reuse) this.walk.restart();
         return this.walk.add(args[0] ?? null, args.length > 1 ? args[1] : undefined, ids);
       };
     }
@@ -185,6 +191,11 @@ class Walk {
     this.named = this.wants[FULLKEY]! || this.wants[PATH]!;
     this.valued = this.wants[VALUE]! || this.wants[ATOM]!;
     for (let c = 0; c < WIDTH; c++) this.heap.columns.push(growable(c) ? new Float64Array(this.wants[c] ? this.capacity : 1).fill(NaN, 0, 1) : [null]);
+  }
+
+  /** The next call's rows are made from id 1 again, over the rows made so far (the heap's columns are written by id, not appended to). */
+  restart(): void {
+    this.count = 0;
   }
 
   add(doc: Value, path: Value | undefined, ids: StoredRow[]): StoredRow[] {
@@ -485,24 +496,24 @@ class Walk {
     const w = this.wants;
     const columns = this.heap.columns;
     if (w[KEY]) {
-      (columns[KEY] as Value[]).push(key);
+      (columns[KEY] as Value[])[row] = key;
       if (typeof key === "string") this.hold(key.length);
     }
-    if (w[VALUE]) (columns[VALUE] as Value[]).push(null);
-    if (w[TYPE]) (columns[TYPE] as Value[]).push(this.typeAt(start));
-    if (w[ATOM]) (columns[ATOM] as Value[]).push(null);
+    if (w[VALUE]) (columns[VALUE] as Value[])[row] = null;
+    if (w[TYPE]) (columns[TYPE] as Value[])[row] = this.typeAt(start);
+    if (w[ATOM]) (columns[ATOM] as Value[])[row] = null;
     if (w[ID]) (columns[ID] as Float64Array)[row] = id;
     if (w[PARENT]) (columns[PARENT] as Float64Array)[row] = parent;
     if (w[FULLKEY]) {
-      (columns[FULLKEY] as Value[]).push(fullkey);
+      (columns[FULLKEY] as Value[])[row] = fullkey;
       this.hold(fullkey.length);
     }
     if (w[PATH]) {
-      (columns[PATH] as Value[]).push(path);
+      (columns[PATH] as Value[])[row] = path;
       this.hold(path.length);
     }
-    if (w[JSON_ARG]) (columns[JSON_ARG] as Value[]).push(this.doc);
-    if (w[ROOT_ARG]) (columns[ROOT_ARG] as Value[]).push(this.root);
+    if (w[JSON_ARG]) (columns[JSON_ARG] as Value[])[row] = this.doc;
+    if (w[ROOT_ARG]) (columns[ROOT_ARG] as Value[])[row] = this.root;
     this.ids.push(row);
     return row;
   }

@@ -8,6 +8,12 @@
  * no sort and the walk stops once the limit is reached; in table order
  * only the rows that pass are sorted back.
  *
+ * The last join hands each tuple, as it makes it, to the stage that reads
+ * the tuples once — the grouping, DISTINCT, or (with neither, nor a
+ * window or sort) the projection, which drops OFFSET's rows and stops the
+ * join at LIMIT's — so no list of every tuple is built; a window or a
+ * sort needs them all and gets them as a list.
+ *
  * `prepareSelect` compiles everything once; the prepared form is cached with
  * the plan, so a repeated statement only binds new parameter values. WHERE
  * conjuncts that read only the first table run before the joins (with inner
@@ -41,6 +47,7 @@
  */
 
 import type { RowsResult } from "../commands/results.js";
+import { StoreError } from "../errors.js";
 import type { CompoundOperator, Value } from "../commands/types.js";
 import type { AccessPath, BoundExpr, Count, SelectPlan } from "../planner/plan.js";
 import { collationOf } from "../planner/collation.js";
@@ -57,7 +64,7 @@ import { JSON_TABLE_SHAPE } from "../planner/table-functions.js";
 import { keptHashes } from "./kept-hashes.js";
 import { MAX_RECURSIVE_ROWS, RecursiveRows } from "./recursive.js";
 import { compileFilter, type FilterFn } from "./filter.js";
-import { TooManyTuples, impliedByKey, prepareJoin, runJoin, type PreparedJoin, type Tuple } from "./join.js";
+import { TooManyTuples, copyTuple, impliedByKey, prepareJoin, runJoin, type Emit, type Outer, type PreparedJoin, type Tuple } from "./join.js";
 import { orderItems, sortSpec } from "./order.js";
 import { compileProjection, type ProjectFn } from "./project.js";
 import { SubqueryRunner, type SubqueryNode } from "./subquery.js";
@@ -357,16 +364,19 @@ function prefixRead(prepared: PreparedSelect, keep: number | undefined): Recursi
  * subqueries' answers live until then).
  */
 export function joinTuples(prepared: PreparedSelect, base: Stores, params: readonly Value[], each: (tuple: Tuple) => void): readonly (readonly Column[])[] {
-  const plan = prepared.plan;
-  const stores = prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params);
-  const store = stores.store(plan.sources[0]!.table);
-  const columns = store.heap.columns;
-  const heaps = plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
-  sourceItems(prepared, stores, store, params, columns, heaps, undefined, (tuple) => {
-    each(tuple as Tuple);
-    return undefined;
-  });
-  return heaps;
+  const from = sourcesOf(prepared, prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params), params);
+  if (from.heaps === undefined) throw new StoreError("internal_error", "UPDATE … FROM without a join");
+  // The statement reads the tuples it keeps after the join: a lateral call's rows must stay.
+  sourceRows(
+    from,
+    undefined,
+    (tuple) => {
+      each(tuple as Tuple);
+      return undefined;
+    },
+    false,
+  );
+  return from.heaps;
 }
 
 /**
@@ -380,14 +390,16 @@ export function joinTuples(prepared: PreparedSelect, base: Stores, params: reado
  * window, DISTINCT, ORDER BY, LIMIT or OFFSET: `planner/bind-recursive.ts`).
  */
 export function stepRows(prepared: PreparedSelect, base: Stores, params: readonly Value[], max: number, made: ((row: Value[]) => boolean) | undefined): Value[][] {
-  const plan = prepared.plan;
   // It runs again and again over a few rows at a time: a derived table it joins is hashed once, not each time.
-  const stores = prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params, undefined, keptHashes);
-  const store = stores.store(plan.sources[0]!.table);
-  const columns = store.heap.columns;
-  const heaps = plan.joins.length === 0 ? undefined : plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
-  const t: Heaps = heaps ?? columns;
+  const from = sourcesOf(prepared, prepared.derived.length === 0 ? base : withDerived(base, prepared.derived, params, undefined, keptHashes), params);
   const arrays = prepared.project as unknown as Fn<Value[]>;
+  if (from.heaps === undefined && made === undefined) {
+    // Without joins and with every row kept, a row the first table's filter passes is a row: the filter stops at `max`.
+    const items = sourceItems(from, max);
+    const rows = new Array<Value[]>(items.length);
+    for (let i = 0; i < items.length; i++) rows[i] = arrays(items[i], params, from.columns);
+    return rows;
+  }
   const project: Fn<Value[] | undefined> =
     made === undefined
       ? arrays
@@ -395,14 +407,7 @@ export function stepRows(prepared: PreparedSelect, base: Stores, params: readonl
           const row = arrays(item, p, h);
           return made(row) ? row : undefined;
         };
-  const sourced = sourceItems(prepared, stores, store, params, columns, heaps, max, project, MAX_RECURSIVE_ROWS);
-  if (sourced.kind === "rows") return sourced.rows as Value[][];
-  const rows: Value[][] = [];
-  for (const item of sourced.items) {
-    const row = project(item, params, t);
-    if (row !== undefined && rows.push(row) === max) break;
-  }
-  return rows;
+  return sourceRows(from, max, project, true, MAX_RECURSIVE_ROWS);
 }
 
 /**
@@ -420,20 +425,37 @@ function selectFrom(prepared: PreparedSelect, stores: Stores, params: readonly V
   // Nothing between the sources and the result (no grouping, DISTINCT or sort to do): a scan can stop early, a join project as it goes.
   const sorted = plan.orderBy.length > 0 && !orderServed(plan);
   const streaming = plan.group === undefined && plan.window === undefined && !plan.distinct && !sorted;
-  const first = plan.sources[0];
-  const store = first === undefined ? undefined : stores.store(first.table);
-  const columns = store === undefined ? NO_COLUMNS : store.heap.columns;
-  const heaps = plan.joins.length === 0 ? undefined : plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
-  const t: Heaps = heaps ?? columns;
-  const sourced = sourceItems(prepared, stores, store, params, columns, heaps, streaming ? keep : undefined, streaming && keep === undefined && offset === 0 ? project : undefined);
-  if (sourced.kind === "rows") return rowsResult(names, sourced.rows);
+  const from = sourcesOf(prepared, stores, params);
+  const heaps = from.heaps;
+  const t: Heaps = heaps ?? from.columns;
+  const distinct = prepared.projectArrays === undefined ? undefined : distinctRows(prepared, params, t);
+  // DISTINCT keeps the first rows it meets: with no ORDER BY it may stop at the limit.
+  const distinctStop = plan.orderBy.length === 0 ? keep : undefined;
 
-  let items: readonly Item[] = sourced.items;
+  let items: readonly Item[];
   if (prepared.aggregate !== undefined) {
-    items = prepared.aggregate(items, params, prepared.having as unknown as GroupTest | undefined, t);
+    // A join's tuples are grouped as it makes them; a table's rows in one loop.
+    const grouped = prepared.aggregate(params, t);
+    if (heaps === undefined) grouped.addAll(sourceItems(from, undefined));
+    else sourceRows(from, undefined, grouped.add, true);
+    items = grouped.groups(prepared.having as unknown as GroupTest | undefined);
+  } else if (heaps !== undefined && prepared.window === undefined && (distinct !== undefined || streaming)) {
+    // Nothing needs every tuple at once: the last join hands each to DISTINCT or the projection as it makes it, and stops at the limit.
+    if (distinct !== undefined) return distinctResult(plan, names, sourceRows(from, distinctStop, distinct, true), offset, keep);
+    const emit = offset === 0 ? project : skipping(offset, project);
+    return rowsResult(names, sourceRows(from, keep === undefined ? undefined : keep - offset, emit, true));
+  } else {
+    items = sourceItems(from, streaming ? keep : undefined);
   }
   if (prepared.window !== undefined) items = prepared.window(items, params, t);
-  if (prepared.projectArrays !== undefined) return rowsResult(names, distinctRows(prepared, items, params, t, offset, keep));
+  if (distinct !== undefined) {
+    const rows: Value[][] = [];
+    for (const item of items) {
+      const row = distinct(item, params, t);
+      if (row !== undefined && rows.push(row) === distinctStop) break;
+    }
+    return distinctResult(plan, names, rows, offset, keep);
+  }
 
   if (sorted) {
     const specs = prepared.sortKeys.map((key, i) => ({ key: (item: Item) => (key as unknown as Fn<Value>)(item, params, t), ...sortSpec(plan.orderBy[i]!) }));
@@ -445,6 +467,16 @@ function selectFrom(prepared: PreparedSelect, stores: Stores, params: readonly V
   const rows = new Array<Row>(items.length);
   for (let i = 0; i < items.length; i++) rows[i] = project(items[i], params, t);
   return rowsResult(names, rows);
+}
+
+/** `emit` after the first `offset` tuples, which it drops (OFFSET over a join that projects as it goes). */
+function skipping(offset: number, emit: Fn<Row>): Fn<Row | undefined> {
+  let skip = offset;
+  return (t, p, h) => {
+    if (skip === 0) return emit(t, p, h);
+    skip--;
+    return undefined;
+  };
 }
 
 function rowsResult(columns: readonly string[], rows: Row[]): RowsResult {
@@ -487,114 +519,132 @@ function lateRowsResult(columns: readonly string[], items: readonly Item[], proj
 }
 
 /**
+ * Where a select reads its rows or tuples: its stores (with its derived
+ * tables' rows), the first table's store and heap columns, and — when it
+ * joins — every source's heap columns, which its tuples are read in.
+ */
+interface Sources {
+  readonly prepared: PreparedSelect;
+  readonly stores: Stores;
+  readonly store: TableStore | undefined;
+  readonly params: readonly Value[];
+  readonly columns: readonly Column[];
+  readonly heaps: readonly (readonly Column[])[] | undefined;
+}
+
+function sourcesOf(prepared: PreparedSelect, stores: Stores, params: readonly Value[]): Sources {
+  const plan = prepared.plan;
+  const first = plan.sources[0];
+  const store = first === undefined ? undefined : stores.store(first.table);
+  const columns = store === undefined ? NO_COLUMNS : store.heap.columns;
+  const heaps = plan.joins.length === 0 ? undefined : plan.sources.map((s, i) => (i === 0 ? columns : stores.store(s.table).heap.columns));
+  return { prepared, stores, store, params, columns, heaps };
+}
+
+/**
  * The rows (or join tuples) the query reads: the access path, the first
  * table's filter, then the joins with the WHERE terms each completes.
- * `stopAt`: the filter (or the last join) may stop after that many rows. `emit`: the last join projects each tuple as it makes it, and
- * the result's rows come back. `tupleBound`: a join before the last that
- * makes more tuples is `TooManyTuples`.
+ * `stopAt`: a select without joins may stop after that many rows.
  */
-function sourceItems(
-  prepared: PreparedSelect,
-  stores: Stores,
-  store: TableStore | undefined,
-  params: readonly Value[],
-  columns: readonly Column[],
-  heaps: readonly (readonly Column[])[] | undefined,
-  stopAt: number | undefined,
-  emit: Fn<Row | undefined> | undefined,
-  tupleBound?: number,
-): { readonly kind: "items"; readonly items: readonly Item[] } | { readonly kind: "rows"; readonly rows: Row[] } {
-  const plan = prepared.plan;
-  const canStop = plan.joins.length === 0 && stopAt !== undefined;
+function sourceItems(from: Sources, stopAt: number | undefined): readonly Item[] {
+  const { prepared, store, params, columns, heaps } = from;
+  if (heaps === undefined) return firstRows(prepared, store, params, columns, stopAt);
+  return joined(from, heaps, firstRows(prepared, store, params, columns, undefined), copyTuple, undefined, false);
+}
+
+/**
+ * The query's rows or join tuples, each handed to `emit` — a projection,
+ * DISTINCT's — as the last join makes it (or, without joins, as read):
+ * what it returns (undefined: nothing), at most `stopAt` of them.
+ * `consumes`: `emit` keeps nothing that reads a tuple's rows after it
+ * returns (`runJoin`). `tupleBound`: a join before the last that makes
+ * more tuples is `TooManyTuples`.
+ */
+function sourceRows<T>(from: Sources, stopAt: number | undefined, emit: Fn<T | undefined>, consumes: boolean, tupleBound?: number): T[] {
+  const { prepared, store, params, columns, heaps } = from;
+  // Without joins (a recursive step's: `stepRows`) `emit` may drop a row (UNION's repeats): the filter reads them all, not `stopAt`.
+  const rows = firstRows(prepared, store, params, columns, undefined);
+  if (heaps !== undefined) return joined(from, heaps, rows, emit, stopAt, consumes, tupleBound);
+  const out: T[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const made = emit(rows[i], params, columns);
+    if (made !== undefined && out.push(made) === stopAt) break;
+  }
+  return out;
+}
+
+/** The first table's rows: the access path, then its filter, stopping after `stopAt` rows. */
+function firstRows(prepared: PreparedSelect, store: TableStore | undefined, params: readonly Value[], columns: readonly Column[], stopAt: number | undefined): readonly StoredRow[] {
   const access = prepared.access;
-  let firstRows: readonly StoredRow[];
+  const max = stopAt ?? -1;
   if (access.kind === "index-range" && store !== undefined) {
     const test = prepared.firstTest as unknown as Fn<boolean> | undefined;
-    firstRows = rangeRows(access, store, params, canStop ? stopAt : -1, test === undefined ? undefined : (row) => test(row, params, columns));
-  } else {
-    const base = accessRows(access, store, params, prepared.keyIn);
-    firstRows = prepared.firstFilter ? prepared.firstFilter(base, params, canStop ? stopAt : -1, columns) : base;
+    return rangeRows(access, store, params, max, test === undefined ? undefined : (row) => test(row, params, columns));
   }
-  if (heaps === undefined) return { kind: "items", items: firstRows };
-  const only = prepared.joins.length === 1 ? prepared.joins[0]! : undefined;
-  if (only !== undefined && stopAt !== undefined && emit === undefined && sliceable(only, prepared.afterJoin[0] !== undefined)) {
-    const filter = prepared.afterJoin[0] as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
-    return { kind: "items", items: joinSlices(only, filter, firstRows, stores.store(only.table), params, heaps, stopAt) };
-  }
-  let tuples: Tuple[] = firstRows.map((r) => [r]);
+  const base = accessRows(access, store, params, prepared.keyIn);
+  return prepared.firstFilter ? prepared.firstFilter(base, params, max, columns) : base;
+}
+
+/**
+ * The joins over the first table's `rows`, each with the WHERE terms it
+ * completes: what `emit` made of each tuple of the last (`copyTuple`: the
+ * tuples; undefined: nothing), at most `stopAt` (`runJoin`, as `consumes`).
+ */
+function joined<T>(
+  from: Sources,
+  heaps: readonly (readonly Column[])[],
+  rows: readonly StoredRow[],
+  emit: Emit<T>,
+  stopAt: number | undefined,
+  consumes: boolean,
+  tupleBound?: number,
+): T[] {
+  const { prepared, stores, params } = from;
+  // The first join reads the first table's rows; each later one the tuples of the joins before it.
+  let tuples: Tuple[] | undefined;
   const last = prepared.joins.length - 1;
   for (const [i, join] of prepared.joins.entries()) {
     // A WHERE term is decided at the join `where-placement.ts` places it at (its last source's, or a later RIGHT/FULL one):
     // an inner join tests it with ON; after an outer join it filters the joined tuples.
     const filter = prepared.afterJoin[i] as unknown as ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined;
     const inner = join.step.type === "inner";
-    if (emit !== undefined && i === last && (filter === undefined || inner)) {
-      return { kind: "rows", rows: runJoin<Row>(join, tuples, stores.store(join.table), params, heaps, (t) => emit(t, params, heaps), filter, stopAt ?? -1) };
+    const store = stores.store(join.table);
+    const outer: Outer = tuples === undefined ? { rows } : { tuples };
+    if (i === last) {
+      // After an outer join the filter sees each tuple as it is made: a tuple it drops is neither emitted nor counted.
+      const sink: Emit<T> = filter === undefined || inner ? emit : (t, p, h) => (filter(t, p, h) ? emit(t, p, h) : undefined);
+      return runJoin<T>(join, outer, store, params, heaps, sink, inner ? filter : undefined, stopAt ?? -1, consumes);
     }
-    // The last join's tuples are the rows when it tests its WHERE terms itself (or has none): it may stop at `stopAt`.
-    const final = i === last && stopAt !== undefined && (filter === undefined || inner);
-    tuples = runJoin(join, tuples, stores.store(join.table), params, heaps, undefined, inner ? filter : undefined, final ? stopAt : tupleBound === undefined ? -1 : tupleBound + 1);
+    tuples = runJoin(join, outer, store, params, heaps, undefined, inner ? filter : undefined, tupleBound === undefined ? -1 : tupleBound + 1);
     if (tupleBound !== undefined && tuples.length > tupleBound) throw new TooManyTuples();
     if (filter && !inner) tuples = tuples.filter((t) => filter(t, params, heaps));
   }
-  return { kind: "items", items: tuples };
-}
-
-/**
- * Whether a select's one join may run under its LIMIT a slice of the
- * first table's rows at a time (`joinSlices`): an inner join, or a left
- * join whose WHERE terms run after it (`filtered`: they would have to see
- * every padded row), matched per row — a hash join (on columns or on
- * expressions) builds its table per run, which each slice would pay
- * again. A right or full join's unmatched rows need every row.
- */
-function sliceable(join: PreparedJoin, filtered: boolean): boolean {
-  const type = join.step.type;
-  const kind = join.step.strategy.kind;
-  return kind !== "hash" && kind !== "expression-hash" && (type === "inner" || (type === "left" && !filtered));
-}
-
-/**
- * One join under a LIMIT (`stopAt` tuples): run over the first table's
- * rows a growing slice at a time, so a join that finds its rows among the
- * first few does not make a tuple of every row first.
- */
-function joinSlices(
-  join: PreparedJoin,
-  filter: ((t: Tuple, p: readonly Value[], h: readonly (readonly Column[])[]) => boolean) | undefined,
-  rows: readonly StoredRow[],
-  store: TableStore,
-  params: readonly Value[],
-  heaps: readonly (readonly Column[])[],
-  stopAt: number,
-): Tuple[] {
-  const out: Tuple[] = [];
-  for (let from = 0, size = 64; from < rows.length && out.length < stopAt; from += size, size *= 2) {
-    const slice = rows.slice(from, from + size).map((r): Tuple => [r]);
-    for (const t of runJoin(join, slice, store, params, heaps, undefined, filter, stopAt - out.length)) out.push(t);
-  }
-  return out;
+  throw new StoreError("internal_error", "A join list without joins");
 }
 
 /**
  * DISTINCT: each result row once (the first met), compared as `=` does —
- * 1 and 1.0 are one value, NULLs are equal here — then ordered by the result
- * columns the sort keys are, and cut to OFFSET and LIMIT.
+ * 1 and 1.0 are one value, NULLs are equal here. The function projects an
+ * item (stored row, join tuple, group or window row) to its result row as
+ * an array, and returns it the first time it meets the row, undefined
+ * after: a join hands it its tuples as it makes them (`Emit`).
  */
-function distinctRows(prepared: PreparedSelect, items: readonly Item[], params: readonly Value[], t: Heaps, offset: number, keep: number | undefined): Row[] {
-  const plan = prepared.plan;
+function distinctRows(prepared: PreparedSelect, params: readonly Value[], t: Heaps): Fn<Value[] | undefined> & Emit<Value[]> {
   const toArray = prepared.projectArrays as unknown as Fn<Value[]>;
   const seen = new Set<unknown>();
-  const rowKey = rowKeyIn(plan.columns.map((c) => collationOf(c.expr)));
-  let rows: Value[][] = [];
-  for (const item of items) {
+  const rowKey = rowKeyIn(prepared.plan.columns.map((c) => collationOf(c.expr)));
+  return (item) => {
     const row = toArray(item, params, t);
     const key = rowKey(row);
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return undefined;
     seen.add(key);
-    rows.push(row);
-  }
-  return shaped(plan, orderAndCut(plan, rows, offset, keep));
+    return row;
+  };
+}
+
+/** DISTINCT's rows, ordered by the result columns the sort keys are, cut to OFFSET and LIMIT, in the plan's output shape. */
+function distinctResult(plan: SelectPlan, names: readonly string[], rows: Value[][], offset: number, keep: number | undefined): RowsResult {
+  return rowsResult(names, shaped(plan, orderAndCut(plan, rows, offset, keep)));
 }
 
 /** Result rows (as arrays) ordered by the result columns the sort keys are, then cut to OFFSET and LIMIT. */

@@ -109,9 +109,11 @@ export interface TableStore {
   hashOn?(positions: readonly number[]): ReadonlyMap<unknown, readonly StoredRow[]>;
   /**
    * A lateral table function's rows for one tuple's arguments, made into
-   * its heap (`json-table.ts`); absent for every other store.
+   * its heap (`json-table.ts`); absent for every other store. `reuse`:
+   * nothing reads the rows of an earlier call again (each tuple is
+   * consumed as its join makes it), so they are made over them.
    */
-  rowsFor?(args: readonly Value[]): readonly StoredRow[];
+  rowsFor?(args: readonly Value[], reuse: boolean): readonly StoredRow[];
 }
 
 export interface Stores {

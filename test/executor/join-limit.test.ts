@@ -1,9 +1,9 @@
 /**
  * A LIMIT over a join stops it once it has the rows (`select.ts`: the last
- * join stops at the limit; one inner or left join runs over the first
- * table's rows a growing slice at a time). The rows must be the first rows
- * of the whole answer, in its order, at every limit and offset, for each
- * join kind and strategy, matches sparse or dense.
+ * join projects each tuple as it makes it, drops OFFSET's and stops at the
+ * limit). The rows must be the first rows of the whole answer, in its
+ * order, at every limit and offset, for each join kind and strategy,
+ * matches sparse or dense.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";

@@ -207,6 +207,9 @@ test("a table's documents joined with their rows (comma, LEFT JOIN, EXISTS, an a
     // Into a document: an array or object as JSON, a text quoted. (An integer past 2^53 or -0.0 is no number here: docs/decisions.md.)
     `SELECT docs.id, json_group_array(j.value) FROM docs, json_each(docs.d) j WHERE j.type IN ('text', 'null', 'array', 'object') GROUP BY docs.id ORDER BY docs.id`,
     `SELECT docs.id, json_group_array(j.atom) FROM docs, json_tree(docs.d) j WHERE j.type = 'integer' AND j.atom BETWEEN -9007199254740991 AND 9007199254740991 GROUP BY docs.id ORDER BY docs.id`,
+    // Aggregated as the join makes them, over calls of more rows than a call's heap first holds (its id and parent columns then replaced).
+    `SELECT docs.id, count(*), max(j.id), sum(j.parent), json_group_array(j.id), json_group_array(j.parent) FROM docs, json_tree('[' || docs.d || ',' || docs.d || ',' || docs.d || ',' || docs.d || ',' || docs.d || ',' || docs.d || ']') j GROUP BY docs.id ORDER BY docs.id`,
+    `SELECT max(j.id), count(DISTINCT j.id), json_group_array(j.parent) FROM docs, json_tree('[' || docs.d || ',' || docs.d || ',' || docs.d || ',' || docs.d || ']') j WHERE docs.id % 2 = 0`,
     // In a recursive select: a call reading the rows it runs over, and one joined with them and a table.
     `WITH RECURSIVE r(n, d) AS (SELECT 0, '[1,[2,3]]' UNION ALL SELECT r.n + 1, j.value FROM r, json_each(r.d) j WHERE j.type = 'array') SELECT n, d FROM r`,
     `WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT r.n + 1 FROM docs, json_each(docs.d) j, r WHERE docs.id = r.n AND j.fullkey = '$[0]') SELECT n FROM r`,
