@@ -272,7 +272,7 @@ export class ExprBinder {
     readonly aggregates: AggregateCollector | string = "this clause",
     /** Inside a subquery or a derived table: the queries around it, for the names its own sources lack. */
     readonly outer?: Enclosing,
-    /** HAVING's: the select list, whose result names stand for their expressions where no source column has the name (as SQLite). */
+    /** HAVING's and ORDER BY's: the select list, whose result names stand for their expressions where no source column has the name (as SQLite). */
     readonly results?: readonly OutputColumn[],
     /** Where a window function may stand (the select list, ORDER BY), the collector it goes to; elsewhere, the clause's name for the error (default: `aggregates`'s). */
     readonly windows?: WindowCollector | string,

@@ -193,7 +193,8 @@ export function checkDistinctNames(columns: readonly OutputColumn[]): void {
   }
 }
 
-function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[], all: ExprBinder): SortKey[] {
+/** `all` binds the list; `named` is the same binder that also reads result names (an expression over an alias: `ORDER BY abs(total)`). */
+function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[], all: ExprBinder, named: ExprBinder): SortKey[] {
   return items.map((item): SortKey => {
     const key = (expr: BoundExpr): SortKey => sortKey(expr, item);
     if ("column" in item) {
@@ -217,7 +218,7 @@ function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[]
     }
     const result = e !== item.expr && e.type === "identifier" ? columns.find((c) => c.name === e.name) : undefined;
     if (result !== undefined) return sortKey(result.expr, item, wrapped);
-    return key(all.bind(item.expr));
+    return key(named.bind(item.expr));
   });
 }
 
@@ -259,7 +260,8 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
   const havingBinder = new ExprBinder(scope, context, aggregates, outer, columns, "HAVING");
   let having = cmd.having === undefined ? undefined : havingBinder.boolean(cmd.having, 0, "HAVING");
   if (having !== undefined && holdsWindow(having)) throw all.misuse("HAVING cannot read a window function: filter on it in an enclosing select");
-  let orderBy = bindOrderBy(cmd.orderBy ?? [], columns, all);
+  // In an ORDER BY expression a name no source has may be a result name, as in HAVING (and SQLite).
+  let orderBy = bindOrderBy(cmd.orderBy ?? [], columns, all, new ExprBinder(scope, context, aggregates, outer, columns, windows));
   const limit = bindCount(cmd.limit, "limit", context);
   const offset = bindCount(cmd.offset, "offset", context);
 
