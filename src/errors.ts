@@ -152,13 +152,25 @@ export class StoreError extends Error {
     return problem;
   }
 
+  /** This error pointing at `position` in the SQL text: a copy of the same class and code. */
+  at(position: SourcePosition): this {
+    const copy = this.copy();
+    Object.defineProperty(copy, "position", { value: position, enumerable: true, configurable: true });
+    return copy;
+  }
+
+  private copy(): this {
+    const copy = Object.create(Object.getPrototypeOf(this) as object) as this;
+    for (const key of Reflect.ownKeys(this)) Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(this, key) as PropertyDescriptor);
+    return copy;
+  }
+
   /**
    * This error as the failure of step `step` of a transaction: a copy of the
    * same class and code whose detail and problem name the step.
    */
   atStep(step: number): this {
-    const copy = Object.create(Object.getPrototypeOf(this) as object) as this;
-    for (const key of Reflect.ownKeys(this)) Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(this, key) as PropertyDescriptor);
+    const copy = this.copy();
     Object.defineProperty(copy, "message", { value: stepDetail(step, this.message), writable: true, configurable: true });
     Object.defineProperty(copy, "step", { value: step, enumerable: true, configurable: true });
     return copy;

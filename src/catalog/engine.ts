@@ -43,6 +43,7 @@ import { countParams, lowerSql } from "../planner/lower-sql.js";
 import { expressionSlots, signatureOf, withParamTypes } from "../planner/param-types.js";
 import { sameShape, shapeOf, withCountSlots, withSlots, type ParameterizableCommand, type Token } from "../planner/parameterize.js";
 import { PlanCache } from "../planner/plan-cache.js";
+import { SourceSpans } from "../planner/source-spans.js";
 import type { OutputColumn, ParamUse, Plan, TableChange } from "../planner/plan.js";
 import { applyTableChanges } from "./alter.js";
 import { checkTables } from "./check-state.js";
@@ -89,6 +90,8 @@ interface CachedSql {
   /** The parameters whose types pick the plan. */
   readonly slots: readonly number[];
   readonly plans: Map<number | string, Prepared>;
+  /** Where its parts stand in its text, for binding errors: cached with the text, so never another text's. */
+  readonly spans: SourceSpans;
 }
 
 /** Plans one SQL statement keeps for different parameter types; past this, the oldest goes. */
@@ -287,10 +290,11 @@ export class Engine implements EngineApi {
     if (hit?.kind === "sql") return hit;
     const stmt = parseSql(text);
     parsed?.(stmt);
-    const lowered = lowerSql(stmt, this.catalog);
+    const spans = new SourceSpans();
+    const lowered = lowerSql(stmt, this.catalog, spans);
     if (lowered.kind === "explain" && lowered.command.kind === "sql") throw new SqlError("sql_error", "EXPLAIN takes a statement");
     if (lowered.kind !== "explain" && !isPlanCommand(lowered)) throw new SqlError("sql_error", `A SQL statement cannot run "${lowered.kind}"`);
-    const entry: CachedSql = { kind: "sql", command: lowered, count: countParams(stmt), slots: expressionSlots(lowered), plans: new Map() };
+    const entry: CachedSql = { kind: "sql", command: lowered, count: countParams(stmt), slots: expressionSlots(lowered), plans: new Map(), spans };
     // Long texts without placeholders are one-off bulk statements (many literal rows): caching them would only hold memory.
     if (text.length <= CACHEABLE_SQL_LENGTH || (entry.count > 0 && text.length <= CACHEABLE_PREPARED_LENGTH)) this.plans.set(text, entry);
     return entry;
@@ -310,9 +314,9 @@ export class Engine implements EngineApi {
     const signature = untyped ? -1 : signatureOf(statement.slots, params);
     const hit = statement.plans.get(signature);
     if (hit !== undefined) return hit;
-    const command = untyped ? statement.command : withParamTypes(statement.command, statement.slots, params);
+    const command = untyped ? statement.command : withParamTypes(statement.command, statement.slots, params, statement.spans);
     const target = command.kind === "explain" ? (command.command as PlanCommand) : command;
-    const plan = withParamCount(bind(target, this.catalog, { slots: true, sql: true }), statement.count);
+    const plan = withParamCount(bind(target, this.catalog, { slots: true, sql: true, spans: statement.spans }), statement.count);
     // Whatever may run is compiled now, so an explain and a run of one statement share the plan.
     const prepared = command.kind === "explain" || untyped ? { plan } : this.prepare(plan);
     if (statement.plans.size >= PLANS_PER_STATEMENT) statement.plans.delete(statement.plans.keys().next().value as number | string);

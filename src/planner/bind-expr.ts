@@ -28,6 +28,7 @@ import { WINDOW_ONLY, WindowCollector, bindWindowCall } from "./bind-window.js";
 import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type Family } from "./static-types.js";
 import type { TableInfo } from "./table-info.js";
 import { asDocument, rowTypeOf } from "./table-functions.js";
+import type { SourceSpans } from "./source-spans.js";
 import { some } from "./walk.js";
 
 export { literalType, typeOf } from "./static-types.js";
@@ -63,6 +64,8 @@ export interface BindContext {
   /** The WITH tables whose selects are being bound, innermost last (`bind-recursive.ts`). */
   readonly withTables: WithTables;
   readonly names: NameState;
+  /** Where a command lowered from SQL text came from: errors binding its parts point there (`source-spans.ts`). */
+  readonly spans?: SourceSpans;
 }
 
 /** What name resolution keeps across one bind (`ExprBinder.identifier`). */
@@ -80,9 +83,9 @@ export interface Beside {
   reading: { readonly withTable: string | undefined; readonly name: string | undefined } | undefined;
 }
 
-export function bindContext(sql = false, subquery?: BindContext["subquery"]): BindContext {
+export function bindContext(sql = false, subquery?: BindContext["subquery"], spans?: SourceSpans): BindContext {
   const names: NameState = { beside: [], loose: [] };
-  const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const), withTables: withTables(), names };
+  const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const), withTables: withTables(), names, ...(spans === undefined ? {} : { spans }) };
   return subquery === undefined ? context : { ...context, subquery };
 }
 
@@ -287,6 +290,23 @@ export class ExprBinder {
   }
 
   bind(e: Expression, depth = 0): BoundExpr {
+    const spans = this.context.spans;
+    return spans === undefined ? this.node(e, depth) : spans.at(e, () => this.node(e, depth));
+  }
+
+  /** `run()`, an error located where SQL text wrote `node` (`SourceSpans.at`). */
+  at<T>(node: object, run: () => T): T {
+    const spans = this.context.spans;
+    return spans === undefined ? run() : spans.at(node, run);
+  }
+
+  /** `run()` for plain name `index` of `list` (a select list, RETURNING), an error located where SQL text wrote it. */
+  atItem<T>(list: object, index: number, run: () => T): T {
+    const spans = this.context.spans;
+    return spans === undefined ? run() : spans.atItem(list, index, run);
+  }
+
+  private node(e: Expression, depth: number): BoundExpr {
     if (depth > MAX_DEPTH) throw new StoreError("invalid_request", `Expression nested deeper than ${MAX_DEPTH} levels`);
     const next = depth + 1;
     switch (e.type) {

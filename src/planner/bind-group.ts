@@ -26,7 +26,7 @@ const isAggregate = (e: BoundExpr): boolean => some(e, (x) => x.kind === "aggreg
 
 /** The GROUP BY keys, bound over the sources (`binder` refuses aggregates). */
 export function bindGroupBy(items: readonly Expression[], columns: readonly OutputColumn[], binder: ExprBinder): BoundExpr[] {
-  return items.map((written) => {
+  return items.map((written) => binder.at(written, () => {
     // `GROUP BY 1 COLLATE nocase` and a result name under COLLATE still name the result column (as SQLite): the COLLATEs go around it.
     const collations: Collation[] = [];
     let item = written;
@@ -49,7 +49,7 @@ export function bindGroupBy(items: readonly Expression[], columns: readonly Outp
     if (item !== written) for (let i = collations.length - 1; i >= 0; i--) key = { kind: "collate", expr: key, collation: collations[i]! };
     if (isAggregate(key)) throw binder.misuse("GROUP BY cannot group by an aggregate");
     return key;
-  });
+  }));
 }
 
 /** A bare GROUP BY name: a source column if one has it, else a result name. */

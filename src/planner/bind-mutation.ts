@@ -47,8 +47,14 @@ function writable(table: TableInfo, column: string, row: number | undefined, err
   return undefined;
 }
 
+/** The table an insert, update or delete writes, a `table_not_found` pointing where SQL text named it. */
+function targetTable(catalog: Catalog, cmd: InsertCommand | UpdateCommand | DeleteCommand, context: BindContext): TableInfo {
+  const read = (): TableInfo => requireTable(catalog, cmd.table);
+  return context.spans === undefined ? read() : context.spans.at(cmd, read);
+}
+
 export function bindInsert(cmd: InsertCommand, catalog: Catalog, slots: boolean, context: BindContext): Plan {
-  const table = requireTable(catalog, cmd.table);
+  const table = targetTable(catalog, cmd, context);
   if ((cmd.rows === undefined) === (cmd.select === undefined)) throw new StoreError("invalid_request", "insert takes rows or a select, exactly one of the two");
   if (cmd.columns !== undefined && cmd.select === undefined) throw new StoreError("invalid_request", "insert: columns goes with select, not rows");
   const params = context.params;
@@ -241,7 +247,7 @@ function writtenScope(table: TableInfo, as: string | undefined): Scope {
 }
 
 export function bindUpdate(cmd: UpdateCommand, catalog: Catalog, slots: boolean, context: BindContext): Plan {
-  const table = requireTable(catalog, cmd.table);
+  const table = targetTable(catalog, cmd, context);
   if (cmd.joins !== undefined && cmd.from === undefined) throw new StoreError("invalid_request", "update: joins go with from, the source they join");
   // Made first: a bad alias is refused before FROM is bound.
   const own = writtenScope(table, cmd.as);
@@ -274,7 +280,9 @@ function bindUpdateJoin(cmd: UpdateCommand, from: SourceItem, catalog: Catalog, 
   const target: Join = { type: "cross", table: cmd.table, ...(cmd.as === undefined ? {} : { as: cmd.as }) };
   const joins = [...(cmd.joins ?? []), target];
   // FROM alone is no join: an unaliased derived table there is read by its columns' names (as in SQLite).
-  const sources = bindSources({ kind: "select", columns: "*", ...from, joins }, catalog, context, joins.length - 1);
+  const read: SelectCommand = { kind: "select", columns: "*", ...from, joins };
+  context.spans?.copied(from, read);
+  const sources = bindSources(read, catalog, context, joins.length - 1);
   const targetName = cmd.as ?? cmd.table;
   const clash = sources.slice(0, -1).find((s) => s.name === targetName);
   if (clash !== undefined) {
@@ -290,7 +298,7 @@ function bindUpdateJoin(cmd: UpdateCommand, from: SourceItem, catalog: Catalog, 
 }
 
 export function bindDelete(cmd: DeleteCommand, catalog: Catalog, context: BindContext): Plan {
-  const table = requireTable(catalog, cmd.table);
+  const table = targetTable(catalog, cmd, context);
   // RETURNING reads the deleted row by the table's name, as in SQLite.
   const where = new ExprBinder(writtenScope(table, cmd.as), context).boolean(cmd.where, 0, "WHERE");
   const returning = bindReturning(table, cmd.returning, new ExprBinder(tableScope(table, false), context));

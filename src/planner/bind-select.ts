@@ -22,7 +22,7 @@
 
 import type { Collation, CompoundArm, CompoundOperator, FromSource, OrderBy, ParamSlot, SelectColumn, SelectCommand } from "../commands/types.js";
 import { isValidIdentifier } from "../commands/names.js";
-import { StoreError } from "../errors.js";
+import { StoreError, type SourcePosition } from "../errors.js";
 import { AggregateCollector, DerivedLink, ExprBinder, bindContext, columnOf, settle, type Beside, type BindContext, type Enclosing } from "./bind-expr.js";
 import { bindGroupBy, overGroups } from "./bind-group.js";
 import { bindCalls } from "./bind-call.js";
@@ -38,16 +38,18 @@ import { VISIBLE_COLUMNS, callTableInfo, isTableFunction } from "./table-functio
 import { familyOf, typeOf, unify } from "./static-types.js";
 import type { Catalog, TableInfo } from "./table-info.js";
 import { sameExprKey } from "./walk.js";
+import type { SourceSpans } from "./source-spans.js";
 
 export function checkName(name: string, what: string): string {
   if (!isValidIdentifier(name)) throw new StoreError("invalid_name", `Invalid ${what} name ${JSON.stringify(name)}`);
   return name;
 }
 
-export function requireTable(catalog: Catalog, name: string): TableInfo {
+/** `position`: where SQL text named the table, for the error (lowering's INSERT without a column list). */
+export function requireTable(catalog: Catalog, name: string, position?: SourcePosition): TableInfo {
   checkName(name, "table");
   const table = catalog.table(name);
-  if (!table) throw new StoreError("table_not_found", `Table "${name}" does not exist`);
+  if (!table) throw new StoreError("table_not_found", `Table "${name}" does not exist`, position === undefined ? {} : { position });
   return table;
 }
 
@@ -110,7 +112,9 @@ function bindSource(
   const alias = item.as === undefined ? {} : { alias: checkName(item.as, "alias") };
   if (item.from === undefined) {
     if (item.table === undefined) throw new StoreError("invalid_request", "A join names a table, or a select as its from");
-    return withTableSource(cmd, checkName(item.table, "table"), item.as, index, context) ?? { table: requireTable(catalog, item.table), name: item.as ?? item.table, index, ...alias };
+    const table = item.table;
+    const read = (): TableInfo => requireTable(catalog, table);
+    return withTableSource(cmd, checkName(table, "table"), item.as, index, context) ?? { table: context.spans?.at(item, read) ?? read(), name: item.as ?? table, index, ...alias };
   }
   if (item.table !== undefined) throw new StoreError("invalid_request", "A source is a table or a select (from), not both");
   if (item.from.kind === "function") {
@@ -168,10 +172,9 @@ export function bindColumns(columns: "*" | readonly SelectColumn[], sources: rea
     return out;
   }
   if (columns.length === 0) throw new StoreError("invalid_request", "columns must name at least one column");
-  for (const c of columns) {
+  for (const [index, c] of columns.entries()) {
     if (typeof c !== "string") out.push({ name: resultName(c.as), expr: all.bind(c.expr) });
-    else if (c.endsWith(".*")) allOf(sourceNamed(all.scope, c.slice(0, -2)), false);
-    else out.push({ name: c, expr: all.bind({ type: "identifier", name: c }), column: c.slice(c.indexOf(".") + 1) });
+    else all.atItem(columns, index, () => (c.endsWith(".*") ? allOf(sourceNamed(all.scope, c.slice(0, -2)), false) : out.push({ name: c, expr: all.bind({ type: "identifier", name: c }), column: c.slice(c.indexOf(".") + 1) })));
   }
   return out;
 }
@@ -200,7 +203,7 @@ function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[]
     if ("column" in item) {
       // A result name wins over a source column of that name, as in SQLite.
       const result = columns.find((c) => c.name === item.column);
-      return key(result ? result.expr : all.bind({ type: "identifier", name: item.column }));
+      return key(result ? result.expr : all.at(item, () => all.bind({ type: "identifier", name: item.column })));
     }
     // A column number or a result name under COLLATE is still one (as SQLite): the outermost COLLATE is the key's.
     let e = item.expr;
@@ -222,6 +225,11 @@ function bindOrderBy(items: readonly OrderBy[], columns: readonly OutputColumn[]
   });
 }
 
+/** What an ORDER BY item's span is kept on: the item for a plain column, else its expression. */
+function writtenOrder(item: OrderBy): object {
+  return "column" in item ? item : item.expr;
+}
+
 /** A sort key over `expr`: the item's direction and NULL place, and its collation, else the expression's own. */
 function sortKey(expr: BoundExpr, item: OrderBy, own: Collation | undefined = exprCollation(expr)): SortKey {
   const collation = textual(item.collation ?? own, [expr]);
@@ -229,13 +237,13 @@ function sortKey(expr: BoundExpr, item: OrderBy, own: Collation | undefined = ex
 }
 
 /** The context to bind a statement in: its subqueries, wherever they stand, are selects over `catalog`. */
-export function queryContext(catalog: Catalog, sql: boolean): BindContext {
-  const context: BindContext = bindContext(sql, (select, outer) => bindSelectPlan(select, catalog, context, outer));
+export function queryContext(catalog: Catalog, sql: boolean, spans?: SourceSpans): BindContext {
+  const context: BindContext = bindContext(sql, (select, outer) => bindSelectPlan(select, catalog, context, outer), spans);
   return context;
 }
 
-export function bindSelect(cmd: SelectCommand, catalog: Catalog, sql: boolean): Plan {
-  const context = queryContext(catalog, sql);
+export function bindSelect(cmd: SelectCommand, catalog: Catalog, sql: boolean, spans?: SourceSpans): Plan {
+  const context = queryContext(catalog, sql, spans);
   return { statement: bindSelectPlan(cmd, catalog, context), params: context.params.list() };
 }
 
@@ -269,9 +277,15 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
   const grouped = keys.length > 0 || having !== undefined || aggregates.calls.length > 0;
   let calls: readonly WindowCall[] = windows.calls;
   if (grouped) {
-    columns = columns.map((c) => ({ ...c, expr: overGroups(c.expr, keys, all, "the select list") }));
-    if (having !== undefined) having = overGroups(having, keys, all, "HAVING");
-    orderBy = orderBy.map((k) => ({ ...k, expr: overGroups(k.expr, keys, all, "ORDER BY") }));
+    // The list item, HAVING or ORDER BY item written, when known: where an ungrouped column's error points.
+    const written = cmd.columns !== "*" && cmd.columns.length === columns.length && cmd.columns.every((c) => typeof c !== "string" || !c.endsWith(".*")) ? cmd.columns : undefined;
+    const inList = (i: number, run: () => BoundExpr): BoundExpr => {
+      const item = written?.[i];
+      return item === undefined ? run() : typeof item === "string" ? all.atItem(written!, i, run) : all.at(item.expr, run);
+    };
+    columns = columns.map((c, i) => ({ ...c, expr: inList(i, () => overGroups(c.expr, keys, all, "the select list")) }));
+    if (having !== undefined) having = all.at(cmd.having!, () => overGroups(having!, keys, all, "HAVING"));
+    orderBy = orderBy.map((k, i) => ({ ...k, expr: all.at(writtenOrder(cmd.orderBy![i]!), () => overGroups(k.expr, keys, all, "ORDER BY")) }));
     const over = (e: BoundExpr): BoundExpr => overGroups(e, keys, all, "a window function");
     calls = calls.map((c) => ({ ...c, args: c.args.map(over), partition: c.partition.map(over), order: c.order.map((k) => ({ ...k, expr: over(k.expr) })) }));
   }

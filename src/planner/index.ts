@@ -16,6 +16,7 @@ import { bindSelect, queryContext } from "./bind-select.js";
 import type { Plan } from "./plan.js";
 import { optimize } from "./passes.js";
 import type { Catalog } from "./table-info.js";
+import type { SourceSpans } from "./source-spans.js";
 
 export type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
 
@@ -28,14 +29,16 @@ export interface BindOptions {
   readonly slots?: boolean;
   /** The command came from SQL text: misuse is `sql_error` rather than `invalid_request` (CONTRACT §11). */
   readonly sql?: boolean;
+  /** Where lowered SQL text's parts stand in it: binding errors point there. */
+  readonly spans?: SourceSpans;
 }
 
 export function bind(command: PlanCommand, catalog: Catalog, options: BindOptions = {}): Plan {
   const slots = options.slots === true;
-  const context = queryContext(catalog, options.sql === true);
+  const context = queryContext(catalog, options.sql === true, options.spans);
   switch (command.kind) {
     case "select":
-      return optimize(bindSelect(command, catalog, options.sql === true), catalog);
+      return optimize(bindSelect(command, catalog, options.sql === true, options.spans), catalog);
     case "insert":
       return optimize(bindInsert(command, catalog, slots, context), catalog);
     case "update":

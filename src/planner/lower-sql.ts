@@ -52,6 +52,7 @@ import type {
 import { IDENTIFIER_RULE, isValidIdentifier, quote } from "../commands/names.js";
 import { SqlError, StoreError, assertNever, type SourcePosition } from "../errors.js";
 import { requireTable } from "./bind-select.js";
+import { SourceSpans } from "./source-spans.js";
 import { isTableFunction } from "./table-functions.js";
 import type { Catalog } from "./table-info.js";
 import type {
@@ -92,9 +93,14 @@ import { isTableFunctionRef } from "../parser/ast.js";
 
 type Lowerable = SelectStmt | InsertStmt | UpdateStmt | DeleteStmt;
 
-/** Lowers one parsed statement to the command it means. Throws `sql_error` / `invalid_name` with a position. */
-export function lowerSql(stmt: Statement, catalog?: Catalog): Command {
+/**
+ * Lowers one parsed statement to the command it means. Throws `sql_error` /
+ * `invalid_name` with a position. `sources` receives where the command's
+ * expressions and table names stand in the text, for the binder's errors.
+ */
+export function lowerSql(stmt: Statement, catalog?: Catalog, sources: SourceSpans = new SourceSpans()): Command {
   derivedTables = 0;
+  spans = sources;
   switch (stmt.kind) {
     case "explain":
       return { kind: "explain", command: lowerQuery(stmt.statement, catalog) };
@@ -271,7 +277,7 @@ function lowerQuery(stmt: Lowerable, catalog: Catalog | undefined): ExplainComma
     case "select":
       return lowerSelect(stmt);
     case "insert":
-      return withCommonTables(stmt.with, () => lowerInsert(stmt, catalog));
+      return withCommonTables(stmt.with, () => spans.set(lowerInsert(stmt, catalog), stmt.table.span));
     case "update":
       return withCommonTables(stmt.with, () => lowerUpdate(stmt));
     case "delete":
@@ -294,15 +300,15 @@ function lowerUpdate(stmt: UpdateStmt): UpdateCommand {
   if (stmt.from !== undefined) {
     const read = lowerFromItem(stmt.from);
     const joins = (stmt.joins ?? []).map(lowerJoin);
-    from = { from: { ...read, ...aliasOf(stmt.from, read) }, ...(joins.length > 0 ? { joins } : {}) };
+    from = { from: tableSpan({ ...read, ...aliasOf(stmt.from, read) }, stmt.from), ...(joins.length > 0 ? { joins } : {}) };
   }
   const update: UpdateCommand = { kind: "update", table: name(stmt.table), ...alias, ...from, set, where: stmt.where ? lowerExpr(stmt.where) : TRUE };
-  return withReturning(update, stmt.returning);
+  return spans.set(withReturning(update, stmt.returning), stmt.table.span);
 }
 
 function lowerDelete(stmt: DeleteStmt): DeleteCommand {
   const alias = stmt.alias === undefined ? {} : { as: name(stmt.alias) };
-  return withReturning({ kind: "delete", table: name(stmt.table), ...alias, where: stmt.where ? lowerExpr(stmt.where) : TRUE }, stmt.returning);
+  return spans.set(withReturning({ kind: "delete", table: name(stmt.table), ...alias, where: stmt.where ? lowerExpr(stmt.where) : TRUE }, stmt.returning), stmt.table.span);
 }
 
 const TRUE: Expression = { type: "literal", value: true };
@@ -329,6 +335,8 @@ class Self {
  */
 const commonTables: Map<string, CommonTable>[] = [];
 let derivedTables = 0;
+/** The statement being lowered's spans (`lowerSql`'s `sources`). */
+let spans = new SourceSpans();
 
 /** Derived tables one statement may hold once WITH references are counted out, as SQLite bounds its FROM terms: past it, references that double at each level would grow without bound. */
 const MAX_DERIVED_TABLES = 256;
@@ -422,6 +430,15 @@ function aliasOf(item: FromItem, read: { table: string } | { from: FromSource })
  * pair, which is never what an outer join is written for).
  */
 function lowerJoin(join: JoinClause): Join {
+  return tableSpan(lowerJoinItem(join), join.table);
+}
+
+/** `source`, when it reads a table by name, with the name's span (for `table_not_found`). */
+function tableSpan<T extends object>(source: T, item: FromItem): T {
+  return "table" in source && "name" in item ? spans.set(source, item.name.span) : source;
+}
+
+function lowerJoinItem(join: JoinClause): Join {
   const read = lowerFromItem(join.table);
   const source = { ...read, ...aliasOf(join.table, read) };
   const type = join.type === "cross" ? "inner" : join.type;
@@ -466,11 +483,12 @@ function lowerSelectBody(stmt: SelectStmt): SelectCommand {
 function lowerSelectParts(stmt: SelectStmt): SelectCommand {
   const command: { -readonly [K in keyof SelectCommand]: SelectCommand[K] } = {
     kind: "select",
-    columns: stmt.columns === "*" ? "*" : stmt.columns.map(selectColumn),
+    columns: stmt.columns === "*" ? "*" : selectColumns(stmt.columns),
   };
   if (stmt.from) {
     const read = lowerFromItem(stmt.from);
     Object.assign(command, read, aliasOf(stmt.from, read));
+    tableSpan(command, stmt.from);
   }
   if (stmt.joins.length > 0) {
     command.joins = stmt.joins.map(lowerJoin);
@@ -487,6 +505,11 @@ function lowerSelectParts(stmt: SelectStmt): SelectCommand {
   if (stmt.limit !== undefined && !(typeof stmt.limit === "number" && stmt.limit < 0)) command.limit = lowerCount(stmt.limit);
   if (stmt.offset !== undefined && !(typeof stmt.offset === "number" && stmt.offset < 0)) command.offset = lowerCount(stmt.offset);
   return command;
+}
+
+/** A select list or RETURNING, with the span of each plain column name (a string in the command). */
+function selectColumns(items: readonly (SelectItem | SourceStar)[]): SelectColumn[] {
+  return spans.setItems(items.map(selectColumn), items.map((item) => ("star" in item ? item.star.span : item.expr.span)));
 }
 
 /** A plain column keeps the name as written; `t.*` is the command's own `t.*`; any other item is named by its alias, else by its text as written. */
@@ -564,7 +587,7 @@ function valuesSelect(tuples: readonly (readonly Expr[])[], columns: readonly st
  */
 function tableColumns(stmt: InsertStmt, catalog: Catalog | undefined): readonly string[] {
   if (catalog === undefined) throw new SqlError("sql_error", "INSERT needs a column list here: INSERT INTO t (a, b) VALUES (...)", at(stmt.table.span));
-  return requireTable(catalog, name(stmt.table)).columns;
+  return requireTable(catalog, name(stmt.table), at(stmt.table.span).position).columns;
 }
 
 /** ON CONFLICT; INSERT OR IGNORE, which is ON CONFLICT DO NOTHING on any key; INSERT OR REPLACE, the conflict action `replace`. */
@@ -585,7 +608,7 @@ function lowerOnConflict(stmt: InsertStmt): { onConflict?: OnConflict } {
 /** The command with its `returning`, when the statement has a RETURNING clause. */
 function withReturning<C extends InsertCommand | UpdateCommand | DeleteCommand>(command: C, returning: Returning | undefined): C {
   if (returning === undefined) return command;
-  return { ...command, returning: returning.items === "*" ? "*" : returning.items.map(selectColumn) };
+  return { ...command, returning: returning.items === "*" ? "*" : selectColumns(returning.items) };
 }
 
 /**
@@ -789,7 +812,12 @@ function foreignKey(columns: string[], references: References, span: Span): Fore
 // ---------------------------------------------------------------- expressions and names
 
 /** The parser bounds nesting at 256 levels, so recursion here is safe. */
+/** `expr` as the command's expression, its span recorded (`spans`). */
 function lowerExpr(expr: Expr): Expression {
+  return spans.set(lowerExprNode(expr), expr.span);
+}
+
+function lowerExprNode(expr: Expr): Expression {
   switch (expr.kind) {
     case "literal":
       // JSON cannot say "7, but real": a whole number written as a real is a cast of the literal.
@@ -1099,7 +1127,7 @@ function lowerOrderItem(item: OrderItem): OrderBy {
     expr = expr.expr;
   }
   const rest = { direction: item.direction, ...(item.nulls === undefined ? {} : { nulls: item.nulls }), ...(collation === undefined ? {} : { collation }) };
-  return expr.kind === "column" ? { column: columnName(expr), ...rest } : { expr: lowerExpr(expr), ...rest };
+  return expr.kind === "column" ? spans.set({ column: columnName(expr), ...rest }, expr.span) : { expr: lowerExpr(expr), ...rest };
 }
 
 /**

@@ -15,6 +15,7 @@
  */
 
 import type { Command, ParamSlot, Value } from "../commands/types.js";
+import type { SourceSpans } from "./source-spans.js";
 
 type SlotType = NonNullable<ParamSlot["literal"]>;
 
@@ -61,14 +62,15 @@ function setExpressions(set: unknown, visit: (expr: unknown) => unknown): unknow
 }
 
 /** Calls `visit` for every parameter slot inside the expressions of `node` (not ESCAPE's). */
-function eachSlot(node: unknown, visit: (slot: ParamSlot) => ParamSlot | undefined): unknown {
+function eachSlot(node: unknown, visit: (slot: ParamSlot) => ParamSlot | undefined, spans?: SourceSpans): unknown {
   if (Array.isArray(node)) {
     let changed = false;
     const out = node.map((item) => {
-      const next = eachSlot(item, visit);
+      const next = eachSlot(item, visit, spans);
       if (next !== item) changed = true;
       return next;
     });
+    if (changed) spans?.copied(node, out);
     return changed ? out : node;
   }
   if (typeof node !== "object" || node === null) return node;
@@ -77,9 +79,10 @@ function eachSlot(node: unknown, visit: (slot: ParamSlot) => ParamSlot | undefin
   let out: Record<string, unknown> | undefined;
   for (const key of Object.keys(record)) {
     if (key === "escape") continue;
-    const next = eachSlot(record[key], visit);
+    const next = eachSlot(record[key], visit, spans);
     if (next !== record[key]) (out ??= { ...record })[key] = next;
   }
+  if (out !== undefined) spans?.copied(record, out);
   return out ?? node;
 }
 
@@ -125,15 +128,16 @@ export function signatureOf(slots: readonly number[], values: readonly Value[]):
 }
 
 /** The command with each slot of `slots` typed as the literal its value would be. */
-export function withParamTypes<C extends Command>(command: C, slots: readonly number[], values: readonly Value[]): C {
+/** `spans`: a SQL text's (`source-spans.ts`), given to each node copied. */
+export function withParamTypes<C extends Command>(command: C, slots: readonly number[], values: readonly Value[], spans?: SourceSpans): C {
   if (slots.length === 0) return command;
   const typed = new Set(slots);
   const out: Record<string, unknown> = { ...(command as unknown as Record<string, unknown>) };
   const type = (node: unknown): unknown =>
-    eachSlot(node, (slot) => (typed.has(slot.index) ? { ...slot, literal: TYPES[typeCode(values[slot.index] ?? null)]! } : undefined));
+    eachSlot(node, (slot) => (typed.has(slot.index) ? { ...slot, literal: TYPES[typeCode(values[slot.index] ?? null)]! } : undefined), spans);
   for (const member of EXPRESSION_MEMBERS) {
     if (out[member] === undefined) continue;
-    if (member === "command") out[member] = withParamTypes(out[member] as Command, slots, values);
+    if (member === "command") out[member] = withParamTypes(out[member] as Command, slots, values, spans);
     else if (member === "set") out[member] = setExpressions(out[member], type);
     else if (member === "onConflict") {
       const clause = out[member] as { set?: unknown; where?: unknown };
@@ -145,5 +149,6 @@ export function withParamTypes<C extends Command>(command: C, slots: readonly nu
     }
     else out[member] = type(out[member]);
   }
+  spans?.copied(command, out);
   return out as unknown as C;
 }

@@ -64,7 +64,8 @@ for (const kind of MODES) {
     assert.equal(await ids(mode), [7]);
     const failed = await mode.run(["sql", "shop", ";;\n ; SELECT nope FROM users;;"]);
     assert.is(failed.code, 1);
-    assert.match(failed.stderr, /^error: .*\[unknown_column\]\n2 \|  ; SELECT nope FROM users\n {2}\| {4}\^\n/);
+    // The engine's position (the unknown name) in the whole script.
+    assert.match(failed.stderr, /^error: .*\[unknown_column\]\n2 \|  ; SELECT nope FROM users\n {2}\| {11}\^\n/);
     const json = await mode.run(["sql", "shop", ";;\n ; SELECT nope FROM users;;", "--json"]);
     assert.equal(JSON.parse(json.stderr).statement, { index: 0, line: 2, column: 4 });
   });
@@ -82,9 +83,12 @@ for (const kind of MODES) {
     assert.equal(await ids(mode), [1, 2]);
 
     // A statement's error on its first line, after another statement on that line: the column is the script's.
-    const same = await mode.run(["sql", "shop", "SELECT id FROM users;\nSELECT 1; SELECT id FROM users WHERE id = 'x'"]);
+    const same = await mode.run(["sql", "shop", "SELECT id FROM users;\nSELECT 1; INSERT INTO users VALUES (1, 'again')"]);
     assert.is(same.code, 1);
-    assert.match(same.stderr, /\n2 \| SELECT 1; SELECT id FROM users WHERE id = 'x'\n {2}\| {11}\^\n/, "an error without a position marks its statement's start");
+    assert.match(same.stderr, /\n2 \| SELECT 1; INSERT INTO users VALUES \(1, 'again'\)\n {2}\| {11}\^\n/, "an error without a position marks its statement's start");
+    const typed = await mode.run(["sql", "shop", "SELECT id FROM users;\nSELECT 1; SELECT id FROM users WHERE id = 'x'"]);
+    assert.is(typed.code, 1);
+    assert.match(typed.stderr, /\n2 \| SELECT 1; SELECT id FROM users WHERE id = 'x'\n {2}\| {38}\^\n/, "a binding error is marked where the engine places it, in the whole script");
 
     // With --json: the engine's problem, and which statement of the script it is about.
     const json = await mode.run(["sql", "shop", "SELECT 1;\n\n  SELECT nope FROM users", "--json"]);

@@ -88,6 +88,16 @@ for (const kind of MODES) {
     assert.is(lines[2], "  |      ^");
   });
 
+  test(`${kind}: an unknown column marks its position under the statement's line`, async () => {
+    const mode = await seeded(kind);
+    const run = await mode.run(["sql", "shop", "SELECT id\nFROM users WHERE nmae = 'x'"]);
+    assert.is(run.code, 1);
+    const lines = run.stderr.split("\n");
+    assert.match(lines[0] ?? "", /^error: .*\[unknown_column\]$/);
+    assert.is(lines[1], "2 | FROM users WHERE nmae = 'x'");
+    assert.is(lines[2], "  |                  ^");
+  });
+
   test(`${kind}: with --json an error is its problem details on stderr`, async () => {
     const mode = await seeded(kind);
     const run = await mode.run(["sql", "shop", "SELECT id FROM users WHERE id = ?", "--json"]);

@@ -234,7 +234,10 @@ test("engine and storage errors keep their §7 code, status and extras", async (
   assert.ok(Array.isArray(syntax.expected));
   problem(await send({ kind: "sql", sql: "SELECT name FROM users WHERE id = ?", params: [] }), 400, "sql_error");
   problem(await send({ kind: "select", table: "users", columns: ["nope"] }), 400, "unknown_column");
-  problem(await send({ kind: "sql", sql: "SELECT name FROM users WHERE age = 'old'" }), 400, "type_mismatch");
+  const mismatch = problem(await send({ kind: "sql", sql: "SELECT name FROM users WHERE age = 'old'" }), 400, "type_mismatch");
+  assert.equal(mismatch.position, { line: 1, column: 30, offset: 29 });
+  const unknown = problem(await send({ kind: "sql", sql: "SELECT nmae FROM users" }), 400, "unknown_column");
+  assert.equal(unknown.position, { line: 1, column: 8, offset: 7 });
 });
 
 test("a full disk answers 507 insufficient_storage and an I/O failure 500 storage_error; nothing changes", async () => {
