@@ -30,8 +30,8 @@ export class CheckpointSchedule {
   private idle: NodeJS.Timeout | undefined;
   private retry: NodeJS.Timeout | undefined;
   private failures = 0;
-  /** When the last append was (performance.now()). */
-  private lastAppend = 0;
+  /** When the last append was (performance.now()); -Infinity before any. */
+  private lastAppend = Number.NEGATIVE_INFINITY;
   private stopped = false;
 
   constructor(
@@ -45,14 +45,19 @@ export class CheckpointSchedule {
   /** After an append: checkpoint now if the journal is large, else once it has been idle long enough. */
   appended(journalBytes: number, documentBytes: number): void {
     if (this.stopped) return;
+    this.lastAppend = performance.now();
     if (journalBytes >= Math.max(this.policy.journalBytes, this.policy.journalShare * documentBytes)) {
       this.start();
       return;
     }
     // The timer is armed once and, when it fires early, re-armed for what is left: refreshing it on
     // every append re-queued it in the timer list, ~7% of a single-row insert's CPU (profiled).
-    this.lastAppend = performance.now();
     if (this.idle === undefined) this.armIdle(this.policy.idleMs);
+  }
+
+  /** Whether an append came within the last `ms` milliseconds (a checkpoint then writes in small chunks: appends wait behind each). */
+  appendedWithin(ms: number): boolean {
+    return performance.now() - this.lastAppend < ms;
   }
 
   private armIdle(ms: number): void {

@@ -108,8 +108,6 @@ export class Journal {
   /** Lines appended since a checkpoint's snapshot, while one runs. */
   private tail: TailLine[] | undefined;
   private closed = false;
-  /** When the last append was asked for (`performance.now()`); -Infinity before any. */
-  private appendedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly fs: FileSystem,
@@ -138,14 +136,8 @@ export class Journal {
     return { records: this.records, bytes: this.bytes };
   }
 
-  /** Whether an append was asked for within the last `ms` milliseconds: writers are waiting on the disk. */
-  appendedWithin(ms: number): boolean {
-    return performance.now() - this.appendedAt < ms;
-  }
-
   /** Appends one commit group; resolves once it is durable. Changes must not change until then. */
   append(changes: readonly Change[]): Promise<void> {
-    this.appendedAt = performance.now();
     return this.run(async () => {
       const line = recordLine(this.seq + 1, changes);
       await this.write(line);

@@ -46,7 +46,7 @@ import { CheckpointSchedule, type CheckpointPolicy } from "./checkpoint-schedule
 import { identityOfSealed } from "./checksum.js";
 import { CLOSING, LIVE, writeInSlices } from "./document-slices.js";
 import { readStore, StoreWriter } from "./format.js";
-import type { FileInfo, FileSystem, JournalFile } from "./fs.js";
+import type { FileInfo, FileSystem, JournalFile, WritableFile } from "./fs.js";
 import { Journal, type JournalStart } from "./journal.js";
 import { DatabaseLock, type FileLock } from "./lock.js";
 import { baseFor, decodeRecord, scanJournal, type JournalEntry, type JournalScan } from "./journal-format.js";
@@ -574,13 +574,11 @@ export class JournaledFile implements Persistence {
     if (snapshot === undefined) return 0;
     const through = run.through!;
     try {
-      const temp = await writeTemp(this.fs, this.target, (file) => {
-          const sink = { write: (data: Uint8Array, position: number) => file.write(data, position), busy: () => journal.appendedWithin(BUSY_MS) };
-          return writeInSlices(this.closing ? new StoreWriter(false) : this.writer, snapshot.tables, this.closing ? CLOSING : LIVE, sink);
-        }, {
-        mode: this.known?.mode,
-        durableWrites: true,
-      }).catch((error: unknown) => {
+      const fill = (file: WritableFile) => {
+        const sink = { write: (data: Uint8Array, position: number) => file.write(data, position), busy: () => this.schedule.appendedWithin(BUSY_MS) };
+        return writeInSlices(this.closing ? new StoreWriter(false) : this.writer, snapshot.tables, this.closing ? CLOSING : LIVE, sink);
+      };
+      const temp = await writeTemp(this.fs, this.target, fill, { mode: this.known?.mode, durableWrites: true }).catch((error: unknown) => {
         throw writeFailure(error, "The checkpoint", "the journal still holds every change");
       });
       const document = temp.filled;
