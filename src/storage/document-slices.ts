@@ -98,19 +98,39 @@ export async function writeInSlices(writer: StoreWriter, tables: readonly TableS
     used = 0;
     await emit(full);
   };
+  /** Writes `text` into the buffer if it surely fits under `cap` (a UTF-16 unit takes at most 3 bytes in UTF-8). */
+  const fits = (text: string, cap: number): boolean => {
+    if (used + text.length * 3 > cap) return false;
+    used += buffer.write(text, used, "utf8");
+    return true;
+  };
+  /** Writes `text` that did not fit after flushing the buffer: into it, or as a chunk of its own when it is larger than one. */
+  const spill = async (text: string) => {
+    await flush();
+    if (text.length * 3 > chunkBytes) await emit(Buffer.from(text, "utf8"));
+    else used += buffer.write(text, used, "utf8");
+  };
   try {
     let sliceStart = performance.now();
     for (const piece of writer.pieces(tables, ROWS_PER_PIECE)) {
       if (first === undefined) {
+        if (typeof piece !== "string") throw new Error("a document starts with its checksum placeholder");
         first = Buffer.from(piece, "utf8");
         hash.update(first);
         position = first.length;
         continue;
       }
-      // A UTF-16 unit takes at most 3 bytes in UTF-8: write the piece only where it surely fits.
-      if (used + piece.length * 3 > limit()) await flush();
-      if (piece.length * 3 > chunkBytes) await emit(Buffer.from(piece, "utf8"));
-      else used += buffer.write(piece, used, "utf8");
+      if (typeof piece === "string") {
+        if (!fits(piece, limit())) await spill(piece);
+      } else {
+        // Line by line, so no text of the run is ever built (see `LineRun`); a promise only to flush.
+        const { lines, start, end } = piece;
+        const cap = limit();
+        for (let i = start; i < end; i++) {
+          if (i > start && !fits(",\n", cap)) await spill(",\n");
+          if (!fits(lines[i]!, cap)) await spill(lines[i]!);
+        }
+      }
       if (performance.now() - sliceStart >= budgetMs) {
         await nextTurn();
         sliceStart = performance.now();

@@ -21,7 +21,7 @@ import type { TableSchema } from "../commands/types.js";
 import type { ProblemEntry } from "../errors.js";
 import { findSyntaxError } from "./json-syntax.js";
 import { CHECKSUM_PLACEHOLDER, sealChecksum, sumDocument } from "./checksum.js";
-import { RowLines } from "./row-lines.js";
+import { pieceText, RowLines, type LineRun } from "./row-lines.js";
 
 export const FORMAT = "storedb/1";
 
@@ -46,7 +46,7 @@ export class StoreWriter {
 
   /** The whole document, checksum sealed. */
   write(tables: readonly TableSnapshot[]): Buffer {
-    const bytes = Buffer.from([...this.pieces(tables, Infinity)].join(""), "utf8");
+    const bytes = Buffer.from([...this.pieces(tables, Infinity)].map(pieceText).join(""), "utf8");
     sealChecksum(bytes);
     return bytes;
   }
@@ -55,9 +55,10 @@ export class StoreWriter {
    * The document's text in pieces of at most `size` rows, for a writer that
    * must not hold the event loop for the whole document: joined, they are
    * the document with the checksum's digits still `0` (the placeholder
-   * starts the first piece).
+   * starts the first piece, which is text). A run of row lines stands for
+   * their text joined by ",\n" (see `LineRun`).
    */
-  *pieces(tables: readonly TableSnapshot[], size: number): Generator<string> {
+  *pieces(tables: readonly TableSnapshot[], size: number): Generator<string | LineRun> {
     const next = new Map<string, RowLines>();
     yield CHECKSUM_PLACEHOLDER + '"format":' + JSON.stringify(FORMAT) + ',"tables":{';
     for (let t = 0; t < tables.length; t++) {
@@ -68,7 +69,8 @@ export class StoreWriter {
       const head = (t === 0 ? "\n" : ",\n") + JSON.stringify(table.schema.name) + ':{"schema":' + serializeSchema(table.schema) + ',\n"rows":[';
       let first = true;
       for (const lines of writer.pieces(table, size)) {
-        yield (first ? head + "\n" : ",\n") + lines;
+        yield first ? head + "\n" : ",\n";
+        yield lines;
         first = false;
       }
       yield (first ? head : "") + "\n]}";

@@ -8,7 +8,7 @@
  * imports `node:fs` for data access except this module (watching included).
  */
 
-import { constants, lstatSync, promises as fsp, statSync, watch, writeSync } from "node:fs";
+import { constants, lstatSync, promises as fsp, statSync, watch, write, writeSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 
 /** What storage needs to know about a file: identity for change detection, mode to keep on rewrite. */
@@ -131,6 +131,16 @@ class NodeFile implements WritableFile {
   }
 }
 
+/**
+ * One write through the thread pool with a callback: the append is the one
+ * write on a commit's path, and `FileHandle.write`'s promise machinery cost
+ * ~6 µs more CPU per 150-byte durable write here (13 against 6 µs of user
+ * time on tmpfs).
+ */
+function writeAt(fd: number, data: Uint8Array, offset: number, position: number): Promise<number> {
+  return new Promise((resolve, reject) => write(fd, data, offset, data.length - offset, position, (error, written) => (error ? reject(error) : resolve(written))));
+}
+
 /** Zeros to preallocate journal space from, shared (never written to). */
 let zeros = Buffer.alloc(0);
 
@@ -145,10 +155,7 @@ class NodeJournal implements JournalFile {
       while (offset < data.length) offset += writeSync(this.handle.fd, data, offset, data.length - offset, at + offset);
       return;
     }
-    while (offset < data.length) {
-      const { bytesWritten } = await this.handle.write(data, offset, data.length - offset, at + offset);
-      offset += bytesWritten;
-    }
+    while (offset < data.length) offset += await writeAt(this.handle.fd, data, offset, at + offset);
   }
   async preallocate(from: number, length: number): Promise<void> {
     if (zeros.length < Math.min(length, 1 << 20)) zeros = Buffer.alloc(Math.min(Math.max(length, 64 * 1024), 1 << 20));

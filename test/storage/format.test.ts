@@ -5,6 +5,7 @@ import { tableSnapshot } from "../../src/catalog/snapshot.js";
 import type { TableSnapshot } from "../../src/catalog/types.js";
 import type { TableSchema } from "../../src/commands/types.js";
 import { readStore, StoreWriter } from "../../src/storage/format.js";
+import { pieceText } from "../../src/storage/row-lines.js";
 import { identityOfSealed, sumDocument } from "../../src/storage/checksum.js";
 import { writeInSlices } from "../../src/storage/document-slices.js";
 
@@ -125,7 +126,7 @@ test("written in pieces of a few rows, the document is the same text", () => {
   const whole = new StoreWriter().write(tables);
   for (const size of [1, 7, 256, 5000]) {
     const writer = new StoreWriter();
-    const text = [...writer.pieces(tables, size)].join("");
+    const text = [...writer.pieces(tables, size)].map(pieceText).join("");
     const bytes = Buffer.from(text);
     bytes.write(whole.toString("latin1", 20, 84), 20, "latin1");
     assert.ok(bytes.equals(whole), `pieces of ${size}`);
