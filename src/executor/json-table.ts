@@ -28,7 +28,8 @@
  * validates it as it goes, and a container's value is a slice of the text,
  * minified on its own when white space was seen in it. The document is
  * validated whole before the walk ("whole" in `run`) when a path is to be
- * found, containers are to be measured (`id` or `parent` is read: a first
+ * found (by the pass that finds it, when nothing else needs a pass),
+ * containers are to be measured (`id` or `parent` is read: a first
  * pass measures each container) or json_tree's `value` is read (each
  * container's text is repeated in every container around it); then a
  * document with white space between its tokens is minified once, whole,
@@ -223,15 +224,17 @@ class Walk {
   private run(): void {
     const doc = this.doc;
     const whole = this.root !== "$" || this.sized || (this.tree && this.wants[VALUE]!);
-    const spaced = whole && validateSpaced(doc);
+    // A path alone: one pass validates the document and finds the path, where validating first took a pass of its own.
+    const located = this.root !== "$" && !this.sized && !(this.tree && this.wants[VALUE]) ? locate(doc, pathOf(this.root)).start : undefined;
+    const spaced = whole && validateSpaced(doc); // no second pass: `locate` left `doc` the last document validated
     this.validated = whole;
     const t = (this.t = spaced && this.wants[VALUE] ? minify(doc, 0, doc.length) : doc);
     let target: number;
     if (this.root === "$") target = skipSpace(t, 0);
     else {
-      const found = locate(t, pathOf(this.root), true);
-      if (found.start < 0) return;
-      target = found.start;
+      const start = located !== undefined && t === doc ? located : locate(t, pathOf(this.root), true).start;
+      if (start < 0) return;
+      target = start;
     }
     // The target's JSONB offset (`offset`; its name's, `id`, for an object member), counted down to it.
     let offset = 0;
