@@ -33,7 +33,8 @@
  * text once in its collation, as first met);
  * group_concat joins the non-NULL values (text by then) in the order the
  * rows come, its separator between them, NULL over none (DISTINCT: each
- * value once, where it first came).
+ * value once, where it first came). An aggregate with a FILTER reads only
+ * the rows it is true for (`filtered`).
  */
 
 import type { Value } from "../commands/types.js";

@@ -18,7 +18,8 @@
  * the rows that enter and, for count, sum and avg, taking out those that
  * leave; min and max keep a queue of candidates; group_concat starts over
  * when the frame's start moves, and with EXCLUDE every row's frame is
- * aggregated afresh. Aggregates follow the grouping's
+ * aggregated afresh; a FILTER makes the rows it refuses read as NULL,
+ * which every aggregate skips. Aggregates follow the grouping's
  * semantics: count counts non-NULL values, sum of integers is an integer,
  * a real sum is compensated (Neumaier), min and max compare as ORDER BY.
  */
