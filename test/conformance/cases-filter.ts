@@ -19,6 +19,7 @@
  */
 
 import {
+  and,
   avg,
   col,
   count,
@@ -41,7 +42,7 @@ import {
   total,
 } from "../../src/api/expressions.js";
 import type { Expression, OrderBy, WindowSpec } from "../../src/commands/types.js";
-import { AS, B, C, I, L, NOT, NOTNULL, c, err, misuse, rows, sel, type Case } from "./dsl.js";
+import { AND, AS, B, C, I, L, NOT, NOTNULL, c, err, misuse, rows, sel, type Case } from "./dsl.js";
 
 const users = "users";
 const orders = "orders";
@@ -217,6 +218,14 @@ export const filterCases: readonly Case[] = [
     "SELECT min(name) FILTER (WHERE active) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS m, group_concat(name, '/') FILTER (WHERE age > 20) OVER (ORDER BY id) AS g, " +
       "avg(score) FILTER (WHERE active) OVER () AS a FROM users ORDER BY id",
     rows(["m", "g", "a"], ["Ada", "Ada", 9.5], ["Ada", "Ada", 9.5], ["Cy", "Ada", 9.5], ["Cy", "Ada/Dee", 9.5], [null, "Ada/Dee/Eve", 9.5])),
+  c("a window aggregate's FILTER over groups reads their keys and aggregates",
+    (t) => t(orders).select("status", over(filter(sum(count()), and(ne("status", "new"), gt(count(), 1))), { orderBy: ["status"] }).as("running")).groupBy("status").orderBy("status"),
+    sel(orders, ["status", AS(FW("sum", [{ type: "aggregate", name: "count" }], AND(C("<>", "status", "new"), C(">", { type: "aggregate", name: "count" }, 1)), { orderBy: [{ column: "status" }] }), "running")], {
+      groupBy: [I("status")],
+      orderBy: [{ column: "status" }],
+    }),
+    "SELECT status, sum(count(*)) FILTER (WHERE status <> 'new' AND count(*) > 1) OVER (ORDER BY status) AS running FROM orders GROUP BY status ORDER BY status",
+    rows(["status", "running"], ["cancelled", null], ["new", null], ["shipped", 2])),
   c("filter is still a name: an alias after a call, as in SQLite",
     null,
     null,
@@ -253,6 +262,11 @@ export const filterCases: readonly Case[] = [
     (t) => t(users).select(filter(lower("name"), "active").as("n")),
     null,
     "SELECT lower(name) FILTER (WHERE active) AS n FROM users",
+    misuse),
+  c("a window aggregate's FILTER over groups reads no ungrouped column (storedb's rule for grouped queries: SQLite reads some row's)",
+    (t) => t(orders).select("status", over(filter(sum(count()), gt("amount", 1))).as("s")).groupBy("status"),
+    sel(orders, ["status", AS(FW("sum", [{ type: "aggregate", name: "count" }], C(">", "amount", 1)), "s")], { groupBy: [I("status")] }),
+    "SELECT status, sum(count(*)) FILTER (WHERE amount > 1) OVER () AS s FROM orders GROUP BY status",
     misuse),
   c("an aggregate with a FILTER is still no WHERE term",
     (t) => t(users).select("id").where(filter(count(), "active").gt(1)),
