@@ -630,13 +630,11 @@ export class ExprBinder {
     if (e.arg === undefined) {
       if (e.name !== "count") throw this.misuse(`${e.name}() takes 1 argument, got 0 (only count takes none, as count(*))`);
       if (distinct) throw this.misuse("count(DISTINCT) needs an argument");
+      this.ownRows(e.name, filter.filter);
       return collector.add({ name: "count", distinct: false, type: "integer", ...filter });
     }
     const arg = inner.bind(e.arg, depth);
-    // An aggregate of the enclosing query's values only would belong to that query in SQL; storedb does not move it there.
-    if (some(arg, (x) => x.kind === "outer") && !some(arg, (x) => x.kind === "column")) {
-      throw this.misuse(`${e.name}() in a subquery reads only the enclosing query's columns: aggregate them in the enclosing query`);
-    }
+    this.ownRows(e.name, arg, filter.filter);
     // An explicit COLLATE in the argument stays on the result, as in SQLite: `max(x COLLATE nocase) = 'a'` compares without case.
     const own = explicitCollation(arg);
     const add = (call: AggregateCall): BoundExpr => {
@@ -653,6 +651,17 @@ export class ExprBinder {
     }
     if (e.value !== undefined) throw this.misuse(`${e.name}() takes no "value": only json_group_object does`);
     return add({ name: e.name, ...typed, distinct, ...filter });
+  }
+
+  /**
+   * An aggregate of the enclosing query's values only — its argument and
+   * FILTER reading an outer value and none of its own query's columns —
+   * would belong to that query in SQL (SQLite moves even `count(*) FILTER
+   * (WHERE outer.x)` there); storedb does not move it, and refuses it.
+   */
+  private ownRows(name: string, ...parts: (BoundExpr | undefined)[]): void {
+    const reads = (kind: BoundExpr["kind"]): boolean => parts.some((part) => part !== undefined && some(part, (x) => x.kind === kind));
+    if (reads("outer") && !reads("column")) throw this.misuse(`${name}() in a subquery reads only the enclosing query's columns: aggregate them in the enclosing query`);
   }
 
   /**

@@ -193,6 +193,27 @@ export const filterCases: readonly Case[] = [
     },
     "SELECT name, (SELECT count(*) FILTER (WHERE o.paid) FROM orders o WHERE o.user_id = u.id) AS paid FROM users u ORDER BY name",
     rows(["name", "paid"], ["Ada", 1], ["Bob", 1], ["Cy", 0], ["Dee", 0], ["Eve", 0])),
+  c("in a subquery, an aggregate whose FILTER reads its own rows is its own, even of an enclosing value",
+    null,
+    {
+      kind: "select",
+      table: users,
+      as: "u",
+      columns: ["name", AS({ type: "subquery", select: { kind: "select", table: orders, as: "o", columns: [AS(F("sum", "u.age", I("o.paid")), "n")], where: C("=", "o.user_id", I("u.id")) } } as Expression, "paid_age")],
+      orderBy: [{ column: "name" }],
+    },
+    "SELECT name, (SELECT sum(u.age) FILTER (WHERE o.paid) FROM orders o WHERE o.user_id = u.id) AS paid_age FROM users u ORDER BY name",
+    rows(["name", "paid_age"], ["Ada", 36], ["Bob", 17], ["Cy", null], ["Dee", null], ["Eve", null])),
+  c("in a subquery, an aggregate whose FILTER reads only enclosing values is refused (storedb's rule: SQLite makes it the enclosing query's)",
+    null,
+    {
+      kind: "select",
+      table: users,
+      as: "u",
+      columns: ["name", AS({ type: "subquery", select: { kind: "select", table: orders, as: "o", columns: [AS(F("count", undefined, I("u.active")), "n")], where: C("=", "o.user_id", I("u.id")) } } as Expression, "n")],
+    },
+    "SELECT name, (SELECT count(*) FILTER (WHERE u.active) FROM orders o WHERE o.user_id = u.id) AS n FROM users u",
+    misuse),
   c("window aggregates with FILTER: a running sum, a count per partition",
     (t) =>
       t(orders)
