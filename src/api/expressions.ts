@@ -561,6 +561,18 @@ export const jsonGroupArray = (operand: Operand): Expr => aggregate("json_group_
 export const jsonGroupObject = (name: Operand, value: Operand): Expr => fluent({ type: "aggregate", name: "json_group_object", arg: toLeft(name), value: toLeft(value) });
 
 /**
+ * `call FILTER (WHERE condition)`: an aggregate helper's result
+ * (`filter(sum("amount"), eq("status", "paid"))`, `filter(count(), "ok")`)
+ * that reads only the rows `condition` is true for; before or after
+ * `over()`, for an aggregate over a window. A string condition names a
+ * boolean column.
+ */
+export function filter(call: Expression, condition: Operand): Expr {
+  if (call.type !== "aggregate" && call.type !== "window") throw new StoreError("invalid_request", `filter() takes an aggregate, not a ${call.type} expression`);
+  return fluent({ ...call, filter: toLeft(condition) });
+}
+
+/**
  * A window for `over()`: PARTITION BY (a string names a column), ORDER BY
  * (a string is a column ascending; an expression sorts ascending; a wire
  * sort key says its direction and NULLs), and the frame.
@@ -591,8 +603,15 @@ export function over(call: Expression, window: WindowOptions = {}): Expr {
   if (call.type !== "aggregate") throw new StoreError("invalid_request", `over() takes an aggregate or a window function, not a ${call.type} expression`);
   if (call.distinct === true) throw new StoreError("invalid_request", "over() cannot take a DISTINCT aggregate: window functions do not support it");
   if (call.name === "json_group_array" || call.name === "json_group_object") throw new StoreError("invalid_request", `over() cannot take ${call.name}(): it aggregates groups, not window frames`);
-  const node: Expression = { type: "window", name: call.name, args: call.arg === undefined ? [] : [call.arg], over: spec };
-  return fluent(call.separator === undefined ? node : { ...node, separator: call.separator });
+  const node: Expression = {
+    type: "window",
+    name: call.name,
+    args: call.arg === undefined ? [] : [call.arg],
+    ...(call.separator === undefined ? {} : { separator: call.separator }),
+    ...(call.filter === undefined ? {} : { filter: call.filter }),
+    over: spec,
+  };
+  return fluent(node);
 }
 
 function sortKey(key: string | Expression | OrderBy): OrderBy {

@@ -215,6 +215,7 @@ export const definitions = {
       distinct: { type: "boolean" },
       separator: { type: "string" },
       value: ref("expression"),
+      filter: ref("expression"),
     },
   },
   windowExpr: {
@@ -228,6 +229,7 @@ export const definitions = {
       },
       args: { type: "array", items: ref("expression") },
       separator: { type: "string" },
+      filter: ref("expression"),
       over: ref("windowSpec"),
     },
   },

@@ -66,14 +66,16 @@ export type Expression =
   | { readonly type: "function"; readonly name: string; readonly args: readonly Expression[] }
   /** `arg` absent: `count(*)`. */
   /** `value`: json_group_object's member values (`arg` is their names), and only its. */
-  | { readonly type: "aggregate"; readonly name: AggregateName; readonly arg?: Expression; readonly distinct?: boolean; readonly separator?: string; readonly value?: Expression }
+  /** `filter`: SQL's `FILTER (WHERE …)`, a boolean over the row: the aggregate reads only the rows it is true for. */
+  | { readonly type: "aggregate"; readonly name: AggregateName; readonly arg?: Expression; readonly distinct?: boolean; readonly separator?: string; readonly value?: Expression; readonly filter?: Expression }
   /**
    * A window function call (`f(args) OVER (…)`): a ranking or value
    * function, or an aggregate over the window's frame (`args` absent or
    * empty for `count(*)` and the functions that take none). Only in a
-   * select's list and ORDER BY.
+   * select's list and ORDER BY. `filter` (an aggregate's only): the rows
+   * of the frame it aggregates, as an aggregate's.
    */
-  | { readonly type: "window"; readonly name: WindowFunctionName | FrameAggregateName; readonly args?: readonly Expression[]; readonly separator?: string; readonly over: WindowSpec }
+  | { readonly type: "window"; readonly name: WindowFunctionName | FrameAggregateName; readonly args?: readonly Expression[]; readonly separator?: string; readonly filter?: Expression; readonly over: WindowSpec }
   /** A scalar subquery: the one value of its one column, NULL for no row. */
   | { readonly type: "subquery"; readonly select: SelectCommand }
   | { readonly type: "exists"; readonly select: SelectCommand; readonly not?: boolean }

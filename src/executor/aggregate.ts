@@ -33,7 +33,8 @@
  * text once in its collation, as first met);
  * group_concat joins the non-NULL values (text by then) in the order the
  * rows come, its separator between them, NULL over none (DISTINCT: each
- * value once, where it first came).
+ * value once, where it first came). An aggregate with a FILTER reads only
+ * the rows it is true for (`filtered`).
  */
 
 import type { Value } from "../commands/types.js";
@@ -79,14 +80,7 @@ export function compileAggregate(group: Grouping, mode: RowMode, context?: Compi
   const g = new Codegen(mode, context);
   let arrays = 0;
   const array = (): string => `a${slot(arrays++)}_`;
-  const codes = group.aggregates.map((call) => {
-    // The JSON aggregates write their arguments themselves (NULL too).
-    if (call.arg === undefined || call.name === "json_group_array" || call.name === "json_group_object") return aggregateCode(call, undefined, "", array, g);
-    // A number column is read as stored, its NULL a NaN: no conversion per row, and `v_ === v_` skips it.
-    const raw = g.rawNumber(call.arg);
-    const arg = raw ?? g.value(call.arg);
-    return aggregateCode(call, arg, raw === undefined ? `(v_ = ${arg}) !== null` : `(v_ = ${arg}) === v_`, array, g);
-  });
+  const codes = group.aggregates.map((call) => filtered(call, unfiltered(call, array, g), g));
   const k = group.keys.length;
   const keys = group.keys.map((_, i) => `k${slot(i)}_`);
   // What each key level is looked up by: its value, or its collation key.
@@ -153,6 +147,29 @@ return function aggregate(p, t) {
   };
 };`;
   return instantiate<AggregateFn>(source, g.consts);
+}
+
+/** One aggregate's code, its FILTER aside. */
+function unfiltered(call: AggregateCall, array: () => string, g: Codegen): AggregateCode {
+  // The JSON aggregates write their arguments themselves (NULL too).
+  if (call.arg === undefined || call.name === "json_group_array" || call.name === "json_group_object") return aggregateCode(call, undefined, "", array, g);
+  // A number column is read as stored, its NULL a NaN: no conversion per row, and `v_ === v_` skips it.
+  const raw = g.rawNumber(call.arg);
+  const arg = raw ?? g.value(call.arg);
+  return aggregateCode(call, arg, raw === undefined ? `(v_ = ${arg}) !== null` : `(v_ = ${arg}) === v_`, array, g);
+}
+
+/**
+ * An aggregate with a FILTER updates its state only for a row the filter
+ * is true for: the row's group is still found (and made) first, so a group
+ * none of whose rows pass keeps its state as made, the aggregate's value
+ * over no rows (count 0, sum NULL, total 0.0, json_group_array `[]`), as
+ * in SQLite. The test is inlined before the update; without a filter the
+ * code is the same as ever.
+ */
+function filtered(call: AggregateCall, code: AggregateCode, g: Codegen): AggregateCode {
+  if (call.filter === undefined) return code;
+  return { ...code, update: `if (${g.truth(call.filter)}) { ${code.update} }` };
 }
 
 /**

@@ -18,7 +18,8 @@
  * the rows that enter and, for count, sum and avg, taking out those that
  * leave; min and max keep a queue of candidates; group_concat starts over
  * when the frame's start moves, and with EXCLUDE every row's frame is
- * aggregated afresh. Aggregates follow the grouping's
+ * aggregated afresh; a FILTER makes the rows it refuses read as NULL,
+ * which every aggregate skips. Aggregates follow the grouping's
  * semantics: count counts non-NULL values, sum of integers is an integer,
  * a real sum is compensated (Neumaier), min and max compare as ORDER BY.
  */
@@ -28,7 +29,7 @@ import { StoreError, assertNever } from "../errors.js";
 import type { OutputColumn, SortKey, WindowCall, Windowing } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { collationOf } from "../planner/collation.js";
-import { compileValue, type CompileContext, type RowMode } from "./codegen.js";
+import { compilePredicate, compileValue, type CompileContext, type RowMode } from "./codegen.js";
 import { comparer } from "./collation.js";
 import { keyOrder, sortSpec } from "./order.js";
 import { compileProjection } from "./project.js";
@@ -39,12 +40,15 @@ import { compareUntyped, compareValues } from "./value-order.js";
 export type WindowFn = (items: readonly unknown[], p: readonly Value[], t: unknown) => Value[][];
 
 type Fn = (r: unknown, p: readonly Value[], t: unknown) => Value;
+type Test = (r: unknown, p: readonly Value[], t: unknown) => boolean;
 
 interface PreparedCall {
   readonly call: WindowCall;
   /** Where its value goes in a window row. */
   readonly slot: number;
   readonly args: readonly Fn[];
+  /** An aggregate's FILTER, IS TRUE of an item. */
+  readonly filter: Test | undefined;
 }
 
 interface PreparedWindow {
@@ -72,7 +76,8 @@ export function compileWindows(windowing: Windowing, mode: RowMode, context?: Co
       window = { partition: call.partition.map(fn), order: call.order.map((k) => fn(k.expr)), sortKeys: call.order, calls: [] };
       windows.set(key, window);
     }
-    window.calls.push({ call, slot: windowing.carried.length + index, args: call.args.map(fn) });
+    const filter = call.filter === undefined ? undefined : (compilePredicate(call.filter, mode, context) as unknown as Test);
+    window.calls.push({ call, slot: windowing.carried.length + index, args: call.args.map(fn), filter });
   });
   const ordered = [...windows.values()].reverse();
   return (items, p, t) => {
@@ -99,8 +104,27 @@ function runWindow(window: PreparedWindow, items: readonly unknown[], p: readonl
   const sortPart = (part: number[]): number[] => (cmp === undefined ? part : part.sort(cmp));
   const { sorted, starts } = partition.length === 0 ? { sorted: sortPart(perm.slice()), starts: [0, perm.length] } : partitioned(partition, perm, sortPart);
   const layout = new WindowLayout(sorted, starts, order, window.sortKeys, p);
-  for (const c of window.calls) callValues(c.call, c.args.map(column), layout, new Output(rows, sorted, c.slot));
+  for (const c of window.calls) {
+    const args = c.args.map(column);
+    if (c.filter !== undefined) args[0] = filteredArgument(c.filter, args[0], items, p, t);
+    callValues(c.call, args, layout, new Output(rows, sorted, c.slot));
+  }
   return sorted;
+}
+
+/**
+ * An aggregate's argument by item with its FILTER applied: NULL where the
+ * filter is not true, which every frame aggregate skips (count(*)'s rows,
+ * with no argument, are `true` where it is), so a frame whose rows all fail
+ * it is aggregated as no rows.
+ */
+function filteredArgument(filter: Test, values: Value[] | undefined, items: readonly unknown[], p: readonly Value[], t: unknown): Value[] {
+  const out = values ?? new Array<Value>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    if (!filter(items[i], p, t)) out[i] = null;
+    else if (values === undefined) out[i] = true;
+  }
+  return out;
 }
 
 /** Each item's position in `perm`: the tie-break that keeps the order before. */

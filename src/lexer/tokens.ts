@@ -42,7 +42,7 @@ export const QuotedIdentifier = createToken({
  * column, and `AS right` an alias; USING stays reserved, as in SQLite.
  */
 const SOFT: readonly string[] = ["KEY", "ASC", "DESC", "CASCADE", "RESTRICT", "RETURNING", "CONFLICT", "DO", "NOTHING", "IGNORE", "INDEX", "ALTER", "ADD", "RENAME", "RECURSIVE", "NULLS", "FIRST", "LAST",
-  "OVER", "PARTITION", "WINDOW", "ROWS", "RANGE", "GROUPS", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT", "ROW", "EXCLUDE", "NO", "OTHERS", "TIES",
+  "OVER", "FILTER", "PARTITION", "WINDOW", "ROWS", "RANGE", "GROUPS", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT", "ROW", "EXCLUDE", "NO", "OTHERS", "TIES",
   "REPLACE", "ABORT", "FAIL", "ROLLBACK", "ISNULL", "NOTNULL",
   "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "CROSS", "NATURAL"];
 
@@ -145,6 +145,8 @@ export const Nulls = keyword("NULLS");
 export const First = keyword("FIRST");
 export const Last = keyword("LAST");
 export const Over = keyword("OVER");
+/** An aggregate's `FILTER (WHERE …)`: soft, so `filter` may still name a column or an alias, as in SQLite. */
+export const Filter = keyword("FILTER");
 export const Partition = keyword("PARTITION");
 export const Window = keyword("WINDOW");
 export const Rows = keyword("ROWS");
@@ -175,7 +177,7 @@ export const keywords: readonly TokenType[] = [
   Default, References, Cascade, Restrict, Foreign, Check, Constraint, Drop, Explain, Case, When, Then, Else, End,
   Cast, In, Between, Like, Escape, Glob, Collate, Distinct, Group, Having, Returning, Conflict, Do, Nothing, Ignore, Index, Alter, Add, Column, Rename, To,
   Union, All, Intersect, Except, With, Recursive, Nulls, First, Last,
-  Over, Partition, Window, Rows, Range, Groups, Unbounded, Preceding, Following, Current, Row, Exclude, No, Others, Ties,
+  Over, Filter, Partition, Window, Rows, Range, Groups, Unbounded, Preceding, Following, Current, Row, Exclude, No, Others, Ties,
   Replace, Abort, Fail, Rollback, Isnull, Notnull,
 ];
 

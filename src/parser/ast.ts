@@ -204,6 +204,8 @@ export interface CallExpr {
   readonly args: readonly Expr[];
   readonly distinct: boolean;
   readonly star: boolean;
+  /** `FILTER (WHERE where)`: the rows an aggregate reads (`span`: the clause, from FILTER). */
+  readonly filter?: { readonly where: Expr; readonly span: Span };
   /** `OVER name` or `OVER (…)`: a window function call. */
   readonly over?: { readonly name: Name } | { readonly spec: WindowSpec };
   readonly span: Span;

@@ -207,6 +207,19 @@ export type FrameBoundCstChildren = {
   Following?: IToken[];
 };
 
+export interface FilterClauseCstNode extends CstNode {
+  name: "filterClause";
+  children: FilterClauseCstChildren;
+}
+
+export type FilterClauseCstChildren = {
+  Filter: IToken[];
+  LParen: IToken[];
+  Where: IToken[];
+  expression: ExpressionCstNode[];
+  RParen: IToken[];
+};
+
 export interface OverClauseCstNode extends CstNode {
   name: "overClause";
   children: OverClauseCstChildren;
@@ -692,6 +705,7 @@ export type OperandCstChildren = {
   expression?: (ExpressionCstNode)[];
   Comma?: IToken[];
   RParen?: (IToken)[];
+  filterClause?: FilterClauseCstNode[];
   overClause?: OverClauseCstNode[];
   selectStatement?: (SelectStatementCstNode)[];
   Exists?: IToken[];

@@ -258,6 +258,11 @@ class SqlGrammar extends CstParser {
     return this.LA(1).tokenType === T.Over && (next === T.LParen || (tokenMatcher(this.LA(2), T.Identifier) && next !== T.Returning));
   }
 
+  /** FILTER starts an aggregate's filter clause when `(` follows it; otherwise it is a name (an alias). */
+  private filterAhead(): boolean {
+    return this.LA(1).tokenType === T.Filter && this.LA(2).tokenType === T.LParen;
+  }
+
   /** WINDOW starts the clause when `name AS` follows it; otherwise it is a name (an alias). */
   private windowClauseAhead(): boolean {
     return this.LA(1).tokenType === T.Window && tokenMatcher(this.LA(2), T.Identifier) && this.LA(3).tokenType === T.As;
@@ -358,6 +363,15 @@ class SqlGrammar extends CstParser {
         },
       ]),
     );
+  });
+
+  /** `FILTER (WHERE condition)` after an aggregate call (before its OVER, if any). */
+  readonly filterClause = this.RULE("filterClause", () => {
+    this.CONSUME(T.Filter);
+    this.CONSUME(T.LParen);
+    this.CONSUME(T.Where);
+    this.SUBRULE(this.expression);
+    this.CONSUME(T.RParen);
   });
 
   /** `OVER name` or `OVER (window)` after a call. */
@@ -1211,6 +1225,8 @@ class SqlGrammar extends CstParser {
                         );
                       });
                       this.CONSUME(T.RParen);
+                      // An aggregate's `FILTER (WHERE …)`; otherwise `filter` is the call's alias (`SELECT count(*) filter FROM t`).
+                      this.OPTION5({ GATE: () => this.filterAhead(), DEF: () => this.SUBRULE(this.filterClause) });
                       // A window function: `f(…) OVER (…)` or `OVER name`; otherwise `over` is the call's alias (`SELECT count(*) over FROM t`).
                       this.OPTION4({ GATE: () => this.overAhead(), DEF: () => this.SUBRULE(this.overClause) });
                     },

@@ -84,6 +84,7 @@ function operandEnd(node: C.OperandCstNode): number {
 function coreEnd(node: C.OperandCstNode): number {
   const c = node.children;
   if (c.overClause) return overEnd(c.overClause[0]!);
+  if (c.filterClause) return endOf(c.filterClause[0]!.children.RParen[0]!);
   return c.caseExpression ? endOf(c.caseExpression[0]!.children.End[0]!) : endOf(lastToken(c));
 }
 
@@ -1048,6 +1049,12 @@ class AstBuilder {
       args.push(this.expression(arg));
       depth = Math.max(depth, this.depth);
     }
+    let filter: A.CallExpr["filter"];
+    const filterClause = c.filterClause?.[0]?.children;
+    if (filterClause !== undefined) {
+      filter = { where: this.expression(filterClause.expression[0]!), span: this.span(filterClause.Filter[0]!.startOffset, endOf(filterClause.RParen[0]!)) };
+      depth = Math.max(depth, this.depth);
+    }
     let over: A.CallExpr["over"];
     const clause = c.overClause?.[0]?.children;
     if (clause?.windowSpec) {
@@ -1061,6 +1068,7 @@ class AstBuilder {
       args,
       distinct: c.Distinct !== undefined,
       star: c.Star !== undefined,
+      ...(filter === undefined ? {} : { filter }),
       ...(over === undefined ? {} : { over }),
       span: this.span(name.span.start, coreEnd(node)),
     };

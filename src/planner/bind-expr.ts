@@ -626,16 +626,15 @@ export class ExprBinder {
     const inner = new ExprBinder(this.scope, this.context, "another aggregate's argument", this.outer);
     const distinct = e.distinct === true;
     if (e.separator !== undefined && e.name !== "group_concat") throw this.misuse(`${e.name}() takes no separator: only group_concat does`);
+    const filter = e.filter === undefined ? {} : { filter: this.filter(e.filter, depth, "group") };
     if (e.arg === undefined) {
       if (e.name !== "count") throw this.misuse(`${e.name}() takes 1 argument, got 0 (only count takes none, as count(*))`);
       if (distinct) throw this.misuse("count(DISTINCT) needs an argument");
-      return collector.add({ name: "count", distinct: false, type: "integer" });
+      this.ownRows(e.name, filter.filter);
+      return collector.add({ name: "count", distinct: false, type: "integer", ...filter });
     }
     const arg = inner.bind(e.arg, depth);
-    // An aggregate of the enclosing query's values only would belong to that query in SQL; storedb does not move it there.
-    if (some(arg, (x) => x.kind === "outer") && !some(arg, (x) => x.kind === "column")) {
-      throw this.misuse(`${e.name}() in a subquery reads only the enclosing query's columns: aggregate them in the enclosing query`);
-    }
+    this.ownRows(e.name, arg, filter.filter);
     // An explicit COLLATE in the argument stays on the result, as in SQLite: `max(x COLLATE nocase) = 'a'` compares without case.
     const own = explicitCollation(arg);
     const add = (call: AggregateCall): BoundExpr => {
@@ -643,15 +642,40 @@ export class ExprBinder {
       return own === undefined ? ref : { kind: "collate", expr: ref, collation: own };
     };
     const typed = inner.aggregateArgument(e.name, arg);
-    if (e.name === "group_concat") return add({ name: e.name, ...typed, distinct, separator: e.separator ?? "," });
+    if (e.name === "group_concat") return add({ name: e.name, ...typed, distinct, separator: e.separator ?? ",", ...filter });
     if (e.name === "json_group_array" || e.name === "json_group_object") {
       if (distinct) throw this.misuse(`${e.name}() cannot take DISTINCT`);
       if ((e.value !== undefined) !== (e.name === "json_group_object")) throw this.misuse(e.value === undefined ? `${e.name}() takes a "value" beside its "arg" (the names)` : `${e.name}() takes no "value": only json_group_object does`);
-      if (e.value === undefined) return add({ name: e.name, ...typed, distinct });
-      return add({ name: e.name, ...typed, distinct, value: inner.bind(e.value, depth) });
+      if (e.value === undefined) return add({ name: e.name, ...typed, distinct, ...filter });
+      return add({ name: e.name, ...typed, distinct, value: inner.bind(e.value, depth), ...filter });
     }
     if (e.value !== undefined) throw this.misuse(`${e.name}() takes no "value": only json_group_object does`);
-    return add({ name: e.name, ...typed, distinct });
+    return add({ name: e.name, ...typed, distinct, ...filter });
+  }
+
+  /**
+   * An aggregate of the enclosing query's values only — its argument and
+   * FILTER reading an outer value and none of its own query's columns —
+   * would belong to that query in SQL (SQLite moves even `count(*) FILTER
+   * (WHERE outer.x)` there); storedb does not move it, and refuses it.
+   */
+  private ownRows(name: string, ...parts: (BoundExpr | undefined)[]): void {
+    const reads = (kind: BoundExpr["kind"]): boolean => parts.some((part) => part !== undefined && some(part, (x) => x.kind === kind));
+    if (reads("outer") && !reads("column")) throw this.misuse(`${name}() in a subquery reads only the enclosing query's columns: aggregate them in the enclosing query`);
+  }
+
+  /**
+   * An aggregate's FILTER (WHERE …): a boolean as WHERE is (`type_mismatch`
+   * otherwise), with no window function in it. A grouping's (`group`) is
+   * over source rows, so no aggregate either; a window aggregate's
+   * (`window`) is over the rows the window stage reads, as its argument,
+   * so a grouped query's aggregates may stand in it, as in SQLite. An
+   * error in it is located at it.
+   */
+  filter(e: Expression, depth: number, of: "group" | "window"): BoundExpr {
+    const where = "an aggregate's FILTER";
+    const binder = of === "group" ? new ExprBinder(this.scope, this.context, where, this.outer) : new ExprBinder(this.scope, this.context, this.aggregates, this.outer, undefined, where);
+    return this.at(e, () => binder.boolean(e, depth, "FILTER"));
   }
 
   /**

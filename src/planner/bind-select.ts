@@ -287,7 +287,13 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
     if (having !== undefined) having = all.at(cmd.having!, () => overGroups(having!, keys, all, "HAVING"));
     orderBy = orderBy.map((k, i) => ({ ...k, expr: all.at(writtenOrder(cmd.orderBy![i]!), () => overGroups(k.expr, keys, all, "ORDER BY")) }));
     const over = (e: BoundExpr): BoundExpr => overGroups(e, keys, all, "a window function");
-    calls = calls.map((c) => ({ ...c, args: c.args.map(over), partition: c.partition.map(over), order: c.order.map((k) => ({ ...k, expr: over(k.expr) })) }));
+    calls = calls.map((c) => ({
+      ...c,
+      args: c.args.map(over),
+      partition: c.partition.map(over),
+      order: c.order.map((k) => ({ ...k, expr: over(k.expr) })),
+      ...(c.filter === undefined ? {} : { filter: over(c.filter) }),
+    }));
   }
   // Window functions make the select list and ORDER BY read window rows: what they read of each row is carried into it.
   let window: Windowing | undefined;

@@ -78,6 +78,7 @@ export function bindWindowCall(e: Extract<Expression, { type: "window" }>, binde
     throw binder.misuse(`${name}() takes ${expected}, got ${written.length}`);
   }
   if (e.separator !== undefined && name !== "group_concat") throw binder.misuse(`${name}() takes no separator: only group_concat does`);
+  if (e.filter !== undefined && WINDOW_ONLY.has(name)) throw binder.misuse(`FILTER goes only with aggregate window functions (count, sum, total, avg, min, max, group_concat), not ${name}()`);
   const args = written.map((a) => binder.bind(a, depth));
   const over = e.over;
   const partition = (over.partitionBy ?? []).map((p) => binaryOnly(binder.bind(p, depth), undefined, binder, "PARTITION BY"));
@@ -125,10 +126,12 @@ export function bindWindowCall(e: Extract<Expression, { type: "window" }>, binde
     case "min":
     case "max":
     case "group_concat": {
+      // Over the rows the stage reads, as the arguments: aggregates of a grouped query may stand in it (as in SQLite), window functions not.
+      const filter = e.filter === undefined ? {} : { filter: binder.filter(e.filter, depth, "window") };
       // count(*) takes no argument and counts rows.
-      if (args[0] === undefined) return { name, args, partition, order, frame, type: "integer" };
+      if (args[0] === undefined) return { name, args, partition, order, frame, type: "integer", ...filter };
       const typed = binder.aggregateArgument(name, args[0]);
-      const call = { name, args: [typed.arg], partition, order, frame, type: typed.type };
+      const call = { name, args: [typed.arg], partition, order, frame, type: typed.type, ...filter };
       return name === "group_concat" ? { ...call, separator: e.separator ?? "," } : call;
     }
     default:

@@ -188,6 +188,7 @@ export function countParams(stmt: Statement): number {
         return;
       case "call":
         for (const arg of expr.args) visit(arg);
+        visit(expr.filter?.where);
         if (expr.over !== undefined && "spec" in expr.over) visitWindow(expr.over.spec);
         return;
       default:
@@ -1047,6 +1048,24 @@ function frameBound(end: FrameEnd): FrameBoundSpec {
  * `*` and DISTINCT mean nothing. With OVER it is a window function.
  */
 function lowerCall(call: CallExpr): Expression {
+  const lowered = lowerPlainCall(call);
+  return call.filter === undefined ? lowered : withFilter(call, call.filter, lowered);
+}
+
+/**
+ * `FILTER (WHERE …)` on the aggregate, or aggregate over a window, a call
+ * lowered to; on anything else SQLite's refusals, at the clause.
+ */
+function withFilter(call: CallExpr, filter: NonNullable<CallExpr["filter"]>, lowered: Expression): Expression {
+  if (lowered.type === "aggregate" || (lowered.type === "window" && AGGREGATES.has(lowered.name))) return { ...lowered, filter: lowerExpr(filter.where) };
+  const message =
+    lowered.type === "window"
+      ? `FILTER goes only with aggregate window functions (count, sum, total, avg, min, max, group_concat), not ${call.name.text}()`
+      : `FILTER may not be used with non-aggregate ${call.name.text}(): it goes with the aggregates (count, sum, total, avg, min, max, group_concat, json_group_array, json_group_object)`;
+  throw new SqlError("sql_error", message, at(filter.span));
+}
+
+function lowerPlainCall(call: CallExpr): Expression {
   if (call.over !== undefined) return lowerWindowCall(call, call.over);
   const name = call.name.text.toLowerCase();
   if (name === "group_concat" || name === "string_agg") return lowerGroupConcat(call, name);

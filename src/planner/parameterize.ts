@@ -304,10 +304,10 @@ class ShapeWriter {
       }
       case "aggregate":
         this.tag(e.distinct === true ? Tag.AggregateDistinct : Tag.Aggregate);
-        return this.name(e.name) && this.optionalExpr(e.arg, depth + 1) && this.optionalName(e.separator) && this.optionalExpr(e.value, depth + 1);
+        return this.name(e.name) && this.optionalExpr(e.arg, depth + 1) && this.optionalName(e.separator) && this.optionalExpr(e.value, depth + 1) && this.optionalExpr(e.filter, depth + 1);
       case "window":
         this.tag(Tag.Window);
-        return this.name(e.name) && this.list(e.args ?? [], depth + 1) && this.optionalName(e.separator) && this.window(e.over, depth + 1);
+        return this.name(e.name) && this.list(e.args ?? [], depth + 1) && this.optionalName(e.separator) && this.window(e.over, depth + 1) && this.optionalExpr(e.filter, depth + 1);
       default:
         // A parameter slot (it needs values the command does not carry) or no expression at all.
         return false;
@@ -710,7 +710,13 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
         return { ...e, args };
       }
       case "aggregate":
-        return { ...e, ...(e.arg === undefined ? {} : { arg: expr(e.arg) }), ...(e.value === undefined ? {} : { value: expr(e.value) }) };
+        // In the shape's order: the argument, the value, then the filter.
+        return {
+          ...e,
+          ...(e.arg === undefined ? {} : { arg: expr(e.arg) }),
+          ...(e.value === undefined ? {} : { value: expr(e.value) }),
+          ...(e.filter === undefined ? {} : { filter: expr(e.filter) }),
+        };
       case "window": {
         // In the shape's order: the arguments, then the window, whose literals are shape.
         const args = e.args?.map(expr);
@@ -723,7 +729,8 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
           ...(orderBy === undefined ? {} : { orderBy: orderBy.map((o) => ("column" in o ? o : { ...o, expr: expr(o.expr) })) }),
         };
         inline = saved;
-        return { ...e, ...(args === undefined ? {} : { args }), over };
+        const filter = e.filter === undefined ? {} : { filter: expr(e.filter) };
+        return { ...e, ...(args === undefined ? {} : { args }), over, ...filter };
       }
       default:
         return e;

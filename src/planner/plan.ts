@@ -243,6 +243,8 @@ export interface AggregateCall {
   readonly separator?: string;
   /** json_group_object's member values (`arg`: their names). */
   readonly value?: BoundExpr;
+  /** FILTER (WHERE …): a boolean over source rows; the aggregate reads only the rows it is true for (a group it is true for none of is as over no rows). */
+  readonly filter?: BoundExpr;
 }
 
 /**
@@ -286,6 +288,8 @@ export interface WindowCall {
   readonly type: StaticType;
   /** group_concat's: what goes between two values. */
   readonly separator?: string;
+  /** An aggregate's FILTER (WHERE …): a boolean over the rows the stage reads; the frame's other rows count as no rows. */
+  readonly filter?: BoundExpr;
 }
 
 /**

@@ -188,12 +188,16 @@ export function planExprs(plan: SelectPlan): BoundExpr[] {
     for (const a of plan.group.aggregates) {
       if (a.arg !== undefined) out.push(a.arg);
       if (a.value !== undefined) out.push(a.value);
+      if (a.filter !== undefined) out.push(a.filter);
     }
   }
   if (plan.having !== undefined) out.push(plan.having);
   if (plan.window !== undefined) {
     out.push(...plan.window.carried);
-    for (const call of plan.window.calls) out.push(...call.args, ...call.partition, ...call.order.map((k) => k.expr));
+    for (const call of plan.window.calls) {
+      out.push(...call.args, ...call.partition, ...call.order.map((k) => k.expr));
+      if (call.filter !== undefined) out.push(call.filter);
+    }
   }
   for (const c of plan.columns) out.push(c.expr);
   for (const k of plan.orderBy) out.push(k.expr);
@@ -211,14 +215,25 @@ export function mapPlanExprs(plan: SelectPlan, f: (e: BoundExpr) => BoundExpr): 
   };
   if (plan.where !== undefined) out.where = f(plan.where);
   if (plan.group !== undefined) {
-    const aggregates = plan.group.aggregates.map((a) => ({ ...a, ...(a.arg === undefined ? {} : { arg: f(a.arg) }), ...(a.value === undefined ? {} : { value: f(a.value) }) }));
+    const aggregates = plan.group.aggregates.map((a) => ({
+      ...a,
+      ...(a.arg === undefined ? {} : { arg: f(a.arg) }),
+      ...(a.value === undefined ? {} : { value: f(a.value) }),
+      ...(a.filter === undefined ? {} : { filter: f(a.filter) }),
+    }));
     out.group = { keys: plan.group.keys.map(f), aggregates };
   }
   if (plan.having !== undefined) out.having = f(plan.having);
   if (plan.window !== undefined) {
     out.window = {
       carried: plan.window.carried.map(f),
-      calls: plan.window.calls.map((call) => ({ ...call, args: call.args.map(f), partition: call.partition.map(f), order: call.order.map((k) => ({ ...k, expr: f(k.expr) })) })),
+      calls: plan.window.calls.map((call) => ({
+        ...call,
+        args: call.args.map(f),
+        partition: call.partition.map(f),
+        order: call.order.map((k) => ({ ...k, expr: f(k.expr) })),
+        ...(call.filter === undefined ? {} : { filter: f(call.filter) }),
+      })),
     };
   }
   return out;

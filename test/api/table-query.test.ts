@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { alias, and, avg, cast, col, count, countDistinct, eq, exists, ge, gt, inQuery, isNotNull, isNull, le, lower, lt, ne, not, notExists, or, subquery, sum, val } from "../../src/api/expressions.js";
+import { alias, and, avg, cast, col, count, countDistinct, eq, exists, filter, ge, gt, inQuery, isNotNull, isNull, le, lower, lt, ne, not, notExists, or, over, rowNumber, subquery, sum, val } from "../../src/api/expressions.js";
 import { TableQuery } from "../../src/api/table-query.js";
 import type { Result } from "../../src/commands/results.js";
 import type { Command } from "../../src/commands/types.js";
@@ -46,6 +46,23 @@ test("§11 helpers chain, and stay plain wire objects", () => {
   assert.equal(sum("s", { distinct: true }).as("x"), { expr: { type: "aggregate", name: "sum", arg: { type: "identifier", name: "s" }, distinct: true }, as: "x" });
   assert.equal(alias(cast("a", "text"), "t"), { expr: { type: "cast", expr: { type: "identifier", name: "a" }, as: "text" }, as: "t" });
   assert.equal(cast("a", "text").as, "text", "a CAST's own `as` is its type");
+});
+
+test("filter(): FILTER (WHERE …) on an aggregate, carried by over() into its window, refused on anything else", () => {
+  const a = { type: "identifier", name: "a" } as const;
+  const paid = { type: "identifier", name: "paid" } as const;
+  assert.equal(filter(count(), "paid"), { type: "aggregate", name: "count", filter: paid });
+  assert.equal(filter(sum("a", { distinct: true }), gt("a", 1)).mul(2), {
+    type: "binary",
+    op: "*",
+    left: { type: "aggregate", name: "sum", arg: a, distinct: true, filter: gt("a", 1) },
+    right: { type: "literal", value: 2 },
+  });
+  const window = { type: "window", name: "sum", args: [a], filter: paid, over: { orderBy: [{ column: "id" }] } };
+  assert.equal(over(filter(sum("a"), "paid"), { orderBy: ["id"] }), window);
+  assert.equal(filter(over(sum("a"), { orderBy: ["id"] }), "paid"), window);
+  assert.is(parseCommand({ kind: "select", table: "t", columns: [filter(over(rowNumber()), "paid").as("n")] }).kind, "select", "the binder, not the builder, refuses a window function's filter");
+  assert.throws(() => filter(lower("a"), "paid"), (e: unknown) => e instanceof StoreError && e.code === "invalid_request" && /filter\(\) takes an aggregate, not a function/.test(e.message));
 });
 
 test("select: alias, groupBy, having, distinct and expression order in one command", () => {

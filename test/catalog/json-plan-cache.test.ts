@@ -24,6 +24,7 @@ import { aggregateCases } from "../conformance/cases-aggregates.js";
 import { compoundCases } from "../conformance/cases-compound.js";
 import { derivedCases } from "../conformance/cases-derived.js";
 import { expressionCases } from "../conformance/cases-expressions.js";
+import { filterCases } from "../conformance/cases-filter.js";
 import { joinCases } from "../conformance/cases-join.js";
 import { readCases } from "../conformance/cases-read.js";
 import { writeCases } from "../conformance/cases-write.js";
@@ -101,7 +102,7 @@ function vary(node: unknown, k: number, inSet = false): unknown {
 
 test("every JSON select, insert, update and delete of the conformance suite answers alike on a hit and a miss", () => {
   let replayed = 0;
-  for (const entry of [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...compoundCases, ...derivedCases]) {
+  for (const entry of [...readCases, ...joinCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...compoundCases, ...derivedCases, ...filterCases]) {
     let command: Command;
     try {
       command = parseCommand(entry.json);
@@ -273,6 +274,21 @@ test("group_concat's separator is part of the shape: two separators, two plans",
   const sumWithSeparator = { kind: "select", table: "users", columns: [{ expr: { type: "aggregate", name: "sum", arg: I("age"), separator: "," }, as: "v" }] } as Command;
   e.execute({ kind: "select", table: "users", columns: [{ expr: { type: "aggregate", name: "sum", arg: I("age") }, as: "v" }] });
   assert.is(storeErrorOf(() => e.execute(sumWithSeparator)).code, "invalid_request");
+});
+
+test("an aggregate's filter is part of the shape: none, one, and one where another command has json_group_object's value", () => {
+  const agg = (extra: Record<string, unknown>): Command =>
+    ({ kind: "select", table: "users", columns: [{ expr: { type: "aggregate", name: "sum", arg: I("age"), ...extra }, as: "v" }] }) as Command;
+  const older = C(">", I("age"), L(30));
+  assert.is(hitMatchesMiss(fixtureEngine, agg({}), agg({ filter: older })), hitMatchesMiss(fixtureEngine, agg({ filter: C("<", I("age"), L(0)) }), agg({ filter: older })));
+  assert.match(hitMatchesMiss(fixtureEngine, agg({}), agg({ filter: older })), '"v":88');
+  const object = (extra: Record<string, unknown>): Command =>
+    ({ kind: "select", table: "users", columns: [{ expr: { type: "aggregate", name: "json_group_object", arg: I("name"), ...extra }, as: "v" }] }) as Command;
+  // Value and filter hold the same expression: the filter alone leaves json_group_object without its values.
+  assert.match(hitMatchesMiss(fixtureEngine, object({ value: older }), object({ filter: older })), '"code":"invalid_request"');
+  const window = (extra: Record<string, unknown>): Command =>
+    ({ kind: "select", table: "users", columns: [{ expr: { type: "window", name: "count", args: [], ...extra, over: {} }, as: "v" }] }) as Command;
+  assert.match(hitMatchesMiss(fixtureEngine, window({}), window({ filter: older })), '"v":2');
 });
 
 /** Rows of `select * from t where a = 1`, as [column, value] pairs. */

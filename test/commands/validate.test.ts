@@ -120,6 +120,9 @@ test("enums, tags and types are named with what is allowed", () => {
   rejects(frame({ precedin: 1 }), "invalid_request", "command.columns[0].expr.over.frame.start.precedin: unknown field");
   rejects(frame({ preceding: 1, following: 1 }), "invalid_request", "command.columns[0].expr.over.frame.start: must have at most 1 field(s)");
   rejects(frame("current"), "invalid_request", "command.columns[0].expr.over.frame.start: must be one of unbounded preceding, current row, unbounded following");
+  const filtered = (filter: unknown) => select({ columns: [{ as: "n", expr: { type: "aggregate", name: "count", filter } }] });
+  rejects(filtered(true), "invalid_request", "command.columns[0].expr.filter: must be an object");
+  rejects(filtered({ type: "identifier" }), "invalid_request", 'command.columns[0].expr.filter: missing required field "name"');
   const inner = { kind: "select", table: "t", columns: "*" };
   rejects(select({ from: { kind: "witth", name: "c", select: inner } }), "invalid_request", "command.from.kind: must be one of select, with, function");
   rejects(select({ from: { name: "c", select: inner } }), "invalid_request", 'command.from: missing required field "kind"');

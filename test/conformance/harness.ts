@@ -22,6 +22,7 @@ import { dmlCases } from "./cases-dml.js";
 import { recursiveCases } from "./cases-recursive.js";
 import { insertSelectCases } from "./cases-insert-select.js";
 import { errorCases } from "./cases-errors.js";
+import { filterCases } from "./cases-filter.js";
 import { expressionCases } from "./cases-expressions.js";
 import { indexCases } from "./cases-index.js";
 import { indexDdlCases } from "./cases-index-ddl.js";
@@ -42,7 +43,7 @@ import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...joinKindCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...defaultCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...correlatedCases, ...recursiveCases, ...insertSelectCases, ...windowCases, ...jsonCases, ...dmlCases, ...jsonTableCases, ...collateCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...joinKindCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...defaultCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...correlatedCases, ...recursiveCases, ...insertSelectCases, ...windowCases, ...jsonCases, ...dmlCases, ...jsonTableCases, ...collateCases, ...filterCases];
 
 export interface Failure {
   readonly error: string;

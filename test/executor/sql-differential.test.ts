@@ -8,7 +8,8 @@
  * `DIFF_SEED` picks the run (default fixed, so `npm test` is repeatable),
  * `DIFF_QUERIES` how many queries (default 1,200; `npm run soak` runs many
  * more under a random seed), `DIFF_QUERY` replays one query of the run: a
- * failure prints the line that replays it.
+ * failure prints the line that replays it. A second run lets aggregates take
+ * FILTER (WHERE …) (`DIFF_FILTER_SEED`, `DIFF_FILTER_QUERIES`).
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -33,6 +34,19 @@ test(`${ONLY === undefined ? COUNT : 1} random queries agree with SQLite (DIFF_S
     assert.ok(nonEmpty > COUNT * 0.5, `only ${nonEmpty} of ${COUNT} queries returned rows`);
     assert.ok(ordered > COUNT * 0.3, `only ${ordered} of ${COUNT} queries were ordered`);
   }
+});
+
+const FILTER_SEED = Number(process.env["DIFF_FILTER_SEED"] ?? 20261203);
+const FILTER_COUNT = Number(process.env["DIFF_FILTER_QUERIES"] ?? 400);
+
+test(`${FILTER_COUNT} random queries whose aggregates may take FILTER (WHERE …) agree with SQLite (DIFF_FILTER_SEED=${FILTER_SEED})`, () => {
+  const generate = (i: number) => generateQuery(querySeed(FILTER_SEED, i), tables, { filters: true });
+  const indexes = Array.from({ length: FILTER_COUNT }, (_, i) => i);
+  // The run must hold filters, in grouped and ungrouped queries alike.
+  const filtered = indexes.filter((i) => generate(i).sql.includes("FILTER (WHERE"));
+  assert.ok(filtered.length > FILTER_COUNT * 0.15, `only ${filtered.length} of ${FILTER_COUNT} queries hold a FILTER`);
+  assert.ok(filtered.some((i) => generate(i).sql.includes("GROUP BY")), "no grouped query holds a FILTER");
+  runDifferential(ours, theirs, { indexes, generate, replay: (i) => `DIFF_FILTER_SEED=${FILTER_SEED} (query ${i} of the FILTER run) npm test -- sql-differential` });
 });
 
 test.run();

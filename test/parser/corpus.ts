@@ -204,6 +204,8 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
 
   // ---- aggregates, GROUP BY, HAVING, DISTINCT
   ["SELECT count(*), COUNT(a), sum(DISTINCT b) FROM t", select([item(aggregate("count", "*")), item(aggregate("COUNT", "a")), item(aggregate("sum", "b", true))], "t")],
+  ["SELECT count(*) FILTER (WHERE a > 1), sum(DISTINCT b) filter (where c) FROM t", select([item({ ...aggregate("count", "*"), filter: { where: cmp(">", "a", 1) } } as never), item({ ...aggregate("sum", "b", true), filter: { where: col("c") } } as never)], "t")],
+  ["SELECT count(*) filter, filter FROM filter", select([item(aggregate("count", "*"), "filter"), "filter"], "filter")],
   ["SELECT a, count(*) FROM t GROUP BY a", select(["a", item(aggregate("count", "*"))], "t", { groupBy: ["a"] })],
   ["SELECT a FROM t WHERE b GROUP BY a, c + 1 HAVING count(*) > 1 ORDER BY a", select(["a"], "t", { where: "b", groupBy: ["a", bin("+", "c", 1)], having: cmp(">", aggregate("count", "*"), 1), orderBy: ["a"] })],
   ["SELECT DISTINCT a FROM t", select(["a"], "t", { distinct: true })],

@@ -67,6 +67,13 @@ const CASES: readonly (readonly [what: string, sql: string, code: string, marker
   ["ungrouped column in HAVING", "SELECT age FROM users GROUP BY age HAVING name = 'a'", "sql_error", "name ="],
   ["ungrouped column in ORDER BY", "SELECT age FROM users GROUP BY age ORDER BY age, name", "sql_error", "name"],
   ["GROUP BY column number out of range", "SELECT age FROM users GROUP BY 2", "sql_error", "2"],
+  ["FILTER on a scalar function", "SELECT lower(name) FILTER (WHERE age > 1) FROM users", "sql_error", "FILTER"],
+  ["FILTER on a window function", "SELECT id,\n  row_number() FILTER (WHERE age > 1) OVER () FROM users", "sql_error", "FILTER"],
+  ["a FILTER that is not boolean", "SELECT sum(age) FILTER (WHERE age) FROM users", "type_mismatch", "age) FROM"],
+  ["a FILTER comparing text and a number", "SELECT count(*) FILTER (WHERE name > 1) FROM users", "type_mismatch", "name"],
+  ["an aggregate in a FILTER", "SELECT sum(age) FILTER (WHERE count(*) > 1) FROM users", "sql_error", "count"],
+  ["a window function in a FILTER", "SELECT count(*) FILTER (WHERE row_number() OVER () > 1) FROM users", "sql_error", "row_number"],
+  ["unknown column in a FILTER", "SELECT age, count(*) FILTER (WHERE nmae = 'a') FROM users GROUP BY age", "unknown_column", "nmae"],
   ["type mismatch of an operator", "SELECT id FROM users WHERE age = 'old'", "type_mismatch", "age"],
   ["type mismatch of arithmetic", "SELECT id, age + name FROM users", "type_mismatch", "age"],
 ];

@@ -285,6 +285,8 @@ class QueryBuilder {
   constructor(
     readonly r: Random,
     readonly tables: readonly TableDef[],
+    /** Whether aggregates may take FILTER (WHERE …) (off: the random stream of a run is as it was before FILTER). */
+    readonly filters = false,
   ) {}
 
   /** Set while writing GROUP BY keys: the list repeats a key's text, and two `?` are never one key. */
@@ -625,39 +627,45 @@ class QueryBuilder {
   }
 }
 
-/** An aggregate over the source rows (its argument reads columns, never other aggregates). */
+/** An aggregate over the source rows (its argument, and its FILTER when the run has them, read columns, never other aggregates). */
 function aggregate(q: QueryBuilder, family: Family, scope: readonly Source[]): Gen {
-  const r = q.r;
   const saved = q.leaves;
   q.leaves = undefined;
   try {
-    const distinct = r.chance(0.25) ? "DISTINCT " : "";
-    if (family === "num") {
-      switch (r.int(5)) {
-        case 0:
-          return { sql: "count(*)", family, kind: "int", exact: true };
-        case 1: {
-          const arg = q.expr(r.pick<Family>(["num", "text", "bool"]), 1, scope);
-          return { sql: `count(${distinct}${arg.sql})`, family, kind: "int", exact: true };
-        }
-        case 2: {
-          const arg = q.expr("num", 1, scope);
-          return { sql: `sum(${distinct}${arg.sql})`, family, kind: arg.kind ?? "int", exact: arg.exact === true };
-        }
-        case 3: {
-          const arg = q.expr("num", 1, scope);
-          return { sql: `avg(${distinct}${arg.sql})`, family, kind: "real", exact: false };
-        }
-        default: {
-          const arg = q.expr("num", 1, scope);
-          return { sql: `${r.pick(["min", "max"])}(${arg.sql})`, family, kind: arg.kind ?? "int", exact: arg.exact === true };
-        }
-      }
-    }
-    return { sql: `${r.pick(["min", "max"])}(${q.expr(family, 1, scope).sql})`, family };
+    const gen = unfilteredAggregate(q, family, scope);
+    if (!q.filters || !q.r.chance(0.6)) return gen;
+    return { ...gen, sql: `${gen.sql} FILTER (WHERE ${q.expr("bool", 1 + q.r.int(2), scope).sql})` };
   } finally {
     q.leaves = saved;
   }
+}
+
+function unfilteredAggregate(q: QueryBuilder, family: Family, scope: readonly Source[]): Gen {
+  const r = q.r;
+  const distinct = r.chance(0.25) ? "DISTINCT " : "";
+  if (family === "num") {
+    switch (r.int(5)) {
+      case 0:
+        return { sql: "count(*)", family, kind: "int", exact: true };
+      case 1: {
+        const arg = q.expr(r.pick<Family>(["num", "text", "bool"]), 1, scope);
+        return { sql: `count(${distinct}${arg.sql})`, family, kind: "int", exact: true };
+      }
+      case 2: {
+        const arg = q.expr("num", 1, scope);
+        return { sql: `sum(${distinct}${arg.sql})`, family, kind: arg.kind ?? "int", exact: arg.exact === true };
+      }
+      case 3: {
+        const arg = q.expr("num", 1, scope);
+        return { sql: `avg(${distinct}${arg.sql})`, family, kind: "real", exact: false };
+      }
+      default: {
+        const arg = q.expr("num", 1, scope);
+        return { sql: `${r.pick(["min", "max"])}(${arg.sql})`, family, kind: arg.kind ?? "int", exact: arg.exact === true };
+      }
+    }
+  }
+  return { sql: `${r.pick(["min", "max"])}(${q.expr(family, 1, scope).sql})`, family };
 }
 
 function combine(a: Kind | undefined, b: Kind | undefined): Kind {
@@ -682,9 +690,9 @@ function keyInTerm(q: QueryBuilder, scope: readonly Source[]): string {
 // ---------------------------------------------------------------- statements
 
 /** One random select (see the header for what it may hold). */
-export function generateQuery(seed: number, tables: readonly TableDef[]): Query {
+export function generateQuery(seed: number, tables: readonly TableDef[], options: { readonly filters?: boolean } = {}): Query {
   const r = random(seed);
-  const q = new QueryBuilder(r, tables);
+  const q = new QueryBuilder(r, tables, options.filters === true);
   const table = (name: string): TableDef => tables.find((t) => t.name === name)!;
   const depth = 1 + r.int(3);
 
