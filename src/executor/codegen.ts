@@ -35,7 +35,7 @@
 import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import { castValue } from "../planner/casts.js";
-import type { BoundExpr, CompareOp, StaticType, TextCollation } from "../planner/plan.js";
+import type { BoundExpr, CompareOp, OrderOp, RowCollation, StaticType, TextCollation } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { rowTypeOf } from "../planner/table-functions.js";
 import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction, type TypedTextFunction } from "./functions.js";
@@ -386,14 +386,62 @@ export class Codegen {
         return `p${int(index)}`;
       }
       case "subquery":
-        return `${this.runner(e)}.scalar(p, ${this.feeds(e.outer)})`;
+        return `${this.runner(e)}.scalar(p, ${this.feeds(e.outer)}, ${int(e.column ?? 0)})`;
       case "exists":
         return `${this.runner(e)}.exists(p, ${this.feeds(e.outer)})`;
-      case "in-subquery":
-        return `${this.runner(e)}.contains(p, ${this.value(e.expr)}, ${this.feeds(e.outer)})`;
+      case "in-subquery": {
+        if (e.exprs.length === 1) return `${this.runner(e)}.contains(p, ${this.value(e.exprs[0]!)}, ${this.feeds(e.outer)})`;
+        // A row value: its values go into one array made with the code (the runner reads them at once), so a row allocates none.
+        const scratch = this.const(e.exprs.map(() => null));
+        const fill = e.exprs.map((x, i) => `${scratch}[${int(i)}] = ${this.value(x)}`).join(", ");
+        return `(${fill}, ${this.runner(e)}.containsRow(p, ${scratch}, ${this.feeds(e.outer)}))`;
+      }
+      case "row-compare":
+        return this.lexicographic(
+          e.op,
+          e.left.map((x) => this.value(x)),
+          e.left,
+          e.right,
+          e.collations,
+        );
+      case "row-between": {
+        // The row's values once, for both comparisons.
+        const xs = e.expr.map(() => this.temp());
+        const [ge, le, t] = [this.temp(), this.temp(), this.temp()];
+        const first = e.expr.map((x, i) => `(${xs[i]} = ${this.value(x)})`).join(", ");
+        const low = this.lexicographic(">=", xs, e.expr, e.low, e.lowCollations);
+        const high = this.lexicographic("<=", xs, e.expr, e.high, e.highCollations);
+        const both = `((${ge} = ${low}) === false || (${le} = ${high}) === false ? false : ${ge} === null || ${le} === null ? null : true)`;
+        return `(${first}, ${e.not ? `((${t} = ${both}) === null ? null : !${t})` : both})`;
+      }
       default:
         return assertNever(e, "expression");
     }
+  }
+
+  /**
+   * Row values `left op right` in order (`left` as code: the values, or
+   * temporaries holding them): each pair but the last decides by `op`
+   * without its equality unless equal, the last by `op`; a NULL in a pair
+   * reached makes the answer NULL. Flat code (an `&&` chain), however long the row.
+   */
+  private lexicographic(op: OrderOp, left: readonly string[], leftExprs: readonly BoundExpr[], right: readonly BoundExpr[], collations: readonly RowCollation[] | undefined): string {
+    const result = this.temp();
+    const strict: CompareOp = op === "<" || op === "<=" ? "<" : ">";
+    const last = right.length - 1;
+    const steps: string[] = [];
+    let decide = "";
+    for (let i = 0; i <= last; i++) {
+      const [a, b] = [this.temp(), this.temp()];
+      const collation = collations?.[i] ?? undefined;
+      const l = leftExprs[i]!;
+      const r = right[i]!;
+      const nulls = `(${a} = ${left[i]}) === null || (${b} = ${this.value(r)}) === null`;
+      if (i === last) decide = `(${nulls} ? null : ${this.compareCode(op, l, r, a, b, collation ?? undefined)})`;
+      // Equal: go on (true); else the answer is in `result` (false ends the chain).
+      else steps.push(`(${nulls} ? (${result} = null, false) : ${this.compareCode("=", l, r, a, b, collation ?? undefined)} || (${result} = ${this.compareCode(strict, l, r, a, b, collation ?? undefined)}, false))`);
+    }
+    return steps.length === 0 ? decide : `(${steps.join(" && ")} ? ${decide} : ${result})`;
   }
 
   private runner(node: SubqueryNode): string {
@@ -598,6 +646,8 @@ export class Codegen {
       case "subquery":
       case "exists":
       case "in-subquery":
+      case "row-compare":
+      case "row-between":
         return `(${this.value(e)} === true)`;
       default:
         return assertNever(e, "expression");

@@ -380,7 +380,8 @@ export interface AssignmentCstNode extends CstNode {
 }
 
 export type AssignmentCstChildren = {
-  Identifier: IToken[];
+  Identifier?: IToken[];
+  nameList?: NameListCstNode[];
   Equals: IToken[];
   expression: ExpressionCstNode[];
 };
@@ -690,7 +691,7 @@ export type OperandCstChildren = {
   Star?: IToken[];
   Distinct?: IToken[];
   expression?: (ExpressionCstNode)[];
-  Comma?: IToken[];
+  Comma?: (IToken)[];
   RParen?: (IToken)[];
   overClause?: OverClauseCstNode[];
   selectStatement?: (SelectStatementCstNode)[];

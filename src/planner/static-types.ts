@@ -61,6 +61,8 @@ export function typeOf(e: BoundExpr): StaticType {
     case "glob":
     case "exists":
     case "in-subquery":
+    case "row-compare":
+    case "row-between":
       return "boolean";
     default:
       return assertNever(e, "expression");
