@@ -444,8 +444,8 @@ export class ExprBinder {
           if (e.column >= plan.columns.length) throw this.misuse(`The subquery selects ${plan.columns.length} column${plan.columns.length === 1 ? "" : "s"}: it has no column ${e.column} (0-based)`);
           return rowColumn(plan, outer, e.column);
         }
-        const column = this.oneColumn(plan, "A subquery used as a value");
-        return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: plan.compound?.types[0] ?? typeOf(column) };
+        this.oneColumn(plan, "A subquery used as a value");
+        return scalarSubquery(plan, outer);
       }
       case "row":
         throw this.misuse(ROW_MISUSED);
@@ -645,8 +645,7 @@ export class ExprBinder {
     return this.at(e, () => {
       const { plan, outer } = this.subplan(e.select);
       if (plan.columns.length > MAX_ROW_VALUES) throw this.misuse(`A row value holds at most ${MAX_ROW_VALUES} values, not ${plan.columns.length}`);
-      if (plan.columns.length > 1) return { row: plan.columns.map((_, i) => rowColumn(plan, outer, i)) };
-      return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: plan.compound?.types[0] ?? typeOf(plan.columns[0]!.expr) };
+      return plan.columns.length > 1 ? { row: plan.columns.map((_, i) => rowColumn(plan, outer, i)) } : scalarSubquery(plan, outer);
     });
   }
 
@@ -1037,9 +1036,19 @@ function rowCollations<K extends string>(key: K, collations: readonly RowCollati
   return (collations.every((c) => c === null) ? {} : { [key]: collations }) as { [P in K]?: readonly RowCollation[] };
 }
 
+/** A scalar subquery of one column: its value, typed as that column. */
+function scalarSubquery(plan: SelectPlan, outer: readonly BoundExpr[]): BoundExpr {
+  return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: columnType(plan, 0) };
+}
+
 /** Column `column` of a subquery's one row: a row value's component, typed as that column. */
 function rowColumn(plan: SelectPlan, outer: readonly BoundExpr[], column: number): BoundExpr {
-  return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: plan.compound?.types[column] ?? typeOf(plan.columns[column]!.expr), column };
+  return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: columnType(plan, column), column };
+}
+
+/** A select's column `i`'s type (a compound's, unified over its selects). */
+function columnType(plan: SelectPlan, i: number): StaticType {
+  return plan.compound?.types[i] ?? typeOf(plan.columns[i]!.expr);
 }
 
 /** `plan` with its first column's expression replaced (by the same one checked as read). */
