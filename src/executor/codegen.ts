@@ -404,6 +404,8 @@ export class Codegen {
           e.right,
           e.collations,
         );
+      case "row-in":
+        return this.rowInList(e);
       case "row-between": {
         // The row's values once, for both comparisons.
         const xs = e.expr.map(() => this.temp());
@@ -442,6 +444,28 @@ export class Codegen {
       else steps.push(`(${nulls} ? (${result} = null, false) : ${this.compareCode("=", l, r, a, b, collation ?? undefined)} || (${result} = ${this.compareCode(strict, l, r, a, b, collation ?? undefined)}, false))`);
     }
     return steps.length === 0 ? decide : `(${steps.join(" && ")} ? ${decide} : ${result})`;
+  }
+
+  /**
+   * `(a, b) [NOT] IN ((x1, y1), …)`: the row value's values once, then each
+   * row's `=` with them (three-valued AND of its pairs), OR'ed three-valued.
+   */
+  private rowInList(e: Extract<BoundExpr, { kind: "row-in" }>): string {
+    const xs = e.exprs.map(() => this.temp());
+    const first = e.exprs.map((x, i) => `(${xs[i]} = ${this.value(x)})`).join(", ");
+    const rowTemps = e.rows.map(() => this.temp());
+    const rows = e.rows.map((row) => {
+      const pairTemps = row.map(() => this.temp());
+      const pairs = row.map((v, i) => {
+        const t = this.temp();
+        const equal = this.compareCode("=", e.exprs[i]!, v, xs[i]!, t, e.collations?.[i] ?? undefined);
+        return `(${pairTemps[i]} = (${t} = ${this.value(v)}) === null || ${xs[i]} === null ? null : ${equal}) === false`;
+      });
+      return `(${pairs.join(" || ")} ? false : ${pairTemps.map((t) => `${t} === null`).join(" || ")} ? null : true)`;
+    });
+    const any = `(${rows.map((r, k) => `(${rowTemps[k]} = ${r}) === true`).join(" || ")} ? true : ${rowTemps.map((t) => `${t} === null`).join(" || ")} ? null : false)`;
+    const t = this.temp();
+    return `(${first}, ${e.not ? `((${t} = ${any}) === null ? null : !${t})` : any})`;
   }
 
   private runner(node: SubqueryNode): string {
@@ -648,6 +672,7 @@ export class Codegen {
       case "in-subquery":
       case "row-compare":
       case "row-between":
+      case "row-in":
         return `(${this.value(e)} === true)`;
       default:
         return assertNever(e, "expression");

@@ -378,7 +378,7 @@ export class ExprBinder {
         }
         if (e.values === undefined || e.values.length === 0) throw new StoreError("invalid_request", "IN needs at least one value");
         const operand = this.rowOrValue(e.expr, next);
-        if (isRow(operand)) throw this.misuse(`A row value of ${operand.row.length} values is IN a subquery of as many columns, not a list (write IN (SELECT …))`);
+        if (isRow(operand)) return this.rowInList(operand, e.values, e.not === true, next);
         let expr = operand;
         const values = e.values.map((v) => {
           let value: BoundExpr;
@@ -693,6 +693,36 @@ export class ExprBinder {
       ...rowCollations("lowCollations", low.map((p) => p.collation)),
       ...rowCollations("highCollations", high.map((p) => p.collation)),
     };
+  }
+
+  /**
+   * `(a, b) [NOT] IN ((x1, y1), …)`: rows of as many values. SQLite reads
+   * the list as `IN (VALUES …)`, so each pair compares in the collation `=`
+   * takes with the last row's value (a compound's column's, as for `IN
+   * (SELECT …)`); a list of one row is the row value's `=`.
+   */
+  private rowInList(left: RowValue, values: readonly Expression[], not: boolean, depth: number): BoundExpr {
+    const width = left.row.length;
+    const exprs = [...left.row];
+    const rows = values.map((v) => {
+      const row = this.rowOrValue(v, depth);
+      const items = isRow(row) ? row.row : [row];
+      if (items.length !== width) this.at(v, () => {
+        throw this.misuse(`IN's list holds ${sizeOf(items.length, "a")} where the row value before it has ${width} values: each item is a row value of as many`);
+      });
+      return items.map((item, i) => {
+        let value: BoundExpr;
+        [exprs[i], value] = this.comparable(exprs[i]!, item, "IN");
+        return value;
+      });
+    });
+    if (rows.length === 1) {
+      const equal = this.rowComparison("=", exprs.map((x, i) => ({ left: x, right: rows[0]![i]!, collation: comparisonCollation(x, rows[0]![i]!) ?? null })));
+      return not ? { kind: "not", expr: equal } : equal;
+    }
+    const last = rows[rows.length - 1]!;
+    const collations = exprs.map((x, i) => comparisonCollation(x, last[i]!) ?? null);
+    return { kind: "row-in", exprs, rows, not, ...rowCollations("collations", collations) };
   }
 
   /** `(x1, x2, …) [NOT] IN (SELECT y1, y2, …)`: the subquery selects as many columns, each compared with its value as `=` would. */

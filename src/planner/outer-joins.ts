@@ -137,6 +137,8 @@ export function possible(e: BoundExpr, padded: (source: number) => boolean): num
     case "subquery":
     case "exists":
     case "in-subquery":
+    // A NULL in the row value may still meet a FALSE pair in every row.
+    case "row-in":
     case "group-key":
     case "aggregate":
     case "window":

@@ -221,6 +221,13 @@ export type BoundExpr =
    * of their pairs' comparisons, which reads each value once too.)
    */
   | { readonly kind: "row-compare"; readonly op: OrderOp; readonly left: readonly BoundExpr[]; readonly right: readonly BoundExpr[]; readonly collations?: readonly RowCollation[] }
+  /**
+   * `(a, b) [NOT] IN ((x1, y1), (x2, y2), …)`, a list of two or more rows: the OR of each row's `=`
+   * with the row value (TRUE when one equals it, else NULL when one might, else FALSE), `exprs`'s values
+   * computed once; `collations[i]` the i-th pair's, with the last row's value (SQLite reads the list as
+   * `IN (VALUES …)`). A list of one row binds as the row value's `=`.
+   */
+  | { readonly kind: "row-in"; readonly exprs: readonly BoundExpr[]; readonly rows: readonly (readonly BoundExpr[])[]; readonly not: boolean; readonly collations?: readonly RowCollation[] }
   /** `(a, b) [NOT] BETWEEN (l1, l2) AND (h1, h2)`: `expr >= low AND expr <= high` as `row-compare`s, `expr`'s values computed once for both. */
   | {
       readonly kind: "row-between";

@@ -63,6 +63,7 @@ export function typeOf(e: BoundExpr): StaticType {
     case "in-subquery":
     case "row-compare":
     case "row-between":
+    case "row-in":
       return "boolean";
     default:
       return assertNever(e, "expression");

@@ -33,6 +33,8 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
       return [...e.left, ...e.right];
     case "row-between":
       return [...e.expr, ...e.low, ...e.high];
+    case "row-in":
+      return [...e.exprs, ...e.rows.flat()];
     case "compare":
     case "is":
     case "arithmetic":
@@ -178,6 +180,11 @@ export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): B
     case "row-between": {
       const [expr, low, high] = [list(e.expr), list(e.low), list(e.high)];
       return expr === e.expr && low === e.low && high === e.high ? e : { ...e, expr, low, high };
+    }
+    case "row-in": {
+      const exprs = list(e.exprs);
+      const rows = e.rows.map(list);
+      return exprs === e.exprs && rows.every((r, i) => r === e.rows[i]) ? e : { ...e, exprs, rows };
     }
     default:
       return assertNever(e, "expression");

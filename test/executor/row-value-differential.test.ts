@@ -2,7 +2,7 @@
  * Generated differential test of row values against SQLite (better-sqlite3,
  * in memory): the SQL differential's random selects (`support/sql-generator.ts`)
  * with row value tests among their conditions — `(a, b, c) op (x, y, z)` by
- * every operator, BETWEEN, [NOT] IN a subquery of as many columns (often
+ * every operator, BETWEEN, [NOT] IN a list of rows or a subquery of as many columns (often
  * correlated), against a subquery of one row — over the same dataset with
  * its NULLs, must give SQLite's answers.
  *

@@ -76,7 +76,7 @@ const CASES: readonly (readonly [what: string, sql: string, code: string, marker
   ["a row value in a function call", "SELECT id FROM users WHERE coalesce((age, age), 1) > 2", "sql_error", "(age"],
   ["a row value inside a row value", "SELECT id FROM users WHERE ((age, age), 1) = ((1, 2), 1)", "sql_error", "(age, age)"],
   ["a row value IN a subquery of another width", "SELECT id FROM users WHERE age > 1 AND (id, age) IN (SELECT id FROM orders)", "sql_error", "(id, age) IN"],
-  ["a row value IN a list", "SELECT id FROM users WHERE (id, age) IN (('a', 1))", "sql_error", "(id, age) IN"],
+  ["a row value IN a list of another width", "SELECT id FROM users WHERE (id, age) IN (('a', 1), ('b', 2, 3))", "sql_error", "('b'"],
   ["a subquery of two columns as one value", "SELECT id, (SELECT id, name FROM orders) FROM users", "sql_error", "(SELECT"],
   ["type mismatch in a row value's pair", "SELECT id FROM users WHERE (id, age) < ('a', 'b')", "type_mismatch", "(id, age) <"],
   ["SET (a, b) = a row value of another size", "UPDATE users SET age = 1, (name, id) = ('a', 1, 2)", "sql_error", "('a'"],

@@ -573,7 +573,7 @@ class QueryBuilder {
   /**
    * A row value test, SQLite's: rows of 2 or 3 values (each pair of one
    * family, NULLs among them) compared by any operator, BETWEEN two, IN a
-   * subquery of as many columns, or compared with a subquery of one row
+   * list of them or a subquery of as many columns, or compared with a subquery of one row
    * (aggregates: SQLite takes a first row where storedb refuses two).
    */
   rowValue(depth: number, scope: readonly Source[]): Gen {
@@ -581,14 +581,18 @@ class QueryBuilder {
     const families = Array.from({ length: 2 + r.int(2) }, () => r.pick<Family>(["num", "num", "text", "bool"]));
     const row = (d: number, sources: readonly Source[] = scope): string => `(${families.map((f) => this.expr(f, d, sources).sql).join(", ")})`;
     const not = r.chance(0.3) ? "NOT " : "";
-    switch (r.int(this.subqueries() ? 6 : 3)) {
+    switch (r.int(this.subqueries() ? 7 : 4)) {
       case 0:
       case 1:
         return { sql: `(${row(depth)} ${r.pick(["=", "<>", "!=", "<", "<=", ">", ">=", "IS", "IS NOT"])} ${row(depth)})`, family: "bool" };
       case 2:
         return { sql: `(${row(depth)} ${not}BETWEEN ${row(depth - 1)} AND ${row(depth - 1)})`, family: "bool" };
       case 3:
+        // SQLite reads the list as IN (VALUES …), a subquery, where a grouped query's aggregates are "misuse of aggregate".
+        if (this.leaves !== undefined) return { sql: `(${row(depth)} = ${row(depth)})`, family: "bool" };
+        return { sql: `(${row(depth)} ${not}IN (${Array.from({ length: 1 + r.int(3) }, () => row(depth - 1)).join(", ")}))`, family: "bool" };
       case 4:
+      case 5:
         return { sql: `(${row(depth)} ${not}IN ${this.subquery(scope, (both) => families.map((f) => this.expr(f, 1, both).sql).join(", "))})`, family: "bool" };
       default: {
         // One row whatever the rows: count(*) and max() over the subquery's own columns (a bool's as a number).
