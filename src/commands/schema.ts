@@ -58,6 +58,7 @@ export const definitions = {
       ref("windowExpr"),
       ref("subqueryExpr"),
       ref("existsExpr"),
+      ref("rowExpr"),
     ],
   },
   literalExpr: {
@@ -145,7 +146,13 @@ export const definitions = {
     type: "object",
     additionalProperties: false,
     required: ["type", "select"],
-    properties: { type: { const: "subquery" }, select: ref("select") },
+    properties: { type: { const: "subquery" }, select: ref("select"), column: { type: "integer", minimum: 0 } },
+  },
+  rowExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "items"],
+    properties: { type: { const: "row" }, items: { type: "array", minItems: 2, items: ref("expression") } },
   },
   existsExpr: {
     type: "object",

@@ -35,7 +35,7 @@
 import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import { castValue } from "../planner/casts.js";
-import type { BoundExpr, CompareOp, StaticType, TextCollation } from "../planner/plan.js";
+import type { BoundExpr, CompareOp, OrderOp, RowCollation, StaticType, TextCollation } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { rowTypeOf } from "../planner/table-functions.js";
 import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction, type TypedTextFunction } from "./functions.js";
@@ -386,14 +386,86 @@ export class Codegen {
         return `p${int(index)}`;
       }
       case "subquery":
-        return `${this.runner(e)}.scalar(p, ${this.feeds(e.outer)})`;
+        return `${this.runner(e)}.scalar(p, ${this.feeds(e.outer)}, ${int(e.column ?? 0)})`;
       case "exists":
         return `${this.runner(e)}.exists(p, ${this.feeds(e.outer)})`;
-      case "in-subquery":
-        return `${this.runner(e)}.contains(p, ${this.value(e.expr)}, ${this.feeds(e.outer)})`;
+      case "in-subquery": {
+        if (e.exprs.length === 1) return `${this.runner(e)}.contains(p, ${this.value(e.exprs[0]!)}, ${this.feeds(e.outer)})`;
+        // A row value: its values go into one array made with the code (the runner reads them at once), so a row allocates none.
+        const scratch = this.const(e.exprs.map(() => null));
+        const fill = e.exprs.map((x, i) => `${scratch}[${int(i)}] = ${this.value(x)}`).join(", ");
+        return `(${fill}, ${this.runner(e)}.containsRow(p, ${scratch}, ${this.feeds(e.outer)}))`;
+      }
+      case "row-compare":
+        return this.lexicographic(
+          e.op,
+          e.left.map((x) => this.value(x)),
+          e.left,
+          e.right,
+          e.collations,
+        );
+      case "row-in":
+        return this.rowInList(e);
+      case "row-between": {
+        // The row's values once, for both comparisons.
+        const xs = e.expr.map(() => this.temp());
+        const [ge, le, t] = [this.temp(), this.temp(), this.temp()];
+        const first = e.expr.map((x, i) => `(${xs[i]} = ${this.value(x)})`).join(", ");
+        const low = this.lexicographic(">=", xs, e.expr, e.low, e.lowCollations);
+        const high = this.lexicographic("<=", xs, e.expr, e.high, e.highCollations);
+        const both = `((${ge} = ${low}) === false || (${le} = ${high}) === false ? false : ${ge} === null || ${le} === null ? null : true)`;
+        return `(${first}, ${e.not ? `((${t} = ${both}) === null ? null : !${t})` : both})`;
+      }
       default:
         return assertNever(e, "expression");
     }
+  }
+
+  /**
+   * Row values `left op right` in order (`left` as code: the values, or
+   * temporaries holding them): each pair but the last decides by `op`
+   * without its equality unless equal, the last by `op`; a NULL in a pair
+   * reached makes the answer NULL. Flat code (an `&&` chain), however long the row.
+   */
+  private lexicographic(op: OrderOp, left: readonly string[], leftExprs: readonly BoundExpr[], right: readonly BoundExpr[], collations: readonly RowCollation[] | undefined): string {
+    const result = this.temp();
+    const strict: CompareOp = op === "<" || op === "<=" ? "<" : ">";
+    const last = right.length - 1;
+    const steps: string[] = [];
+    let decide = "";
+    for (let i = 0; i <= last; i++) {
+      const [a, b] = [this.temp(), this.temp()];
+      const collation = collations?.[i] ?? undefined;
+      const l = leftExprs[i]!;
+      const r = right[i]!;
+      const nulls = `(${a} = ${left[i]}) === null || (${b} = ${this.value(r)}) === null`;
+      if (i === last) decide = `(${nulls} ? null : ${this.compareCode(op, l, r, a, b, collation ?? undefined)})`;
+      // Equal: go on (true); else the answer is in `result` (false ends the chain).
+      else steps.push(`(${nulls} ? (${result} = null, false) : ${this.compareCode("=", l, r, a, b, collation ?? undefined)} || (${result} = ${this.compareCode(strict, l, r, a, b, collation ?? undefined)}, false))`);
+    }
+    return steps.length === 0 ? decide : `(${steps.join(" && ")} ? ${decide} : ${result})`;
+  }
+
+  /**
+   * `(a, b) [NOT] IN ((x1, y1), …)`: the row value's values once, then each
+   * row's `=` with them (three-valued AND of its pairs), OR'ed three-valued.
+   */
+  private rowInList(e: Extract<BoundExpr, { kind: "row-in" }>): string {
+    const xs = e.exprs.map(() => this.temp());
+    const first = e.exprs.map((x, i) => `(${xs[i]} = ${this.value(x)})`).join(", ");
+    const rowTemps = e.rows.map(() => this.temp());
+    const rows = e.rows.map((row) => {
+      const pairTemps = row.map(() => this.temp());
+      const pairs = row.map((v, i) => {
+        const t = this.temp();
+        const equal = this.compareCode("=", e.exprs[i]!, v, xs[i]!, t, e.collations?.[i] ?? undefined);
+        return `(${pairTemps[i]} = (${t} = ${this.value(v)}) === null || ${xs[i]} === null ? null : ${equal}) === false`;
+      });
+      return `(${pairs.join(" || ")} ? false : ${pairTemps.map((t) => `${t} === null`).join(" || ")} ? null : true)`;
+    });
+    const any = `(${rows.map((r, k) => `(${rowTemps[k]} = ${r}) === true`).join(" || ")} ? true : ${rowTemps.map((t) => `${t} === null`).join(" || ")} ? null : false)`;
+    const t = this.temp();
+    return `(${first}, ${e.not ? `((${t} = ${any}) === null ? null : !${t})` : any})`;
   }
 
   private runner(node: SubqueryNode): string {
@@ -598,6 +670,9 @@ export class Codegen {
       case "subquery":
       case "exists":
       case "in-subquery":
+      case "row-compare":
+      case "row-between":
+      case "row-in":
         return `(${this.value(e)} === true)`;
       default:
         return assertNever(e, "expression");

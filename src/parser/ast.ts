@@ -120,6 +120,13 @@ export interface InExpr {
   readonly span: Span;
 }
 
+/** A row value `(a, b, …)`: two or more values in parentheses (one is a parenthesized expression). */
+export interface RowExpr {
+  readonly kind: "row";
+  readonly items: readonly Expr[];
+  readonly span: Span;
+}
+
 /** A scalar subquery `(SELECT …)`. */
 export interface SubqueryExpr {
   readonly kind: "subquery";
@@ -261,7 +268,8 @@ export type Expr =
   | CastExpr
   | CallExpr
   | SubqueryExpr
-  | ExistsExpr;
+  | ExistsExpr
+  | RowExpr;
 
 /** What may stand where SQL takes a single value (VALUES items, DEFAULT). */
 export type ValueExpr = LiteralExpr | ParamExpr;
@@ -419,8 +427,17 @@ export interface InsertStmt {
   readonly span: Span;
 }
 
-/** `column = expression` in SET: the expression reads the row as it was before the statement. */
-export interface Assignment {
+/** `column = expression` in SET (or `(a, b) = …`: `RowAssignment`): the expression reads the row as it was before the statement. */
+export type Assignment = ColumnAssignment | RowAssignment;
+
+/** `(a, b, …) = (x, y, …)` or `= (SELECT x, y, …)` in SET: a value of the row value for each column. */
+export interface RowAssignment {
+  readonly columns: readonly Name[];
+  readonly value: Expr;
+  readonly span: Span;
+}
+
+export interface ColumnAssignment {
   readonly column: Name;
   readonly value: Expr;
   readonly span: Span;

@@ -606,10 +606,14 @@ class AstBuilder {
   private assignments(list: readonly C.AssignmentCstNode[]): A.Assignment[] {
     const assignments: A.Assignment[] = [];
     for (const a of list) {
-      const column = this.name(a.children.Identifier[0]!);
+      const names = a.children.nameList?.[0]?.children;
+      const columns = names === undefined ? [this.name(a.children.Identifier![0]!)] : names.Identifier.map((token) => this.name(token));
+      const start = names === undefined ? columns[0]!.span.start : names.LParen[0]!.startOffset;
       const cst = a.children.expression[0]!;
       const value = this.expression(cst);
-      assignments.push({ column, value, span: this.span(column.span.start, expressionEnd(cst)) });
+      const span = this.span(start, expressionEnd(cst));
+      // `(a) = x` is `a = x`.
+      assignments.push(columns.length === 1 ? { column: columns[0]!, value, span } : { columns, value, span });
     }
     return assignments;
   }
@@ -1035,7 +1039,19 @@ class AstBuilder {
       this.deep(depth, start);
       return { kind: "cast", expr, type: this.typeName(c.typeName![0]!), span: this.span(start, endOf(c.RParen![0]!)) };
     }
-    if (c.expression) return this.expression(c.expression[0]!);
+    if (c.expression) {
+      if (c.expression.length === 1) return this.expression(c.expression[0]!);
+      // A row value: one level deeper than its deepest value.
+      let depth = 0;
+      const items = c.expression.map((cst) => {
+        const item = this.expression(cst);
+        depth = Math.max(depth, this.depth);
+        return item;
+      });
+      const start = operandStart(node);
+      this.deep(depth + 1, start);
+      return { kind: "row", items, span: this.span(start, coreEnd(node)) };
+    }
     this.depth = 0;
     return this.literal(c, operandStart(node), coreEnd(node));
   }

@@ -60,6 +60,7 @@ import type {
   CallExpr,
   SetOperator,
   Assignment,
+  RowAssignment,
   ColumnRefExpr,
   Count,
   CreateTableStmt,
@@ -163,6 +164,9 @@ export function countParams(stmt: Statement): number {
       case "subquery":
       case "exists":
         visitStatement(expr.select);
+        return;
+      case "row":
+        for (const item of expr.items) visit(item);
         return;
       case "between":
         visit(expr.expr);
@@ -618,14 +622,48 @@ function withReturning<C extends InsertCommand | UpdateCommand | DeleteCommand>(
  */
 function lowerAssignments(assignments: readonly Assignment[]): Record<string, SetValue> {
   distinctKeys(
-    assignments.map((assignment) => assignment.column),
+    assignments.flatMap((assignment) => ("column" in assignment ? [assignment.column] : assignment.columns)),
     "SET list",
   );
   const set: Record<string, SetValue> = {};
-  for (const { column, value } of assignments) {
-    define(set, column.text, value.kind === "literal" || value.kind === "param" ? lowerValue(value) : lowerExpr(value));
+  for (const assignment of assignments) {
+    if ("column" in assignment) define(set, assignment.column.text, setValue(assignment.value));
+    else rowAssignment(assignment).forEach((value, i) => define(set, assignment.columns[i]!.text, value));
   }
   return set;
+}
+
+function setValue(value: Expr): SetValue {
+  return value.kind === "literal" || value.kind === "param" ? lowerValue(value) : lowerExpr(value);
+}
+
+/**
+ * `(a, b) = (x, y)`: each column its value; `(a, b) = (SELECT x, y …)`:
+ * each column its column of the subquery's one row (the executor runs it
+ * once for them all). A select list with a `*` is counted when bound, which
+ * refuses too few columns only.
+ */
+function rowAssignment(assignment: RowAssignment): SetValue[] {
+  const { columns, value } = assignment;
+  const assigned = (n: number, what: string): SqlError => new SqlError("sql_error", `SET (${columns.map((c) => c.text).join(", ")}) = … assigns ${columns.length} columns ${n} ${what}`, at(value.span));
+  if (value.kind === "row") {
+    if (value.items.length !== columns.length) throw assigned(value.items.length, "values");
+    return value.items.map(setValue);
+  }
+  if (value.kind !== "subquery") throw assigned(1, "value: write a row value (x, y, …) or a subquery (SELECT x, y, …)");
+  const width = selectWidth(value.select);
+  if (width !== undefined && width !== columns.length) throw assigned(width, "columns of a subquery");
+  const select = lowerSelect(value.select);
+  return columns.map((_, column) => {
+    const read: Expression = { type: "subquery", select, column };
+    return spans.set(read, value.span);
+  });
+}
+
+/** A select's number of columns when its list says it (no `*`; a compound's first select's). */
+function selectWidth(select: SelectStmt): number | undefined {
+  if (select.columns === "*" || select.columns.some((item) => "star" in item)) return undefined;
+  return select.columns.length;
 }
 
 function lowerValue(value: ValueExpr): ValueOrParam {
@@ -883,6 +921,8 @@ function lowerExprNode(expr: Expr): Expression {
       return { type: "cast", expr: lowerExpr(expr.expr), as: columnType(expr.type) };
     case "call":
       return lowerCall(expr);
+    case "row":
+      return { type: "row", items: expr.items.map(lowerExpr) };
     default:
       return assertNever(expr, "expression");
   }

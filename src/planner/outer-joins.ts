@@ -93,6 +93,11 @@ export function possible(e: BoundExpr, padded: (source: number) => boolean): num
     case "like":
     case "glob":
       return strict([e.expr, e.pattern], of, NULL | BOOL);
+    // Row values: the first pair is always compared, and a NULL there makes the answer NULL.
+    case "row-compare":
+      return strict([e.left[0]!, e.right[0]!], of, NULL | BOOL);
+    case "row-between":
+      return strict([e.expr[0]!], of, NULL | BOOL);
     case "collate":
       // A collation changes how its value compares, not the value.
       return of(e.expr);
@@ -132,6 +137,8 @@ export function possible(e: BoundExpr, padded: (source: number) => boolean): num
     case "subquery":
     case "exists":
     case "in-subquery":
+    // A NULL in the row value may still meet a FALSE pair in every row.
+    case "row-in":
     case "group-key":
     case "aggregate":
     case "window":

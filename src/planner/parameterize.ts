@@ -137,6 +137,7 @@ const enum Tag {
   Window,
   Insert,
   Row,
+  RowValue,
 }
 
 const FNV_PRIME = 0x01000193;
@@ -258,7 +259,11 @@ class ShapeWriter {
         return e.values !== undefined && this.list(e.values, depth + 1) && this.expr(e.expr, depth + 1);
       case "subquery":
         this.tag(Tag.Subquery);
-        return this.subquery(e.select, depth + 1);
+        // Which column is shape: another column is another plan.
+        return this.optionalName(e.column === undefined ? undefined : String(e.column)) && this.subquery(e.select, depth + 1);
+      case "row":
+        this.tag(Tag.RowValue);
+        return Array.isArray(e.items) && this.list(e.items, depth + 1);
       case "exists":
         this.tag(e.not === true ? Tag.NotExists : Tag.Exists);
         return this.subquery(e.select, depth + 1);
@@ -660,6 +665,8 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
       case "and":
       case "or":
         return { ...e, operands: e.operands.map(expr) };
+      case "row":
+        return { ...e, items: e.items.map(expr) };
       case "in": {
         // In the shape's order: a subquery after the operand, a list before it.
         if (e.select !== undefined) {

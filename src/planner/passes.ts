@@ -122,8 +122,10 @@ export function chooseAccess(table: TableInfo | undefined, where: BoundExpr | un
 /** A lookup of an uncorrelated `column IN (SELECT …)` conjunct's values in a key on that column, if one is there. */
 function keyInSubquery(table: TableInfo, terms: readonly BoundExpr[]): AccessPath | undefined {
   for (const [term, t] of terms.entries()) {
-    if (t.kind !== "in-subquery" || t.not || t.collation !== undefined || t.outer.length > 0 || t.strategy.kind !== "once" || t.expr.kind !== "column" || t.expr.source !== 0) continue;
-    const column = t.expr.column;
+    if (t.kind !== "in-subquery" || t.not || t.collations !== undefined || t.outer.length > 0 || t.strategy.kind !== "once" || t.exprs.length !== 1) continue;
+    const expr = t.exprs[0]!;
+    if (expr.kind !== "column" || expr.source !== 0) continue;
+    const column = expr.column;
     const key = table.keys.find((k) => k.positions.length === 1 && k.positions[0] === column);
     if (key) return { kind: "key-in-subquery", index: key.name, columns: key.columns, term };
   }

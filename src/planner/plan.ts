@@ -198,12 +198,52 @@ export type BoundExpr =
    * which says how a JSON builder takes it (`executor/json-codegen.ts`).
    */
   | { readonly kind: "outer"; readonly index: number; readonly type: StaticType; readonly rowType?: number }
-  /** `(SELECT x …)`: its one row's one value, NULL for no row (two rows are an error). */
-  | (SubqueryParts & { readonly kind: "subquery"; readonly type: StaticType })
+  /**
+   * `(SELECT x …)`: its one row's one value, NULL for no row (two rows are an error).
+   * With `column`, that column of the row: a row value's component (`(a, b) = (SELECT x, y …)`
+   * binds as `a = ⟨column 0⟩ AND b = ⟨column 1⟩`); the executor runs such nodes of one
+   * subquery once for them all (`executor/select.ts`, `subqueryScope`).
+   */
+  | (SubqueryParts & { readonly kind: "subquery"; readonly type: StaticType; readonly column?: number })
   /** `[NOT] EXISTS (SELECT …)`. */
   | (SubqueryParts & { readonly kind: "exists"; readonly not: boolean })
-  /** `x [NOT] IN (SELECT y …)`. */
-  | (SubqueryParts & { readonly kind: "in-subquery"; readonly expr: BoundExpr; readonly not: boolean; readonly collation?: TextCollation });
+  /**
+   * `x [NOT] IN (SELECT y …)`, or with a row value `(x1, x2, …) [NOT] IN (SELECT y1, y2, …)`:
+   * `exprs` the left values, one per column; `collations[i]` the i-th comparison's (absent: all binary).
+   */
+  | (SubqueryParts & { readonly kind: "in-subquery"; readonly exprs: readonly BoundExpr[]; readonly not: boolean; readonly collations?: readonly RowCollation[] })
+  /**
+   * Row values ordered (`(a, b) < (x, y)`): lexicographic, as SQLite — the
+   * first pair that is not equal decides (by `op` without its equality for
+   * all but the last), a NULL in a pair reached first makes it NULL. Each
+   * value is computed at most once, left to right, and only as far as
+   * needed. (`=`, `<>`, IS and IS NOT of row values bind as the AND or OR
+   * of their pairs' comparisons, which reads each value once too.)
+   */
+  | { readonly kind: "row-compare"; readonly op: OrderOp; readonly left: readonly BoundExpr[]; readonly right: readonly BoundExpr[]; readonly collations?: readonly RowCollation[] }
+  /**
+   * `(a, b) [NOT] IN ((x1, y1), (x2, y2), …)`, a list of two or more rows: the OR of each row's `=`
+   * with the row value (TRUE when one equals it, else NULL when one might, else FALSE), `exprs`'s values
+   * computed once; `collations[i]` the i-th pair's, with the last row's value (SQLite reads the list as
+   * `IN (VALUES …)`). A list of one row binds as the row value's `=`.
+   */
+  | { readonly kind: "row-in"; readonly exprs: readonly BoundExpr[]; readonly rows: readonly (readonly BoundExpr[])[]; readonly not: boolean; readonly collations?: readonly RowCollation[] }
+  /** `(a, b) [NOT] BETWEEN (l1, l2) AND (h1, h2)`: `expr >= low AND expr <= high` as `row-compare`s, `expr`'s values computed once for both. */
+  | {
+      readonly kind: "row-between";
+      readonly expr: readonly BoundExpr[];
+      readonly low: readonly BoundExpr[];
+      readonly high: readonly BoundExpr[];
+      readonly not: boolean;
+      readonly lowCollations?: readonly RowCollation[];
+      readonly highCollations?: readonly RowCollation[];
+    };
+
+/** The comparisons that order: a row value's lexicographic ones. */
+export type OrderOp = "<" | "<=" | ">" | ">=";
+
+/** The collation of one pair of a row comparison (null: binary), as `TextCollation` of a scalar one. */
+export type RowCollation = TextCollation | null;
 
 /**
  * What every subquery holds: its plan, the enclosing query's expressions its

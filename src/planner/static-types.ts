@@ -61,6 +61,9 @@ export function typeOf(e: BoundExpr): StaticType {
     case "glob":
     case "exists":
     case "in-subquery":
+    case "row-compare":
+    case "row-between":
+    case "row-in":
       return "boolean";
     default:
       return assertNever(e, "expression");

@@ -4,7 +4,7 @@
  * look inside expressions (which sources they read, whether they hold an
  * aggregate) or rewrite some kind of them do not each repeat every kind.
  *
- * A subquery's children are its `outer` expressions (and an IN's operand):
+ * A subquery's children are its `outer` expressions (and an IN's operands):
  * they belong to the enclosing query. Its plan is another query, reached
  * through `subqueries` and `mapSubqueries`.
  */
@@ -28,7 +28,13 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
     case "exists":
       return e.outer;
     case "in-subquery":
-      return [e.expr, ...e.outer];
+      return [...e.exprs, ...e.outer];
+    case "row-compare":
+      return [...e.left, ...e.right];
+    case "row-between":
+      return [...e.expr, ...e.low, ...e.high];
+    case "row-in":
+      return [...e.exprs, ...e.rows.flat()];
     case "compare":
     case "is":
     case "arithmetic":
@@ -164,8 +170,21 @@ export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): B
       return outer === e.outer ? e : { ...e, outer };
     }
     case "in-subquery": {
-      const [expr, outer] = [f(e.expr), list(e.outer)];
-      return expr === e.expr && outer === e.outer ? e : { ...e, expr, outer };
+      const [exprs, outer] = [list(e.exprs), list(e.outer)];
+      return exprs === e.exprs && outer === e.outer ? e : { ...e, exprs, outer };
+    }
+    case "row-compare": {
+      const [left, right] = [list(e.left), list(e.right)];
+      return left === e.left && right === e.right ? e : { ...e, left, right };
+    }
+    case "row-between": {
+      const [expr, low, high] = [list(e.expr), list(e.low), list(e.high)];
+      return expr === e.expr && low === e.low && high === e.high ? e : { ...e, expr, low, high };
+    }
+    case "row-in": {
+      const exprs = list(e.exprs);
+      const rows = e.rows.map(list);
+      return exprs === e.exprs && rows.every((r, i) => r === e.rows[i]) ? e : { ...e, exprs, rows };
     }
     default:
       return assertNever(e, "expression");

@@ -76,6 +76,21 @@ const CASES: readonly (readonly [what: string, sql: string, code: string, marker
   ["unknown column in a FILTER", "SELECT age, count(*) FILTER (WHERE nmae = 'a') FROM users GROUP BY age", "unknown_column", "nmae"],
   ["type mismatch of an operator", "SELECT id FROM users WHERE age = 'old'", "type_mismatch", "age"],
   ["type mismatch of arithmetic", "SELECT id, age + name FROM users", "type_mismatch", "age"],
+  ["row values of different sizes", "SELECT id FROM users WHERE age > 1 AND (id, age) = ('a', 1, 2)", "sql_error", "(id, age) ="],
+  ["a row value compared with one value", "SELECT id FROM users WHERE (id, age) < 1", "sql_error", "(id"],
+  ["a row value in the select list", "SELECT id,\n  (name, age) FROM users", "sql_error", "(name"],
+  ["a row value in arithmetic", "SELECT id FROM users WHERE (age, age) + 1 > 2", "sql_error", "(age"],
+  ["a row value in a function call", "SELECT id FROM users WHERE coalesce((age, age), 1) > 2", "sql_error", "(age"],
+  ["a row value inside a row value", "SELECT id FROM users WHERE ((age, age), 1) = ((1, 2), 1)", "sql_error", "(age, age)"],
+  ["a row value IN a subquery of another width", "SELECT id FROM users WHERE age > 1 AND (id, age) IN (SELECT id FROM orders)", "sql_error", "(id, age) IN"],
+  ["a row value IN a list of another width", "SELECT id FROM users WHERE (id, age) IN (('a', 1), ('b', 2, 3))", "sql_error", "('b'"],
+  ["a subquery of two columns as one value", "SELECT id, (SELECT id, name FROM orders) FROM users", "sql_error", "(SELECT"],
+  ["type mismatch in a row value's pair", "SELECT id FROM users WHERE (id, age) < ('a', 'b')", "type_mismatch", "(id, age) <"],
+  ["SET (a, b) = a row value of another size", "UPDATE users SET age = 1, (name, id) = ('a', 1, 2)", "sql_error", "('a'"],
+  ["SET (a, b) = one value", "UPDATE users SET (name, age) = 1", "sql_error", "1"],
+  ["SET (a, b) = a subquery of another width", "UPDATE users SET (name, age) = (SELECT name FROM orders)", "sql_error", "(SELECT"],
+  ["SET (a, b, c) = a subquery whose * gives too few", "UPDATE users SET (name, age, id) = (SELECT * FROM (SELECT 'a' AS x, 1 AS y))", "sql_error", "(SELECT"],
+  ["SET (a, a) = …", "UPDATE users SET (age, name, age) = (1, 'a', 2)", "sql_error", "age)"],
 ];
 
 for (const [what, sql, code, marker] of CASES) {
