@@ -35,13 +35,31 @@ export { literalType, typeOf } from "./static-types.js";
 
 export const MAX_DEPTH = 256;
 
-/** Collects what each parameter slot must hold; the first typed use of a slot wins. */
+/**
+ * Collects what each parameter slot must hold; the first typed use of a
+ * slot wins, except that a use only `checkParams` checks (`RUN_CHECKED`: a
+ * count, a frame offset, an ESCAPE) wins over one the bind already holds
+ * the value to — a slot used twice (`?1` in `LIMIT ?1` and `WHERE a = ?1`)
+ * is typed as its value in expressions, and its count still checked. Two
+ * such uses no one value meets (`LIMIT ?1` and `ESCAPE ?1`) are refused.
+ */
 export class ParamUses {
   private readonly uses: (ParamUse | undefined)[] = [];
+
+  constructor(private readonly misuse: Extract<ErrorCode, "sql_error" | "invalid_request"> = "sql_error") {}
 
   use(index: number, use: ParamUse): void {
     const current = this.uses[index];
     if (current === undefined || current.kind === "any") this.uses[index] = use;
+    else if (RUN_CHECKED.has(use.kind)) this.uses[index] = RUN_CHECKED.has(current.kind) ? this.both(index, current, use) : use;
+  }
+
+  /** The use of the two a value must meet that asks the more of it: a count (an integer ≥ 0) meets every frame offset; an ESCAPE meets neither. */
+  private both(index: number, a: ParamUse, b: ParamUse): ParamUse {
+    const rank = (u: ParamUse): number => (u.kind === "count" ? 2 : u.kind === "frame-offset" ? (u.whole ? 1 : 0) : -1);
+    if (a.kind === b.kind && a.kind === "escape") return a;
+    if (rank(a) < 0 || rank(b) < 0) throw new StoreError(this.misuse, `Parameter ?${index + 1} is both ${describeUse(a)} and ${describeUse(b)}: no one value is both`);
+    return rank(a) >= rank(b) ? a : b;
   }
 
   list(): ParamUse[] {
@@ -49,6 +67,13 @@ export class ParamUses {
     for (let i = 0; i < this.uses.length; i++) out.push(this.uses[i] ?? { kind: "any" });
     return out;
   }
+}
+
+/** The uses whose value only `checkParams` checks, as it runs: the bind holds none of them. */
+const RUN_CHECKED: ReadonlySet<ParamUse["kind"]> = new Set(["count", "frame-offset", "escape"]);
+
+function describeUse(use: ParamUse): string {
+  return use.kind === "count" ? `a ${use.clause.toUpperCase()} count` : use.kind === "escape" ? "an ESCAPE character" : "a window frame's offset";
 }
 
 /**
@@ -85,7 +110,8 @@ export interface Beside {
 
 export function bindContext(sql = false, subquery?: BindContext["subquery"], spans?: SourceSpans): BindContext {
   const names: NameState = { beside: [], loose: [] };
-  const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const), withTables: withTables(), names, ...(spans === undefined ? {} : { spans }) };
+  const misuse = sql ? ("sql_error" as const) : ("invalid_request" as const);
+  const context = { params: new ParamUses(misuse), misuse, withTables: withTables(), names, ...(spans === undefined ? {} : { spans }) };
   return subquery === undefined ? context : { ...context, subquery };
 }
 

@@ -57,7 +57,9 @@ export function requireTable(catalog: Catalog, name: string, position?: SourcePo
 function bindCount(value: number | ParamSlot | undefined, clause: "limit" | "offset", context: BindContext): Count | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "object") {
-    context.params.use(value.index, { kind: "count", clause } satisfies ParamUse);
+    const use = (): void => context.params.use(value.index, { kind: "count", clause } satisfies ParamUse);
+    if (context.spans === undefined) use();
+    else context.spans.at(value, use);
     return { kind: "param", index: value.index };
   }
   if (!Number.isSafeInteger(value) || value < 0) throw new StoreError("invalid_request", `${clause} must be an integer ≥ 0`);
