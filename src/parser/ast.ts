@@ -43,7 +43,7 @@ export interface LiteralExpr {
   readonly span: Span;
 }
 
-/** A `?` placeholder; `index` is its 0-based position among the statement's placeholders, in text order. */
+/** A `?` or `?NNN` placeholder; `index` is the 0-based parameter it takes (`params.ts`: `?NNN` is NNN - 1, a plain `?` one past the highest before it). */
 export interface ParamExpr {
   readonly kind: "param";
   readonly index: number;

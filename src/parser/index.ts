@@ -2,10 +2,11 @@
  * `parseSql(text)`: one SQL statement to its AST (`ast.ts`), or a `SqlError`.
  *
  * The pipeline is lex → limits (nesting, one statement) → parse (the single
- * grammar instance) → CST-to-AST. Errors carry CONTRACT §7's code
- * (`sql_syntax_error` for text that does not fit the grammar, `sql_error`
- * for text that fits but is not allowed), the position of the offending
- * token and, for syntax errors, the names of the tokens that would fit.
+ * grammar instance) → parameter numbers (`params.ts`) → CST-to-AST. Errors
+ * carry CONTRACT §7's code (`sql_syntax_error` for text that does not fit
+ * the grammar, `sql_error` for text that fits but is not allowed), the
+ * position of the offending token and, for syntax errors, the names of the
+ * tokens that would fit.
  */
 import type { IToken } from "chevrotain";
 import { SqlError } from "../errors.js";
@@ -13,6 +14,7 @@ import { lex, LineIndex } from "../lexer/index.js";
 import type { Statement } from "./ast.js";
 import { grammar } from "./grammar.js";
 import { checkLimits } from "./limits.js";
+import { numberParams } from "./params.js";
 import { syntaxError } from "./syntax-errors.js";
 import type { StatementCstNode } from "./cst.generated.js";
 import { toAst } from "./to-ast.js";
@@ -58,5 +60,5 @@ export function parseSql(text: string): Statement {
     grammar.input = NO_TOKENS; // the shared instance must not keep this statement's tokens alive
   }
   if (error !== undefined) throw syntaxError(text, lines, tokens, error, assist);
-  return toAst(cst as StatementCstNode, text, lines);
+  return toAst(cst as StatementCstNode, text, lines, numberParams(tokens, lines));
 }

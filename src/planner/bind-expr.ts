@@ -29,19 +29,37 @@ import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type
 import type { TableInfo } from "./table-info.js";
 import { asDocument, rowTypeOf } from "./table-functions.js";
 import type { SourceSpans } from "./source-spans.js";
-import { some } from "./walk.js";
+import { children, some } from "./walk.js";
 
 export { literalType, typeOf } from "./static-types.js";
 
 export const MAX_DEPTH = 256;
 
-/** Collects what each parameter slot must hold; the first typed use of a slot wins. */
+/**
+ * Collects what each parameter slot must hold; the first typed use of a
+ * slot wins, except that a use only `checkParams` checks (`RUN_CHECKED`: a
+ * count, a frame offset, an ESCAPE) wins over one the bind already holds
+ * the value to — a slot used twice (`?1` in `LIMIT ?1` and `WHERE a = ?1`)
+ * is typed as its value in expressions, and its count still checked. Two
+ * such uses no one value meets (`LIMIT ?1` and `ESCAPE ?1`) are refused.
+ */
 export class ParamUses {
   private readonly uses: (ParamUse | undefined)[] = [];
+
+  constructor(private readonly misuse: Extract<ErrorCode, "sql_error" | "invalid_request"> = "sql_error") {}
 
   use(index: number, use: ParamUse): void {
     const current = this.uses[index];
     if (current === undefined || current.kind === "any") this.uses[index] = use;
+    else if (RUN_CHECKED.has(use.kind)) this.uses[index] = RUN_CHECKED.has(current.kind) ? this.both(index, current, use) : use;
+  }
+
+  /** The use of the two a value must meet that asks the more of it: a count (an integer ≥ 0) meets every frame offset; an ESCAPE meets neither. */
+  private both(index: number, a: ParamUse, b: ParamUse): ParamUse {
+    const rank = (u: ParamUse): number => (u.kind === "count" ? 2 : u.kind === "frame-offset" ? (u.whole ? 1 : 0) : -1);
+    if (a.kind === b.kind && a.kind === "escape") return a;
+    if (rank(a) < 0 || rank(b) < 0) throw new StoreError(this.misuse, `Parameter ?${index + 1} is both ${describeUse(a)} and ${describeUse(b)}: no one value is both`);
+    return rank(a) >= rank(b) ? a : b;
   }
 
   list(): ParamUse[] {
@@ -49,6 +67,13 @@ export class ParamUses {
     for (let i = 0; i < this.uses.length; i++) out.push(this.uses[i] ?? { kind: "any" });
     return out;
   }
+}
+
+/** The uses whose value only `checkParams` checks, as it runs: the bind holds none of them. */
+const RUN_CHECKED: ReadonlySet<ParamUse["kind"]> = new Set(["count", "frame-offset", "escape"]);
+
+function describeUse(use: ParamUse): string {
+  return use.kind === "count" ? `a ${use.clause.toUpperCase()} count` : use.kind === "escape" ? "an ESCAPE character" : "a window frame's offset";
 }
 
 /**
@@ -85,7 +110,8 @@ export interface Beside {
 
 export function bindContext(sql = false, subquery?: BindContext["subquery"], spans?: SourceSpans): BindContext {
   const names: NameState = { beside: [], loose: [] };
-  const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const), withTables: withTables(), names, ...(spans === undefined ? {} : { spans }) };
+  const misuse = sql ? ("sql_error" as const) : ("invalid_request" as const);
+  const context = { params: new ParamUses(misuse), misuse, withTables: withTables(), names, ...(spans === undefined ? {} : { spans }) };
   return subquery === undefined ? context : { ...context, subquery };
 }
 
@@ -114,7 +140,7 @@ export class OuterLink {
 
   /** `name` named exactly by the enclosing query or one around it, as an outer value; undefined when none has it so. */
   exactly(name: string, depth: number): BoundExpr | undefined {
-    const e = this.binder.exactly(name, depth);
+    const e = this.binder.exactly(name, depth, true);
     return e === undefined ? undefined : this.reference(e);
   }
 
@@ -239,6 +265,16 @@ function refuseBeside(beside: readonly Beside[], qualifier: string, name: string
   );
 }
 
+/** The first column `e` reads of a source not among `sources`. */
+function columnOutside(e: BoundExpr, sources: readonly ScopeSource[]): Extract<BoundExpr, { kind: "column" }> | undefined {
+  if (e.kind === "column") return sources.some((s) => s.index === e.source) ? undefined : e;
+  for (const child of children(e)) {
+    const found = columnOutside(child, sources);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 function isUnknownColumn(error: unknown): boolean {
   return error instanceof StoreError && error.code === "unknown_column";
 }
@@ -275,7 +311,7 @@ export class ExprBinder {
     readonly aggregates: AggregateCollector | string = "this clause",
     /** Inside a subquery or a derived table: the queries around it, for the names its own sources lack. */
     readonly outer?: Enclosing,
-    /** HAVING's and ORDER BY's: the select list, whose result names stand for their expressions where no source column has the name (as SQLite). */
+    /** Every clause's but the list's own: the select list, whose result names stand for their expressions where no source column has the name (as SQLite; `resultNamed`). */
     readonly results?: readonly OutputColumn[],
     /** Where a window function may stand (the select list, ORDER BY), the collector it goes to; elsewhere, the clause's name for the error (default: `aggregates`'s). */
     readonly windows?: WindowCollector | string,
@@ -505,18 +541,47 @@ export class ExprBinder {
     return this.loosely(name, depth);
   }
 
-  /** `name` named exactly here (or a HAVING's result name), else in an enclosing query; undefined when no level has it so. */
-  exactly(name: string, depth: number): BoundExpr | undefined {
+  /**
+   * `name` named exactly here (or a result name), else in an enclosing
+   * query; undefined when no level has it so. `inSubquery`: asked by a
+   * subquery of this select (`OuterLink`).
+   */
+  exactly(name: string, depth: number, inSubquery = false): BoundExpr | undefined {
     let r: Resolved;
     try {
       r = this.scope.resolve(name, true);
     } catch (error) {
       if (!isUnknownColumn(error)) throw error;
       const result = name.includes(".") ? undefined : this.results?.find((c) => c.name === name);
-      if (result !== undefined) return result.expr;
+      if (result !== undefined) return this.resultNamed(name, result.expr, inSubquery);
       return this.outer?.exactly(name, depth);
     }
     return this.resolved(r, name, depth);
+  }
+
+  /**
+   * A result name read where no source column has the name stands for its
+   * expression, as SQLite's alias does (`WHERE k > 1` for `a + 1 AS k`),
+   * unless this clause cannot hold what the expression holds: an aggregate
+   * where aggregates are not allowed (WHERE, ON, GROUP BY); a window
+   * function anywhere but ORDER BY, and never through a subquery (its value
+   * exists only after the window stage); a source this clause does not see
+   * (an ON reading a source joined after it).
+   */
+  private resultNamed(name: string, expr: BoundExpr, inSubquery: boolean): BoundExpr {
+    const clause = typeof this.aggregates === "string" ? this.aggregates : undefined;
+    if (clause !== undefined && some(expr, (x) => x.kind === "aggregate")) {
+      throw this.misuse(`"${name}" is a result column holding an aggregate, and aggregates are not allowed in ${clause}${clause === "WHERE" ? ": filter on it in HAVING" : ""}`);
+    }
+    if ((inSubquery || !(this.windows instanceof WindowCollector)) && some(expr, (x) => x.kind === "window")) {
+      const where = inSubquery ? "a subquery" : typeof this.windows === "string" ? this.windows : (clause ?? "this clause");
+      throw this.misuse(`"${name}" is a result column holding a window function, and ${where} cannot read it: only the select list and ORDER BY hold window functions`);
+    }
+    const unseen = columnOutside(expr, this.scope.sources);
+    if (unseen !== undefined) {
+      throw this.misuse(`"${name}" is a result column reading "${unseen.name}", which is joined after this ${clause ?? "clause"}: it reads only the sources joined before it`);
+    }
+    return expr;
   }
 
   /**

@@ -292,7 +292,7 @@ function bindUpdateJoin(cmd: UpdateCommand, from: SourceItem, catalog: Catalog, 
   }
   const joined = bindJoins(joins, sources, context, undefined);
   const scope = new Scope(sources, false, joined.merged);
-  const { calls, steps } = bindCalls([from, ...joins], sources, scope, joined.steps, context, undefined);
+  const { calls, steps } = bindCalls([from, ...joins], sources, scope, joined.steps(), context, undefined);
   const select: SelectPlan = { kind: "select", sources: sources.map((s, i) => planSource(s, calls[i])), access: { kind: "scan" }, joins: steps, distinct: false, orderBy: [], output: "arrays", columns: [] };
   return { scope, select };
 }

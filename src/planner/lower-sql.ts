@@ -128,14 +128,17 @@ export function lowerSql(stmt: Statement, catalog?: Catalog, sources: SourceSpan
   }
 }
 
-/** The number of `?` placeholders in a statement (they are numbered 0..n-1 in text order). */
+/** How many parameters a statement takes: its highest parameter number (`?3` alone takes 3; `?1` twice, 1). */
 export function countParams(stmt: Statement): number {
   let count = 0;
+  const param = (p: ParamExpr): void => {
+    if (p.index >= count) count = p.index + 1;
+  };
   const visit = (expr: Expr | undefined): void => {
     if (expr === undefined) return;
     switch (expr.kind) {
       case "param":
-        count++;
+        param(expr);
         return;
       case "literal":
       case "column":
@@ -202,10 +205,10 @@ export function countParams(stmt: Statement): number {
   const visitWindow = (spec: WindowSpec): void => {
     for (const e of spec.partitionBy) visit(e);
     for (const item of spec.orderBy) visit(item.expr);
-    for (const end of [spec.frame?.start, spec.frame?.end]) if (end !== undefined && "offset" in end && typeof end.offset === "object") count++;
+    for (const end of [spec.frame?.start, spec.frame?.end]) if (end !== undefined && "offset" in end && typeof end.offset === "object") param(end.offset);
   };
   const visitCount = (value: Count | undefined): void => {
-    if (typeof value === "object") count++;
+    if (typeof value === "object") param(value);
   };
   const visitReturning = (returning: Returning | undefined): void => {
     if (returning !== undefined && returning.items !== "*") for (const item of returning.items) if (!("star" in item)) visit(item.expr);
@@ -525,7 +528,7 @@ function selectColumn(item: SelectItem | SourceStar): SelectColumn {
 }
 
 function lowerCount(count: Count): number | ParamSlot {
-  return typeof count === "number" ? count : { type: "param", index: count.index };
+  return typeof count === "number" ? count : spans.set<ParamSlot>({ type: "param", index: count.index }, count.span);
 }
 
 function lowerInsert(stmt: InsertStmt, catalog: Catalog | undefined): InsertCommand {

@@ -91,16 +91,22 @@ const CASES: readonly (readonly [what: string, sql: string, code: string, marker
   ["SET (a, b) = a subquery of another width", "UPDATE users SET (name, age) = (SELECT name FROM orders)", "sql_error", "(SELECT"],
   ["SET (a, b, c) = a subquery whose * gives too few", "UPDATE users SET (name, age, id) = (SELECT * FROM (SELECT 'a' AS x, 1 AS y))", "sql_error", "(SELECT"],
   ["SET (a, a) = …", "UPDATE users SET (age, name, age) = (1, 'a', 2)", "sql_error", "age)"],
+  ["result name holding an aggregate in WHERE", "SELECT count(*) AS n FROM users WHERE age > 1 AND n > 1", "sql_error", "n > 1"],
+  ["result name holding an aggregate in a WHERE subquery", "SELECT count(*) AS n FROM users\nWHERE EXISTS (SELECT 1 FROM orders WHERE total > n)", "sql_error", "n)"],
+  ["result name holding an aggregate in GROUP BY", "SELECT sum(total) AS spent FROM orders GROUP BY user_id, spent", "sql_error", "spent", 40],
+  ["result name holding a window function in WHERE", "SELECT id, row_number() OVER () AS r FROM users WHERE r > 1", "sql_error", "r > 1"],
+  ["result name reading a source joined after the ON", "SELECT o2.id AS later FROM users u JOIN orders o ON o.id = later JOIN orders o2 ON o2.user_id = u.id", "sql_error", "later JOIN"],
+  ["type mismatch through a result name", "SELECT upper(name) AS shout FROM users WHERE shout > 1", "type_mismatch", "shout >"],
 ];
 
-for (const [what, sql, code, marker] of CASES) {
+for (const [what, sql, code, marker, from] of CASES) {
   test(`${what}: ${code} at the offending text`, async () => {
     const db = await seeded();
     const params = (sql.match(/\?/g) ?? []).map(() => 1);
     const error = await failure(db, { kind: "sql", sql, params });
     assert.is(error.code, code, error.message);
-    assert.equal(error.position, at(sql, marker), error.message);
-    assert.equal(error.toProblem().position, at(sql, marker));
+    assert.equal(error.position, at(sql, marker, from), error.message);
+    assert.equal(error.toProblem().position, at(sql, marker, from));
   });
 }
 
