@@ -585,6 +585,8 @@ export const jsonGroupObject = (name: Operand, value: Operand): Expr => fluent({
  */
 export function filter(call: Expression, condition: Operand): Expr {
   if (call.type !== "aggregate" && call.type !== "window") throw new StoreError("invalid_request", `filter() takes an aggregate, not a ${call.type} expression`);
+  // SQL takes one FILTER clause: a second would silently replace the first.
+  if (call.filter !== undefined) throw new StoreError("invalid_request", "filter() takes an aggregate without a filter; combine the conditions with and()");
   return fluent({ ...call, filter: toLeft(condition) });
 }
 

@@ -63,6 +63,10 @@ test("filter(): FILTER (WHERE …) on an aggregate, carried by over() into its w
   assert.equal(filter(over(sum("a"), { orderBy: ["id"] }), "paid"), window);
   assert.is(parseCommand({ kind: "select", table: "t", columns: [filter(over(rowNumber()), "paid").as("n")] }).kind, "select", "the binder, not the builder, refuses a window function's filter");
   assert.throws(() => filter(lower("a"), "paid"), (e: unknown) => e instanceof StoreError && e.code === "invalid_request" && /filter\(\) takes an aggregate, not a function/.test(e.message));
+  // One FILTER clause per call, as in SQL: a second is refused, never put in the first one's place.
+  const twice = (e: unknown) => e instanceof StoreError && e.code === "invalid_request" && /without a filter/.test(e.message);
+  assert.throws(() => filter(filter(sum("a"), "paid"), gt("a", 1)), twice);
+  assert.throws(() => filter(over(filter(sum("a"), "paid")), gt("a", 1)), twice);
 });
 
 test("select: alias, groupBy, having, distinct and expression order in one command", () => {
