@@ -35,7 +35,7 @@
 import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import { castValue } from "../planner/casts.js";
-import type { BoundExpr, CompareOp, OrderOp, RowCollation, StaticType, TextCollation } from "../planner/plan.js";
+import type { BoundExpr, CompareOp, OrderOp, RowCollation, RowSubquery, StaticType, TextCollation } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { rowTypeOf } from "../planner/table-functions.js";
 import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction, type TypedTextFunction } from "./functions.js";
@@ -182,6 +182,8 @@ export class Codegen {
   private readonly params = new Set<number>();
   /** Parameters also read as `qN`: NULL replaced by NaN, which no `=`, `<`, `<=`, `>`, `>=` is true for. */
   private readonly nanParams = new Set<number>();
+  /** The temporary holding each row subquery's row, by id, where its `row-column`s are compiled. */
+  private readonly rows = new Map<number, string>();
   /** Heap columns read, as `[local, source, column]`. */
   private readonly heapColumns = new Map<string, readonly [number, number]>();
 
@@ -389,6 +391,18 @@ export class Codegen {
         return `${this.runner(e)}.scalar(p, ${this.feeds(e.outer)}, ${int(e.column ?? 0)})`;
       case "exists":
         return `${this.runner(e)}.exists(p, ${this.feeds(e.outer)})`;
+      case "row-subquery": {
+        // The row once, into a temporary its body's row-columns read.
+        const run = this.rowSubquery(e);
+        const body = this.value(e.body);
+        this.rows.delete(e.id);
+        return `(${run}, ${body})`;
+      }
+      case "row-column": {
+        const row = this.rows.get(e.id);
+        if (row === undefined) throw new StoreError("internal_error", `A row-column reads row subquery ${e.id}, which does not enclose it`);
+        return `(${row}[${int(e.column)}] ?? null)`;
+      }
       case "in-subquery": {
         if (e.exprs.length === 1) return `${this.runner(e)}.contains(p, ${this.value(e.exprs[0]!)}, ${this.feeds(e.outer)})`;
         // A row value: its values go into one array made with the code (the runner reads them at once), so a row allocates none.
@@ -466,6 +480,17 @@ export class Codegen {
     const any = `(${rows.map((r, k) => `(${rowTemps[k]} = ${r}) === true`).join(" || ")} ? true : ${rowTemps.map((t) => `${t} === null`).join(" || ")} ? null : false)`;
     const t = this.temp();
     return `(${first}, ${e.not ? `((${t} = ${any}) === null ? null : !${t})` : any})`;
+  }
+
+  /**
+   * Code running `node` into a temporary (its row, or no values for none)
+   * that `row-column`s of its id then read: a `row-subquery`'s body, or an
+   * update's assignments (`assign.ts`).
+   */
+  rowSubquery(node: RowSubquery): string {
+    const row = this.temp();
+    this.rows.set(node.id, row);
+    return `(${row} = ${this.runner(node)}.row(p, ${this.feeds(node.outer)}))`;
   }
 
   private runner(node: SubqueryNode): string {
@@ -670,6 +695,8 @@ export class Codegen {
       case "subquery":
       case "exists":
       case "in-subquery":
+      case "row-subquery":
+      case "row-column":
       case "row-compare":
       case "row-between":
       case "row-in":
