@@ -44,6 +44,7 @@ import * as json from "./json-functions.js";
 import { printf } from "./printf.js";
 import { concat, concatWs, quote } from "./text-functions.js";
 import { collationKey, comparer } from "./collation.js";
+import { RowList, type ListedValue } from "./row-list.js";
 import { compileGlob } from "./glob.js";
 import { compileLike, type LikeMatcher } from "./like.js";
 import type { SubqueryNode, SubqueryRunner } from "./subquery.js";
@@ -465,6 +466,8 @@ export class Codegen {
    * row's `=` with them (three-valued AND of its pairs), OR'ed three-valued.
    */
   private rowInList(e: Extract<BoundExpr, { kind: "row-in" }>): string {
+    const lookup = this.rowListLookup(e);
+    if (lookup !== undefined) return lookup;
     const xs = e.exprs.map(() => this.temp());
     const first = e.exprs.map((x, i) => `(${xs[i]} = ${this.value(x)})`).join(", ");
     const rowTemps = e.rows.map(() => this.temp());
@@ -480,6 +483,33 @@ export class Codegen {
     const any = `(${rows.map((r, k) => `(${rowTemps[k]} = ${r}) === true`).join(" || ")} ? true : ${rowTemps.map((t) => `${t} === null`).join(" || ")} ? null : false)`;
     const t = this.temp();
     return `(${first}, ${e.not ? `((${t} = ${any}) === null ? null : !${t})` : any})`;
+  }
+
+  /**
+   * A list of rows of constants and parameters, the row value's types known
+   * (as `inList`'s Set of constants): one `RowList` lookup, the row value's
+   * values (their collation keys where a pair has one) in one array made
+   * with the code, so a row allocates none.
+   */
+  private rowListLookup(e: Extract<BoundExpr, { kind: "row-in" }>): string | undefined {
+    if (e.exprs.some((x) => typeOf(x) === "unknown")) return undefined;
+    const listed = (v: BoundExpr): v is ListedValue => v.kind === "const" || v.kind === "param";
+    if (!e.rows.every((row) => row.every(listed))) return undefined;
+    const keys = e.exprs.map((_, i) => {
+      const collation = e.collations?.[i] ?? null;
+      return collation === null ? undefined : collationKey(collation);
+    });
+    const list = this.const(new RowList(e.rows as readonly (readonly ListedValue[])[], keys));
+    const scratch = this.const(e.exprs.map(() => null));
+    const fill = e.exprs.map((x, i) => {
+      const key = keys[i];
+      if (key === undefined) return `${scratch}[${int(i)}] = ${this.value(x)}`;
+      const t = this.temp();
+      return `${scratch}[${int(i)}] = (${t} = ${this.value(x)}) === null ? null : ${this.const(key)}(${t})`;
+    });
+    const t = this.temp();
+    const test = `${list}.test(p, ${scratch})`;
+    return `(${fill.join(", ")}, ${e.not ? `((${t} = ${test}) === null ? null : !${t})` : test})`;
   }
 
   /**
