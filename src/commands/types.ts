@@ -320,9 +320,24 @@ export interface UpdateCommand {
   readonly from?: SourceItem;
   /** Sources joined to `from`, as a select's `joins` are to its table. */
   readonly joins?: readonly Join[];
+  /** Without `setRows`, at least one column. */
   readonly set: Readonly<Record<string, SetValue>>;
+  /** SQL's `SET (a, b, …) = (SELECT x, y, …)`s; a column is assigned once, here or in `set`. */
+  readonly setRows?: readonly RowAssignment[];
   readonly where: Expression;
   readonly returning?: Returning;
+}
+
+/**
+ * `SET (a, b, …) = (SELECT x, y, …)`: each of `columns` takes its value of
+ * the select's one row (NULL for no row; two rows are an error), which
+ * selects as many columns. The select runs once per updated row for them
+ * all (a `set` of `{ "type": "subquery", "column": i }` values runs once
+ * per column).
+ */
+export interface RowAssignment {
+  readonly columns: readonly string[];
+  readonly select: SelectCommand;
 }
 
 export interface DeleteCommand {

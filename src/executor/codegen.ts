@@ -35,7 +35,7 @@
 import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import { castValue } from "../planner/casts.js";
-import type { BoundExpr, CompareOp, OrderOp, RowCollation, StaticType, TextCollation } from "../planner/plan.js";
+import type { BoundExpr, CompareOp, OrderOp, RowCollation, RowSubquery, StaticType, TextCollation } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { rowTypeOf } from "../planner/table-functions.js";
 import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction, type TypedTextFunction } from "./functions.js";
@@ -44,6 +44,7 @@ import * as json from "./json-functions.js";
 import { printf } from "./printf.js";
 import { concat, concatWs, quote } from "./text-functions.js";
 import { collationKey, comparer } from "./collation.js";
+import { RowList, type ListedValue } from "./row-list.js";
 import { compileGlob } from "./glob.js";
 import { compileLike, type LikeMatcher } from "./like.js";
 import type { SubqueryNode, SubqueryRunner } from "./subquery.js";
@@ -182,6 +183,8 @@ export class Codegen {
   private readonly params = new Set<number>();
   /** Parameters also read as `qN`: NULL replaced by NaN, which no `=`, `<`, `<=`, `>`, `>=` is true for. */
   private readonly nanParams = new Set<number>();
+  /** The temporary holding each row subquery's row, by id, where its `row-column`s are compiled. */
+  private readonly rows = new Map<number, string>();
   /** Heap columns read, as `[local, source, column]`. */
   private readonly heapColumns = new Map<string, readonly [number, number]>();
 
@@ -389,6 +392,18 @@ export class Codegen {
         return `${this.runner(e)}.scalar(p, ${this.feeds(e.outer)}, ${int(e.column ?? 0)})`;
       case "exists":
         return `${this.runner(e)}.exists(p, ${this.feeds(e.outer)})`;
+      case "row-subquery": {
+        // The row once, into a temporary its body's row-columns read.
+        const run = this.rowSubquery(e);
+        const body = this.value(e.body);
+        this.rows.delete(e.id);
+        return `(${run}, ${body})`;
+      }
+      case "row-column": {
+        const row = this.rows.get(e.id);
+        if (row === undefined) throw new StoreError("internal_error", `A row-column reads row subquery ${e.id}, which does not enclose it`);
+        return `(${row}[${int(e.column)}] ?? null)`;
+      }
       case "in-subquery": {
         if (e.exprs.length === 1) return `${this.runner(e)}.contains(p, ${this.value(e.exprs[0]!)}, ${this.feeds(e.outer)})`;
         // A row value: its values go into one array made with the code (the runner reads them at once), so a row allocates none.
@@ -451,6 +466,8 @@ export class Codegen {
    * row's `=` with them (three-valued AND of its pairs), OR'ed three-valued.
    */
   private rowInList(e: Extract<BoundExpr, { kind: "row-in" }>): string {
+    const lookup = this.rowListLookup(e);
+    if (lookup !== undefined) return lookup;
     const xs = e.exprs.map(() => this.temp());
     const first = e.exprs.map((x, i) => `(${xs[i]} = ${this.value(x)})`).join(", ");
     const rowTemps = e.rows.map(() => this.temp());
@@ -466,6 +483,44 @@ export class Codegen {
     const any = `(${rows.map((r, k) => `(${rowTemps[k]} = ${r}) === true`).join(" || ")} ? true : ${rowTemps.map((t) => `${t} === null`).join(" || ")} ? null : false)`;
     const t = this.temp();
     return `(${first}, ${e.not ? `((${t} = ${any}) === null ? null : !${t})` : any})`;
+  }
+
+  /**
+   * A list of rows of constants and parameters, the row value's types known
+   * (as `inList`'s Set of constants): one `RowList` lookup, the row value's
+   * values (their collation keys where a pair has one) in one array made
+   * with the code, so a row allocates none.
+   */
+  private rowListLookup(e: Extract<BoundExpr, { kind: "row-in" }>): string | undefined {
+    if (e.exprs.some((x) => typeOf(x) === "unknown")) return undefined;
+    const listed = (v: BoundExpr): v is ListedValue => v.kind === "const" || v.kind === "param";
+    if (!e.rows.every((row) => row.every(listed))) return undefined;
+    const keys = e.exprs.map((_, i) => {
+      const collation = e.collations?.[i] ?? null;
+      return collation === null ? undefined : collationKey(collation);
+    });
+    const list = this.const(new RowList(e.rows as readonly (readonly ListedValue[])[], keys));
+    const scratch = this.const(e.exprs.map(() => null));
+    const fill = e.exprs.map((x, i) => {
+      const key = keys[i];
+      if (key === undefined) return `${scratch}[${int(i)}] = ${this.value(x)}`;
+      const t = this.temp();
+      return `${scratch}[${int(i)}] = (${t} = ${this.value(x)}) === null ? null : ${this.const(key)}(${t})`;
+    });
+    const t = this.temp();
+    const test = `${list}.test(p, ${scratch})`;
+    return `(${fill.join(", ")}, ${e.not ? `((${t} = ${test}) === null ? null : !${t})` : test})`;
+  }
+
+  /**
+   * Code running `node` into a temporary (its row, or no values for none)
+   * that `row-column`s of its id then read: a `row-subquery`'s body, or an
+   * update's assignments (`assign.ts`).
+   */
+  rowSubquery(node: RowSubquery): string {
+    const row = this.temp();
+    this.rows.set(node.id, row);
+    return `(${row} = ${this.runner(node)}.row(p, ${this.feeds(node.outer)}))`;
   }
 
   private runner(node: SubqueryNode): string {
@@ -670,6 +725,8 @@ export class Codegen {
       case "subquery":
       case "exists":
       case "in-subquery":
+      case "row-subquery":
+      case "row-column":
       case "row-compare":
       case "row-between":
       case "row-in":

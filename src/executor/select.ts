@@ -137,23 +137,17 @@ export interface SubqueryScope {
 export function subqueryScope(positionOf: (table: string, column: string) => number, paramCount: number): SubqueryScope {
   const runners: PerExecution[] = [];
   const byNode = new Map<SubqueryNode, SubqueryRunner>();
-  /** Row value components (`column` set), by their subquery as JSON: the nodes reading one row share its runner. */
-  const byRow = new Map<string, SubqueryRunner>();
   const context: CompileContext = {
     outerBase: paramCount,
     runner(node) {
       // One runner per node, though the node's code is compiled more than once (a DISTINCT select list is).
       let runner = byNode.get(node);
-      if (runner !== undefined) return runner;
-      const row = node.kind === "subquery" && node.column !== undefined ? JSON.stringify({ plan: node.plan, outer: node.outer, strategy: node.strategy }) : undefined;
-      runner = row === undefined ? undefined : byRow.get(row);
       if (runner === undefined) {
         const sub = prepareWith(node.plan, positionOf, context, runners);
         runner = new SubqueryRunner(node, (stores, params) => selectRows(sub, stores, params), paramCount);
+        byNode.set(node, runner);
         runners.push(runner);
-        if (row !== undefined) byRow.set(row, runner);
       }
-      byNode.set(node, runner);
       return runner;
     },
   };

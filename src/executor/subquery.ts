@@ -20,20 +20,20 @@
  * and looks up the collation keys of the values. A row value's IN keeps its
  * rows in a `RowSet` (`row-set.ts`), with the same rules pair by pair.
  *
- * A scalar subquery's answer is its row: nodes reading other columns of
- * one subquery (a row value's components) share a runner, so it runs once
- * for them all.
+ * A scalar subquery's answer is its row (a `subquery` node reads one
+ * column of it); a row subquery's (`row-subquery`) is that row whole, read
+ * once into the compiled code, whose `row-column`s take its values.
  */
 
 import type { RowsResult } from "../commands/results.js";
 import type { Value } from "../commands/types.js";
 import { StoreError } from "../errors.js";
-import type { BoundExpr } from "../planner/plan.js";
+import type { BoundExpr, RowSubquery } from "../planner/plan.js";
 import { collationKey } from "./collation.js";
 import { RowSet } from "./row-set.js";
 import type { Stores } from "./table-store.js";
 
-export type SubqueryNode = Extract<BoundExpr, { kind: "subquery" | "exists" | "in-subquery" }>;
+export type SubqueryNode = Extract<BoundExpr, { kind: "subquery" | "exists" | "in-subquery" }> | RowSubquery;
 
 /** Runs a prepared select (the executor's `runSelect`, handed in so this module needs no import of it). */
 export type RunPlan = (stores: Stores, params: readonly Value[]) => RowsResult;
@@ -99,6 +99,11 @@ export class SubqueryRunner {
   /** Column `column` of a scalar subquery's row, NULL for no row. */
   scalar(params: readonly Value[], outer: readonly Value[], column: number): Value {
     return (this.answer(params, outer) as readonly Value[])[column] ?? null;
+  }
+
+  /** A row subquery's one row (no values for none: each reads as NULL). */
+  row(params: readonly Value[], outer: readonly Value[]): readonly Value[] {
+    return this.answer(params, outer) as readonly Value[];
   }
 
   exists(params: readonly Value[], outer: readonly Value[]): boolean {
@@ -196,6 +201,7 @@ export class SubqueryRunner {
   private compute(rows: Value[][]): Answer {
     switch (this.node.kind) {
       case "subquery":
+      case "row-subquery":
         if (rows.length > 1) throw new StoreError("invalid_request", `A subquery used as a value returned ${rows.length} rows; it may return one at most`);
         return rows[0] ?? NO_ROW;
       case "exists":

@@ -21,7 +21,7 @@ import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
 import { comparisonCollation, explicitCollation, exprCollation, textual } from "./collation.js";
 import { FUNCTIONS, HINTS, argKind, arity, functionNamed, hintNamed, readsClock, type Hint } from "./functions.js";
-import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, RowCollation, SelectPlan, StaticType, SubqueryStrategy, TextCollation } from "./plan.js";
+import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, RowCollation, RowSubquery, SelectPlan, StaticType, SubqueryStrategy, TextCollation } from "./plan.js";
 import { Numbering } from "./numbering.js";
 import { Scope, sourceColumnType, tableScope, type Resolved, type ScopeSource } from "./scope.js";
 import { WINDOW_ONLY, WindowCollector, bindWindowCall } from "./bind-window.js";
@@ -91,6 +91,8 @@ export interface BindContext {
   readonly names: NameState;
   /** Where a command lowered from SQL text came from: errors binding its parts point there (`source-spans.ts`). */
   readonly spans?: SourceSpans;
+  /** The next id of a row subquery (`row-subquery`): one count for the whole statement, so ids never meet. */
+  readonly rowIds: { next: number };
 }
 
 /** What name resolution keeps across one bind (`ExprBinder.identifier`). */
@@ -111,7 +113,7 @@ export interface Beside {
 export function bindContext(sql = false, subquery?: BindContext["subquery"], spans?: SourceSpans): BindContext {
   const names: NameState = { beside: [], loose: [] };
   const misuse = sql ? ("sql_error" as const) : ("invalid_request" as const);
-  const context = { params: new ParamUses(misuse), misuse, withTables: withTables(), names, ...(spans === undefined ? {} : { spans }) };
+  const context = { params: new ParamUses(misuse), misuse, withTables: withTables(), names, rowIds: { next: 0 }, ...(spans === undefined ? {} : { spans }) };
   return subquery === undefined ? context : { ...context, subquery };
 }
 
@@ -358,7 +360,7 @@ export class ExprBinder {
         if (op === undefined) throw new StoreError("invalid_request", `Unknown comparison operator "${e.op}"`);
         const l = this.rowOrValue(e.left, next);
         const r = this.rowOrValue(e.right, next);
-        if (isRow(l) || isRow(r)) return this.rowComparison(op, this.pairs(l, r, e.op));
+        if (isRow(l) || isRow(r)) return enclosed(this.rowComparison(op, this.pairs(l, r, e.op)), l, r);
         if (op === "is" || op === "is not") return this.nullSafe(l, r, op);
         const [left, right] = this.comparable(l, r, e.op);
         return { kind: "compare", op, left, right, ...collated(comparisonCollation(left, right)) };
@@ -392,7 +394,7 @@ export class ExprBinder {
         if (e.select !== undefined) {
           if (e.values !== undefined) throw new StoreError("invalid_request", "IN takes values or a select, not both");
           const left = this.rowOrValue(e.expr, next);
-          if (isRow(left)) return this.rowIn(left, e.select, e.not === true);
+          if (isRow(left)) return enclosed(this.rowIn(left, e.select, e.not === true), left);
           let expr = left;
           const sub = this.subplan(e.select);
           let column: BoundExpr;
@@ -430,7 +432,7 @@ export class ExprBinder {
         const x = this.rowOrValue(e.expr, next);
         const lo = this.rowOrValue(e.low, next);
         const hi = this.rowOrValue(e.high, next);
-        if (isRow(x) || isRow(lo) || isRow(hi)) return this.rowBetween(x, lo, hi, e.not === true);
+        if (isRow(x) || isRow(lo) || isRow(hi)) return enclosed(this.rowBetween(x, lo, hi, e.not === true), x, lo, hi);
         let expr = x;
         let low: BoundExpr;
         let high: BoundExpr;
@@ -477,8 +479,8 @@ export class ExprBinder {
       case "subquery": {
         const { plan, outer } = this.subplan(e.select);
         if (e.column !== undefined) {
-          if (e.column >= plan.columns.length) throw this.misuse(`The subquery selects ${plan.columns.length} column${plan.columns.length === 1 ? "" : "s"}: it has no column ${e.column} (0-based)`);
-          return rowColumn(plan, outer, e.column);
+          if (e.column >= plan.columns.length) throw this.misuse(`The subquery selects ${plural(plan.columns.length, "column")}: it has no column ${e.column} (0-based)`);
+          return subqueryColumn(plan, outer, e.column);
         }
         this.oneColumn(plan, "A subquery used as a value");
         return scalarSubquery(plan, outer);
@@ -695,22 +697,45 @@ export class ExprBinder {
 
   /**
    * A comparison's operand: one value, or a row value's values — a `row`,
-   * or a subquery of several columns (its row's columns, which the executor
-   * reads from one run). A row value anywhere else is refused (`node`).
+   * or a subquery of several columns (a `row-subquery` the comparison is
+   * then the body of, its values `row-column`s of it: the plan once). A row
+   * value anywhere else is refused (`node`).
    */
   private rowOrValue(e: Expression, depth: number): BoundExpr | RowValue {
     if (e.type === "row") {
       return this.at(e, () => {
         if (!Array.isArray(e.items) || e.items.length < 2) throw new StoreError("invalid_request", "A row value holds at least 2 values");
         if (e.items.length > MAX_ROW_VALUES) throw this.misuse(`A row value holds at most ${MAX_ROW_VALUES} values, not ${e.items.length}`);
-        return { row: e.items.map((item) => this.bind(item, depth + 1)) };
+        return { row: e.items.map((item) => this.bind(item, depth + 1)), subqueries: [] };
       });
     }
     if (e.type !== "subquery" || e.column !== undefined) return this.bind(e, depth);
     return this.at(e, () => {
       const { plan, outer } = this.subplan(e.select);
       if (plan.columns.length > MAX_ROW_VALUES) throw this.misuse(`A row value holds at most ${MAX_ROW_VALUES} values, not ${plan.columns.length}`);
-      return plan.columns.length > 1 ? { row: plan.columns.map((_, i) => rowColumn(plan, outer, i)) } : scalarSubquery(plan, outer);
+      return plan.columns.length > 1 ? this.rowOf(plan, outer) : scalarSubquery(plan, outer);
+    });
+  }
+
+  /** A subquery's plan as a row value: one `row-subquery` (a new id) and a `row-column` per column. */
+  private rowOf(plan: SelectPlan, outer: readonly BoundExpr[]): RowValue {
+    const id = this.context.rowIds.next++;
+    const node: RowSubquery = { kind: "row-subquery", id, plan, outer, strategy: strategyOf(outer) };
+    return { row: plan.columns.map((_, column) => ({ kind: "row-column", id, column, type: columnType(plan, column) })), subqueries: [node] };
+  }
+
+  /**
+   * `SET (a, b, …) = (SELECT x, y, …)`: the subquery as a row of as many
+   * values as `columns` (refused, `at` where the row value was written, when it selects
+   * another number of columns, `*` included), its values `row-column`s.
+   */
+  rowAssignment(select: SelectCommand, columns: readonly string[], at: object): { readonly subquery: RowSubquery; readonly values: readonly BoundExpr[] } {
+    return this.at(at, () => {
+      const { plan, outer } = this.subplan(select);
+      const n = plan.columns.length;
+      if (n !== columns.length) throw this.misuse(`SET (${columns.join(", ")}) = (SELECT …): ${plural(columns.length, "column")} assigned ${plural(n, "value")}; the subquery selects one value per column`);
+      const { row, subqueries } = this.rowOf(plan, outer);
+      return { subquery: subqueries[0]!, values: row };
     });
   }
 
@@ -748,7 +773,7 @@ export class ExprBinder {
   private rowBetween(x: BoundExpr | RowValue, lo: BoundExpr | RowValue, hi: BoundExpr | RowValue, not: boolean): BoundExpr {
     const low = this.pairs(x, lo, "BETWEEN");
     // A value checked as read against `low` is checked again against `high`: the same check.
-    const high = this.pairs({ row: low.map((p) => p.left) }, hi, "BETWEEN");
+    const high = this.pairs({ row: low.map((p) => p.left), subqueries: [] }, hi, "BETWEEN");
     return {
       kind: "row-between",
       expr: high.map((p) => p.left),
@@ -769,8 +794,10 @@ export class ExprBinder {
   private rowInList(left: RowValue, values: readonly Expression[], not: boolean, depth: number): BoundExpr {
     const width = left.row.length;
     const exprs = [...left.row];
+    const subqueries: RowSubquery[] = [];
     const rows = values.map((v) => {
       const row = this.rowOrValue(v, depth);
+      if (isRow(row)) subqueries.push(...row.subqueries);
       const items = isRow(row) ? row.row : [row];
       if (items.length !== width) this.at(v, () => {
         throw this.misuse(`IN's list holds ${sizeOf(items.length, "a")} where the row value before it has ${width} values: each item is a row value of as many`);
@@ -781,20 +808,21 @@ export class ExprBinder {
         return value;
       });
     });
+    const items = { row: [], subqueries };
     if (rows.length === 1) {
       const equal = this.rowComparison("=", exprs.map((x, i) => ({ left: x, right: rows[0]![i]!, collation: comparisonCollation(x, rows[0]![i]!) ?? null })));
-      return not ? { kind: "not", expr: equal } : equal;
+      return enclosed(not ? { kind: "not", expr: equal } : equal, left, items);
     }
     const last = rows[rows.length - 1]!;
     const collations = exprs.map((x, i) => comparisonCollation(x, last[i]!) ?? null);
-    return { kind: "row-in", exprs, rows, not, ...rowCollations("collations", collations) };
+    return enclosed({ kind: "row-in", exprs, rows, not, ...rowCollations("collations", collations) }, left, items);
   }
 
   /** `(x1, x2, …) [NOT] IN (SELECT y1, y2, …)`: the subquery selects as many columns, each compared with its value as `=` would. */
   private rowIn(left: RowValue, select: SelectCommand, not: boolean): BoundExpr {
     const sub = this.subplan(select);
     const width = left.row.length;
-    if (sub.plan.columns.length !== width) throw this.misuse(`A subquery after IN selects ${sub.plan.columns.length} column${sub.plan.columns.length === 1 ? "" : "s"}, not ${width} as the row value before it`);
+    if (sub.plan.columns.length !== width) throw this.misuse(`A subquery after IN selects ${plural(sub.plan.columns.length, "column")}, not ${width} as the row value before it`);
     const exprs = [...left.row];
     // Each column comes back checked where it is read from JSON, in every select of a compound.
     const check = (plan: SelectPlan): SelectPlan => {
@@ -1127,6 +1155,19 @@ function collated(collation: TextCollation | undefined): { collation?: TextColla
 /** A row value's values, as bound (`ExprBinder.rowOrValue`): never a `BoundExpr`, which is one value. */
 interface RowValue {
   readonly row: readonly BoundExpr[];
+  /** The row subqueries `row` reads (`row-column`s): the expression comparing it is their body (`enclosed`). */
+  readonly subqueries: readonly RowSubquery[];
+}
+
+/** `e` as the body of the row subqueries the operands read (the first outermost, each run once when reached). */
+function enclosed(e: BoundExpr, ...operands: readonly (BoundExpr | RowValue)[]): BoundExpr {
+  const subqueries = operands.flatMap((x) => (isRow(x) ? x.subqueries : []));
+  return subqueries.reduceRight<BoundExpr>((body, s) => ({ ...s, body }), e);
+}
+
+/** `n thing` or `n things`. */
+function plural(n: number, thing: string): string {
+  return `${n} ${thing}${n === 1 ? "" : "s"}`;
 }
 
 function isRow(x: BoundExpr | RowValue): x is RowValue {
@@ -1160,8 +1201,8 @@ function scalarSubquery(plan: SelectPlan, outer: readonly BoundExpr[]): BoundExp
   return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: columnType(plan, 0) };
 }
 
-/** Column `column` of a subquery's one row: a row value's component, typed as that column. */
-function rowColumn(plan: SelectPlan, outer: readonly BoundExpr[], column: number): BoundExpr {
+/** Column `column` of a subquery's one row (JSON's `subquery` with `column`), typed as that column. */
+function subqueryColumn(plan: SelectPlan, outer: readonly BoundExpr[], column: number): BoundExpr {
   return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: columnType(plan, column), column };
 }
 

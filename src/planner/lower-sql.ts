@@ -26,6 +26,7 @@ import type {
   OnConflict,
   SetValue,
   UpdateCommand,
+  RowAssignment as RowAssignmentCommand,
   CreateTableCommand,
   ColumnDefault as WireDefault,
   Expression,
@@ -302,7 +303,7 @@ function lowerQuery(stmt: Lowerable, catalog: Catalog | undefined): ExplainComma
  * SQLite.
  */
 function lowerUpdate(stmt: UpdateStmt): UpdateCommand {
-  const set = lowerAssignments(stmt.assignments);
+  const { set, setRows } = lowerAssignments(stmt.assignments, "SET");
   const alias = stmt.alias === undefined ? {} : { as: name(stmt.alias) };
   let from: Pick<UpdateCommand, "from" | "joins"> = {};
   if (stmt.from !== undefined) {
@@ -310,7 +311,8 @@ function lowerUpdate(stmt: UpdateStmt): UpdateCommand {
     const joins = (stmt.joins ?? []).map(lowerJoin);
     from = { from: tableSpan({ ...read, ...aliasOf(stmt.from, read) }, stmt.from), ...(joins.length > 0 ? { joins } : {}) };
   }
-  const update: UpdateCommand = { kind: "update", table: name(stmt.table), ...alias, ...from, set, where: stmt.where ? lowerExpr(stmt.where) : TRUE };
+  const rows = setRows.length === 0 ? {} : { setRows };
+  const update: UpdateCommand = { kind: "update", table: name(stmt.table), ...alias, ...from, set, ...rows, where: stmt.where ? lowerExpr(stmt.where) : TRUE };
   return spans.set(withReturning(update, stmt.returning), stmt.table.span);
 }
 
@@ -610,7 +612,7 @@ function lowerOnConflict(stmt: InsertStmt): { onConflict?: OnConflict } {
   const target = clause.target === undefined ? {} : { target: keyNames(clause.target, "ON CONFLICT target") };
   if (clause.action === "nothing") return { onConflict: { ...target, action: "nothing" } };
   const where = clause.where === undefined ? {} : { where: lowerExpr(clause.where) };
-  return { onConflict: { ...target, action: "update", set: lowerAssignments(clause.assignments), ...where } };
+  return { onConflict: { ...target, action: "update", set: lowerAssignments(clause.assignments, "ON CONFLICT … SET").set, ...where } };
 }
 
 /** The command with its `returning`, when the statement has a RETURNING clause. */
@@ -621,52 +623,43 @@ function withReturning<C extends InsertCommand | UpdateCommand | DeleteCommand>(
 
 /**
  * A SET list: a literal or `?` is a value, as JSON writes one; any other
- * expression is an expression over the row before the update.
+ * expression is an expression over the row before the update. `(a, b) =
+ * (x, y)` is an assignment per column; `(a, b) = (SELECT x, y …)` one of
+ * `setRows` (the subquery once for its columns), which an upsert's SET
+ * (`clause`) cannot hold, as it holds no subquery.
  */
-function lowerAssignments(assignments: readonly Assignment[]): Record<string, SetValue> {
+function lowerAssignments(assignments: readonly Assignment[], clause: "SET" | "ON CONFLICT … SET"): { set: Record<string, SetValue>; setRows: RowAssignmentCommand[] } {
   distinctKeys(
     assignments.flatMap((assignment) => ("column" in assignment ? [assignment.column] : assignment.columns)),
     "SET list",
   );
   const set: Record<string, SetValue> = {};
+  const setRows: RowAssignmentCommand[] = [];
   for (const assignment of assignments) {
     if ("column" in assignment) define(set, assignment.column.text, setValue(assignment.value));
-    else rowAssignment(assignment).forEach((value, i) => define(set, assignment.columns[i]!.text, value));
+    else if (assignment.value.kind !== "subquery") rowValues(assignment).forEach((value, i) => define(set, assignment.columns[i]!.text, value));
+    else if (clause === "SET") setRows.push(spans.set({ columns: assignment.columns.map((c) => c.text), select: lowerSelect(assignment.value.select) }, assignment.value.span));
+    else throw new SqlError("sql_error", `${clause} ${rowText(assignment)} = (SELECT …) cannot hold a subquery: compute the values in a statement of its own`, at(assignment.value.span));
   }
-  return set;
+  return { set, setRows };
 }
 
 function setValue(value: Expr): SetValue {
   return value.kind === "literal" || value.kind === "param" ? lowerValue(value) : lowerExpr(value);
 }
 
-/**
- * `(a, b) = (x, y)`: each column its value; `(a, b) = (SELECT x, y …)`:
- * each column its column of the subquery's one row (the executor runs it
- * once for them all). A select list with a `*` is counted when bound, which
- * refuses too few columns only.
- */
-function rowAssignment(assignment: RowAssignment): SetValue[] {
-  const { columns, value } = assignment;
-  const assigned = (n: number, what: string): SqlError => new SqlError("sql_error", `SET (${columns.map((c) => c.text).join(", ")}) = … assigns ${columns.length} columns ${n} ${what}`, at(value.span));
-  if (value.kind === "row") {
-    if (value.items.length !== columns.length) throw assigned(value.items.length, "values");
-    return value.items.map(setValue);
-  }
-  if (value.kind !== "subquery") throw assigned(1, "value: write a row value (x, y, …) or a subquery (SELECT x, y, …)");
-  const width = selectWidth(value.select);
-  if (width !== undefined && width !== columns.length) throw assigned(width, "columns of a subquery");
-  const select = lowerSelect(value.select);
-  return columns.map((_, column) => {
-    const read: Expression = { type: "subquery", select, column };
-    return spans.set(read, value.span);
-  });
+/** `(a, b)` as written in SET. */
+function rowText(assignment: RowAssignment): string {
+  return `(${assignment.columns.map((c) => c.text).join(", ")})`;
 }
 
-/** A select's number of columns when its list says it (no `*`; a compound's first select's). */
-function selectWidth(select: SelectStmt): number | undefined {
-  if (select.columns === "*" || select.columns.some((item) => "star" in item)) return undefined;
-  return select.columns.length;
+/** `(a, b) = (x, y)`: each column its value, as many values as columns (a subquery's are counted when bound, `*` included). */
+function rowValues(assignment: RowAssignment): SetValue[] {
+  const { columns, value } = assignment;
+  const n = columns.length;
+  if (value.kind !== "row") throw new SqlError("sql_error", `SET ${rowText(assignment)} = … assigns ${n} columns one value: write a row value (x, y, …) or a subquery (SELECT x, y, …)`, at(value.span));
+  if (value.items.length !== n) throw new SqlError("sql_error", `SET ${rowText(assignment)} = … assigns ${n} columns ${value.items.length} values`, at(value.span));
+  return value.items.map(setValue);
 }
 
 function lowerValue(value: ValueExpr): ValueOrParam {

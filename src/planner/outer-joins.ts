@@ -101,6 +101,9 @@ export function possible(e: BoundExpr, padded: (source: number) => boolean): num
     case "collate":
       // A collation changes how its value compares, not the value.
       return of(e.expr);
+    // What its body may be, the row's values being anything.
+    case "row-subquery":
+      return of(e.body);
     case "function":
       if (STRICT.has(e.name)) return strict(e.args, of, ANY);
       // replace(x, '', NULL) is x: only its text and pattern make it NULL.
@@ -134,6 +137,7 @@ export function possible(e: BoundExpr, padded: (source: number) => boolean): num
       // One of its branches, or NULL without ELSE.
       return e.whens.reduce((m, w) => m | of(w.then), e.else === undefined ? NULL : of(e.else));
     case "outer":
+    case "row-column":
     case "subquery":
     case "exists":
     case "in-subquery":

@@ -37,7 +37,7 @@ import type { AccessPath, BoundExpr, DerivedTable, JoinStep, JoinStrategy, Plan,
 import { chooseSubqueryStrategies } from "./subquery-strategy.js";
 import type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
 import { JSON_TABLE_SHAPE } from "./table-functions.js";
-import { conjuncts, mapPlanExprs, mapSubqueries, mapSubqueryPlans, some } from "./walk.js";
+import { conjuncts, isSubquery, mapPlanExprs, mapSubqueries, mapSubqueryPlans, some } from "./walk.js";
 import { maxSource, wherePlacement } from "./where-placement.js";
 
 export interface Pass {
@@ -212,7 +212,7 @@ function chooseJoin(table: TableInfo | undefined, step: JoinStep, placed: readon
 function expressionHash(terms: readonly BoundExpr[], source: number): JoinStrategy | undefined {
   const innerKeys: BoundExpr[] = [];
   const outerKeys: BoundExpr[] = [];
-  const rowOnly = (e: BoundExpr): boolean => readsSource(e, source) && !some(e, (x) => (x.kind === "column" && x.source !== source) || x.kind === "subquery" || x.kind === "exists" || x.kind === "in-subquery" || x.kind === "outer");
+  const rowOnly = (e: BoundExpr): boolean => readsSource(e, source) && !some(e, (x) => (x.kind === "column" && x.source !== source) || isSubquery(x) || x.kind === "outer");
   for (const t of terms) {
     // A Map key matches exactly, never as a collation folds texts.
     if (t.kind !== "compare" || t.op !== "=" || t.collation !== undefined) continue;

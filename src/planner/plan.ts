@@ -200,11 +200,24 @@ export type BoundExpr =
   | { readonly kind: "outer"; readonly index: number; readonly type: StaticType; readonly rowType?: number }
   /**
    * `(SELECT x …)`: its one row's one value, NULL for no row (two rows are an error).
-   * With `column`, that column of the row: a row value's component (`(a, b) = (SELECT x, y …)`
-   * binds as `a = ⟨column 0⟩ AND b = ⟨column 1⟩`); the executor runs such nodes of one
-   * subquery once for them all (`executor/select.ts`, `subqueryScope`).
+   * With `column`, that column of the row (JSON's `subquery` with `column`: a scalar
+   * subquery of its own; a row value's subquery is a `row-subquery`).
    */
   | (SubqueryParts & { readonly kind: "subquery"; readonly type: StaticType; readonly column?: number })
+  /**
+   * A subquery read as a row value (`(a, b) = (SELECT x, y …)`): its one row,
+   * computed once when reached, then `body` — whose `row-column`s of this
+   * `id` read the row's values — is the answer. The plan is here once, however
+   * many columns are read: `(a, b) = (SELECT x, y …)` binds as
+   * `row-subquery{ a = ⟨column 0⟩ AND b = ⟨column 1⟩ }`.
+   */
+  | (RowSubquery & { readonly body: BoundExpr })
+  /**
+   * Value `column` of the row of the enclosing `row-subquery` of this `id`
+   * (NULL when it found no row); only inside that node's `body`, or in an
+   * update's assignments beside its `rows` (`UpdatePlan.rows`).
+   */
+  | { readonly kind: "row-column"; readonly id: number; readonly column: number; readonly type: StaticType }
   /** `[NOT] EXISTS (SELECT …)`. */
   | (SubqueryParts & { readonly kind: "exists"; readonly not: boolean })
   /**
@@ -244,6 +257,13 @@ export type OrderOp = "<" | "<=" | ">" | ">=";
 
 /** The collation of one pair of a row comparison (null: binary), as `TextCollation` of a scalar one. */
 export type RowCollation = TextCollation | null;
+
+/**
+ * A subquery of one row whose values `row-column` nodes read by `id` (unique
+ * within a statement's expressions): its one row, NULLs for none, two rows
+ * an error, run once however many columns are read.
+ */
+export type RowSubquery = SubqueryParts & { readonly kind: "row-subquery"; readonly id: number };
 
 /**
  * What every subquery holds: its plan, the enclosing query's expressions its
@@ -652,6 +672,11 @@ export interface UpdatePlan {
   readonly where: BoundExpr;
   /** The new values; with `from`, over the join's tuple (every source), else over the row (source 0). */
   readonly set: readonly Assignment[];
+  /**
+   * `SET (a, b) = (SELECT x, y …)`'s subqueries: each run once per updated row before
+   * the assignments, whose `row-column`s read its values (the plan once, not per column).
+   */
+  readonly rows?: readonly RowSubquery[];
   /**
    * UPDATE … FROM: the join of the FROM list's sources and, last, `table`
    * (an inner join, whose condition the statement's WHERE holds), with

@@ -41,8 +41,11 @@ export function typeOf(e: BoundExpr): StaticType {
     case "window":
     case "outer":
     case "subquery":
+    case "row-column":
     case "assert-type":
       return e.type;
+    case "row-subquery":
+      return typeOf(e.body);
     case "cast":
       return e.to;
     case "collate":

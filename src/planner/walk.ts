@@ -23,10 +23,13 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
     case "aggregate":
     case "window":
     case "outer":
+    case "row-column":
       return NONE;
     case "subquery":
     case "exists":
       return e.outer;
+    case "row-subquery":
+      return [e.body, ...e.outer];
     case "in-subquery":
       return [...e.exprs, ...e.outer];
     case "row-compare":
@@ -72,6 +75,11 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
   }
 }
 
+/** The kinds of expression that hold a subquery's plan. */
+export function isSubquery(e: BoundExpr): e is Extract<BoundExpr, { kind: "subquery" | "exists" | "in-subquery" | "row-subquery" }> {
+  return e.kind === "subquery" || e.kind === "exists" || e.kind === "in-subquery" || e.kind === "row-subquery";
+}
+
 /** Whether `test` holds for `e` or any expression inside it. */
 export function some(e: BoundExpr, test: (e: BoundExpr) => boolean): boolean {
   if (test(e)) return true;
@@ -109,6 +117,7 @@ export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): B
     case "aggregate":
     case "window":
     case "outer":
+    case "row-column":
       return e;
     case "compare":
     case "is":
@@ -168,6 +177,10 @@ export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): B
     case "exists": {
       const outer = list(e.outer);
       return outer === e.outer ? e : { ...e, outer };
+    }
+    case "row-subquery": {
+      const [body, outer] = [f(e.body), list(e.outer)];
+      return body === e.body && outer === e.outer ? e : { ...e, body, outer };
     }
     case "in-subquery": {
       const [exprs, outer] = [list(e.exprs), list(e.outer)];
@@ -260,7 +273,7 @@ export function mapPlanExprs(plan: SelectPlan, f: (e: BoundExpr) => BoundExpr): 
 
 /** The expression with the plan of each subquery in it (at any depth of the expression, not of nesting) replaced by `f(plan)`. */
 export function mapSubqueryPlans(e: BoundExpr, f: (sub: SelectPlan) => SelectPlan): BoundExpr {
-  return mapExpr(e, (x) => (x.kind === "subquery" || x.kind === "exists" || x.kind === "in-subquery" ? { ...x, plan: f(x.plan) } : x));
+  return mapExpr(e, (x) => (isSubquery(x) ? { ...x, plan: f(x.plan) } : x));
 }
 
 /** `mapSubqueryPlans` over every expression of a select plan. */

@@ -15,7 +15,7 @@
 
 import { col, eq, fn, ne, row, subquery, type Expr } from "../../src/api/expressions.js";
 import type { Expression, Value } from "../../src/commands/types.js";
-import { AGG, AS, C, I, L, Q, c, misuse, ret, rows, sel, type Case, type Fluent, type Select } from "./dsl.js";
+import { AGG, AS, C, I, L, Q, TRUE, c, misuse, ret, rows, sel, type Case, type Fluent, type Select } from "./dsl.js";
 
 const users = "users";
 const orders = "orders";
@@ -125,9 +125,13 @@ export const rowValueCases: readonly Case[] = [
     "UPDATE users SET (note, score) = (SELECT o.status, o.amount FROM orders o WHERE o.id = length(users.note)) WHERE id <> 'u1' RETURNING id, note, score",
     ret("update", users, 4, ["id", "note", "score"], ["u2", null, null], ["u3", "shipped", 250], ["u4", null, null], ["u5", "new", 20])),
   c("SET (a, b) = (SELECT …) of a matching row", null,
-    { kind: "update", table: orders, set: { status: SUBQ(Q(users, ["city", "score"], { where: C("=", "id", I("orders.user_id")) }), 0), amount: SUBQ(Q(users, ["city", "score"], { where: C("=", "id", I("orders.user_id")) }), 1) }, where: C("<", "id", 4), returning: ["id", "status", "amount"] },
+    { kind: "update", table: orders, set: {}, setRows: [{ columns: ["status", "amount"], select: Q(users, ["city", "score"], { where: C("=", "id", I("orders.user_id")) }) }], where: C("<", "id", 4), returning: ["id", "status", "amount"] },
     "UPDATE orders SET (status, amount) = (SELECT city, score FROM users WHERE id = orders.user_id) WHERE id < 4 RETURNING id, status, amount",
     ret("update", orders, 3, ["id", "status", "amount"], [1, "Paris", 9.5], [2, "Paris", 9.5], [3, "Berlin", 7.25])),
+  c("SET a = …, (b, c) = (SELECT * …) of as many columns", null,
+    { kind: "update", table: users, set: { note: "n" }, setRows: [{ columns: ["city", "age"], select: { kind: "select", from: { kind: "select", table: users, columns: ["name", "age"], where: C("=", "id", "u4") }, as: "d", columns: "*" } }], where: C("=", "id", "u1"), returning: ["id", "note", "city", "age"] },
+    "UPDATE users SET note = 'n', (city, age) = (SELECT * FROM (SELECT name, age FROM users WHERE id = 'u4')) WHERE id = 'u1' RETURNING id, note, city, age",
+    ret("update", users, 1, ["id", "note", "city", "age"], ["u1", "n", "Dee", 52])),
   // ---- misuse
   c("a row value where one value is needed", null, sel(users, [AS(ROW("id", "age"), "r")]), "SELECT (id, age) AS r FROM users", misuse),
   c("a row value in arithmetic", null, sel(users, [AS({ type: "binary", op: "+", left: ROW("age", "age"), right: L(1) }, "r")]), "SELECT (age, age) + 1 AS r FROM users", misuse),
@@ -143,4 +147,14 @@ export const rowValueCases: readonly Case[] = [
   c("SET (a, b) = a row value of another size", null, null, "UPDATE users SET (city, age) = ('Oslo', 40, 1)", { error: "sql_error" }),
   c("SET (a, b) = a subquery of another width", null, null, "UPDATE users SET (city, age) = (SELECT city FROM users WHERE id = 'u1')", { error: "sql_error" }),
   c("SET (a, b) = one value", null, null, "UPDATE users SET (city, age) = 1", { error: "sql_error" }),
+  c("SET (a, b) = a subquery whose * gives more columns (SQLite: 2 columns assigned 6 values)", null,
+    { kind: "update", table: users, set: {}, setRows: [{ columns: ["city", "age"], select: Q(users, "*", { where: C("=", "id", "u1") }) }], where: TRUE },
+    "UPDATE users SET (city, age) = (SELECT * FROM users WHERE id = 'u1')", misuse),
+  c("SET (a, b) = a subquery whose * gives fewer columns", null, null, "UPDATE users SET (city, age, name) = (SELECT * FROM (SELECT 'x' AS a, 1 AS b))", { error: "sql_error" }),
+  c("SET (a) = a subquery of two columns", null, { kind: "update", table: users, set: {}, setRows: [{ columns: ["city"], select: Q(users, ["city", "age"], { where: C("=", "id", "u1") }) }], where: TRUE },
+    "UPDATE users SET (city) = (SELECT city, age FROM users WHERE id = 'u1')", misuse),
+  c("a column both in set and setRows", null, { kind: "update", table: users, set: { city: "x" }, setRows: [{ columns: ["city", "age"], select: Q(users, ["city", "age"], { where: C("=", "id", "u1") }) }], where: TRUE },
+    "UPDATE users SET city = 'x', (city, age) = (SELECT city, age FROM users WHERE id = 'u1')", misuse),
+  c("ON CONFLICT DO UPDATE SET (a, b) = (SELECT …): an upsert's SET holds no subquery", null, null,
+    "INSERT INTO users (id, name) VALUES ('u1', 'Ann') ON CONFLICT (id) DO UPDATE SET (city, age) = (SELECT city, age FROM users WHERE id = 'u2')", { error: "sql_error" }),
 ];

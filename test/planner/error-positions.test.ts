@@ -90,6 +90,8 @@ const CASES: readonly (readonly [what: string, sql: string, code: string, marker
   ["SET (a, b) = one value", "UPDATE users SET (name, age) = 1", "sql_error", "1"],
   ["SET (a, b) = a subquery of another width", "UPDATE users SET (name, age) = (SELECT name FROM orders)", "sql_error", "(SELECT"],
   ["SET (a, b, c) = a subquery whose * gives too few", "UPDATE users SET (name, age, id) = (SELECT * FROM (SELECT 'a' AS x, 1 AS y))", "sql_error", "(SELECT"],
+  ["SET (a, b) = a subquery whose * gives too many", "UPDATE users SET age = 1,\n  (name, id) = (SELECT * FROM users)", "sql_error", "(SELECT"],
+  ["ON CONFLICT … SET (a, b) = (SELECT …)", "INSERT INTO users (id) VALUES ('a') ON CONFLICT (id) DO UPDATE SET (name, age) = (SELECT name, age FROM users)", "sql_error", "(SELECT"],
   ["SET (a, a) = …", "UPDATE users SET (age, name, age) = (1, 'a', 2)", "sql_error", "age)"],
   ["result name holding an aggregate in WHERE", "SELECT count(*) AS n FROM users WHERE age > 1 AND n > 1", "sql_error", "n > 1"],
   ["result name holding an aggregate in a WHERE subquery", "SELECT count(*) AS n FROM users\nWHERE EXISTS (SELECT 1 FROM orders WHERE total > n)", "sql_error", "n)"],

@@ -225,6 +225,17 @@ test("a row value's literals are slots, and two rows of other literals share a s
   assert.equal(fill(withSlots(cmd(1, "x")), values), cmd(1, "x"));
 });
 
+test("an update's setRows: its selects' literals are slots after set's, its columns shape", () => {
+  const upd = (a: Value, k: Value, columns = ["a", "b"]) =>
+    ({ kind: "update", table: "t", set: { c: a }, setRows: [{ columns, select: sub({ columns: ["x", "y"], where: EQ(I("k"), L(k)) }) }], where: EQ(I("id"), L(a)) }) as unknown as ParameterizableCommand;
+  assert.ok(same(upd(1, "p"), upd(2, "q")));
+  assert.not.ok(same(upd(1, "p"), upd(1, "p", ["b", "a"])));
+  assert.not.ok(same(upd(1, "p"), { kind: "update", table: "t", set: { c: 1 }, where: EQ(I("id"), L(1)) }));
+  const values = shape(upd(1, "p")).values;
+  assert.equal(values, [1, "p", 1]);
+  assert.equal(fill(withSlots(upd(1, "p")), values), upd(1, "p"));
+});
+
 test("a select's limit and offset are the slots after its literals", () => {
   const cmd = sel({ where: EQ(I("a"), L("x")), limit: 20, offset: 40 });
   assert.equal(shape(cmd).values, ["x", 20, 40]);
