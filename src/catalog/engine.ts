@@ -26,6 +26,7 @@ import {
   prepareMatch,
   prepareSelect,
   prepareUpdateRows,
+  paramCountError,
   runSelect,
   subqueryScope,
   type AssignFn,
@@ -308,9 +309,7 @@ export class Engine implements EngineApi {
    */
   private sqlPlan(statement: CachedSql, params: readonly Value[], run: boolean): Prepared {
     const untyped = !run && params.length === 0 && statement.count > 0;
-    if (params.length !== statement.count && !untyped) {
-      throw new SqlError("sql_error", `The statement has ${statement.count} placeholder(s) but ${params.length} parameter(s) were given`);
-    }
+    if (params.length !== statement.count && !untyped) throw paramCountError(statement.count, params.length);
     const signature = untyped ? -1 : signatureOf(statement.slots, params);
     const hit = statement.plans.get(signature);
     if (hit !== undefined) return hit;
