@@ -1,5 +1,6 @@
 /**
- * `parseSql(text)`: one SQL statement to its AST (`ast.ts`), or a `SqlError`.
+ * `parseSql(text)`: one SQL statement to its AST (`ast.ts`), or a `SqlError`;
+ * `parseStatement(text)` also says how many parameters it takes.
  *
  * The pipeline is lex → limits (nesting, one statement) → parse (the single
  * grammar instance) → parameter numbers (`params.ts`) → CST-to-AST. Errors
@@ -43,7 +44,17 @@ function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
+/** A parsed statement and how many parameters it takes: its highest parameter number (`?3` alone takes 3; `?1` twice, 1). */
+export interface ParsedSql {
+  readonly statement: Statement;
+  readonly params: number;
+}
+
 export function parseSql(text: string): Statement {
+  return parseStatement(text).statement;
+}
+
+export function parseStatement(text: string): ParsedSql {
   const tokens = lex(text);
   const lines = new LineIndex(text);
   checkLimits(tokens, lines);
@@ -60,5 +71,6 @@ export function parseSql(text: string): Statement {
     grammar.input = NO_TOKENS; // the shared instance must not keep this statement's tokens alive
   }
   if (error !== undefined) throw syntaxError(text, lines, tokens, error, assist);
-  return toAst(cst as StatementCstNode, text, lines, numberParams(tokens, lines));
+  const params = numberParams(tokens, lines);
+  return { statement: toAst(cst as StatementCstNode, text, lines, params.numbers), params: params.count };
 }

@@ -3,7 +3,8 @@
  * SQLite's rule: `?NNN` is parameter NNN (`?1` takes `params[0]`; one number
  * may stand several times), and a plain `?` is one more than the highest
  * number given so far (`?, ?5, ?` are 1, 5, 6; `?, ?1, ?` are 1, 1, 2). The
- * statement then takes as many parameters as its highest number.
+ * statement then takes as many parameters as its highest number (`count`:
+ * the one place that number is worked out).
  *
  * Numbered from the tokens rather than as the AST is built, so the rule
  * holds whatever order the builder visits clauses in. A number outside 1 to
@@ -22,9 +23,15 @@ export const MAX_PARAMETERS = 32766;
 /** Each parameter token's 0-based index (`params[index]`); empty when the statement has none. */
 export type ParamNumbers = ReadonlyMap<IToken, number>;
 
-const NONE: ParamNumbers = new Map();
+/** A statement's parameters: each token's index, and how many it takes (its highest number; 0 for none). */
+export interface Params {
+  readonly numbers: ParamNumbers;
+  readonly count: number;
+}
 
-export function numberParams(tokens: readonly IToken[], lines: LineIndex): ParamNumbers {
+const NONE: Params = { numbers: new Map(), count: 0 };
+
+export function numberParams(tokens: readonly IToken[], lines: LineIndex): Params {
   let numbers: Map<IToken, number> | undefined;
   let highest = 0;
   for (const token of tokens) {
@@ -41,7 +48,7 @@ export function numberParams(tokens: readonly IToken[], lines: LineIndex): Param
     highest = Math.max(highest, n);
     (numbers ??= new Map()).set(token, n - 1);
   }
-  return numbers ?? NONE;
+  return numbers === undefined ? NONE : { numbers, count: highest };
 }
 
 function paramError(lines: LineIndex, token: IToken, message: string): SqlError {

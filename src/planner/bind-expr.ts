@@ -554,6 +554,9 @@ export class ExprBinder {
       r = this.scope.resolve(name, true);
     } catch (error) {
       if (!isUnknownColumn(error)) throw error;
+      const later = this.scope.laterSource(name);
+      // Only an ON has later sources: SQLite would read this one (or refuse, after an outer join); storedb's ON does not read it.
+      if (later !== undefined) throw this.misuse(`"${name}" reads ${later.name}, which is joined after this ON: an ON reads only the sources joined before it`);
       const result = name.includes(".") ? undefined : this.results?.find((c) => c.name === name);
       if (result !== undefined) return this.resultNamed(name, result.expr, inSubquery);
       return this.outer?.exactly(name, depth);

@@ -16,7 +16,9 @@
  *
  * An ON condition binds after the select list (`BoundJoins.steps`), as
  * SQLite resolves it: a name no source has may be a result name. The
- * select list needs the USING columns, so those bind first.
+ * select list needs the USING columns, so those bind first. An ON reads
+ * only the sources joined so far; a name only a later one has is refused
+ * (SQLite's ON sees its whole FROM and would read that source's column).
  */
 
 import type { Join } from "../commands/types.js";
@@ -36,8 +38,13 @@ export interface BoundJoins {
 
 const NESTED_LOOP = { kind: "nested-loop" } as const;
 
-/** `sources[0]` is FROM's; `sources[i + 1]` is what `joins[i]` joins. */
-export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[], context: BindContext, outer: Enclosing | undefined): BoundJoins {
+/**
+ * `sources[0]` is FROM's; `sources[i + 1]` is what `joins[i]` joins.
+ * `written`: how many of them the statement's FROM names — an UPDATE's
+ * table, joined after its FROM, is not one of them: its ON neither reads it
+ * nor is refused for a name it has (SQLite: "no such column").
+ */
+export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[], context: BindContext, outer: Enclosing | undefined, written = sources.length): BoundJoins {
   let merged: readonly MergedColumn[] = [];
   const steps = joins.map((j, i): JoinStep | ((results?: readonly OutputColumn[]) => JoinStep) => {
     const source = i + 1;
@@ -45,8 +52,8 @@ export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[
     const condition = conditionOf(j, i);
     if (condition === "none") return { type, source, strategy: NESTED_LOOP, on: TRUE };
     if (condition === "on") {
-      // Over the sources joined so far, and the USING columns made one so far.
-      const scope = new Scope(sources.slice(0, source + 1), false, merged);
+      // Over the sources joined so far, and the USING columns made one so far; a name only a later source has is refused (`Scope.laterSource`).
+      const scope = new Scope(sources.slice(0, source + 1), false, merged, sources.slice(source + 1, written));
       return (results) => ({ type, source, strategy: NESTED_LOOP, on: new ExprBinder(scope, context, "ON", outer, results).boolean(j.on!, 0, "ON") });
     }
     // Neither side reads the enclosing query: a USING column is a column of the join's own sources.

@@ -327,7 +327,7 @@ function bindUpdateJoin(cmd: UpdateCommand, from: SourceItem, catalog: Catalog, 
     const written = clash.derived === undefined && clash.working === undefined ? clash.table.name : targetName;
     throw new StoreError(context.misuse, `"${targetName}" is the table updated: FROM names it again, so alias it there (FROM ${written} AS other)`);
   }
-  const joined = bindJoins(joins, sources, context, undefined);
+  const joined = bindJoins(joins, sources, context, undefined, sources.length - 1);
   const scope = new Scope(sources, false, joined.merged);
   const { calls, steps } = bindCalls([from, ...joins], sources, scope, joined.steps(), context, undefined);
   const select: SelectPlan = { kind: "select", sources: sources.map((s, i) => planSource(s, calls[i])), access: { kind: "scan" }, joins: steps, distinct: false, orderBy: [], output: "arrays", columns: [] };

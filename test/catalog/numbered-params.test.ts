@@ -41,8 +41,12 @@ test("the statement takes as many parameters as its highest number", () => {
   assert.equal(rows(e, "SELECT ?3 AS v", [1, 2, 3]), [[3]]);
   const short = failure(e, "SELECT ?3 AS v", [3]);
   assert.is(short.code, "sql_error");
-  assert.match(short.message, "3 placeholder(s) but 1 parameter(s)");
-  assert.is(failure(e, "SELECT ?1 AS v, ?1 AS w", [1, 1]).code, "sql_error");
+  assert.is(short.message, "The statement takes 3 parameters (?1 to ?3) but 1 was given");
+  const twice = failure(e, "SELECT ?1 AS v, ?1 AS w", [1, 1]);
+  assert.is(twice.code, "sql_error");
+  assert.is(twice.message, "The statement takes 1 parameter (?1) but 2 were given");
+  assert.is(failure(e, "SELECT ?, ? AS w", []).message, "The statement takes 2 parameters (?1 to ?2) but 0 were given");
+  assert.is(failure(e, "SELECT 1 AS v", [1]).message, "The statement takes no parameters but 1 was given");
   assert.equal(rows(e, "SELECT ?1 AS v, ?1 AS w", [7]), [[7, 7]]);
   // A slot no expression reads takes any value, as SQLite leaves it unread.
   assert.equal(planOf(e, "SELECT id FROM t WHERE a = ?2").params, [{ kind: "any" }, { kind: "compare", type: "integer" }]);

@@ -16,15 +16,51 @@
  * u2, u3, u5, u5 with amounts 250, 20, 99.5, 100, 5, NULL).
  */
 
-import { col, gt } from "../../src/api/expressions.js";
+import { and, col, eq, gt } from "../../src/api/expressions.js";
 import type { Expression } from "../../src/commands/types.js";
-import { AGG, AND, AS, B, C, EXISTS, I, L, Q, SUB, c, err, misuse, rows, sel, type Case } from "./dsl.js";
+import { AGG, AND, AS, B, C, EXISTS, I, L, Q, SUB, c, err, misuse, rows, sel, type Case, type Fluent } from "./dsl.js";
 
 const users = "users";
 const orders = "orders";
 const next = AS(B("+", "age", 1), "next");
 const W = (name: string): Expression => ({ type: "window", name, args: [], over: { orderBy: [{ column: "name" }] } }) as Expression;
 const joinOn = (on: Expression, type = "inner") => ({ type, table: orders, on });
+
+const BADGES_ON = { type: "inner", table: "badges", on: C("=", "badges.id", B("+", "orders.id", 99)) };
+const LABEL = AS(I("users.name"), "label");
+/** `label` is a result name, and a column of badges, joined after the ON reading it. */
+const ON_LABEL = AND(C("=", "orders.user_id", I("users.id")), C("=", "label", "Ada"));
+
+function laterSourceCases(): Case[] {
+  const refused = (what: string, sqlite: string, json: unknown, sql: string, fluent: Fluent | null = null): Case =>
+    c(`an ON reading a name a source joined after it has is refused: ${what} (${sqlite})`, fluent, json, sql, misuse);
+  const onLabel = "SELECT users.name AS label, orders.id FROM users JOIN orders ON orders.user_id = users.id AND label = 'Ada'";
+  const reads = "storedb's rule: SQLite reads badges.label, no rows";
+  return [
+    refused("JOIN … ON", reads, sel(users, [LABEL, "orders.id"], { joins: [joinOn(ON_LABEL), BADGES_ON] }), `${onLabel} JOIN badges ON badges.id = orders.id + 99`,
+      (t) => t(users).select(col("users.name").as("label"), "orders.id").join(orders, and(eq("orders.user_id", col("users.id")), eq("label", "Ada"))).join("badges", eq("badges.id", col("orders.id").add(99)))),
+    refused("CROSS JOIN", reads, sel(users, [LABEL, "orders.id"], { joins: [joinOn(ON_LABEL), { type: "cross", table: "badges" }] }), `${onLabel} CROSS JOIN badges`,
+      (t) => t(users).select(col("users.name").as("label"), "orders.id").join(orders, and(eq("orders.user_id", col("users.id")), eq("label", "Ada"))).crossJoin("badges")),
+    refused("a comma join", reads, null, `${onLabel}, badges`),
+    refused("LEFT JOIN after it", reads, sel(users, [LABEL, "orders.id"], { joins: [joinOn(ON_LABEL), { ...BADGES_ON, type: "left" }] }), `${onLabel} LEFT JOIN badges ON badges.id = orders.id + 99`),
+    refused("its own join a LEFT JOIN", "SQLite: ON clause references tables to its right", sel(users, [LABEL, "orders.id"], { joins: [joinOn(ON_LABEL, "left"), BADGES_ON] }),
+      "SELECT users.name AS label, orders.id FROM users LEFT JOIN orders ON orders.user_id = users.id AND label = 'Ada' JOIN badges ON badges.id = orders.id + 99"),
+    refused("through a subquery", reads, null,
+      "SELECT users.name AS label, orders.id FROM users JOIN orders ON orders.user_id = users.id AND (SELECT label) = 'Ada' JOIN badges ON badges.id = orders.id + 99"),
+    refused("through a subquery's WHERE", reads,
+      sel(users, [LABEL, "orders.id"], { joins: [joinOn(AND(C("=", "orders.user_id", I("users.id")), EXISTS(Q(orders, [AS(L(1), "one")], { as: "o2", where: C("=", "o2.status", I("label")) })))), BADGES_ON] }),
+      "SELECT users.name AS label, orders.id FROM users JOIN orders ON orders.user_id = users.id AND EXISTS (SELECT 1 FROM orders AS o2 WHERE o2.status = label) JOIN badges ON badges.id = orders.id + 99"),
+    refused("in a derived table's select", reads,
+      { kind: "select", from: Q(users, [LABEL, "orders.id"], { joins: [joinOn(ON_LABEL), BADGES_ON] }), as: "d", columns: "*" },
+      `SELECT * FROM (${onLabel} JOIN badges ON badges.id = orders.id + 99) AS d`),
+    refused("a qualified name", "storedb's rule: SQLite reads badges.label, one row",
+      sel(users, ["users.name"], { joins: [joinOn(AND(C("=", "orders.user_id", I("users.id")), C("=", "badges.label", "x"))), BADGES_ON] }),
+      "SELECT users.name FROM users JOIN orders ON orders.user_id = users.id AND badges.label = 'x' JOIN badges ON badges.id = orders.id + 99"),
+    refused("an enclosing query's column of the name", "storedb's rule: SQLite reads b2.label, four rows where the enclosing label gives one",
+      sel("badges", ["badges.id"], { where: EXISTS(Q(users, [AS(L(1), "one")], { joins: [joinOn(AND(C("=", "orders.user_id", I("users.id")), C("=", "label", "x"))), { ...BADGES_ON, as: "b2" }] })) }),
+      "SELECT badges.id FROM badges WHERE EXISTS (SELECT 1 FROM users JOIN orders ON orders.user_id = users.id AND label = 'x' JOIN badges AS b2 ON b2.id = orders.id + 99)"),
+  ];
+}
 
 export const resultNameCases: readonly Case[] = [
   // ---- WHERE
@@ -64,6 +100,14 @@ export const resultNameCases: readonly Case[] = [
       joins: [joinOn(C("=", "orders.id", I("later"))), { type: "inner", table: orders, as: "o2", on: C("=", "o2.user_id", I("users.id")) }],
     }),
     "SELECT users.name, o2.id AS later FROM users JOIN orders ON orders.id = later JOIN orders AS o2 ON o2.user_id = users.id", misuse),
+  // A name a source joined after the ON has is that source's in SQLite (its ON sees the whole FROM; after an outer join it refuses):
+  // never a result name (nor an enclosing query's column) in its place. storedb's ON reads only the sources before it, so it refuses.
+  ...laterSourceCases(),
+  c("an ON reads a result name no later source has (SQLite's answer)", (t) =>
+    t(users).select(col("users.name").as("who"), "orders.id").join(orders, and(eq("orders.user_id", col("users.id")), eq("who", "Ada"))).join("badges", eq("badges.id", col("orders.id").add(99))),
+    sel(users, [AS(I("users.name"), "who"), "orders.id"], { joins: [joinOn(AND(C("=", "orders.user_id", I("users.id")), C("=", "who", "Ada"))), BADGES_ON] }),
+    "SELECT users.name AS who, orders.id FROM users JOIN orders ON orders.user_id = users.id AND who = 'Ada' JOIN badges ON badges.id = orders.id + 99",
+    rows(["who", "orders.id"], ["Ada", 1], ["Ada", 2])),
   c("a table function's argument reads a result name (SQLite's answer)", null, null,
     "SELECT '[1,2]' AS doc, value FROM json_each(doc)", rows(["doc", "value"], ["[1,2]", 1], ["[1,2]", 2])),
 

@@ -2,16 +2,15 @@
  * Parameter numbers (`src/parser/params.ts`), by SQLite's rule: `?NNN` is
  * parameter NNN, a plain `?` one past the highest number before it in the
  * text, whatever clause either stands in; a statement takes as many
- * parameters as its highest number (`countParams`). Each case lists the
- * 1-based numbers of the statement's placeholders in text order, as SQLite
- * numbers them (checked with sqlite3's `.param set ?N`).
+ * parameters as its highest number (`parseStatement`'s `params`). Each
+ * case lists the 1-based numbers of the statement's placeholders in text
+ * order, as SQLite numbers them (checked with sqlite3's `.param set ?N`).
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { SqlError } from "../../src/errors.js";
-import { parseSql } from "../../src/parser/index.js";
+import { parseSql, parseStatement } from "../../src/parser/index.js";
 import { MAX_PARAMETERS } from "../../src/parser/params.js";
-import { countParams } from "../../src/planner/lower-sql.js";
 
 /** The placeholders of `sql`, 1-based, in text order. */
 function numbers(sql: string): number[] {
@@ -57,7 +56,7 @@ const CASES: readonly (readonly [sql: string, numbers: readonly number[], count:
 for (const [sql, expected, count] of CASES) {
   test(`numbers: ${sql.length > 60 ? `${sql.slice(0, 60)}…` : sql}`, () => {
     assert.equal(numbers(sql), expected);
-    assert.is(countParams(parseSql(sql)), count);
+    assert.is(parseStatement(sql).params, count);
   });
 }
 
@@ -77,8 +76,25 @@ test("a plain ? past the highest number is refused at that ?", () => {
 
 test(`${MAX_PARAMETERS} plain ? are numbered 1 to ${MAX_PARAMETERS}, one more is refused`, () => {
   const list = (n: number): string => `SELECT x FROM t WHERE x IN (${new Array<string>(n).fill("?").join(",")})`;
-  assert.is(countParams(parseSql(list(MAX_PARAMETERS))), MAX_PARAMETERS);
+  assert.is(parseStatement(list(MAX_PARAMETERS)).params, MAX_PARAMETERS);
   assert.throws(() => parseSql(list(MAX_PARAMETERS + 1)), (error: unknown) => error instanceof SqlError && error.code === "sql_error");
+});
+
+test("a statement of plain ? takes one parameter for each, in every clause", () => {
+  const cases: [string, number][] = [
+    ["SELECT * FROM t", 0],
+    ["SELECT * FROM t JOIN u ON u.a = ? WHERE a = ? OR (b = ? AND NOT c IS NULL)", 3],
+    ["INSERT INTO t (a, b) VALUES (?, ?), (?, 1)", 3],
+    ["UPDATE t SET a = ? WHERE b = ?", 2],
+    ["DELETE FROM t WHERE a = ?", 1],
+    ["EXPLAIN SELECT * FROM t WHERE a = ?", 1],
+    ["SELECT a FROM t WHERE a = ? UNION SELECT ? FROM u ORDER BY 1 LIMIT ?", 3],
+    ["WITH c AS (SELECT ? AS x) SELECT ? FROM (SELECT ? AS y) d JOIN (SELECT ? AS z) e ON ? WHERE x = ?", 6],
+    ["DROP TABLE t", 0],
+    ["SELECT value FROM json_each(?, ?) j, json_tree(j.value) WHERE key = ?", 3],
+    ["CREATE TABLE t (a INT, CHECK (a > 0))", 0],
+  ];
+  for (const [sql, count] of cases) assert.is(parseStatement(sql).params, count, sql);
 });
 
 test.run();

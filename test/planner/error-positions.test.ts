@@ -98,6 +98,8 @@ const CASES: readonly (readonly [what: string, sql: string, code: string, marker
   ["result name holding an aggregate in GROUP BY", "SELECT sum(total) AS spent FROM orders GROUP BY user_id, spent", "sql_error", "spent", 40],
   ["result name holding a window function in WHERE", "SELECT id, row_number() OVER () AS r FROM users WHERE r > 1", "sql_error", "r > 1"],
   ["result name reading a source joined after the ON", "SELECT o2.id AS later FROM users u JOIN orders o ON o.id = later JOIN orders o2 ON o2.user_id = u.id", "sql_error", "later JOIN"],
+  ["result name a source joined after the ON has", "SELECT u.age AS total FROM users u JOIN users v ON v.id = u.id\n  AND total > 1 JOIN orders o ON o.user_id = u.id", "sql_error", "total >"],
+  ["name of a source joined after the ON, in its subquery", "SELECT u.id FROM users u JOIN users v ON EXISTS (SELECT 1 FROM users w WHERE w.age < total) JOIN orders o ON o.user_id = u.id", "sql_error", "total)"],
   ["type mismatch through a result name", "SELECT upper(name) AS shout FROM users WHERE shout > 1", "type_mismatch", "shout >"],
 ];
 
