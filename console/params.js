@@ -1,5 +1,6 @@
 /**
- * The parameter list: one typed value per `?`, in order — text, number,
+ * The parameter list: one typed value per parameter, in order (the first
+ * for `?1`; a plain `?` takes the next) — text, number,
  * boolean or null — sent as the `sql` command's `params` (CONTRACT §4).
  *
  * Each value is typed explicitly rather than guessed from what was typed, so

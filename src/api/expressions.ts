@@ -390,9 +390,25 @@ export function notExists(query: Subquery): Expr {
   return fluent({ type: "exists", select: selectOf(query), not: true });
 }
 
-/** A scalar subquery `(SELECT x …)`: the value of its one row's one column, NULL for no row. */
-export function subquery(query: Subquery): Expr {
-  return fluent({ type: "subquery", select: selectOf(query) });
+/**
+ * A scalar subquery `(SELECT x …)`: the value of its one row's one column,
+ * NULL for no row. Of several columns it is a row value (see `row`); with
+ * `column`, that column (0-based) of its one row — an update's
+ * `{ a: subquery(q, 0), b: subquery(q, 1) }` is SQL's `SET (a, b) = (SELECT …)`.
+ */
+export function subquery(query: Subquery, column?: number): Expr {
+  return fluent({ type: "subquery", select: selectOf(query), ...(column === undefined ? {} : { column }) });
+}
+
+/**
+ * A row value `(a, b, …)` of two or more values (SQLite's): compared with
+ * one of as many (`row(col("a"), col("b")).lt(row(10, "x"))`, pair by pair,
+ * the first unequal pair deciding an order), BETWEEN two, or IN a fluent
+ * select of as many columns. A string here is a value, as in any position
+ * but a helper's first: name a column with `col()`.
+ */
+export function row(...items: Operand[]): Expr {
+  return fluent({ type: "row", items: items.map(toRight) });
 }
 
 /** `x [NOT] BETWEEN low AND high`. */

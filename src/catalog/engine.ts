@@ -26,6 +26,7 @@ import {
   prepareMatch,
   prepareSelect,
   prepareUpdateRows,
+  paramCountError,
   runSelect,
   subqueryScope,
   type AssignFn,
@@ -37,9 +38,9 @@ import {
   type Stores,
 } from "../executor/index.js";
 import { forgetDocument } from "../executor/json-text.js";
-import { parseSql, type Statement } from "../parser/index.js";
+import { parseStatement, type Statement } from "../parser/index.js";
 import { bind, type Catalog } from "../planner/index.js";
-import { countParams, lowerSql } from "../planner/lower-sql.js";
+import { lowerSql } from "../planner/lower-sql.js";
 import { expressionSlots, signatureOf, withParamTypes } from "../planner/param-types.js";
 import { sameShape, shapeOf, withCountSlots, withSlots, type ParameterizableCommand, type Token } from "../planner/parameterize.js";
 import { PlanCache } from "../planner/plan-cache.js";
@@ -85,7 +86,7 @@ interface CachedShape {
 interface CachedSql {
   readonly kind: "sql";
   readonly command: PlanCommand | ExplainCommand;
-  /** Its `?` count. */
+  /** How many parameters it takes: its highest parameter number (`parseStatement`). */
   readonly count: number;
   /** The parameters whose types pick the plan. */
   readonly slots: readonly number[];
@@ -288,13 +289,13 @@ export class Engine implements EngineApi {
   private cachedSql(text: string, parsed?: (stmt: Statement) => void): CachedSql {
     const hit = this.plans.get(text);
     if (hit?.kind === "sql") return hit;
-    const stmt = parseSql(text);
+    const { statement: stmt, params: count } = parseStatement(text);
     parsed?.(stmt);
     const spans = new SourceSpans();
     const lowered = lowerSql(stmt, this.catalog, spans);
     if (lowered.kind === "explain" && lowered.command.kind === "sql") throw new SqlError("sql_error", "EXPLAIN takes a statement");
     if (lowered.kind !== "explain" && !isPlanCommand(lowered)) throw new SqlError("sql_error", `A SQL statement cannot run "${lowered.kind}"`);
-    const entry: CachedSql = { kind: "sql", command: lowered, count: countParams(stmt), slots: expressionSlots(lowered), plans: new Map(), spans };
+    const entry: CachedSql = { kind: "sql", command: lowered, count, slots: expressionSlots(lowered), plans: new Map(), spans };
     // Long texts without placeholders are one-off bulk statements (many literal rows): caching them would only hold memory.
     if (text.length <= CACHEABLE_SQL_LENGTH || (entry.count > 0 && text.length <= CACHEABLE_PREPARED_LENGTH)) this.plans.set(text, entry);
     return entry;
@@ -308,9 +309,7 @@ export class Engine implements EngineApi {
    */
   private sqlPlan(statement: CachedSql, params: readonly Value[], run: boolean): Prepared {
     const untyped = !run && params.length === 0 && statement.count > 0;
-    if (params.length !== statement.count && !untyped) {
-      throw new SqlError("sql_error", `The statement has ${statement.count} placeholder(s) but ${params.length} parameter(s) were given`);
-    }
+    if (params.length !== statement.count && !untyped) throw paramCountError(statement.count, params.length);
     const signature = untyped ? -1 : signatureOf(statement.slots, params);
     const hit = statement.plans.get(signature);
     if (hit !== undefined) return hit;

@@ -67,11 +67,11 @@ function build(outcome: Outcome): Command {
       .command("sql")
       .summary("run a SQL statement or script")
       .description(
-        "Run a SQL statement, or a script of statements separated by ; (- reads it from stdin), printing each result; the first refused statement stops the script (exit 1). BEGIN … COMMIT in a script runs its statements as one all-or-nothing transaction. Each ? of a single statement takes the next parameter: JSON numbers, true, false, null and \"strings\" are read as JSON, anything else as text.",
+        "Run a SQL statement, or a script of statements separated by ; (- reads it from stdin), printing each result; the first refused statement stops the script (exit 1). BEGIN … COMMIT in a script runs its statements as one all-or-nothing transaction. A single statement takes its parameters in order: each ? the next, ?NNN the NNN-th (as in SQLite). JSON numbers, true, false, null and \"strings\" are read as JSON, anything else as text.",
       )
       .argument("<db>", "database name")
       .argument("<sql>", "one SQL statement, a script, or - for a script on stdin")
-      .argument("[params...]", "values for the ? placeholders of a single statement (put -- before a negative number)"),
+      .argument("[params...]", "a single statement's parameters, the first for ?1 (put -- before a negative number)"),
   ).action(
     act(async (db: string, statement: string, params: string[], options) => {
       const { sqlCommand } = await import("./commands/sql.js");

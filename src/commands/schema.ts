@@ -58,6 +58,7 @@ export const definitions = {
       ref("windowExpr"),
       ref("subqueryExpr"),
       ref("existsExpr"),
+      ref("rowExpr"),
     ],
   },
   literalExpr: {
@@ -145,7 +146,13 @@ export const definitions = {
     type: "object",
     additionalProperties: false,
     required: ["type", "select"],
-    properties: { type: { const: "subquery" }, select: ref("select") },
+    properties: { type: { const: "subquery" }, select: ref("select"), column: { type: "integer", minimum: 0 } },
+  },
+  rowExpr: {
+    type: "object",
+    additionalProperties: false,
+    required: ["type", "items"],
+    properties: { type: { const: "row" }, items: { type: "array", minItems: 2, items: ref("expression") } },
   },
   existsExpr: {
     type: "object",
@@ -397,7 +404,15 @@ export const definitions = {
   setValues: {
     type: "object",
     minProperties: 1,
-    additionalProperties: { if: { type: "object" }, then: ref("expression") },
+    additionalProperties: ref("setValue"),
+  },
+  setValue: { if: { type: "object" }, then: ref("expression") },
+  // An update's SET (a, b, …) = (SELECT x, y, …): the columns (checked by the engine, as `set`'s keys), given the values of the select's one row.
+  rowAssignment: {
+    type: "object",
+    additionalProperties: false,
+    required: ["columns", "select"],
+    properties: { columns: names, select: ref("select") },
   },
 
   // A derived table's rows: a select, (kind "with") a WITH table, which names its columns and may read itself,
@@ -504,10 +519,14 @@ export const definitions = {
       // The table is joined with `from` and its `joins` (SQL's UPDATE … FROM): `set` and `where` read them all.
       from: ref("source"),
       joins: { type: "array", items: ref("join") },
-      set: ref("setValues"),
+      // With `setRows`, `set` may be empty: SQL's UPDATE t SET (a, b) = (SELECT …) alone.
+      set: { type: "object", additionalProperties: ref("setValue") },
+      setRows: { type: "array", minItems: 1, items: ref("rowAssignment") },
       where: ref("expression"),
       returning: ref("selectList"),
     },
+    if: { required: ["setRows"], properties: { setRows: true } },
+    else: { properties: { set: { type: "object", minProperties: 1 } } },
   },
   delete: {
     type: "object",

@@ -48,7 +48,11 @@ export type Expression =
   | { readonly type: "not"; readonly expr: Expression }
   | { readonly type: "binary"; readonly op: BinaryOp; readonly left: Expression; readonly right: Expression }
   | { readonly type: "negate"; readonly expr: Expression }
-  /** `values` (a list) or `select` (a subquery of one column): exactly one. */
+  /**
+   * `values` (a list) or `select` (a subquery): exactly one. `expr` a row
+   * value: `select` gives as many columns as it has values, and the row
+   * is IN when one of its rows equals it component by component.
+   */
   | { readonly type: "in"; readonly expr: Expression; readonly values?: readonly Expression[]; readonly select?: SelectCommand; readonly not?: boolean }
   | { readonly type: "between"; readonly expr: Expression; readonly low: Expression; readonly high: Expression; readonly not?: boolean }
   /** `escape` is one character (a slot only from SQL's `ESCAPE ?`). */
@@ -76,8 +80,19 @@ export type Expression =
    * of the frame it aggregates, as an aggregate's.
    */
   | { readonly type: "window"; readonly name: WindowFunctionName | FrameAggregateName; readonly args?: readonly Expression[]; readonly separator?: string; readonly filter?: Expression; readonly over: WindowSpec }
-  /** A scalar subquery: the one value of its one column, NULL for no row. */
-  | { readonly type: "subquery"; readonly select: SelectCommand }
+  /**
+   * A scalar subquery: the one value of its one column, NULL for no row.
+   * Of several columns it is a row value (see `row`); with `column`, the
+   * value of that column (0-based) of its one row — SQL's `SET (a, b) =
+   * (SELECT x, y …)` is one per assigned column, and they run it once.
+   */
+  | { readonly type: "subquery"; readonly select: SelectCommand; readonly column?: number }
+  /**
+   * A row value `(a, b, …)` of two or more values (SQLite's row values):
+   * only where rows are compared — either side of a comparison, BETWEEN's
+   * three operands, IN's `expr` — beside another row value of as many.
+   */
+  | { readonly type: "row"; readonly items: readonly Expression[] }
   | { readonly type: "exists"; readonly select: SelectCommand; readonly not?: boolean }
   | ParamSlot;
 
@@ -305,9 +320,24 @@ export interface UpdateCommand {
   readonly from?: SourceItem;
   /** Sources joined to `from`, as a select's `joins` are to its table. */
   readonly joins?: readonly Join[];
+  /** Without `setRows`, at least one column. */
   readonly set: Readonly<Record<string, SetValue>>;
+  /** SQL's `SET (a, b, …) = (SELECT x, y, …)`s; a column is assigned once, here or in `set`. */
+  readonly setRows?: readonly RowAssignment[];
   readonly where: Expression;
   readonly returning?: Returning;
+}
+
+/**
+ * `SET (a, b, …) = (SELECT x, y, …)`: each of `columns` takes its value of
+ * the select's one row (NULL for no row; two rows are an error), which
+ * selects as many columns. The select runs once per updated row for them
+ * all (a `set` of `{ "type": "subquery", "column": i }` values runs once
+ * per column).
+ */
+export interface RowAssignment {
+  readonly columns: readonly string[];
+  readonly select: SelectCommand;
 }
 
 export interface DeleteCommand {

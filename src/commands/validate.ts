@@ -155,7 +155,7 @@ function push(node: unknown, depth: number): void {
 
 /** Expression members that hold one expression, and those that hold a list of them. */
 const CHILD_KEYS = ["left", "right", "expr", "low", "high", "pattern", "operand", "else", "arg"] as const;
-const LIST_KEYS = ["operands", "values", "args"] as const;
+const LIST_KEYS = ["operands", "values", "args", "items"] as const;
 
 /** The expressions of a select at `depth`, its derived tables' selects and the arms of its compound (whose own selects nest one below them). */
 function pushSelect(select: Record<string, unknown>, depth: number): void {

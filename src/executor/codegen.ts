@@ -35,7 +35,7 @@
 import type { ColumnType, Value } from "../commands/types.js";
 import { StoreError, assertNever } from "../errors.js";
 import { castValue } from "../planner/casts.js";
-import type { BoundExpr, CompareOp, StaticType, TextCollation } from "../planner/plan.js";
+import type { BoundExpr, CompareOp, OrderOp, RowCollation, RowSubquery, StaticType, TextCollation } from "../planner/plan.js";
 import { typeOf } from "../planner/static-types.js";
 import { rowTypeOf } from "../planner/table-functions.js";
 import { STRICT_FUNCTIONS, replace, typeName, type StrictFunction, type TypedTextFunction } from "./functions.js";
@@ -44,6 +44,7 @@ import * as json from "./json-functions.js";
 import { printf } from "./printf.js";
 import { concat, concatWs, quote } from "./text-functions.js";
 import { collationKey, comparer } from "./collation.js";
+import { RowList, type ListedValue } from "./row-list.js";
 import { compileGlob } from "./glob.js";
 import { compileLike, type LikeMatcher } from "./like.js";
 import type { SubqueryNode, SubqueryRunner } from "./subquery.js";
@@ -182,6 +183,8 @@ export class Codegen {
   private readonly params = new Set<number>();
   /** Parameters also read as `qN`: NULL replaced by NaN, which no `=`, `<`, `<=`, `>`, `>=` is true for. */
   private readonly nanParams = new Set<number>();
+  /** The temporary holding each row subquery's row, by id, where its `row-column`s are compiled. */
+  private readonly rows = new Map<number, string>();
   /** Heap columns read, as `[local, source, column]`. */
   private readonly heapColumns = new Map<string, readonly [number, number]>();
 
@@ -386,14 +389,138 @@ export class Codegen {
         return `p${int(index)}`;
       }
       case "subquery":
-        return `${this.runner(e)}.scalar(p, ${this.feeds(e.outer)})`;
+        return `${this.runner(e)}.scalar(p, ${this.feeds(e.outer)}, ${int(e.column ?? 0)})`;
       case "exists":
         return `${this.runner(e)}.exists(p, ${this.feeds(e.outer)})`;
-      case "in-subquery":
-        return `${this.runner(e)}.contains(p, ${this.value(e.expr)}, ${this.feeds(e.outer)})`;
+      case "row-subquery": {
+        // The row once, into a temporary its body's row-columns read.
+        const run = this.rowSubquery(e);
+        const body = this.value(e.body);
+        this.rows.delete(e.id);
+        return `(${run}, ${body})`;
+      }
+      case "row-column": {
+        const row = this.rows.get(e.id);
+        if (row === undefined) throw new StoreError("internal_error", `A row-column reads row subquery ${e.id}, which does not enclose it`);
+        return `(${row}[${int(e.column)}] ?? null)`;
+      }
+      case "in-subquery": {
+        if (e.exprs.length === 1) return `${this.runner(e)}.contains(p, ${this.value(e.exprs[0]!)}, ${this.feeds(e.outer)})`;
+        // A row value: its values go into one array made with the code (the runner reads them at once), so a row allocates none.
+        const scratch = this.const(e.exprs.map(() => null));
+        const fill = e.exprs.map((x, i) => `${scratch}[${int(i)}] = ${this.value(x)}`).join(", ");
+        return `(${fill}, ${this.runner(e)}.containsRow(p, ${scratch}, ${this.feeds(e.outer)}))`;
+      }
+      case "row-compare":
+        return this.lexicographic(
+          e.op,
+          e.left.map((x) => this.value(x)),
+          e.left,
+          e.right,
+          e.collations,
+        );
+      case "row-in":
+        return this.rowInList(e);
+      case "row-between": {
+        // The row's values once, for both comparisons.
+        const xs = e.expr.map(() => this.temp());
+        const [ge, le, t] = [this.temp(), this.temp(), this.temp()];
+        const first = e.expr.map((x, i) => `(${xs[i]} = ${this.value(x)})`).join(", ");
+        const low = this.lexicographic(">=", xs, e.expr, e.low, e.lowCollations);
+        const high = this.lexicographic("<=", xs, e.expr, e.high, e.highCollations);
+        const both = `((${ge} = ${low}) === false || (${le} = ${high}) === false ? false : ${ge} === null || ${le} === null ? null : true)`;
+        return `(${first}, ${e.not ? `((${t} = ${both}) === null ? null : !${t})` : both})`;
+      }
       default:
         return assertNever(e, "expression");
     }
+  }
+
+  /**
+   * Row values `left op right` in order (`left` as code: the values, or
+   * temporaries holding them): each pair but the last decides by `op`
+   * without its equality unless equal, the last by `op`; a NULL in a pair
+   * reached makes the answer NULL. Flat code (an `&&` chain), however long the row.
+   */
+  private lexicographic(op: OrderOp, left: readonly string[], leftExprs: readonly BoundExpr[], right: readonly BoundExpr[], collations: readonly RowCollation[] | undefined): string {
+    const result = this.temp();
+    const strict: CompareOp = op === "<" || op === "<=" ? "<" : ">";
+    const last = right.length - 1;
+    const steps: string[] = [];
+    let decide = "";
+    for (let i = 0; i <= last; i++) {
+      const [a, b] = [this.temp(), this.temp()];
+      const collation = collations?.[i] ?? undefined;
+      const l = leftExprs[i]!;
+      const r = right[i]!;
+      const nulls = `(${a} = ${left[i]}) === null || (${b} = ${this.value(r)}) === null`;
+      if (i === last) decide = `(${nulls} ? null : ${this.compareCode(op, l, r, a, b, collation ?? undefined)})`;
+      // Equal: go on (true); else the answer is in `result` (false ends the chain).
+      else steps.push(`(${nulls} ? (${result} = null, false) : ${this.compareCode("=", l, r, a, b, collation ?? undefined)} || (${result} = ${this.compareCode(strict, l, r, a, b, collation ?? undefined)}, false))`);
+    }
+    return steps.length === 0 ? decide : `(${steps.join(" && ")} ? ${decide} : ${result})`;
+  }
+
+  /**
+   * `(a, b) [NOT] IN ((x1, y1), …)`: the row value's values once, then each
+   * row's `=` with them (three-valued AND of its pairs), OR'ed three-valued.
+   */
+  private rowInList(e: Extract<BoundExpr, { kind: "row-in" }>): string {
+    const lookup = this.rowListLookup(e);
+    if (lookup !== undefined) return lookup;
+    const xs = e.exprs.map(() => this.temp());
+    const first = e.exprs.map((x, i) => `(${xs[i]} = ${this.value(x)})`).join(", ");
+    const rowTemps = e.rows.map(() => this.temp());
+    const rows = e.rows.map((row) => {
+      const pairTemps = row.map(() => this.temp());
+      const pairs = row.map((v, i) => {
+        const t = this.temp();
+        const equal = this.compareCode("=", e.exprs[i]!, v, xs[i]!, t, e.collations?.[i] ?? undefined);
+        return `(${pairTemps[i]} = (${t} = ${this.value(v)}) === null || ${xs[i]} === null ? null : ${equal}) === false`;
+      });
+      return `(${pairs.join(" || ")} ? false : ${pairTemps.map((t) => `${t} === null`).join(" || ")} ? null : true)`;
+    });
+    const any = `(${rows.map((r, k) => `(${rowTemps[k]} = ${r}) === true`).join(" || ")} ? true : ${rowTemps.map((t) => `${t} === null`).join(" || ")} ? null : false)`;
+    const t = this.temp();
+    return `(${first}, ${e.not ? `((${t} = ${any}) === null ? null : !${t})` : any})`;
+  }
+
+  /**
+   * A list of rows of constants and parameters, the row value's types known
+   * (as `inList`'s Set of constants): one `RowList` lookup, the row value's
+   * values (their collation keys where a pair has one) in one array made
+   * with the code, so a row allocates none.
+   */
+  private rowListLookup(e: Extract<BoundExpr, { kind: "row-in" }>): string | undefined {
+    if (e.exprs.some((x) => typeOf(x) === "unknown")) return undefined;
+    const listed = (v: BoundExpr): v is ListedValue => v.kind === "const" || v.kind === "param";
+    if (!e.rows.every((row) => row.every(listed))) return undefined;
+    const keys = e.exprs.map((_, i) => {
+      const collation = e.collations?.[i] ?? null;
+      return collation === null ? undefined : collationKey(collation);
+    });
+    const list = this.const(new RowList(e.rows as readonly (readonly ListedValue[])[], keys));
+    const scratch = this.const(e.exprs.map(() => null));
+    const fill = e.exprs.map((x, i) => {
+      const key = keys[i];
+      if (key === undefined) return `${scratch}[${int(i)}] = ${this.value(x)}`;
+      const t = this.temp();
+      return `${scratch}[${int(i)}] = (${t} = ${this.value(x)}) === null ? null : ${this.const(key)}(${t})`;
+    });
+    const t = this.temp();
+    const test = `${list}.test(p, ${scratch})`;
+    return `(${fill.join(", ")}, ${e.not ? `((${t} = ${test}) === null ? null : !${t})` : test})`;
+  }
+
+  /**
+   * Code running `node` into a temporary (its row, or no values for none)
+   * that `row-column`s of its id then read: a `row-subquery`'s body, or an
+   * update's assignments (`assign.ts`).
+   */
+  rowSubquery(node: RowSubquery): string {
+    const row = this.temp();
+    this.rows.set(node.id, row);
+    return `(${row} = ${this.runner(node)}.row(p, ${this.feeds(node.outer)}))`;
   }
 
   private runner(node: SubqueryNode): string {
@@ -598,6 +725,11 @@ export class Codegen {
       case "subquery":
       case "exists":
       case "in-subquery":
+      case "row-subquery":
+      case "row-column":
+      case "row-compare":
+      case "row-between":
+      case "row-in":
         return `(${this.value(e)} === true)`;
       default:
         return assertNever(e, "expression");

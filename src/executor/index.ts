@@ -5,7 +5,7 @@
  */
 
 export { compileAssignments, type AssignFn } from "./assign.js";
-export { checkParams } from "./params.js";
+export { checkParams, paramCountError } from "./params.js";
 export { compilePredicate, compileValue, type PredicateFn, type ValueFn } from "./codegen.js";
 export { matchRows, matchThen, prepareMatch, type PreparedMatch } from "./match.js";
 export { compileProjection, type ProjectFn } from "./project.js";

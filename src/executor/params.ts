@@ -13,10 +13,18 @@ function family(value: Value): string {
   return typeof value === "number" ? "number" : typeof value === "string" ? "text" : "boolean";
 }
 
+/**
+ * A statement takes as many parameters as its highest parameter number
+ * (`?3` alone takes three, `?, ?` two): the message says which numbers, so
+ * it is true of `?NNN` and of plain `?` alike.
+ */
+export function paramCountError(taken: number, given: number): SqlError {
+  const takes = taken === 0 ? "no parameters" : taken === 1 ? "1 parameter (?1)" : `${taken} parameters (?1 to ?${taken})`;
+  return new SqlError("sql_error", `The statement takes ${takes} but ${given} ${given === 1 ? "was" : "were"} given`);
+}
+
 export function checkParams(uses: readonly ParamUse[], values: readonly Value[]): void {
-  if (values.length !== uses.length) {
-    throw new SqlError("sql_error", `The statement has ${uses.length} placeholder(s) but ${values.length} parameter(s) were given`);
-  }
+  if (values.length !== uses.length) throw paramCountError(uses.length, values.length);
   for (let i = 0; i < uses.length; i++) {
     const use = uses[i] as ParamUse;
     const value = values[i] as Value;

@@ -17,17 +17,23 @@
  * IN follows SQL's three-valued logic: TRUE when the value is among the
  * subquery's, else NULL when the value is NULL (and the subquery not empty)
  * or a subquery value is NULL, else FALSE. An IN with a collation keeps
- * and looks up the collation keys of the values.
+ * and looks up the collation keys of the values. A row value's IN keeps its
+ * rows in a `RowSet` (`row-set.ts`), with the same rules pair by pair.
+ *
+ * A scalar subquery's answer is its row (a `subquery` node reads one
+ * column of it); a row subquery's (`row-subquery`) is that row whole, read
+ * once into the compiled code, whose `row-column`s take its values.
  */
 
 import type { RowsResult } from "../commands/results.js";
 import type { Value } from "../commands/types.js";
 import { StoreError } from "../errors.js";
-import type { BoundExpr } from "../planner/plan.js";
+import type { BoundExpr, RowSubquery } from "../planner/plan.js";
 import { collationKey } from "./collation.js";
+import { RowSet } from "./row-set.js";
 import type { Stores } from "./table-store.js";
 
-export type SubqueryNode = Extract<BoundExpr, { kind: "subquery" | "exists" | "in-subquery" }>;
+export type SubqueryNode = Extract<BoundExpr, { kind: "subquery" | "exists" | "in-subquery" }> | RowSubquery;
 
 /** Runs a prepared select (the executor's `runSelect`, handed in so this module needs no import of it). */
 export type RunPlan = (stores: Stores, params: readonly Value[]) => RowsResult;
@@ -38,9 +44,11 @@ interface ValueSet {
   hasNull: boolean;
 }
 
-type Answer = Value | ValueSet;
+/** A scalar subquery's row (none: no values), EXISTS's flag, an IN's values or rows. */
+type Answer = readonly Value[] | boolean | ValueSet | RowSet;
 
 const NO_VALUES: ValueSet = Object.freeze({ values: new Set<Value>(), hasNull: false }) as ValueSet;
+const NO_ROW: readonly Value[] = Object.freeze([]);
 
 function keyOf(values: readonly Value[]): unknown {
   return values.length === 1 ? values[0] : JSON.stringify(values);
@@ -52,8 +60,13 @@ export class SubqueryRunner {
   private readonly memo = new Map<unknown, Answer>();
   /** `hashed`: answers by key of the inner values. */
   private table: Map<unknown, Answer> | undefined;
-  /** An IN's values as kept and looked up: themselves, or their collation keys. */
+  /** An IN's values as kept and looked up: themselves, or their collation keys (`keys[i]` for column i; `key` the first's). */
   private readonly key: (v: Value) => Value;
+  private readonly keys: readonly ((v: Value) => Value)[];
+  /** An IN's number of columns: more than one is a row value's. */
+  private readonly width: number;
+  /** Value `v` of column `i` as a `RowSet` keeps it. */
+  private readonly keyed = (i: number, v: Value): Value => this.keys[i]!(v);
 
   constructor(
     private readonly node: SubqueryNode,
@@ -61,7 +74,13 @@ export class SubqueryRunner {
     /** The statement's parameter count: outer values follow. */
     private readonly base: number,
   ) {
-    this.key = node.kind === "in-subquery" && node.collation !== undefined ? collationKey(node.collation) : (v) => v;
+    const collations = node.kind === "in-subquery" ? node.collations : undefined;
+    this.width = node.kind === "in-subquery" ? node.exprs.length : 1;
+    this.keys = Array.from({ length: this.width }, (_, i) => {
+      const collation = collations?.[i] ?? null;
+      return collation === null ? same : collationKey(collation);
+    });
+    this.key = this.keys[0]!;
   }
 
   /** Starts an execution of the enclosing statement. */
@@ -77,8 +96,14 @@ export class SubqueryRunner {
     this.table = undefined;
   }
 
-  scalar(params: readonly Value[], outer: readonly Value[]): Value {
-    return this.answer(params, outer) as Value;
+  /** Column `column` of a scalar subquery's row, NULL for no row. */
+  scalar(params: readonly Value[], outer: readonly Value[], column: number): Value {
+    return (this.answer(params, outer) as readonly Value[])[column] ?? null;
+  }
+
+  /** A row subquery's one row (no values for none: each reads as NULL). */
+  row(params: readonly Value[], outer: readonly Value[]): readonly Value[] {
+    return this.answer(params, outer) as readonly Value[];
   }
 
   exists(params: readonly Value[], outer: readonly Value[]): boolean {
@@ -97,9 +122,26 @@ export class SubqueryRunner {
     return this.node.kind === "in-subquery" && this.node.not && result !== null ? !result : result;
   }
 
+  /**
+   * `(x1, x2, …) [NOT] IN (subquery)`: `values` the row value's values, in
+   * a scratch array the compiled code fills for each call, keyed here in place.
+   */
+  containsRow(params: readonly Value[], values: Value[], outer: readonly Value[]): boolean | null {
+    const set = this.answer(params, outer) as ValueSet | RowSet;
+    const not = this.node.kind === "in-subquery" && this.node.not;
+    // The hashed strategy's miss (`NO_VALUES`): no row.
+    if (!(set instanceof RowSet)) return not;
+    for (let i = 0; i < this.width; i++) {
+      const v = values[i]!;
+      if (v !== null) values[i] = this.keys[i]!(v);
+    }
+    const result = set.test(values);
+    return not && result !== null ? !result : result;
+  }
+
   /** The non-NULL values of an uncorrelated IN subquery of binary collation (NULL matches no key). */
   inValues(params: readonly Value[]): ReadonlySet<Value> {
-    if (this.node.kind !== "in-subquery" || this.node.strategy.kind !== "once" || this.node.collation !== undefined) throw new StoreError("internal_error", "Only an uncorrelated IN subquery of binary collation has one set of values to look up");
+    if (this.node.kind !== "in-subquery" || this.node.strategy.kind !== "once" || this.node.collations !== undefined || this.width !== 1) throw new StoreError("internal_error", "Only an uncorrelated IN subquery of binary collation has one set of values to look up");
     return (this.answer(params, []) as ValueSet).values;
   }
 
@@ -136,7 +178,11 @@ export class SubqueryRunner {
       if (inner.includes(null)) continue;
       const key = keyOf(inner);
       if (this.node.kind === "exists") table.set(key, true);
-      else {
+      else if (this.width > 1) {
+        let set = table.get(key) as RowSet | undefined;
+        if (set === undefined) table.set(key, (set = new RowSet(this.width)));
+        set.add(row, keys, this.keyed);
+      } else {
         let set = table.get(key) as ValueSet | undefined;
         if (set === undefined) table.set(key, (set = { values: new Set(), hasNull: false }));
         add(set, this.key(row[keys] ?? null));
@@ -155,17 +201,27 @@ export class SubqueryRunner {
   private compute(rows: Value[][]): Answer {
     switch (this.node.kind) {
       case "subquery":
+      case "row-subquery":
         if (rows.length > 1) throw new StoreError("invalid_request", `A subquery used as a value returned ${rows.length} rows; it may return one at most`);
-        return rows[0]?.[0] ?? null;
+        return rows[0] ?? NO_ROW;
       case "exists":
         return rows.length > 0;
       case "in-subquery": {
+        if (this.width > 1) {
+          const set = new RowSet(this.width);
+          for (const row of rows) set.add(row, 0, this.keyed);
+          return set;
+        }
         const set: ValueSet = { values: new Set(), hasNull: false };
         for (const row of rows) add(set, this.key(row[0] ?? null));
         return set;
       }
     }
   }
+}
+
+function same(v: Value): Value {
+  return v;
 }
 
 function add(set: ValueSet, v: Value): void {

@@ -49,12 +49,12 @@ export function prepareUpdateRows(
   if (plan.from === undefined) {
     const match = prepareMatch(plan.access, plan.where, (column) => positionOf(plan.table, column), scope, stores);
     // SET shares the WHERE's subquery scope: its subqueries run while the WHERE's do.
-    const assign = compileAssignments(plan.set, "row", types, scope.context);
+    const assign = compileAssignments(plan.set, "row", types, scope.context, 0, plan.rows);
     return (store, params) => matchThen(match, store, params, (rows) => ({ matched: rows, afters: rows.map((row) => assign(row, params, store.heap.columns)) }));
   }
   const join = prepareSelectIn(plan.from, positionOf, scope);
   const target = plan.from.sources.length - 1;
-  const assign = compileAssignments(plan.set, "tuple", types, scope.context, target);
+  const assign = compileAssignments(plan.set, "tuple", types, scope.context, target, plan.rows);
   return (_store, params, orderOf) => {
     for (const runner of scope.runners) runner.begin?.(stores);
     try {

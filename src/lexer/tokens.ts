@@ -196,7 +196,8 @@ export const NumberLiteral = createToken({
   start_chars_hint: [..."0123456789."],
 });
 
-export const Param = createToken({ name: "Param", label: "?", pattern: "?" });
+/** `?`, or `?NNN` (SQLite's numbered parameter, `?1`): digits right after the `?` are its number (`parser/params.ts`). */
+export const Param = createToken({ name: "Param", label: "?", pattern: /\?\d*/, start_chars_hint: ["?"] });
 
 /** Parent of the seven comparison operators, so the grammar consumes "any comparison" in one step. */
 export const ComparisonOperator = createToken({ name: "ComparisonOperator", label: "comparison operator", pattern: Lexer.NA });

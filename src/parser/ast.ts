@@ -43,7 +43,7 @@ export interface LiteralExpr {
   readonly span: Span;
 }
 
-/** A `?` placeholder; `index` is its 0-based position among the statement's placeholders, in text order. */
+/** A `?` or `?NNN` placeholder; `index` is the 0-based parameter it takes (`params.ts`: `?NNN` is NNN - 1, a plain `?` one past the highest before it). */
 export interface ParamExpr {
   readonly kind: "param";
   readonly index: number;
@@ -117,6 +117,13 @@ export interface InExpr {
   readonly values: readonly Expr[];
   readonly select?: SelectStmt;
   readonly not: boolean;
+  readonly span: Span;
+}
+
+/** A row value `(a, b, …)`: two or more values in parentheses (one is a parenthesized expression). */
+export interface RowExpr {
+  readonly kind: "row";
+  readonly items: readonly Expr[];
   readonly span: Span;
 }
 
@@ -261,7 +268,8 @@ export type Expr =
   | CastExpr
   | CallExpr
   | SubqueryExpr
-  | ExistsExpr;
+  | ExistsExpr
+  | RowExpr;
 
 /** What may stand where SQL takes a single value (VALUES items, DEFAULT). */
 export type ValueExpr = LiteralExpr | ParamExpr;
@@ -419,8 +427,17 @@ export interface InsertStmt {
   readonly span: Span;
 }
 
-/** `column = expression` in SET: the expression reads the row as it was before the statement. */
-export interface Assignment {
+/** `column = expression` in SET (or `(a, b) = …`: `RowAssignment`): the expression reads the row as it was before the statement. */
+export type Assignment = ColumnAssignment | RowAssignment;
+
+/** `(a, b, …) = (x, y, …)` or `= (SELECT x, y, …)` in SET: a value of the row value for each column. */
+export interface RowAssignment {
+  readonly columns: readonly Name[];
+  readonly value: Expr;
+  readonly span: Span;
+}
+
+export interface ColumnAssignment {
   readonly column: Name;
   readonly value: Expr;
   readonly span: Span;

@@ -393,7 +393,8 @@ export interface AssignmentCstNode extends CstNode {
 }
 
 export type AssignmentCstChildren = {
-  Identifier: IToken[];
+  Identifier?: IToken[];
+  nameList?: NameListCstNode[];
   Equals: IToken[];
   expression: ExpressionCstNode[];
 };
@@ -703,7 +704,7 @@ export type OperandCstChildren = {
   Star?: IToken[];
   Distinct?: IToken[];
   expression?: (ExpressionCstNode)[];
-  Comma?: IToken[];
+  Comma?: (IToken)[];
   RParen?: (IToken)[];
   filterClause?: FilterClauseCstNode[];
   overClause?: OverClauseCstNode[];

@@ -749,9 +749,14 @@ class SqlGrammar extends CstParser {
     this.OPTION2(() => this.SUBRULE(this.returningClause));
   });
 
-  /** `column = expression`: the expression reads the row before the update. */
+  /** `column = expression`, or `(a, b) = row value`: the expression reads the row before the update. */
   readonly assignment = this.RULE("assignment", () => {
-    this.CONSUME(T.Identifier);
+    this.OR(
+      (this.alternatives.assignment ??= [
+        { ALT: () => this.CONSUME(T.Identifier) },
+        { ALT: () => this.SUBRULE(this.nameList) },
+      ]),
+    );
     this.CONSUME(T.Equals);
     this.SUBRULE(this.expression);
   });
@@ -1258,10 +1263,14 @@ class SqlGrammar extends CstParser {
         {
           // A parenthesized expression, straight into `expression` with no alternation of its own:
           // each level of parentheses is a run of parser frames, and 256 levels must fit a cold
-          // process's stack (CONTRACT §4; V8's default is under 1 MB).
+          // process's stack (CONTRACT §4; V8's default is under 1 MB). With commas, a row value `(a, b)`.
           ALT: () => {
             this.CONSUME5(T.LParen);
             this.SUBRULE3(this.expression);
+            this.MANY3(() => {
+              this.CONSUME2(T.Comma);
+              this.SUBRULE5(this.expression);
+            });
             this.CONSUME5(T.RParen);
           },
         },

@@ -1,11 +1,13 @@
 /**
- * `parseSql(text)`: one SQL statement to its AST (`ast.ts`), or a `SqlError`.
+ * `parseSql(text)`: one SQL statement to its AST (`ast.ts`), or a `SqlError`;
+ * `parseStatement(text)` also says how many parameters it takes.
  *
  * The pipeline is lex → limits (nesting, one statement) → parse (the single
- * grammar instance) → CST-to-AST. Errors carry CONTRACT §7's code
- * (`sql_syntax_error` for text that does not fit the grammar, `sql_error`
- * for text that fits but is not allowed), the position of the offending
- * token and, for syntax errors, the names of the tokens that would fit.
+ * grammar instance) → parameter numbers (`params.ts`) → CST-to-AST. Errors
+ * carry CONTRACT §7's code (`sql_syntax_error` for text that does not fit
+ * the grammar, `sql_error` for text that fits but is not allowed), the
+ * position of the offending token and, for syntax errors, the names of the
+ * tokens that would fit.
  */
 import type { IToken } from "chevrotain";
 import { SqlError } from "../errors.js";
@@ -13,6 +15,7 @@ import { lex, LineIndex } from "../lexer/index.js";
 import type { Statement } from "./ast.js";
 import { grammar } from "./grammar.js";
 import { checkLimits } from "./limits.js";
+import { numberParams } from "./params.js";
 import { syntaxError } from "./syntax-errors.js";
 import type { StatementCstNode } from "./cst.generated.js";
 import { toAst } from "./to-ast.js";
@@ -41,7 +44,17 @@ function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
+/** A parsed statement and how many parameters it takes: its highest parameter number (`?3` alone takes 3; `?1` twice, 1). */
+export interface ParsedSql {
+  readonly statement: Statement;
+  readonly params: number;
+}
+
 export function parseSql(text: string): Statement {
+  return parseStatement(text).statement;
+}
+
+export function parseStatement(text: string): ParsedSql {
   const tokens = lex(text);
   const lines = new LineIndex(text);
   checkLimits(tokens, lines);
@@ -58,5 +71,6 @@ export function parseSql(text: string): Statement {
     grammar.input = NO_TOKENS; // the shared instance must not keep this statement's tokens alive
   }
   if (error !== undefined) throw syntaxError(text, lines, tokens, error, assist);
-  return toAst(cst as StatementCstNode, text, lines);
+  const params = numberParams(tokens, lines);
+  return { statement: toAst(cst as StatementCstNode, text, lines, params.numbers), params: params.count };
 }

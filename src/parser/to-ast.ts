@@ -15,12 +15,13 @@
  * parenthesized expression's own span. Line and column come from a
  * `LineIndex` over the text.
  *
- * Children are visited in text order, so `?` placeholders are numbered 0, 1,
- * ... as they appear. AND/OR chains come out flat: one `operands` array per
- * level; an arithmetic chain, flat in the CST, is nested here by precedence
- * (see `arithmetic`). The few rules the grammar cannot express (a safe
- * integer, a finite number, one DEFAULT per column, expressions at most 256
- * levels deep) are checked here and raise `sql_error`.
+ * Children are visited in text order; a `?` placeholder's index comes from
+ * `params.ts`, which numbers `?` and `?NNN` from the tokens. AND/OR chains
+ * come out flat: one `operands` array per level; an arithmetic chain, flat
+ * in the CST, is nested here by precedence (see `arithmetic`). The few
+ * rules the grammar cannot express (a safe integer, a finite number, one
+ * DEFAULT per column, expressions at most 256 levels deep) are checked here
+ * and raise `sql_error`.
  *
  * Depth: every expression builder leaves the depth of the node it returned
  * in `this.depth` (a return register, so no wrapper object per node); its
@@ -36,13 +37,14 @@ import type { LineIndex } from "../lexer/index.js";
 import { Param as T_PARAM, QuotedIdentifier } from "../lexer/tokens.js";
 import type * as A from "./ast.js";
 import type * as C from "./cst.generated.js";
+import type { ParamNumbers } from "./params.js";
 
 /** Expressions may nest this deep (CONTRACT §4); deeper is `sql_error`. */
 export const MAX_EXPRESSION_DEPTH = 256;
 
 /** Builds the AST of one statement; `text` is the statement's source, for the names of select items. */
-export function toAst(cst: C.StatementCstNode, text: string, lines: LineIndex): A.Statement {
-  return new AstBuilder(text, lines).statement(cst);
+export function toAst(cst: C.StatementCstNode, text: string, lines: LineIndex, params: ParamNumbers): A.Statement {
+  return new AstBuilder(text, lines, params).statement(cst);
 }
 
 // ---------------------------------------------------------------- token extents
@@ -179,13 +181,13 @@ const INTEGER = /^\d+$/;
 const PRECEDENCE: Readonly<Record<A.BinaryOp, number>> = { "||": 3, "->": 3, "->>": 3, "*": 2, "/": 2, "%": 2, "+": 1, "-": 1 };
 
 class AstBuilder {
-  private params = 0;
   /** The depth of the expression node built last (see the header). */
   private depth = 0;
 
   constructor(
     private readonly text: string,
     private readonly lines: LineIndex,
+    private readonly params: ParamNumbers,
   ) {}
 
   /** Records the depth of a node about to be returned; too deep is `sql_error` at `start`. */
@@ -268,7 +270,7 @@ class AstBuilder {
 
   private param(token: IToken): A.ParamExpr {
     this.depth = 0;
-    return { kind: "param", index: this.params++, span: this.tokenSpan(token) };
+    return { kind: "param", index: this.params.get(token)!, span: this.tokenSpan(token) };
   }
 
   // ---------------------------------------------------------------- statements
@@ -342,7 +344,7 @@ class AstBuilder {
     const first = this.selectCore(c.selectCore[0]!);
     depth = Math.max(depth, this.depth);
     let end = first.span.end;
-    // In text order, so `?` placeholders are numbered as written.
+    // In text order, as every node's members are.
     const compound: A.SetOperation[] = [];
     (c.compoundOperator ?? []).forEach((op, i) => {
       const select = this.selectCore(c.selectCore[i + 1]!);
@@ -606,10 +608,14 @@ class AstBuilder {
   private assignments(list: readonly C.AssignmentCstNode[]): A.Assignment[] {
     const assignments: A.Assignment[] = [];
     for (const a of list) {
-      const column = this.name(a.children.Identifier[0]!);
+      const names = a.children.nameList?.[0]?.children;
+      const columns = names === undefined ? [this.name(a.children.Identifier![0]!)] : names.Identifier.map((token) => this.name(token));
+      const start = names === undefined ? columns[0]!.span.start : names.LParen[0]!.startOffset;
       const cst = a.children.expression[0]!;
       const value = this.expression(cst);
-      assignments.push({ column, value, span: this.span(column.span.start, expressionEnd(cst)) });
+      const span = this.span(start, expressionEnd(cst));
+      // `(a) = x` is `a = x`.
+      assignments.push(columns.length === 1 ? { column: columns[0]!, value, span } : { columns, value, span });
     }
     return assignments;
   }
@@ -1035,7 +1041,19 @@ class AstBuilder {
       this.deep(depth, start);
       return { kind: "cast", expr, type: this.typeName(c.typeName![0]!), span: this.span(start, endOf(c.RParen![0]!)) };
     }
-    if (c.expression) return this.expression(c.expression[0]!);
+    if (c.expression) {
+      if (c.expression.length === 1) return this.expression(c.expression[0]!);
+      // A row value: one level deeper than its deepest value.
+      let depth = 0;
+      const items = c.expression.map((cst) => {
+        const item = this.expression(cst);
+        depth = Math.max(depth, this.depth);
+        return item;
+      });
+      const start = operandStart(node);
+      this.deep(depth + 1, start);
+      return { kind: "row", items, span: this.span(start, coreEnd(node)) };
+    }
     this.depth = 0;
     return this.literal(c, operandStart(node), coreEnd(node));
   }

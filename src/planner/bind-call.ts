@@ -12,7 +12,7 @@
 
 import type { TableFunctionCall } from "../commands/types.js";
 import { ExprBinder, type BindContext, type Enclosing } from "./bind-expr.js";
-import type { BoundExpr, JoinStep, TableCall } from "./plan.js";
+import type { BoundExpr, JoinStep, OutputColumn, TableCall } from "./plan.js";
 import type { Scope, ScopeSource } from "./scope.js";
 import { asDocument } from "./table-functions.js";
 import { some } from "./walk.js";
@@ -30,14 +30,23 @@ export interface BoundCalls {
 }
 
 /** `items[i]` is what `sources[i]` was bound from (FROM's, then each JOIN's). */
-export function bindCalls(items: readonly Item[], sources: readonly ScopeSource[], scope: Scope, steps: readonly JoinStep[], context: BindContext, outer: Enclosing | undefined): BoundCalls {
+/** `results`: the select list, whose result names an argument may read where no source has the name (as SQLite's). */
+export function bindCalls(
+  items: readonly Item[],
+  sources: readonly ScopeSource[],
+  scope: Scope,
+  steps: readonly JoinStep[],
+  context: BindContext,
+  outer: Enclosing | undefined,
+  results?: readonly OutputColumn[],
+): BoundCalls {
   if (sources.every((s) => s.call === undefined)) return { calls: [], steps };
   const joins = steps.slice();
   const calls = sources.map((source, i): TableCall | undefined => {
     if (source.call === undefined) return undefined;
     const call = items[i]!.from as TableFunctionCall;
     const what = `${call.name}()`;
-    const binder = new ExprBinder(scope, context, what, outer);
+    const binder = new ExprBinder(scope, context, what, outer, results);
     // The document may be a value a table function read (`json_each(j.value)`): its JSON text.
     const args = call.args.map((a, n) => {
       const bound = binder.bind(a);

@@ -21,7 +21,7 @@ import { StoreError, assertNever, type ErrorCode } from "../errors.js";
 import { castValue } from "./casts.js";
 import { comparisonCollation, explicitCollation, exprCollation, textual } from "./collation.js";
 import { FUNCTIONS, HINTS, argKind, arity, functionNamed, hintNamed, readsClock, type Hint } from "./functions.js";
-import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, SelectPlan, StaticType, SubqueryStrategy, TextCollation } from "./plan.js";
+import type { AggregateCall, BoundExpr, CompareOp, FunctionName, OutputColumn, ParamUse, RowCollation, RowSubquery, SelectPlan, StaticType, SubqueryStrategy, TextCollation } from "./plan.js";
 import { Numbering } from "./numbering.js";
 import { Scope, sourceColumnType, tableScope, type Resolved, type ScopeSource } from "./scope.js";
 import { WINDOW_ONLY, WindowCollector, bindWindowCall } from "./bind-window.js";
@@ -29,19 +29,37 @@ import { describeFamily, familyOf, literalType, numericType, typeOf, unify, type
 import type { TableInfo } from "./table-info.js";
 import { asDocument, rowTypeOf } from "./table-functions.js";
 import type { SourceSpans } from "./source-spans.js";
-import { some } from "./walk.js";
+import { children, some } from "./walk.js";
 
 export { literalType, typeOf } from "./static-types.js";
 
 export const MAX_DEPTH = 256;
 
-/** Collects what each parameter slot must hold; the first typed use of a slot wins. */
+/**
+ * Collects what each parameter slot must hold; the first typed use of a
+ * slot wins, except that a use only `checkParams` checks (`RUN_CHECKED`: a
+ * count, a frame offset, an ESCAPE) wins over one the bind already holds
+ * the value to — a slot used twice (`?1` in `LIMIT ?1` and `WHERE a = ?1`)
+ * is typed as its value in expressions, and its count still checked. Two
+ * such uses no one value meets (`LIMIT ?1` and `ESCAPE ?1`) are refused.
+ */
 export class ParamUses {
   private readonly uses: (ParamUse | undefined)[] = [];
+
+  constructor(private readonly misuse: Extract<ErrorCode, "sql_error" | "invalid_request"> = "sql_error") {}
 
   use(index: number, use: ParamUse): void {
     const current = this.uses[index];
     if (current === undefined || current.kind === "any") this.uses[index] = use;
+    else if (RUN_CHECKED.has(use.kind)) this.uses[index] = RUN_CHECKED.has(current.kind) ? this.both(index, current, use) : use;
+  }
+
+  /** The use of the two a value must meet that asks the more of it: a count (an integer ≥ 0) meets every frame offset; an ESCAPE meets neither. */
+  private both(index: number, a: ParamUse, b: ParamUse): ParamUse {
+    const rank = (u: ParamUse): number => (u.kind === "count" ? 2 : u.kind === "frame-offset" ? (u.whole ? 1 : 0) : -1);
+    if (a.kind === b.kind && a.kind === "escape") return a;
+    if (rank(a) < 0 || rank(b) < 0) throw new StoreError(this.misuse, `Parameter ?${index + 1} is both ${describeUse(a)} and ${describeUse(b)}: no one value is both`);
+    return rank(a) >= rank(b) ? a : b;
   }
 
   list(): ParamUse[] {
@@ -49,6 +67,13 @@ export class ParamUses {
     for (let i = 0; i < this.uses.length; i++) out.push(this.uses[i] ?? { kind: "any" });
     return out;
   }
+}
+
+/** The uses whose value only `checkParams` checks, as it runs: the bind holds none of them. */
+const RUN_CHECKED: ReadonlySet<ParamUse["kind"]> = new Set(["count", "frame-offset", "escape"]);
+
+function describeUse(use: ParamUse): string {
+  return use.kind === "count" ? `a ${use.clause.toUpperCase()} count` : use.kind === "escape" ? "an ESCAPE character" : "a window frame's offset";
 }
 
 /**
@@ -66,6 +91,8 @@ export interface BindContext {
   readonly names: NameState;
   /** Where a command lowered from SQL text came from: errors binding its parts point there (`source-spans.ts`). */
   readonly spans?: SourceSpans;
+  /** The next id of a row subquery (`row-subquery`): one count for the whole statement, so ids never meet. */
+  readonly rowIds: { next: number };
 }
 
 /** What name resolution keeps across one bind (`ExprBinder.identifier`). */
@@ -85,7 +112,8 @@ export interface Beside {
 
 export function bindContext(sql = false, subquery?: BindContext["subquery"], spans?: SourceSpans): BindContext {
   const names: NameState = { beside: [], loose: [] };
-  const context = { params: new ParamUses(), misuse: sql ? ("sql_error" as const) : ("invalid_request" as const), withTables: withTables(), names, ...(spans === undefined ? {} : { spans }) };
+  const misuse = sql ? ("sql_error" as const) : ("invalid_request" as const);
+  const context = { params: new ParamUses(misuse), misuse, withTables: withTables(), names, rowIds: { next: 0 }, ...(spans === undefined ? {} : { spans }) };
   return subquery === undefined ? context : { ...context, subquery };
 }
 
@@ -114,7 +142,7 @@ export class OuterLink {
 
   /** `name` named exactly by the enclosing query or one around it, as an outer value; undefined when none has it so. */
   exactly(name: string, depth: number): BoundExpr | undefined {
-    const e = this.binder.exactly(name, depth);
+    const e = this.binder.exactly(name, depth, true);
     return e === undefined ? undefined : this.reference(e);
   }
 
@@ -239,6 +267,16 @@ function refuseBeside(beside: readonly Beside[], qualifier: string, name: string
   );
 }
 
+/** The first column `e` reads of a source not among `sources`. */
+function columnOutside(e: BoundExpr, sources: readonly ScopeSource[]): Extract<BoundExpr, { kind: "column" }> | undefined {
+  if (e.kind === "column") return sources.some((s) => s.index === e.source) ? undefined : e;
+  for (const child of children(e)) {
+    const found = columnOutside(child, sources);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 function isUnknownColumn(error: unknown): boolean {
   return error instanceof StoreError && error.code === "unknown_column";
 }
@@ -275,7 +313,7 @@ export class ExprBinder {
     readonly aggregates: AggregateCollector | string = "this clause",
     /** Inside a subquery or a derived table: the queries around it, for the names its own sources lack. */
     readonly outer?: Enclosing,
-    /** HAVING's and ORDER BY's: the select list, whose result names stand for their expressions where no source column has the name (as SQLite). */
+    /** Every clause's but the list's own: the select list, whose result names stand for their expressions where no source column has the name (as SQLite; `resultNamed`). */
     readonly results?: readonly OutputColumn[],
     /** Where a window function may stand (the select list, ORDER BY), the collector it goes to; elsewhere, the clause's name for the error (default: `aggregates`'s). */
     readonly windows?: WindowCollector | string,
@@ -318,10 +356,13 @@ export class ExprBinder {
       case "identifier":
         return this.identifier(e.name, depth);
       case "comparison": {
-        if (e.op === "is" || e.op === "is not") return this.nullSafe(e.left, e.right, e.op, next);
-        const op = Object.hasOwn(OPS, e.op) ? OPS[e.op] : undefined;
+        const op = e.op === "is" || e.op === "is not" ? e.op : Object.hasOwn(OPS, e.op) ? OPS[e.op] : undefined;
         if (op === undefined) throw new StoreError("invalid_request", `Unknown comparison operator "${e.op}"`);
-        const [left, right] = this.comparable(this.bind(e.left, next), this.bind(e.right, next), e.op);
+        const l = this.rowOrValue(e.left, next);
+        const r = this.rowOrValue(e.right, next);
+        if (isRow(l) || isRow(r)) return enclosed(this.rowComparison(op, this.pairs(l, r, e.op)), l, r);
+        if (op === "is" || op === "is not") return this.nullSafe(l, r, op);
+        const [left, right] = this.comparable(l, r, e.op);
         return { kind: "compare", op, left, right, ...collated(comparisonCollation(left, right)) };
       }
       case "is-null":
@@ -352,7 +393,9 @@ export class ExprBinder {
       case "in": {
         if (e.select !== undefined) {
           if (e.values !== undefined) throw new StoreError("invalid_request", "IN takes values or a select, not both");
-          let expr = this.bind(e.expr, next);
+          const left = this.rowOrValue(e.expr, next);
+          if (isRow(left)) return enclosed(this.rowIn(left, e.select, e.not === true), left);
+          let expr = left;
           const sub = this.subplan(e.select);
           let column: BoundExpr;
           [expr, column] = this.comparable(expr, this.oneColumn(sub.plan, "A subquery after IN"), "IN");
@@ -369,10 +412,12 @@ export class ExprBinder {
           // SQLite compares with the collation of the last select's column (a compound's), as `=` would.
           const last = plan.compound === undefined ? plan : plan.compound.steps[plan.compound.steps.length - 1]!.plan;
           const collation = comparisonCollation(expr, last.columns[0]!.expr);
-          return { kind: "in-subquery", expr, plan, outer: sub.outer, strategy: strategyOf(sub.outer), not: e.not === true, ...collated(collation) };
+          return { kind: "in-subquery", exprs: [expr], plan, outer: sub.outer, strategy: strategyOf(sub.outer), not: e.not === true, ...(collation === undefined ? {} : { collations: [collation] }) };
         }
         if (e.values === undefined || e.values.length === 0) throw new StoreError("invalid_request", "IN needs at least one value");
-        let expr = this.bind(e.expr, next);
+        const operand = this.rowOrValue(e.expr, next);
+        if (isRow(operand)) return this.rowInList(operand, e.values, e.not === true, next);
+        let expr = operand;
         const values = e.values.map((v) => {
           let value: BoundExpr;
           [expr, value] = this.comparable(expr, this.bind(v, next), "IN");
@@ -384,11 +429,15 @@ export class ExprBinder {
         return { kind: "in", expr, values, not: e.not === true, ...collated(collation) };
       }
       case "between": {
-        let expr = this.bind(e.expr, next);
+        const x = this.rowOrValue(e.expr, next);
+        const lo = this.rowOrValue(e.low, next);
+        const hi = this.rowOrValue(e.high, next);
+        if (isRow(x) || isRow(lo) || isRow(hi)) return enclosed(this.rowBetween(x, lo, hi, e.not === true), x, lo, hi);
+        let expr = x;
         let low: BoundExpr;
         let high: BoundExpr;
-        [expr, low] = this.comparable(expr, this.bind(e.low, next), "BETWEEN");
-        [expr, high] = this.comparable(expr, this.bind(e.high, next), "BETWEEN");
+        [expr, low] = this.comparable(expr, lo, "BETWEEN");
+        [expr, high] = this.comparable(expr, hi, "BETWEEN");
         const lowCollation = comparisonCollation(expr, low);
         const highCollation = comparisonCollation(expr, high);
         return {
@@ -429,9 +478,15 @@ export class ExprBinder {
         return this.window(e, next);
       case "subquery": {
         const { plan, outer } = this.subplan(e.select);
-        const column = this.oneColumn(plan, "A subquery used as a value");
-        return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: plan.compound?.types[0] ?? typeOf(column) };
+        if (e.column !== undefined) {
+          if (e.column >= plan.columns.length) throw this.misuse(`The subquery selects ${plural(plan.columns.length, "column")}: it has no column ${e.column} (0-based)`);
+          return subqueryColumn(plan, outer, e.column);
+        }
+        this.oneColumn(plan, "A subquery used as a value");
+        return scalarSubquery(plan, outer);
       }
+      case "row":
+        throw this.misuse(ROW_MISUSED);
       case "exists": {
         const { plan, outer } = this.subplan(e.select);
         return { kind: "exists", plan, outer, strategy: strategyOf(outer), not: e.not === true };
@@ -488,18 +543,50 @@ export class ExprBinder {
     return this.loosely(name, depth);
   }
 
-  /** `name` named exactly here (or a HAVING's result name), else in an enclosing query; undefined when no level has it so. */
-  exactly(name: string, depth: number): BoundExpr | undefined {
+  /**
+   * `name` named exactly here (or a result name), else in an enclosing
+   * query; undefined when no level has it so. `inSubquery`: asked by a
+   * subquery of this select (`OuterLink`).
+   */
+  exactly(name: string, depth: number, inSubquery = false): BoundExpr | undefined {
     let r: Resolved;
     try {
       r = this.scope.resolve(name, true);
     } catch (error) {
       if (!isUnknownColumn(error)) throw error;
+      const later = this.scope.laterSource(name);
+      // Only an ON has later sources: SQLite would read this one (or refuse, after an outer join); storedb's ON does not read it.
+      if (later !== undefined) throw this.misuse(`"${name}" reads ${later.name}, which is joined after this ON: an ON reads only the sources joined before it`);
       const result = name.includes(".") ? undefined : this.results?.find((c) => c.name === name);
-      if (result !== undefined) return result.expr;
+      if (result !== undefined) return this.resultNamed(name, result.expr, inSubquery);
       return this.outer?.exactly(name, depth);
     }
     return this.resolved(r, name, depth);
+  }
+
+  /**
+   * A result name read where no source column has the name stands for its
+   * expression, as SQLite's alias does (`WHERE k > 1` for `a + 1 AS k`),
+   * unless this clause cannot hold what the expression holds: an aggregate
+   * where aggregates are not allowed (WHERE, ON, GROUP BY); a window
+   * function anywhere but ORDER BY, and never through a subquery (its value
+   * exists only after the window stage); a source this clause does not see
+   * (an ON reading a source joined after it).
+   */
+  private resultNamed(name: string, expr: BoundExpr, inSubquery: boolean): BoundExpr {
+    const clause = typeof this.aggregates === "string" ? this.aggregates : undefined;
+    if (clause !== undefined && some(expr, (x) => x.kind === "aggregate")) {
+      throw this.misuse(`"${name}" is a result column holding an aggregate, and aggregates are not allowed in ${clause}${clause === "WHERE" ? ": filter on it in HAVING" : ""}`);
+    }
+    if ((inSubquery || !(this.windows instanceof WindowCollector)) && some(expr, (x) => x.kind === "window")) {
+      const where = inSubquery ? "a subquery" : typeof this.windows === "string" ? this.windows : (clause ?? "this clause");
+      throw this.misuse(`"${name}" is a result column holding a window function, and ${where} cannot read it: only the select list and ORDER BY hold window functions`);
+    }
+    const unseen = columnOutside(expr, this.scope.sources);
+    if (unseen !== undefined) {
+      throw this.misuse(`"${name}" is a result column reading "${unseen.name}", which is joined after this ${clause ?? "clause"}: it reads only the sources joined before it`);
+    }
+    return expr;
   }
 
   /**
@@ -609,6 +696,156 @@ export class ExprBinder {
     const link = new OuterLink(this);
     const plan = this.context.subquery(select, link);
     return { plan, outer: link.feeds };
+  }
+
+  /**
+   * A comparison's operand: one value, or a row value's values — a `row`,
+   * or a subquery of several columns (a `row-subquery` the comparison is
+   * then the body of, its values `row-column`s of it: the plan once). A row
+   * value anywhere else is refused (`node`).
+   */
+  private rowOrValue(e: Expression, depth: number): BoundExpr | RowValue {
+    if (e.type === "row") {
+      return this.at(e, () => {
+        if (!Array.isArray(e.items) || e.items.length < 2) throw new StoreError("invalid_request", "A row value holds at least 2 values");
+        if (e.items.length > MAX_ROW_VALUES) throw this.misuse(`A row value holds at most ${MAX_ROW_VALUES} values, not ${e.items.length}`);
+        return { row: e.items.map((item) => this.bind(item, depth + 1)), subqueries: [] };
+      });
+    }
+    if (e.type !== "subquery" || e.column !== undefined) return this.bind(e, depth);
+    return this.at(e, () => {
+      const { plan, outer } = this.subplan(e.select);
+      if (plan.columns.length > MAX_ROW_VALUES) throw this.misuse(`A row value holds at most ${MAX_ROW_VALUES} values, not ${plan.columns.length}`);
+      return plan.columns.length > 1 ? this.rowOf(plan, outer) : scalarSubquery(plan, outer);
+    });
+  }
+
+  /** A subquery's plan as a row value: one `row-subquery` (a new id) and a `row-column` per column. */
+  private rowOf(plan: SelectPlan, outer: readonly BoundExpr[]): RowValue {
+    const id = this.context.rowIds.next++;
+    const node: RowSubquery = { kind: "row-subquery", id, plan, outer, strategy: strategyOf(outer) };
+    return { row: plan.columns.map((_, column) => ({ kind: "row-column", id, column, type: columnType(plan, column) })), subqueries: [node] };
+  }
+
+  /**
+   * `SET (a, b, …) = (SELECT x, y, …)`: the subquery as a row of as many
+   * values as `columns` (refused, `at` where the row value was written, when it selects
+   * another number of columns, `*` included), its values `row-column`s.
+   */
+  rowAssignment(select: SelectCommand, columns: readonly string[], at: object): { readonly subquery: RowSubquery; readonly values: readonly BoundExpr[] } {
+    return this.at(at, () => {
+      const { plan, outer } = this.subplan(select);
+      const n = plan.columns.length;
+      if (n !== columns.length) throw this.misuse(`SET (${columns.join(", ")}) = (SELECT …): ${plural(columns.length, "column")} assigned ${plural(n, "value")}; the subquery selects one value per column`);
+      const { row, subqueries } = this.rowOf(plan, outer);
+      return { subquery: subqueries[0]!, values: row };
+    });
+  }
+
+  /** Two row values' pairs (one side may be a single value, refused unless the other is one too), each pair checked to compare as `op`. */
+  private pairs(l: BoundExpr | RowValue, r: BoundExpr | RowValue, op: string): Pair[] {
+    const left = isRow(l) ? l.row : [l];
+    const right = isRow(r) ? r.row : [r];
+    if (left.length !== right.length) throw this.misuse(`${sizeOf(left.length, "A")} is compared with ${sizeOf(right.length, "a")}: a row value compares with a row value of as many values`);
+    return left.map((x, i) => {
+      const [a, b] = this.comparable(x, right[i]!, op);
+      return { left: a, right: b, collation: comparisonCollation(a, b) ?? null };
+    });
+  }
+
+  /**
+   * Row values compared (SQLite's rules): `=` and IS are the AND of their
+   * pairs' comparisons, `<>` and IS NOT the OR (each value read once, and
+   * the passes see plain equalities: key lookups, hash joins); an ordering
+   * is one `row-compare`, lexicographic.
+   */
+  private rowComparison(op: CompareOp | "is" | "is not", pairs: readonly Pair[]): BoundExpr {
+    if (op === "<" || op === "<=" || op === ">" || op === ">=") {
+      const collations = pairs.map((p) => p.collation);
+      return { kind: "row-compare", op, left: pairs.map((p) => p.left), right: pairs.map((p) => p.right), ...rowCollations("collations", collations) };
+    }
+    if (op === "is" || op === "is not") {
+      const operands = pairs.map((p) => this.nullSafe(p.left, p.right, op));
+      return { kind: op === "is" ? "and" : "or", operands };
+    }
+    const operands: BoundExpr[] = pairs.map((p) => ({ kind: "compare", op, left: p.left, right: p.right, ...collated(p.collation ?? undefined) }));
+    return { kind: op === "=" ? "and" : "or", operands };
+  }
+
+  /** `(a, b) [NOT] BETWEEN (l1, l2) AND (h1, h2)`: three row values of as many values. */
+  private rowBetween(x: BoundExpr | RowValue, lo: BoundExpr | RowValue, hi: BoundExpr | RowValue, not: boolean): BoundExpr {
+    const low = this.pairs(x, lo, "BETWEEN");
+    // A value checked as read against `low` is checked again against `high`: the same check.
+    const high = this.pairs({ row: low.map((p) => p.left), subqueries: [] }, hi, "BETWEEN");
+    return {
+      kind: "row-between",
+      expr: high.map((p) => p.left),
+      low: low.map((p) => p.right),
+      high: high.map((p) => p.right),
+      not,
+      ...rowCollations("lowCollations", low.map((p) => p.collation)),
+      ...rowCollations("highCollations", high.map((p) => p.collation)),
+    };
+  }
+
+  /**
+   * `(a, b) [NOT] IN ((x1, y1), …)`: rows of as many values. SQLite reads
+   * the list as `IN (VALUES …)`, so each pair compares in the collation `=`
+   * takes with the last row's value (a compound's column's, as for `IN
+   * (SELECT …)`); a list of one row is the row value's `=`.
+   */
+  private rowInList(left: RowValue, values: readonly Expression[], not: boolean, depth: number): BoundExpr {
+    const width = left.row.length;
+    const exprs = [...left.row];
+    const subqueries: RowSubquery[] = [];
+    const rows = values.map((v) => {
+      const row = this.rowOrValue(v, depth);
+      if (isRow(row)) subqueries.push(...row.subqueries);
+      const items = isRow(row) ? row.row : [row];
+      if (items.length !== width) this.at(v, () => {
+        throw this.misuse(`IN's list holds ${sizeOf(items.length, "a")} where the row value before it has ${width} values: each item is a row value of as many`);
+      });
+      return items.map((item, i) => {
+        let value: BoundExpr;
+        [exprs[i], value] = this.comparable(exprs[i]!, item, "IN");
+        return value;
+      });
+    });
+    const items = { row: [], subqueries };
+    if (rows.length === 1) {
+      const equal = this.rowComparison("=", exprs.map((x, i) => ({ left: x, right: rows[0]![i]!, collation: comparisonCollation(x, rows[0]![i]!) ?? null })));
+      return enclosed(not ? { kind: "not", expr: equal } : equal, left, items);
+    }
+    const last = rows[rows.length - 1]!;
+    const collations = exprs.map((x, i) => comparisonCollation(x, last[i]!) ?? null);
+    return enclosed({ kind: "row-in", exprs, rows, not, ...rowCollations("collations", collations) }, left, items);
+  }
+
+  /** `(x1, x2, …) [NOT] IN (SELECT y1, y2, …)`: the subquery selects as many columns, each compared with its value as `=` would. */
+  private rowIn(left: RowValue, select: SelectCommand, not: boolean): BoundExpr {
+    const sub = this.subplan(select);
+    const width = left.row.length;
+    if (sub.plan.columns.length !== width) throw this.misuse(`A subquery after IN selects ${plural(sub.plan.columns.length, "column")}, not ${width} as the row value before it`);
+    const exprs = [...left.row];
+    // Each column comes back checked where it is read from JSON, in every select of a compound.
+    const check = (plan: SelectPlan): SelectPlan => {
+      let columns = plan.columns;
+      for (let i = 0; i < width; i++) {
+        const [x, column] = this.comparable(exprs[i]!, columns[i]!.expr, "IN");
+        exprs[i] = x;
+        if (column !== columns[i]!.expr) columns = columns.map((c, j) => (j === i ? { ...c, expr: column } : c));
+      }
+      return columns === plan.columns ? plan : { ...plan, columns };
+    };
+    let plan = check(sub.plan);
+    if (plan.compound !== undefined) {
+      const steps = plan.compound.steps.map((step) => ({ ...step, plan: check(step.plan) }));
+      plan = { ...plan, compound: { ...plan.compound, steps } };
+    }
+    // As a single value's IN: each pair in the collation `=` would take, the last select's column for a compound's.
+    const last = plan.compound === undefined ? plan : plan.compound.steps[plan.compound.steps.length - 1]!.plan;
+    const collations = exprs.map((x, i) => comparisonCollation(x, last.columns[i]!.expr) ?? null);
+    return { kind: "in-subquery", exprs, plan, outer: sub.outer, strategy: strategyOf(sub.outer), not, ...rowCollations("collations", collations) };
   }
 
   private oneColumn(plan: SelectPlan, what: string): BoundExpr {
@@ -803,9 +1040,7 @@ export class ExprBinder {
   }
 
   /** `a IS b`, `a IS NOT b`: a NULL literal on either side is IS [NOT] NULL of the other; otherwise typed as `=`. */
-  private nullSafe(l: Expression, r: Expression, op: "is" | "is not", depth: number): BoundExpr {
-    const bl = this.bind(l, depth);
-    const br = this.bind(r, depth);
+  private nullSafe(bl: BoundExpr, br: BoundExpr, op: "is" | "is not"): BoundExpr {
     const not = op === "is not";
     if (br.kind === "const" && br.value === null) return { kind: "is-null", expr: bl, not };
     if (bl.kind === "const" && bl.value === null) return { kind: "is-null", expr: br, not };
@@ -918,6 +1153,65 @@ function readsRows(e: BoundExpr): boolean {
 /** A node's `collation` member: present only when not binary, so plans without one read as before. */
 function collated(collation: TextCollation | undefined): { collation?: TextCollation } {
   return collation === undefined ? {} : { collation };
+}
+
+/** A row value's values, as bound (`ExprBinder.rowOrValue`): never a `BoundExpr`, which is one value. */
+interface RowValue {
+  readonly row: readonly BoundExpr[];
+  /** The row subqueries `row` reads (`row-column`s): the expression comparing it is their body (`enclosed`). */
+  readonly subqueries: readonly RowSubquery[];
+}
+
+/** `e` as the body of the row subqueries the operands read (the first outermost, each run once when reached). */
+function enclosed(e: BoundExpr, ...operands: readonly (BoundExpr | RowValue)[]): BoundExpr {
+  const subqueries = operands.flatMap((x) => (isRow(x) ? x.subqueries : []));
+  return subqueries.reduceRight<BoundExpr>((body, s) => ({ ...s, body }), e);
+}
+
+/** `n thing` or `n things`. */
+function plural(n: number, thing: string): string {
+  return `${n} ${thing}${n === 1 ? "" : "s"}`;
+}
+
+function isRow(x: BoundExpr | RowValue): x is RowValue {
+  return "row" in x;
+}
+
+/** One pair of two row values, checked to compare, and the collation it compares in (null: binary). */
+interface Pair {
+  readonly left: BoundExpr;
+  readonly right: BoundExpr;
+  readonly collation: RowCollation;
+}
+
+/** SQLite's `SELECT (1, 2)` and the like: a row value where one value is needed. */
+const ROW_MISUSED = "A row value (a, b, …) stands only where rows are compared (=, <>, <, <=, >, >=, IS [NOT], [NOT] BETWEEN, [NOT] IN (SELECT …)), beside a row value of as many values; not where one value is needed";
+
+/** At most this many values in a row value (SQLite's default limit on a select's columns). */
+export const MAX_ROW_VALUES = 2000;
+
+function sizeOf(n: number, a: "A" | "a"): string {
+  return n === 1 ? `${a} single value` : `${a} row value of ${n} values`;
+}
+
+/** A row comparison's collations under `key`, absent when every pair's is binary. */
+function rowCollations<K extends string>(key: K, collations: readonly RowCollation[]): { [P in K]?: readonly RowCollation[] } {
+  return (collations.every((c) => c === null) ? {} : { [key]: collations }) as { [P in K]?: readonly RowCollation[] };
+}
+
+/** A scalar subquery of one column: its value, typed as that column. */
+function scalarSubquery(plan: SelectPlan, outer: readonly BoundExpr[]): BoundExpr {
+  return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: columnType(plan, 0) };
+}
+
+/** Column `column` of a subquery's one row (JSON's `subquery` with `column`), typed as that column. */
+function subqueryColumn(plan: SelectPlan, outer: readonly BoundExpr[], column: number): BoundExpr {
+  return { kind: "subquery", plan, outer, strategy: strategyOf(outer), type: columnType(plan, column), column };
+}
+
+/** A select's column `i`'s type (a compound's, unified over its selects). */
+function columnType(plan: SelectPlan, i: number): StaticType {
+  return plan.compound?.types[i] ?? typeOf(plan.columns[i]!.expr);
 }
 
 /** `plan` with its first column's expression replaced (by the same one checked as read). */

@@ -4,8 +4,9 @@
  * groups instead of source rows.
  *
  * A GROUP BY term is an expression over the sources; an integer literal is
- * a column number of the select list (any other literal a constant), and a name no source has is a result
- * name (as in SQLite and PostgreSQL). Neither may be an aggregate.
+ * a column number of the select list (any other literal a constant), and a
+ * name no source has is a result name (as in SQLite; `binder` reads them).
+ * Neither may be an aggregate.
  *
  * The rewrite replaces each part of an expression that is one of the keys
  * (compared as bound expressions, so `a + 1` matches `a + 1` wherever it
@@ -24,8 +25,9 @@ import { mapChildren, sameExprKey, some } from "./walk.js";
 
 const isAggregate = (e: BoundExpr): boolean => some(e, (x) => x.kind === "aggregate");
 
-/** The GROUP BY keys, bound over the sources (`binder` refuses aggregates). */
-export function bindGroupBy(items: readonly Expression[], columns: readonly OutputColumn[], binder: ExprBinder): BoundExpr[] {
+/** The GROUP BY keys, bound over the sources and result names (`binder` refuses aggregates). */
+export function bindGroupBy(items: readonly Expression[], binder: ExprBinder): BoundExpr[] {
+  const columns = binder.results ?? [];
   return items.map((written) => binder.at(written, () => {
     // `GROUP BY 1 COLLATE nocase` and a result name under COLLATE still name the result column (as SQLite): the COLLATEs go around it.
     const collations: Collation[] = [];
@@ -41,8 +43,6 @@ export function bindGroupBy(items: readonly Expression[], columns: readonly Outp
       const column = columns[(item.value as number) - 1];
       if (column === undefined) throw binder.misuse(`GROUP BY column number ${item.value} is out of range: the select list has ${columns.length} column(s)`);
       key = column.expr;
-    } else if (item.type === "identifier" && item.name.indexOf(".") < 0) {
-      key = bindNameOrResult(item.name, columns, binder);
     } else {
       key = binder.bind(item);
     }
@@ -50,17 +50,6 @@ export function bindGroupBy(items: readonly Expression[], columns: readonly Outp
     if (isAggregate(key)) throw binder.misuse("GROUP BY cannot group by an aggregate");
     return key;
   }));
-}
-
-/** A bare GROUP BY name: a source column if one has it, else a result name. */
-function bindNameOrResult(name: string, columns: readonly OutputColumn[], binder: ExprBinder): BoundExpr {
-  try {
-    return binder.bind({ type: "identifier", name });
-  } catch (error) {
-    const result = columns.find((c) => c.name === name);
-    if (result !== undefined && error instanceof StoreError && error.code === "unknown_column") return result.expr;
-    throw error;
-  }
 }
 
 /** `e` over groups: its parts that are keys become key references; a source column left is an error naming it. */

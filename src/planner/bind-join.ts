@@ -13,35 +13,48 @@
  * name for every `*` column). Where several sources before the join have `c`
  * (and no USING made them one), SQLite takes the leftmost; storedb refuses
  * with `ambiguous_column`, as PostgreSQL does, rather than pick one.
+ *
+ * An ON condition binds after the select list (`BoundJoins.steps`), as
+ * SQLite resolves it: a name no source has may be a result name. The
+ * select list needs the USING columns, so those bind first. An ON reads
+ * only the sources joined so far; a name only a later one has is refused
+ * (SQLite's ON sees its whole FROM and would read that source's column).
  */
 
 import type { Join } from "../commands/types.js";
 import { StoreError } from "../errors.js";
 import { ExprBinder, type BindContext, type Enclosing } from "./bind-expr.js";
-import type { BoundExpr, JoinStep } from "./plan.js";
+import type { BoundExpr, JoinStep, OutputColumn } from "./plan.js";
 import { Scope, type MergedColumn, type ScopeSource } from "./scope.js";
 import { typeOf, unify } from "./static-types.js";
 import { conjunction, TRUE } from "./walk.js";
 
 export interface BoundJoins {
-  readonly steps: readonly JoinStep[];
   /** The columns USING and NATURAL made one, as the select's scope resolves them. */
   readonly merged: readonly MergedColumn[];
+  /** The joins, each ON bound now, reading `results` (the select list) where no source has a name. */
+  steps(results?: readonly OutputColumn[]): JoinStep[];
 }
 
 const NESTED_LOOP = { kind: "nested-loop" } as const;
 
-/** `sources[0]` is FROM's; `sources[i + 1]` is what `joins[i]` joins. */
-export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[], context: BindContext, outer: Enclosing | undefined): BoundJoins {
+/**
+ * `sources[0]` is FROM's; `sources[i + 1]` is what `joins[i]` joins.
+ * `written`: how many of them the statement's FROM names — an UPDATE's
+ * table, joined after its FROM, is not one of them: its ON neither reads it
+ * nor is refused for a name it has (SQLite: "no such column").
+ */
+export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[], context: BindContext, outer: Enclosing | undefined, written = sources.length): BoundJoins {
   let merged: readonly MergedColumn[] = [];
-  const steps = joins.map((j, i): JoinStep => {
+  const steps = joins.map((j, i): JoinStep | ((results?: readonly OutputColumn[]) => JoinStep) => {
     const source = i + 1;
     const type = j.type === "cross" ? "inner" : j.type;
     const condition = conditionOf(j, i);
     if (condition === "none") return { type, source, strategy: NESTED_LOOP, on: TRUE };
     if (condition === "on") {
-      const binder = new ExprBinder(new Scope(sources.slice(0, source + 1), false, merged), context, "ON", outer);
-      return { type, source, strategy: NESTED_LOOP, on: binder.boolean(j.on!, 0, "ON") };
+      // Over the sources joined so far, and the USING columns made one so far; a name only a later source has is refused (`Scope.laterSource`).
+      const scope = new Scope(sources.slice(0, source + 1), false, merged, sources.slice(source + 1, written));
+      return (results) => ({ type, source, strategy: NESTED_LOOP, on: new ExprBinder(scope, context, "ON", outer, results).boolean(j.on!, 0, "ON") });
     }
     // Neither side reads the enclosing query: a USING column is a column of the join's own sources.
     const left = new ExprBinder(new Scope(sources.slice(0, source), false, merged), context, "USING");
@@ -66,7 +79,7 @@ export function bindJoins(joins: readonly Join[], sources: readonly ScopeSource[
     const on = conjunction(terms);
     return { type, source, strategy: NESTED_LOOP, on, using: columns };
   });
-  return { steps, merged };
+  return { merged, steps: (results) => steps.map((step) => (typeof step === "function" ? step(results) : step)) };
 }
 
 /** Which condition join `i` has: exactly one of on, using and natural, or none for a cross join. Errors name the join, as schema errors do. */

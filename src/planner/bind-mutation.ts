@@ -16,11 +16,11 @@ import { ExprBinder, type BindContext } from "./bind-expr.js";
 import { bindJoins } from "./bind-join.js";
 import { bindCalls } from "./bind-call.js";
 import { bindColumns, bindSelectPlan, bindSources, checkDistinctNames, checkName, planSource, requireTable } from "./bind-select.js";
-import type { Assignment, BoundExpr, ConflictPlan, InsertSelect, InsertValue, OutputColumn, Plan, SelectPlan } from "./plan.js";
+import type { Assignment, BoundExpr, ConflictPlan, InsertSelect, InsertValue, OutputColumn, Plan, RowSubquery, SelectPlan } from "./plan.js";
 import { familyOf, typeOf, type Family } from "./static-types.js";
 import { Scope, tableScope } from "./scope.js";
 import type { Catalog, TableInfo } from "./table-info.js";
-import { some, TRUE } from "./walk.js";
+import { isSubquery, some, TRUE } from "./walk.js";
 
 /** Shared: most insert cells of a wide batch are defaults; one frozen value serves them all. */
 const DEFAULT: InsertValue = Object.freeze({ kind: "default" });
@@ -199,19 +199,53 @@ export function bindAssignments(
       params.use(value.index, { kind: "value", table: table.name, column, type });
       out.push({ column, position, value: { kind: "param", index: value.index } });
     } else if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-      let bound = binder.bind(value as Expression);
-      const family = familyOf(type);
-      const got = typeOf(bound);
-      if (got === "unknown") bound = binder.expect(bound, family as Family, `SET ${column}`);
-      else if (familyOf(got) !== undefined && familyOf(got) !== family) {
-        errors.push({ table: table.name, column, code: "type", message: `"${column}" must be ${type}, got an expression of type ${got}` });
-      }
-      out.push({ column, position, value: bound });
+      out.push(assignment(table, column, position, binder.bind(value as Expression), binder, errors));
     } else {
       out.push({ column, position, value: { kind: "const", value: value as Value } });
     }
   }
   return out;
+}
+
+/**
+ * An expression's assignment to `column`: an expression whose family (text,
+ * number, boolean) is known and not the column's is the same 422 `type`
+ * problem a literal of that family is; one of unknown type is checked as it
+ * is computed.
+ */
+function assignment(table: TableInfo, column: string, position: number, bound: BoundExpr, binder: ExprBinder, errors: ProblemEntry[]): Assignment {
+  const type = table.types[position] ?? "text";
+  const family = familyOf(type);
+  const got = typeOf(bound);
+  if (got === "unknown") bound = binder.expect(bound, family as Family, `SET ${column}`);
+  else if (familyOf(got) !== undefined && familyOf(got) !== family) {
+    errors.push({ table: table.name, column, code: "type", message: `"${column}" must be ${type}, got an expression of type ${got}` });
+  }
+  return { column, position, value: bound };
+}
+
+/**
+ * An update's `setRows` (`SET (a, b) = (SELECT x, y …)`): each select bound
+ * once as a row subquery of as many columns, each column assigned its
+ * `row-column`; a column `set` or another row assigns too is refused.
+ */
+function bindRowAssignments(table: TableInfo, cmd: UpdateCommand, binder: ExprBinder, errors: ProblemEntry[]): { set: Assignment[]; rows: RowSubquery[] } {
+  const set: Assignment[] = [];
+  const rows: RowSubquery[] = [];
+  const assigned = new Set(Object.keys(cmd.set));
+  for (const row of cmd.setRows ?? []) {
+    for (const column of row.columns) {
+      if (assigned.has(column)) throw binder.misuse(`update: column "${column}" is assigned twice (set, setRows)`);
+      assigned.add(column);
+    }
+    const { subquery, values } = binder.rowAssignment(row.select, row.columns, row);
+    rows.push(subquery);
+    row.columns.forEach((column, i) => {
+      const position = writable(table, column, undefined, errors);
+      if (position !== undefined) set.push(assignment(table, column, position, values[i]!, binder, errors));
+    });
+  }
+  return { set, rows };
 }
 
 /**
@@ -222,7 +256,7 @@ export function bindAssignments(
  * runs.
  */
 function withoutSubquery(bound: BoundExpr, where: string, binder: ExprBinder): BoundExpr {
-  if (some(bound, (e) => e.kind === "subquery" || e.kind === "exists" || e.kind === "in-subquery")) {
+  if (some(bound, isSubquery)) {
     throw binder.misuse(`${where} cannot hold a subquery: compute the value in a statement of its own`);
   }
   return bound;
@@ -254,8 +288,10 @@ export function bindUpdate(cmd: UpdateCommand, catalog: Catalog, slots: boolean,
   const join = cmd.from === undefined ? undefined : bindUpdateJoin(cmd, cmd.from, catalog, context);
   const binder = new ExprBinder(join?.scope ?? own, context);
   const errors: ProblemEntry[] = [];
-  const set = bindAssignments(table, cmd.set, slots, binder, errors);
+  const single = bindAssignments(table, cmd.set, slots, binder, errors);
+  const byRow = bindRowAssignments(table, cmd, binder, errors);
   if (errors.length > 0) throw new ValidationError(`Update of "${table.name}" cannot write what its set says`, errors);
+  const set = [...single, ...byRow.set];
   if (set.length === 0) throw new StoreError("invalid_request", "update needs at least one column in set");
   const where = binder.boolean(cmd.where, 0, "WHERE");
   // RETURNING reads the written row by the table's name, as in SQLite (not FROM's sources, nor the alias).
@@ -264,7 +300,8 @@ export function bindUpdate(cmd: UpdateCommand, catalog: Catalog, slots: boolean,
     join === undefined
       ? { access: { kind: "scan" } as const, where }
       : { access: { kind: "scan" } as const, where: TRUE, from: { ...join.select, where } };
-  return { statement: { kind: "update", table: table.name, ...rows, set, ...returning }, params: context.params.list() };
+  const subqueries = byRow.rows.length === 0 ? {} : { rows: byRow.rows };
+  return { statement: { kind: "update", table: table.name, ...rows, set, ...subqueries, ...returning }, params: context.params.list() };
 }
 
 /**
@@ -290,9 +327,9 @@ function bindUpdateJoin(cmd: UpdateCommand, from: SourceItem, catalog: Catalog, 
     const written = clash.derived === undefined && clash.working === undefined ? clash.table.name : targetName;
     throw new StoreError(context.misuse, `"${targetName}" is the table updated: FROM names it again, so alias it there (FROM ${written} AS other)`);
   }
-  const joined = bindJoins(joins, sources, context, undefined);
+  const joined = bindJoins(joins, sources, context, undefined, sources.length - 1);
   const scope = new Scope(sources, false, joined.merged);
-  const { calls, steps } = bindCalls([from, ...joins], sources, scope, joined.steps, context, undefined);
+  const { calls, steps } = bindCalls([from, ...joins], sources, scope, joined.steps(), context, undefined);
   const select: SelectPlan = { kind: "select", sources: sources.map((s, i) => planSource(s, calls[i])), access: { kind: "scan" }, joins: steps, distinct: false, orderBy: [], output: "arrays", columns: [] };
   return { scope, select };
 }

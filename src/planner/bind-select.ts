@@ -57,7 +57,9 @@ export function requireTable(catalog: Catalog, name: string, position?: SourcePo
 function bindCount(value: number | ParamSlot | undefined, clause: "limit" | "offset", context: BindContext): Count | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "object") {
-    context.params.use(value.index, { kind: "count", clause } satisfies ParamUse);
+    const use = (): void => context.params.use(value.index, { kind: "count", clause } satisfies ParamUse);
+    if (context.spans === undefined) use();
+    else context.spans.at(value, use);
     return { kind: "param", index: value.index };
   }
   if (!Number.isSafeInteger(value) || value < 0) throw new StoreError("invalid_request", `${clause} must be an integer ≥ 0`);
@@ -253,17 +255,18 @@ export function bindSelectPlan(cmd: SelectCommand, catalog: Catalog, context: Bi
   const sources = bindSources(cmd, catalog, context, undefined, outer);
   const joined = bindJoins(cmd.joins ?? [], sources, context, outer);
   const scope = new Scope(sources, false, joined.merged);
-  const { calls: tableCalls, steps } = bindCalls([cmd, ...(cmd.joins ?? [])], sources, scope, joined.steps, context, outer);
   const aggregates = new AggregateCollector();
   const windows = new WindowCollector();
   // The select list, HAVING and ORDER BY may hold aggregates; WHERE, ON and GROUP BY may not. Window functions stand only in the list and ORDER BY.
   const all = new ExprBinder(scope, context, aggregates, outer, undefined, windows);
 
-  const where: BoundExpr | undefined = cmd.where === undefined ? undefined : new ExprBinder(scope, context, "WHERE", outer).boolean(cmd.where, 0, "WHERE");
+  // The list binds first: every other clause reads its result names where no source has the name, as SQLite resolves them (`ExprBinder.resultNamed`).
   let columns = bindColumns(cmd.columns, sources, all);
+  const { calls: tableCalls, steps } = bindCalls([cmd, ...(cmd.joins ?? [])], sources, scope, joined.steps(columns), context, outer, columns);
+  const where: BoundExpr | undefined = cmd.where === undefined ? undefined : new ExprBinder(scope, context, "WHERE", outer, columns).boolean(cmd.where, 0, "WHERE");
   const output = outer === undefined ? (cmd.output ?? "objects") : "arrays";
   if (output === "objects") checkDistinctNames(columns);
-  const keys = bindGroupBy(cmd.groupBy ?? [], columns, new ExprBinder(scope, context, "GROUP BY", outer));
+  const keys = bindGroupBy(cmd.groupBy ?? [], new ExprBinder(scope, context, "GROUP BY", outer, columns));
   if (keys.some(holdsWindow)) throw all.misuse("GROUP BY cannot group by a window function");
   const havingBinder = new ExprBinder(scope, context, aggregates, outer, columns, "HAVING");
   let having = cmd.having === undefined ? undefined : havingBinder.boolean(cmd.having, 0, "HAVING");

@@ -26,6 +26,7 @@ import type {
   OnConflict,
   SetValue,
   UpdateCommand,
+  RowAssignment as RowAssignmentCommand,
   CreateTableCommand,
   ColumnDefault as WireDefault,
   Expression,
@@ -60,6 +61,7 @@ import type {
   CallExpr,
   SetOperator,
   Assignment,
+  RowAssignment,
   ColumnRefExpr,
   Count,
   CreateTableStmt,
@@ -127,149 +129,6 @@ export function lowerSql(stmt: Statement, catalog?: Catalog, sources: SourceSpan
   }
 }
 
-/** The number of `?` placeholders in a statement (they are numbered 0..n-1 in text order). */
-export function countParams(stmt: Statement): number {
-  let count = 0;
-  const visit = (expr: Expr | undefined): void => {
-    if (expr === undefined) return;
-    switch (expr.kind) {
-      case "param":
-        count++;
-        return;
-      case "literal":
-      case "column":
-        return;
-      case "comparison":
-      case "binary":
-        visit(expr.left);
-        visit(expr.right);
-        return;
-      case "is-null":
-      case "not":
-      case "negate":
-      case "cast":
-      case "collate":
-        visit(expr.expr);
-        return;
-      case "and":
-      case "or":
-        for (const operand of expr.operands) visit(operand);
-        return;
-      case "in":
-        visit(expr.expr);
-        for (const value of expr.values) visit(value);
-        if (expr.select) visitStatement(expr.select);
-        return;
-      case "subquery":
-      case "exists":
-        visitStatement(expr.select);
-        return;
-      case "between":
-        visit(expr.expr);
-        visit(expr.low);
-        visit(expr.high);
-        return;
-      case "like":
-        visit(expr.expr);
-        visit(expr.pattern);
-        visit(expr.escape);
-        return;
-      case "glob":
-        visit(expr.expr);
-        visit(expr.pattern);
-        return;
-      case "case":
-        visit(expr.operand);
-        for (const w of expr.whens) {
-          visit(w.when);
-          visit(w.then);
-        }
-        visit(expr.else);
-        return;
-      case "call":
-        for (const arg of expr.args) visit(arg);
-        visit(expr.filter?.where);
-        if (expr.over !== undefined && "spec" in expr.over) visitWindow(expr.over.spec);
-        return;
-      default:
-        assertNever(expr, "expression");
-    }
-  };
-  const visitWindow = (spec: WindowSpec): void => {
-    for (const e of spec.partitionBy) visit(e);
-    for (const item of spec.orderBy) visit(item.expr);
-    for (const end of [spec.frame?.start, spec.frame?.end]) if (end !== undefined && "offset" in end && typeof end.offset === "object") count++;
-  };
-  const visitCount = (value: Count | undefined): void => {
-    if (typeof value === "object") count++;
-  };
-  const visitReturning = (returning: Returning | undefined): void => {
-    if (returning !== undefined && returning.items !== "*") for (const item of returning.items) if (!("star" in item)) visit(item.expr);
-  };
-  const visitStatement = (s: Statement): void => {
-    switch (s.kind) {
-      case "select":
-        for (const table of s.with?.tables ?? []) visitStatement(table.select);
-        if (s.columns !== "*") for (const item of s.columns) if (!("star" in item)) visit(item.expr);
-        for (const item of [s.from, ...s.joins.map((join) => join.table)]) {
-          if (item === undefined) continue;
-          if ("select" in item) visitStatement(item.select);
-          else if (isTableFunctionRef(item)) for (const arg of item.args) visit(arg);
-        }
-        for (const join of s.joins) visit(join.on);
-        visit(s.where);
-        for (const item of s.groupBy) visit(item);
-        visit(s.having);
-        for (const definition of s.windows ?? []) visitWindow(definition.spec);
-        for (const arm of s.compound ?? []) visitStatement(arm.select);
-        for (const item of s.orderBy) visit(item.expr);
-        visitCount(s.limit);
-        visitCount(s.offset);
-        return;
-      case "insert":
-        for (const table of s.with?.tables ?? []) visitStatement(table.select);
-        for (const row of s.rows) for (const value of row) visit(value);
-        if (s.select) visitStatement(s.select);
-        for (const assignment of s.onConflict?.assignments ?? []) visit(assignment.value);
-        visit(s.onConflict?.where);
-        visitReturning(s.returning);
-        return;
-      case "update":
-        for (const table of s.with?.tables ?? []) visitStatement(table.select);
-        for (const assignment of s.assignments) visit(assignment.value);
-        for (const item of [s.from, ...(s.joins ?? []).map((join) => join.table)]) if (item !== undefined && "select" in item) visitStatement(item.select);
-        for (const join of s.joins ?? []) visit(join.on);
-        visit(s.where);
-        visitReturning(s.returning);
-        return;
-      case "delete":
-        for (const table of s.with?.tables ?? []) visitStatement(table.select);
-        visit(s.where);
-        visitReturning(s.returning);
-        return;
-      case "create-table":
-        if (s.as) visitStatement(s.as);
-        for (const column of s.columns) visit(defaultExpr(column.default));
-        for (const constraint of s.constraints) if (constraint.kind === "check") visit(constraint.expr);
-        return;
-      case "alter-table":
-        if (s.action.kind === "add-column") visit(defaultExpr(s.action.column.default));
-        return;
-      case "drop-table":
-      case "create-index":
-      case "drop-index":
-        return;
-      case "explain":
-        visitStatement(s.statement);
-        return;
-      default:
-        assertNever(s, "statement");
-    }
-  };
-  visitStatement(stmt);
-  return count;
-}
-
 // ---------------------------------------------------------------- queries
 
 /** A select or a write; a write's WITH tables are read where its FROM, select or subqueries name them, as a select's are. */
@@ -295,7 +154,7 @@ function lowerQuery(stmt: Lowerable, catalog: Catalog | undefined): ExplainComma
  * SQLite.
  */
 function lowerUpdate(stmt: UpdateStmt): UpdateCommand {
-  const set = lowerAssignments(stmt.assignments);
+  const { set, setRows } = lowerAssignments(stmt.assignments, "SET");
   const alias = stmt.alias === undefined ? {} : { as: name(stmt.alias) };
   let from: Pick<UpdateCommand, "from" | "joins"> = {};
   if (stmt.from !== undefined) {
@@ -303,7 +162,8 @@ function lowerUpdate(stmt: UpdateStmt): UpdateCommand {
     const joins = (stmt.joins ?? []).map(lowerJoin);
     from = { from: tableSpan({ ...read, ...aliasOf(stmt.from, read) }, stmt.from), ...(joins.length > 0 ? { joins } : {}) };
   }
-  const update: UpdateCommand = { kind: "update", table: name(stmt.table), ...alias, ...from, set, where: stmt.where ? lowerExpr(stmt.where) : TRUE };
+  const rows = setRows.length === 0 ? {} : { setRows };
+  const update: UpdateCommand = { kind: "update", table: name(stmt.table), ...alias, ...from, set, ...rows, where: stmt.where ? lowerExpr(stmt.where) : TRUE };
   return spans.set(withReturning(update, stmt.returning), stmt.table.span);
 }
 
@@ -521,7 +381,7 @@ function selectColumn(item: SelectItem | SourceStar): SelectColumn {
 }
 
 function lowerCount(count: Count): number | ParamSlot {
-  return typeof count === "number" ? count : { type: "param", index: count.index };
+  return typeof count === "number" ? count : spans.set<ParamSlot>({ type: "param", index: count.index }, count.span);
 }
 
 function lowerInsert(stmt: InsertStmt, catalog: Catalog | undefined): InsertCommand {
@@ -603,7 +463,7 @@ function lowerOnConflict(stmt: InsertStmt): { onConflict?: OnConflict } {
   const target = clause.target === undefined ? {} : { target: keyNames(clause.target, "ON CONFLICT target") };
   if (clause.action === "nothing") return { onConflict: { ...target, action: "nothing" } };
   const where = clause.where === undefined ? {} : { where: lowerExpr(clause.where) };
-  return { onConflict: { ...target, action: "update", set: lowerAssignments(clause.assignments), ...where } };
+  return { onConflict: { ...target, action: "update", set: lowerAssignments(clause.assignments, "ON CONFLICT … SET").set, ...where } };
 }
 
 /** The command with its `returning`, when the statement has a RETURNING clause. */
@@ -614,18 +474,43 @@ function withReturning<C extends InsertCommand | UpdateCommand | DeleteCommand>(
 
 /**
  * A SET list: a literal or `?` is a value, as JSON writes one; any other
- * expression is an expression over the row before the update.
+ * expression is an expression over the row before the update. `(a, b) =
+ * (x, y)` is an assignment per column; `(a, b) = (SELECT x, y …)` one of
+ * `setRows` (the subquery once for its columns), which an upsert's SET
+ * (`clause`) cannot hold, as it holds no subquery.
  */
-function lowerAssignments(assignments: readonly Assignment[]): Record<string, SetValue> {
+function lowerAssignments(assignments: readonly Assignment[], clause: "SET" | "ON CONFLICT … SET"): { set: Record<string, SetValue>; setRows: RowAssignmentCommand[] } {
   distinctKeys(
-    assignments.map((assignment) => assignment.column),
+    assignments.flatMap((assignment) => ("column" in assignment ? [assignment.column] : assignment.columns)),
     "SET list",
   );
   const set: Record<string, SetValue> = {};
-  for (const { column, value } of assignments) {
-    define(set, column.text, value.kind === "literal" || value.kind === "param" ? lowerValue(value) : lowerExpr(value));
+  const setRows: RowAssignmentCommand[] = [];
+  for (const assignment of assignments) {
+    if ("column" in assignment) define(set, assignment.column.text, setValue(assignment.value));
+    else if (assignment.value.kind !== "subquery") rowValues(assignment).forEach((value, i) => define(set, assignment.columns[i]!.text, value));
+    else if (clause === "SET") setRows.push(spans.set({ columns: assignment.columns.map((c) => c.text), select: lowerSelect(assignment.value.select) }, assignment.value.span));
+    else throw new SqlError("sql_error", `${clause} ${rowText(assignment)} = (SELECT …) cannot hold a subquery: compute the values in a statement of its own`, at(assignment.value.span));
   }
-  return set;
+  return { set, setRows };
+}
+
+function setValue(value: Expr): SetValue {
+  return value.kind === "literal" || value.kind === "param" ? lowerValue(value) : lowerExpr(value);
+}
+
+/** `(a, b)` as written in SET. */
+function rowText(assignment: RowAssignment): string {
+  return `(${assignment.columns.map((c) => c.text).join(", ")})`;
+}
+
+/** `(a, b) = (x, y)`: each column its value, as many values as columns (a subquery's are counted when bound, `*` included). */
+function rowValues(assignment: RowAssignment): SetValue[] {
+  const { columns, value } = assignment;
+  const n = columns.length;
+  if (value.kind !== "row") throw new SqlError("sql_error", `SET ${rowText(assignment)} = … assigns ${n} columns one value: write a row value (x, y, …) or a subquery (SELECT x, y, …)`, at(value.span));
+  if (value.items.length !== n) throw new SqlError("sql_error", `SET ${rowText(assignment)} = … assigns ${n} columns ${value.items.length} values`, at(value.span));
+  return value.items.map(setValue);
 }
 
 function lowerValue(value: ValueExpr): ValueOrParam {
@@ -883,6 +768,8 @@ function lowerExprNode(expr: Expr): Expression {
       return { type: "cast", expr: lowerExpr(expr.expr), as: columnType(expr.type) };
     case "call":
       return lowerCall(expr);
+    case "row":
+      return { type: "row", items: expr.items.map(lowerExpr) };
     default:
       return assertNever(expr, "expression");
   }

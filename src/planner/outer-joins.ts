@@ -93,9 +93,17 @@ export function possible(e: BoundExpr, padded: (source: number) => boolean): num
     case "like":
     case "glob":
       return strict([e.expr, e.pattern], of, NULL | BOOL);
+    // Row values: the first pair is always compared, and a NULL there makes the answer NULL.
+    case "row-compare":
+      return strict([e.left[0]!, e.right[0]!], of, NULL | BOOL);
+    case "row-between":
+      return strict([e.expr[0]!], of, NULL | BOOL);
     case "collate":
       // A collation changes how its value compares, not the value.
       return of(e.expr);
+    // What its body may be, the row's values being anything.
+    case "row-subquery":
+      return of(e.body);
     case "function":
       if (STRICT.has(e.name)) return strict(e.args, of, ANY);
       // replace(x, '', NULL) is x: only its text and pattern make it NULL.
@@ -129,9 +137,12 @@ export function possible(e: BoundExpr, padded: (source: number) => boolean): num
       // One of its branches, or NULL without ELSE.
       return e.whens.reduce((m, w) => m | of(w.then), e.else === undefined ? NULL : of(e.else));
     case "outer":
+    case "row-column":
     case "subquery":
     case "exists":
     case "in-subquery":
+    // A NULL in the row value may still meet a FALSE pair in every row.
+    case "row-in":
     case "group-key":
     case "aggregate":
     case "window":

@@ -42,7 +42,7 @@ function typeCode(v: Value): number {
  * update's, or an insert's `onConflict.set`), a bare slot is a value written
  * as is; only the values that are expressions count.
  */
-const EXPRESSION_MEMBERS = ["from", "select", "where", "columns", "joins", "groupBy", "having", "compound", "orderBy", "returning", "set", "onConflict", "command"] as const;
+const EXPRESSION_MEMBERS = ["from", "select", "where", "columns", "joins", "groupBy", "having", "compound", "orderBy", "returning", "set", "setRows", "onConflict", "command"] as const;
 
 /** A `set`'s expressions: its values that are neither scalars nor a bare parameter slot. */
 function setExpressions(set: unknown, visit: (expr: unknown) => unknown): unknown {

@@ -137,6 +137,8 @@ const enum Tag {
   Window,
   Insert,
   Row,
+  RowValue,
+  SetRows,
 }
 
 const FNV_PRIME = 0x01000193;
@@ -258,7 +260,11 @@ class ShapeWriter {
         return e.values !== undefined && this.list(e.values, depth + 1) && this.expr(e.expr, depth + 1);
       case "subquery":
         this.tag(Tag.Subquery);
-        return this.subquery(e.select, depth + 1);
+        // Which column is shape: another column is another plan.
+        return this.optionalName(e.column === undefined ? undefined : String(e.column)) && this.subquery(e.select, depth + 1);
+      case "row":
+        this.tag(Tag.RowValue);
+        return Array.isArray(e.items) && this.list(e.items, depth + 1);
       case "exists":
         this.tag(e.not === true ? Tag.NotExists : Tag.Exists);
         return this.subquery(e.select, depth + 1);
@@ -423,7 +429,7 @@ class ShapeWriter {
       if (!this.name(cmd.from!.table) || !this.optionalName(cmd.from!.as)) return false;
     }
     if (cmd.joins !== undefined && !this.joins(cmd.joins)) return false;
-    return this.set(cmd.set) && this.expr(cmd.where, 0) && this.returning(cmd.returning);
+    return this.set(cmd.set) && this.setRows(cmd.setRows) && this.expr(cmd.where, 0) && this.returning(cmd.returning);
   }
 
   /** An update's or an upsert's `set`: each value a slot, or an expression whose literals are slots. */
@@ -437,6 +443,25 @@ class ShapeWriter {
         this.tag(Tag.SetExpr);
         if (!this.expr(value as Expression, 0)) return false;
       } else if (!this.slot(value)) return false;
+    }
+    this.tag(Tag.End);
+    return true;
+  }
+
+  /** `SET (a, b) = (SELECT …)`s: the columns are shape, the select's literals slots. */
+  private setRows(rows: unknown): boolean {
+    if (rows === undefined) {
+      this.tag(Tag.None);
+      return true;
+    }
+    if (!Array.isArray(rows)) return false;
+    this.tag(Tag.SetRows);
+    for (const row of rows as unknown[]) {
+      if (typeof row !== "object" || row === null) return false;
+      const { columns, select } = row as { columns: unknown; select: unknown };
+      if (!Array.isArray(columns) || !columns.every((c: unknown) => this.name(c))) return false;
+      this.tag(Tag.End);
+      if (!this.subquery(select as SelectCommand, 1)) return false;
     }
     this.tag(Tag.End);
     return true;
@@ -660,6 +685,8 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
       case "and":
       case "or":
         return { ...e, operands: e.operands.map(expr) };
+      case "row":
+        return { ...e, items: e.items.map(expr) };
       case "in": {
         // In the shape's order: a subquery after the operand, a list before it.
         if (e.select !== undefined) {
@@ -673,12 +700,8 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
         return { ...e, expr: expr(e.expr), values };
       }
       case "subquery":
-      case "exists": {
-        const saved = inline;
-        const sub = select(e.select);
-        inline = saved;
-        return { ...e, select: sub };
-      }
+      case "exists":
+        return { ...e, select: subquery(e.select) };
       case "between": {
         const inner = expr(e.expr);
         const low = expr(e.low);
@@ -746,6 +769,13 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
         return [column, typeof value === "object" && value !== null ? expr(value) : slot(value)];
       }),
     );
+  /** A subquery's select, its literals inlined or not as its own list says. */
+  const subquery = (cmd: SelectCommand): SelectCommand => {
+    const saved = inline;
+    const sub = select(cmd);
+    inline = saved;
+    return sub;
+  };
   const select = (cmd: SelectCommand): SelectCommand => {
     inline = inlinesLiterals(cmd);
     const list = cmd.columns === "*" ? "*" : columns(cmd.columns);
@@ -783,8 +813,9 @@ export function withSlots<C extends ParameterizableCommand>(cmd: C): C {
       // In the shape's order: the joins' ON, then set, where and returning.
       const joins = cmd.joins?.map((j) => (j.on === undefined ? j : { ...j, on: expr(j.on) }));
       const assigned = set(cmd.set);
+      const rows = cmd.setRows === undefined ? {} : { setRows: cmd.setRows.map((row) => ({ ...row, select: subquery(row.select) })) };
       const where = expr(cmd.where);
-      return { ...cmd, ...(joins === undefined ? {} : { joins }), set: assigned, where, ...returning(cmd.returning) };
+      return { ...cmd, ...(joins === undefined ? {} : { joins }), set: assigned, ...rows, where, ...returning(cmd.returning) };
     }
     case "delete": {
       const where = expr(cmd.where);

@@ -37,7 +37,7 @@ import type { AccessPath, BoundExpr, DerivedTable, JoinStep, JoinStrategy, Plan,
 import { chooseSubqueryStrategies } from "./subquery-strategy.js";
 import type { Catalog, KeyInfo, TableInfo } from "./table-info.js";
 import { JSON_TABLE_SHAPE } from "./table-functions.js";
-import { conjuncts, mapPlanExprs, mapSubqueries, mapSubqueryPlans, some } from "./walk.js";
+import { conjuncts, isSubquery, mapPlanExprs, mapSubqueries, mapSubqueryPlans, some } from "./walk.js";
 import { maxSource, wherePlacement } from "./where-placement.js";
 
 export interface Pass {
@@ -122,8 +122,10 @@ export function chooseAccess(table: TableInfo | undefined, where: BoundExpr | un
 /** A lookup of an uncorrelated `column IN (SELECT …)` conjunct's values in a key on that column, if one is there. */
 function keyInSubquery(table: TableInfo, terms: readonly BoundExpr[]): AccessPath | undefined {
   for (const [term, t] of terms.entries()) {
-    if (t.kind !== "in-subquery" || t.not || t.collation !== undefined || t.outer.length > 0 || t.strategy.kind !== "once" || t.expr.kind !== "column" || t.expr.source !== 0) continue;
-    const column = t.expr.column;
+    if (t.kind !== "in-subquery" || t.not || t.collations !== undefined || t.outer.length > 0 || t.strategy.kind !== "once" || t.exprs.length !== 1) continue;
+    const expr = t.exprs[0]!;
+    if (expr.kind !== "column" || expr.source !== 0) continue;
+    const column = expr.column;
     const key = table.keys.find((k) => k.positions.length === 1 && k.positions[0] === column);
     if (key) return { kind: "key-in-subquery", index: key.name, columns: key.columns, term };
   }
@@ -210,7 +212,7 @@ function chooseJoin(table: TableInfo | undefined, step: JoinStep, placed: readon
 function expressionHash(terms: readonly BoundExpr[], source: number): JoinStrategy | undefined {
   const innerKeys: BoundExpr[] = [];
   const outerKeys: BoundExpr[] = [];
-  const rowOnly = (e: BoundExpr): boolean => readsSource(e, source) && !some(e, (x) => (x.kind === "column" && x.source !== source) || x.kind === "subquery" || x.kind === "exists" || x.kind === "in-subquery" || x.kind === "outer");
+  const rowOnly = (e: BoundExpr): boolean => readsSource(e, source) && !some(e, (x) => (x.kind === "column" && x.source !== source) || isSubquery(x) || x.kind === "outer");
   for (const t of terms) {
     // A Map key matches exactly, never as a collation folds texts.
     if (t.kind !== "compare" || t.op !== "=" || t.collation !== undefined) continue;

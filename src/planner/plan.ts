@@ -198,12 +198,72 @@ export type BoundExpr =
    * which says how a JSON builder takes it (`executor/json-codegen.ts`).
    */
   | { readonly kind: "outer"; readonly index: number; readonly type: StaticType; readonly rowType?: number }
-  /** `(SELECT x …)`: its one row's one value, NULL for no row (two rows are an error). */
-  | (SubqueryParts & { readonly kind: "subquery"; readonly type: StaticType })
+  /**
+   * `(SELECT x …)`: its one row's one value, NULL for no row (two rows are an error).
+   * With `column`, that column of the row (JSON's `subquery` with `column`: a scalar
+   * subquery of its own; a row value's subquery is a `row-subquery`).
+   */
+  | (SubqueryParts & { readonly kind: "subquery"; readonly type: StaticType; readonly column?: number })
+  /**
+   * A subquery read as a row value (`(a, b) = (SELECT x, y …)`): its one row,
+   * computed once when reached, then `body` — whose `row-column`s of this
+   * `id` read the row's values — is the answer. The plan is here once, however
+   * many columns are read: `(a, b) = (SELECT x, y …)` binds as
+   * `row-subquery{ a = ⟨column 0⟩ AND b = ⟨column 1⟩ }`.
+   */
+  | (RowSubquery & { readonly body: BoundExpr })
+  /**
+   * Value `column` of the row of the enclosing `row-subquery` of this `id`
+   * (NULL when it found no row); only inside that node's `body`, or in an
+   * update's assignments beside its `rows` (`UpdatePlan.rows`).
+   */
+  | { readonly kind: "row-column"; readonly id: number; readonly column: number; readonly type: StaticType }
   /** `[NOT] EXISTS (SELECT …)`. */
   | (SubqueryParts & { readonly kind: "exists"; readonly not: boolean })
-  /** `x [NOT] IN (SELECT y …)`. */
-  | (SubqueryParts & { readonly kind: "in-subquery"; readonly expr: BoundExpr; readonly not: boolean; readonly collation?: TextCollation });
+  /**
+   * `x [NOT] IN (SELECT y …)`, or with a row value `(x1, x2, …) [NOT] IN (SELECT y1, y2, …)`:
+   * `exprs` the left values, one per column; `collations[i]` the i-th comparison's (absent: all binary).
+   */
+  | (SubqueryParts & { readonly kind: "in-subquery"; readonly exprs: readonly BoundExpr[]; readonly not: boolean; readonly collations?: readonly RowCollation[] })
+  /**
+   * Row values ordered (`(a, b) < (x, y)`): lexicographic, as SQLite — the
+   * first pair that is not equal decides (by `op` without its equality for
+   * all but the last), a NULL in a pair reached first makes it NULL. Each
+   * value is computed at most once, left to right, and only as far as
+   * needed. (`=`, `<>`, IS and IS NOT of row values bind as the AND or OR
+   * of their pairs' comparisons, which reads each value once too.)
+   */
+  | { readonly kind: "row-compare"; readonly op: OrderOp; readonly left: readonly BoundExpr[]; readonly right: readonly BoundExpr[]; readonly collations?: readonly RowCollation[] }
+  /**
+   * `(a, b) [NOT] IN ((x1, y1), (x2, y2), …)`, a list of two or more rows: the OR of each row's `=`
+   * with the row value (TRUE when one equals it, else NULL when one might, else FALSE), `exprs`'s values
+   * computed once; `collations[i]` the i-th pair's, with the last row's value (SQLite reads the list as
+   * `IN (VALUES …)`). A list of one row binds as the row value's `=`.
+   */
+  | { readonly kind: "row-in"; readonly exprs: readonly BoundExpr[]; readonly rows: readonly (readonly BoundExpr[])[]; readonly not: boolean; readonly collations?: readonly RowCollation[] }
+  /** `(a, b) [NOT] BETWEEN (l1, l2) AND (h1, h2)`: `expr >= low AND expr <= high` as `row-compare`s, `expr`'s values computed once for both. */
+  | {
+      readonly kind: "row-between";
+      readonly expr: readonly BoundExpr[];
+      readonly low: readonly BoundExpr[];
+      readonly high: readonly BoundExpr[];
+      readonly not: boolean;
+      readonly lowCollations?: readonly RowCollation[];
+      readonly highCollations?: readonly RowCollation[];
+    };
+
+/** The comparisons that order: a row value's lexicographic ones. */
+export type OrderOp = "<" | "<=" | ">" | ">=";
+
+/** The collation of one pair of a row comparison (null: binary), as `TextCollation` of a scalar one. */
+export type RowCollation = TextCollation | null;
+
+/**
+ * A subquery of one row whose values `row-column` nodes read by `id` (unique
+ * within a statement's expressions): its one row, NULLs for none, two rows
+ * an error, run once however many columns are read.
+ */
+export type RowSubquery = SubqueryParts & { readonly kind: "row-subquery"; readonly id: number };
 
 /**
  * What every subquery holds: its plan, the enclosing query's expressions its
@@ -612,6 +672,11 @@ export interface UpdatePlan {
   readonly where: BoundExpr;
   /** The new values; with `from`, over the join's tuple (every source), else over the row (source 0). */
   readonly set: readonly Assignment[];
+  /**
+   * `SET (a, b) = (SELECT x, y …)`'s subqueries: each run once per updated row before
+   * the assignments, whose `row-column`s read its values (the plan once, not per column).
+   */
+  readonly rows?: readonly RowSubquery[];
   /**
    * UPDATE … FROM: the join of the FROM list's sources and, last, `table`
    * (an inner join, whose condition the statement's WHERE holds), with

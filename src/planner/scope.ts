@@ -64,7 +64,23 @@ export class Scope {
     readonly storedOnly = false,
     /** The columns USING and NATURAL joins made one. */
     readonly merged: readonly MergedColumn[] = [],
+    /** An ON's: the sources of its FROM joined after it, which it does not read (`laterSource`). */
+    readonly later: readonly ScopeSource[] = [],
   ) {}
+
+  /**
+   * The source joined after this clause that `name` would read in SQLite,
+   * where an ON sees every table of its FROM: the one a qualifier names
+   * exactly, or the first having the column. A name it has must be refused,
+   * never read as something else (a result name, an enclosing query's
+   * column), which would answer otherwise than SQLite does.
+   */
+  laterSource(name: string): ScopeSource | undefined {
+    if (this.later.length === 0) return undefined;
+    const dot = name.indexOf(".");
+    if (dot >= 0) return new Scope(this.later).named(name.slice(0, dot), true)[0];
+    return this.later.find((source) => source.qualifiedOnly !== true && this.find(source, name) !== undefined);
+  }
 
   /**
    * `exact`: a qualifier names a source only by its alias, or by its table

@@ -41,8 +41,11 @@ export function typeOf(e: BoundExpr): StaticType {
     case "window":
     case "outer":
     case "subquery":
+    case "row-column":
     case "assert-type":
       return e.type;
+    case "row-subquery":
+      return typeOf(e.body);
     case "cast":
       return e.to;
     case "collate":
@@ -61,6 +64,9 @@ export function typeOf(e: BoundExpr): StaticType {
     case "glob":
     case "exists":
     case "in-subquery":
+    case "row-compare":
+    case "row-between":
+    case "row-in":
       return "boolean";
     default:
       return assertNever(e, "expression");

@@ -72,15 +72,16 @@ function decorrelate(node: Extract<SubqueryNode, { kind: "exists" | "in-subquery
       outerKeys.push(pair.outer);
     }
   }
-  const value = node.kind === "in-subquery" ? p.columns[0] : undefined;
+  // An IN's column, or a row value's columns, after the keys.
+  const values = node.kind === "in-subquery" ? p.columns : [];
   const sourceReadsOuter = p.sources.some((s) => s.call?.args.some(readsOuter) === true || s.derived?.correlated === true);
-  if (keys.length === 0 || rest.some(readsOuter) || p.joins.some((j) => readsOuter(j.on)) || sourceReadsOuter || (value !== undefined && readsOuter(value.expr))) return undefined;
+  if (keys.length === 0 || rest.some(readsOuter) || p.joins.some((j) => readsOuter(j.on)) || sourceReadsOuter || values.some((v) => readsOuter(v.expr))) return undefined;
   const { where: _where, ...withoutWhere } = p;
   const plan: SelectPlan = {
     ...withoutWhere,
     ...(rest.length === 0 ? {} : { where: rest.length === 1 ? (rest[0] as BoundExpr) : { kind: "and", operands: rest } }),
     orderBy: [],
-    columns: value === undefined ? keys : [...keys, value],
+    columns: [...keys, ...values],
   };
   return { ...node, plan, strategy: { kind: "hashed", keys: keys.length, outerKeys } };
 }

@@ -4,7 +4,7 @@
  * look inside expressions (which sources they read, whether they hold an
  * aggregate) or rewrite some kind of them do not each repeat every kind.
  *
- * A subquery's children are its `outer` expressions (and an IN's operand):
+ * A subquery's children are its `outer` expressions (and an IN's operands):
  * they belong to the enclosing query. Its plan is another query, reached
  * through `subqueries` and `mapSubqueries`.
  */
@@ -23,12 +23,21 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
     case "aggregate":
     case "window":
     case "outer":
+    case "row-column":
       return NONE;
     case "subquery":
     case "exists":
       return e.outer;
+    case "row-subquery":
+      return [e.body, ...e.outer];
     case "in-subquery":
-      return [e.expr, ...e.outer];
+      return [...e.exprs, ...e.outer];
+    case "row-compare":
+      return [...e.left, ...e.right];
+    case "row-between":
+      return [...e.expr, ...e.low, ...e.high];
+    case "row-in":
+      return [...e.exprs, ...e.rows.flat()];
     case "compare":
     case "is":
     case "arithmetic":
@@ -64,6 +73,11 @@ export function children(e: BoundExpr): readonly BoundExpr[] {
     default:
       return assertNever(e, "expression");
   }
+}
+
+/** The kinds of expression that hold a subquery's plan. */
+export function isSubquery(e: BoundExpr): e is Extract<BoundExpr, { kind: "subquery" | "exists" | "in-subquery" | "row-subquery" }> {
+  return e.kind === "subquery" || e.kind === "exists" || e.kind === "in-subquery" || e.kind === "row-subquery";
 }
 
 /** Whether `test` holds for `e` or any expression inside it. */
@@ -103,6 +117,7 @@ export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): B
     case "aggregate":
     case "window":
     case "outer":
+    case "row-column":
       return e;
     case "compare":
     case "is":
@@ -163,9 +178,26 @@ export function mapChildren(e: BoundExpr, f: (child: BoundExpr) => BoundExpr): B
       const outer = list(e.outer);
       return outer === e.outer ? e : { ...e, outer };
     }
+    case "row-subquery": {
+      const [body, outer] = [f(e.body), list(e.outer)];
+      return body === e.body && outer === e.outer ? e : { ...e, body, outer };
+    }
     case "in-subquery": {
-      const [expr, outer] = [f(e.expr), list(e.outer)];
-      return expr === e.expr && outer === e.outer ? e : { ...e, expr, outer };
+      const [exprs, outer] = [list(e.exprs), list(e.outer)];
+      return exprs === e.exprs && outer === e.outer ? e : { ...e, exprs, outer };
+    }
+    case "row-compare": {
+      const [left, right] = [list(e.left), list(e.right)];
+      return left === e.left && right === e.right ? e : { ...e, left, right };
+    }
+    case "row-between": {
+      const [expr, low, high] = [list(e.expr), list(e.low), list(e.high)];
+      return expr === e.expr && low === e.low && high === e.high ? e : { ...e, expr, low, high };
+    }
+    case "row-in": {
+      const exprs = list(e.exprs);
+      const rows = e.rows.map(list);
+      return exprs === e.exprs && rows.every((r, i) => r === e.rows[i]) ? e : { ...e, exprs, rows };
     }
     default:
       return assertNever(e, "expression");
@@ -241,7 +273,7 @@ export function mapPlanExprs(plan: SelectPlan, f: (e: BoundExpr) => BoundExpr): 
 
 /** The expression with the plan of each subquery in it (at any depth of the expression, not of nesting) replaced by `f(plan)`. */
 export function mapSubqueryPlans(e: BoundExpr, f: (sub: SelectPlan) => SelectPlan): BoundExpr {
-  return mapExpr(e, (x) => (x.kind === "subquery" || x.kind === "exists" || x.kind === "in-subquery" ? { ...x, plan: f(x.plan) } : x));
+  return mapExpr(e, (x) => (isSubquery(x) ? { ...x, plan: f(x.plan) } : x));
 }
 
 /** `mapSubqueryPlans` over every expression of a select plan. */

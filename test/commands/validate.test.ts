@@ -130,7 +130,7 @@ test("enums, tags and types are named with what is allowed", () => {
   rejects(select({ joins: [{ type: "inner", from: { kind: "selects", columns: "*" }, as: "d", on: { type: "literal", value: true } }] }), "invalid_request", "command.joins[0].from.kind: must be one of select, with, function");
   rejects({ kind: "nope" }, "invalid_request", "command.kind: must be one of select, insert, update, delete, create-table, drop-table, create-index, drop-index, alter-table, validate, sql, describe, explain, checkpoint, transaction");
   rejects({ kind: 7 }, "invalid_request", "command.kind: must be a string");
-  rejects(select({ where: { type: "param", index: 0 } }), "invalid_request", "command.where.type: must be one of literal, identifier, comparison, is-null, and, or, not, binary, negate, in, between, like, glob, collate, case, cast, function, aggregate, window, subquery, exists");
+  rejects(select({ where: { type: "param", index: 0 } }), "invalid_request", "command.where.type: must be one of literal, identifier, comparison, is-null, and, or, not, binary, negate, in, between, like, glob, collate, case, cast, function, aggregate, window, subquery, exists, row");
   rejects({ kind: "explain", command: { kind: "create-table", schema: { name: "t", columns: { a: "text" } } } }, "invalid_request",
     "command.command.kind: must be one of select, insert, update, delete, sql");
   rejects({ kind: "explain", command: { kind: "explain", command: select() } }, "invalid_request",

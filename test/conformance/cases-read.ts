@@ -1,7 +1,7 @@
 /** Conformance cases: filters, comparison operators, NULL logic, precedence, computed fields, ordering, limits, output. */
 
 import { and, col, eq, ge, gt, isNotNull, isNull, le, lt, ne, not, or, val } from "../../src/api/expressions.js";
-import { AND, C, I, L, NOT, NOTNULL, NULL, OR, TRUE, USER_STAR, arrays, c, ids, names, rows, sel, userStar, type Case } from "./dsl.js";
+import { AND, C, I, L, NOT, NOTNULL, NULL, OR, TRUE, USER_STAR, arrays, c, err, ids, names, rows, sel, userStar, type Case } from "./dsl.js";
 
 const users = "users";
 const byId = (...list: string[]) => ids(...list);
@@ -148,6 +148,16 @@ export const readCases: readonly Case[] = [
     sel(users, ["id"], { where: C("=", "name", "x' OR '1'='1") }), ["SELECT id FROM users WHERE name = ?", ["x' OR '1'='1"]], ids()),
   c("a NULL parameter compares as NULL", (t) => t(users).select("id").where(eq("age", null)), sel(users, ["id"], { where: C("=", "age", null) }),
     ["SELECT id FROM users WHERE age = ?", [null]], ids()),
+  // Numbered parameters (SQL only: JSON commands and the builder have no slots), SQLite's answers.
+  c("?N takes params[N-1], and one number may stand twice", null, null,
+    ["SELECT id FROM users WHERE city = ?2 AND (age > ?1 OR score > ?1)", [30, "Paris"]], byId("u1")),
+  c("a plain ? after ?N takes N+1", null, null,
+    ["SELECT id FROM users WHERE city = ?2 OR city = ? ORDER BY id", ["unused", "Rome", "Berlin"]], byId("u2", "u5")),
+  c("a plain ? before ?1 is ?1 itself", null, null,
+    ["SELECT id FROM users WHERE city = ? OR name = ?1 OR id = ? ORDER BY id", ["Berlin", "u4"]], byId("u2", "u4")),
+  c("the parameter count is the highest number", null, null, ["SELECT id FROM users WHERE city = ?2", ["Rome"]], err("sql_error")),
+  c("?0 is no parameter", null, null, ["SELECT id FROM users WHERE city = ?0", ["Rome"]], err("sql_error")),
+  c("a number past ?32766 is no parameter", null, null, ["SELECT id FROM users WHERE city = ?32767", ["Rome"]], err("sql_error")),
 
   // ---- computed fields
   c("computed field is readable", (t) => t(users).select("id", "adult"), sel(users, ["id", "adult"]), "SELECT id, adult FROM users",

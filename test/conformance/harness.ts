@@ -36,14 +36,16 @@ import { transactionCases } from "./cases-transaction.js";
 import { createAsCases } from "./cases-create-as.js";
 import { defaultCases } from "./cases-defaults.js";
 import { replaceCases } from "./cases-replace.js";
+import { resultNameCases } from "./cases-result-names.js";
 import { upsertCases } from "./cases-upsert.js";
 import { subqueryCases } from "./cases-subqueries.js";
+import { rowValueCases } from "./cases-row-values.js";
 import { windowCases } from "./cases-window.js";
 import { writeCases } from "./cases-write.js";
 import type { Case, Expect, Step } from "./dsl.js";
 
 /** Every conformance case. */
-export const cases: readonly Case[] = [...readCases, ...joinCases, ...joinKindCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...defaultCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...correlatedCases, ...recursiveCases, ...insertSelectCases, ...windowCases, ...jsonCases, ...dmlCases, ...jsonTableCases, ...collateCases, ...filterCases];
+export const cases: readonly Case[] = [...readCases, ...joinCases, ...joinKindCases, ...writeCases, ...errorCases, ...expressionCases, ...aggregateCases, ...indexCases, ...returningCases, ...upsertCases, ...replaceCases, ...createAsCases, ...defaultCases, ...transactionCases, ...indexDdlCases, ...alterCases, ...subqueryCases, ...compoundCases, ...derivedCases, ...correlatedCases, ...recursiveCases, ...insertSelectCases, ...windowCases, ...jsonCases, ...dmlCases, ...jsonTableCases, ...collateCases, ...filterCases, ...rowValueCases, ...resultNameCases];
 
 export interface Failure {
   readonly error: string;

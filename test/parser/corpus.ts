@@ -5,7 +5,7 @@
  */
 import {
   aggregate, alter, and, between, bin, by, call, caseOf, cast, check, cmp, col, create, def, del, drop, eq, explain, fkey, inList, insert, isNull,
-  item, join, table, joinWithout, like, lit, n, neg, not, notNull, or, p, pkey, q, real, refs, returning, select, str, uniq, update, type Bare,
+  item, join, table, joinWithout, like, lit, n, neg, not, notNull, or, p, pkey, q, real, refs, returning, row, select, str, uniq, update, type Bare,
 } from "./helpers.js";
 import type { Statement } from "../../src/parser/ast.js";
 
@@ -189,6 +189,15 @@ export const validCorpus: readonly (readonly [sql: string, ast: Bare<Statement>]
   ["SELECT a FROM t WHERE a IN (1, ?, b)", select(["a"], "t", { where: inList("a", [1, p(0), "b"]) })],
   ["SELECT a FROM t WHERE a NOT IN (1)", select(["a"], "t", { where: inList("a", [1], true) })],
   ["SELECT a FROM t WHERE a BETWEEN 1 AND b + 1 AND c", select(["a"], "t", { where: and(between("a", 1, bin("+", "b", 1)), "c") })],
+  // ---- row values: two or more values in parentheses (one is a parenthesized expression)
+  ["SELECT a FROM t WHERE (a, b) = (1, 'x')", select(["a"], "t", { where: eq(row("a", "b"), row(1, str("x"))) })],
+  ["SELECT a FROM t WHERE (a, b, c) < (?, ?, ?)", select(["a"], "t", { where: cmp("<", row("a", "b", "c"), row(p(0), p(1), p(2))) })],
+  ["SELECT a FROM t WHERE (a) = (1)", select(["a"], "t", { where: eq("a", 1) })],
+  ["SELECT a FROM t WHERE (a + 1, b) IS NOT (2, NULL)", select(["a"], "t", { where: cmp("is not", row(bin("+", "a", 1), "b"), row(2, null)) })],
+  ["SELECT a FROM t WHERE (a, b) BETWEEN (1, 2) AND (3, 4)", select(["a"], "t", { where: between(row("a", "b"), row(1, 2), row(3, 4)) })],
+  ["SELECT a FROM t WHERE (a, b) NOT IN ((1, 2))", select(["a"], "t", { where: inList(row("a", "b"), [row(1, 2)], true) })],
+  ["UPDATE t SET (a, b) = (b, a)", { kind: "update", table: n("t"), assignments: [{ columns: [n("a"), n("b")], value: row("b", "a") }] }],
+  ["UPDATE t SET (a) = 1, (b, c) = (2, 3)", { kind: "update", table: n("t"), assignments: [{ column: n("a"), value: lit(1) }, { columns: [n("b"), n("c")], value: row(2, 3) }] }],
   ["SELECT a FROM t WHERE NOT a NOT BETWEEN 1 AND 2", select(["a"], "t", { where: not(between("a", 1, 2, true)) })],
   ["SELECT a FROM t WHERE a LIKE 'x%' ESCAPE '!'", select(["a"], "t", { where: like("a", str("x%"), str("!")) })],
   ["SELECT a FROM t WHERE a NOT LIKE ?", select(["a"], "t", { where: like("a", p(0), undefined, true) })],

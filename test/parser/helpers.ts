@@ -64,6 +64,8 @@ export const notNull = (expr: Operand): E => ({ kind: "is-null", expr: x(expr), 
 export const bin = (op: A.BinaryOp, left: Operand, right: Operand): E => ({ kind: "binary", op, left: x(left), right: x(right) });
 export const neg = (expr: Operand): E => ({ kind: "negate", expr: x(expr) });
 export const inList = (expr: Operand, values: Operand[], negated = false): E => ({ kind: "in", expr: x(expr), values: values.map(x), not: negated });
+/** A row value `(a, b, …)`. */
+export const row = (...items: Operand[]): E => ({ kind: "row", items: items.map(x) });
 export const between = (expr: Operand, low: Operand, high: Operand, negated = false): E => ({ kind: "between", expr: x(expr), low: x(low), high: x(high), not: negated });
 export function like(expr: Operand, pattern: Operand, escape?: Operand, negated = false): E {
   return escape === undefined

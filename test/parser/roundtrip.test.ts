@@ -117,7 +117,7 @@ function printLiteral(value: A.LiteralValue): string {
 
 /** An operand position takes only atoms unparenthesized. */
 function printOperand(e: Expr): string {
-  return e.kind === "literal" || e.kind === "param" || e.kind === "column" || e.kind === "subquery" || e.kind === "exists" ? printExpr(e) : `(${printExpr(e)})`;
+  return e.kind === "literal" || e.kind === "param" || e.kind === "column" || e.kind === "subquery" || e.kind === "exists" || e.kind === "row" ? printExpr(e) : `(${printExpr(e)})`;
 }
 
 function printExpr(e: Expr): string {
@@ -149,6 +149,8 @@ function printExpr(e: Expr): string {
       return `(${printStatement(e.select)})`;
     case "exists":
       return `EXISTS (${printStatement(e.select)})`;
+    case "row":
+      return `(${e.items.map(printExpr).join(", ")})`;
     case "between":
       return `${printOperand(e.expr)} ${e.not ? "NOT " : ""}BETWEEN ${printOperand(e.low)} AND ${printOperand(e.high)}`;
     case "like":
@@ -306,7 +308,7 @@ const statement: fc.Arbitrary<Bare<A.Statement>> = fc.oneof(
 const printItems = (items: "*" | readonly Bare<A.SelectItem | A.SourceStar>[]): string =>
   items === "*" ? "*" : items.map((c) => ("star" in c ? `${printName(c.star)}.*` : `${printExpr(c.expr)}${c.alias ? ` AS ${printName(c.alias)}` : ""}`)).join(", ");
 const printReturning = (r: Bare<A.Returning> | undefined): string => (r ? ` RETURNING ${printItems(r.items)}` : "");
-const printSet = (list: readonly Bare<A.Assignment>[]): string => list.map((a) => `${printName(a.column)} = ${printExpr(a.value)}`).join(", ");
+const printSet = (list: readonly Bare<A.Assignment>[]): string => list.map((a) => `${"column" in a ? printName(a.column) : `(${a.columns.map(printName).join(", ")})`} = ${printExpr(a.value)}`).join(", ");
 
 function printConflict(c: Bare<A.OnConflictClause> | undefined): string {
   if (c === undefined) return "";

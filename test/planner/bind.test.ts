@@ -41,7 +41,7 @@ const ERRORS: [sql: string, code: string][] = [
   ["SELECT id FROM users WHERE city", "type_mismatch"],
   ["SELECT id FROM users WHERE age AND ok", "type_mismatch"],
   ["SELECT id FROM users WHERE NOT score", "type_mismatch"],
-  ["SELECT id FROM users JOIN orders ON orders.amount WHERE users.id = 'x'", "type_mismatch"],
+  ["SELECT users.id FROM users JOIN orders ON orders.amount WHERE users.id = 'x'", "type_mismatch"],
   ["SELECT id FROM users WHERE age = 1.5 AND score = 2 AND ok = FALSE AND city = NULL", ""],
   ["SELECT id FROM users WHERE (age = 1) = ok", ""],
   ["SELECT id FROM users ORDER BY nope", "unknown_column"],

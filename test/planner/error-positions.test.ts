@@ -76,16 +76,41 @@ const CASES: readonly (readonly [what: string, sql: string, code: string, marker
   ["unknown column in a FILTER", "SELECT age, count(*) FILTER (WHERE nmae = 'a') FROM users GROUP BY age", "unknown_column", "nmae"],
   ["type mismatch of an operator", "SELECT id FROM users WHERE age = 'old'", "type_mismatch", "age"],
   ["type mismatch of arithmetic", "SELECT id, age + name FROM users", "type_mismatch", "age"],
+  ["row values of different sizes", "SELECT id FROM users WHERE age > 1 AND (id, age) = ('a', 1, 2)", "sql_error", "(id, age) ="],
+  ["a row value compared with one value", "SELECT id FROM users WHERE (id, age) < 1", "sql_error", "(id"],
+  ["a row value in the select list", "SELECT id,\n  (name, age) FROM users", "sql_error", "(name"],
+  ["a row value in arithmetic", "SELECT id FROM users WHERE (age, age) + 1 > 2", "sql_error", "(age"],
+  ["a row value in a function call", "SELECT id FROM users WHERE coalesce((age, age), 1) > 2", "sql_error", "(age"],
+  ["a row value inside a row value", "SELECT id FROM users WHERE ((age, age), 1) = ((1, 2), 1)", "sql_error", "(age, age)"],
+  ["a row value IN a subquery of another width", "SELECT id FROM users WHERE age > 1 AND (id, age) IN (SELECT id FROM orders)", "sql_error", "(id, age) IN"],
+  ["a row value IN a list of another width", "SELECT id FROM users WHERE (id, age) IN (('a', 1), ('b', 2, 3))", "sql_error", "('b'"],
+  ["a subquery of two columns as one value", "SELECT id, (SELECT id, name FROM orders) FROM users", "sql_error", "(SELECT"],
+  ["type mismatch in a row value's pair", "SELECT id FROM users WHERE (id, age) < ('a', 'b')", "type_mismatch", "(id, age) <"],
+  ["SET (a, b) = a row value of another size", "UPDATE users SET age = 1, (name, id) = ('a', 1, 2)", "sql_error", "('a'"],
+  ["SET (a, b) = one value", "UPDATE users SET (name, age) = 1", "sql_error", "1"],
+  ["SET (a, b) = a subquery of another width", "UPDATE users SET (name, age) = (SELECT name FROM orders)", "sql_error", "(SELECT"],
+  ["SET (a, b, c) = a subquery whose * gives too few", "UPDATE users SET (name, age, id) = (SELECT * FROM (SELECT 'a' AS x, 1 AS y))", "sql_error", "(SELECT"],
+  ["SET (a, b) = a subquery whose * gives too many", "UPDATE users SET age = 1,\n  (name, id) = (SELECT * FROM users)", "sql_error", "(SELECT"],
+  ["ON CONFLICT … SET (a, b) = (SELECT …)", "INSERT INTO users (id) VALUES ('a') ON CONFLICT (id) DO UPDATE SET (name, age) = (SELECT name, age FROM users)", "sql_error", "(SELECT"],
+  ["SET (a, a) = …", "UPDATE users SET (age, name, age) = (1, 'a', 2)", "sql_error", "age)"],
+  ["result name holding an aggregate in WHERE", "SELECT count(*) AS n FROM users WHERE age > 1 AND n > 1", "sql_error", "n > 1"],
+  ["result name holding an aggregate in a WHERE subquery", "SELECT count(*) AS n FROM users\nWHERE EXISTS (SELECT 1 FROM orders WHERE total > n)", "sql_error", "n)"],
+  ["result name holding an aggregate in GROUP BY", "SELECT sum(total) AS spent FROM orders GROUP BY user_id, spent", "sql_error", "spent", 40],
+  ["result name holding a window function in WHERE", "SELECT id, row_number() OVER () AS r FROM users WHERE r > 1", "sql_error", "r > 1"],
+  ["result name reading a source joined after the ON", "SELECT o2.id AS later FROM users u JOIN orders o ON o.id = later JOIN orders o2 ON o2.user_id = u.id", "sql_error", "later JOIN"],
+  ["result name a source joined after the ON has", "SELECT u.age AS total FROM users u JOIN users v ON v.id = u.id\n  AND total > 1 JOIN orders o ON o.user_id = u.id", "sql_error", "total >"],
+  ["name of a source joined after the ON, in its subquery", "SELECT u.id FROM users u JOIN users v ON EXISTS (SELECT 1 FROM users w WHERE w.age < total) JOIN orders o ON o.user_id = u.id", "sql_error", "total)"],
+  ["type mismatch through a result name", "SELECT upper(name) AS shout FROM users WHERE shout > 1", "type_mismatch", "shout >"],
 ];
 
-for (const [what, sql, code, marker] of CASES) {
+for (const [what, sql, code, marker, from] of CASES) {
   test(`${what}: ${code} at the offending text`, async () => {
     const db = await seeded();
     const params = (sql.match(/\?/g) ?? []).map(() => 1);
     const error = await failure(db, { kind: "sql", sql, params });
     assert.is(error.code, code, error.message);
-    assert.equal(error.position, at(sql, marker), error.message);
-    assert.equal(error.toProblem().position, at(sql, marker));
+    assert.equal(error.position, at(sql, marker, from), error.message);
+    assert.equal(error.toProblem().position, at(sql, marker, from));
   });
 }
 

@@ -4,7 +4,7 @@ import type { Command } from "../../src/commands/types.js";
 import { parseCommand } from "../../src/commands/validate.js";
 import { StoreError } from "../../src/errors.js";
 import { parseSql } from "../../src/parser/index.js";
-import { countParams, lowerSql } from "../../src/planner/lower-sql.js";
+import { lowerSql } from "../../src/planner/lower-sql.js";
 import type { Catalog, TableInfo } from "../../src/planner/table-info.js";
 import { storeErrorOf } from "../support/store-error.js";
 
@@ -314,23 +314,6 @@ test("INSERT without a column list takes the table's stored columns, in order, f
   assert.is(storeErrorOf(() => lowerIn("INSERT INTO nope VALUES (1)")).code, "table_not_found");
   // With no catalog to ask (the CLI's export lowers its query alone), the list is required.
   assert.is(failure("INSERT INTO t VALUES (1, 2, 3)").code, "sql_error");
-});
-
-test("countParams counts every ? slot", () => {
-  const cases: [string, number][] = [
-    ["SELECT * FROM t", 0],
-    ["SELECT * FROM t JOIN u ON u.a = ? WHERE a = ? OR (b = ? AND NOT c IS NULL)", 3],
-    ["INSERT INTO t (a, b) VALUES (?, ?), (?, 1)", 3],
-    ["UPDATE t SET a = ? WHERE b = ?", 2],
-    ["DELETE FROM t WHERE a = ?", 1],
-    ["EXPLAIN SELECT * FROM t WHERE a = ?", 1],
-    ["SELECT a FROM t WHERE a = ? UNION SELECT ? FROM u ORDER BY 1 LIMIT ?", 3],
-    ["WITH c AS (SELECT ? AS x) SELECT ? FROM (SELECT ? AS y) d JOIN (SELECT ? AS z) e ON ? WHERE x = ?", 6],
-    ["DROP TABLE t", 0],
-    ["SELECT value FROM json_each(?, ?) j, json_tree(j.value) WHERE key = ?", 3],
-    ["CREATE TABLE t (a INT, CHECK (a > 0))", 0],
-  ];
-  for (const [sql, count] of cases) assert.is(countParams(parseSql(sql)), count, sql);
 });
 
 test.run();

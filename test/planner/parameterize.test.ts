@@ -97,6 +97,10 @@ test("shapes that bind differently never share tokens, whatever their names hold
     [sel({ limit: 0 }), sel({})],
     [sel({ where: L(true) }), sel({})],
     [sel({ output: "arrays" }), sel({})],
+    // Row values: which column of a subquery's row, and a row's size, are shape.
+    [where(EQ(I("a"), { type: "subquery", select: sub({ columns: ["x", "y"] }), column: 0 } as unknown as Expression)), where(EQ(I("a"), { type: "subquery", select: sub({ columns: ["x", "y"] }), column: 1 } as unknown as Expression))],
+    [where(EQ(I("a"), SUB(sub()))), where(EQ(I("a"), { type: "subquery", select: sub(), column: 0 } as unknown as Expression))],
+    [where(EQ({ type: "row", items: [I("a"), I("b")] }, { type: "row", items: [L(1), L(2)] })), where(EQ({ type: "row", items: [I("a"), I("b"), L(1)] }, { type: "row", items: [L(2)] }))],
     [sel({ orderBy: [{ column: "a" }] }), sel({ orderBy: [{ column: "a", direction: "desc" }] })],
     [sel({ orderBy: [{ column: "a" }, { column: "b" }] }), sel({ orderBy: [{ column: "a", direction: "b" }] })],
     [sel({ joins: [{ type: "inner", table: "u", on: L(true) }] }), sel({ joins: [{ type: "inner", table: "u", as: "u", on: L(true) }] })],
@@ -210,6 +214,26 @@ test("subqueries' literals are slots in text order, before the statement's count
   assert.equal(values.slice(-1), [5]);
   assert.equal([...values].sort(), [1, 2, 3.5, 5, "s0", true].sort());
   assert.equal(fill(withSlots(cmd), values.slice(0, -1)), cmd);
+});
+
+test("a row value's literals are slots, and two rows of other literals share a shape", () => {
+  const row = (...items: Expression[]): Expression => ({ type: "row", items });
+  const cmd = (a: Value, b: Value) => where(AND(EQ(row(I("a"), I("b")), row(L(a), L(b))), INSEL(row(I("c"), L(b)), sub({ columns: ["x", "y"] }))));
+  assert.ok(same(cmd(1, "x"), cmd(2, "y")));
+  const values = shape(cmd(1, "x")).values;
+  assert.equal(values, [1, "x", "x"]);
+  assert.equal(fill(withSlots(cmd(1, "x")), values), cmd(1, "x"));
+});
+
+test("an update's setRows: its selects' literals are slots after set's, its columns shape", () => {
+  const upd = (a: Value, k: Value, columns = ["a", "b"]) =>
+    ({ kind: "update", table: "t", set: { c: a }, setRows: [{ columns, select: sub({ columns: ["x", "y"], where: EQ(I("k"), L(k)) }) }], where: EQ(I("id"), L(a)) }) as unknown as ParameterizableCommand;
+  assert.ok(same(upd(1, "p"), upd(2, "q")));
+  assert.not.ok(same(upd(1, "p"), upd(1, "p", ["b", "a"])));
+  assert.not.ok(same(upd(1, "p"), { kind: "update", table: "t", set: { c: 1 }, where: EQ(I("id"), L(1)) }));
+  const values = shape(upd(1, "p")).values;
+  assert.equal(values, [1, "p", 1]);
+  assert.equal(fill(withSlots(upd(1, "p")), values), upd(1, "p"));
 });
 
 test("a select's limit and offset are the slots after its literals", () => {

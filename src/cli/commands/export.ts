@@ -71,9 +71,9 @@ async function tableSelect(db: Queryable, table: string): Promise<SelectCommand>
 
 /** The select command a `--query` SELECT stands for (parsed and lowered here, as the engine would). */
 async function querySelect(sql: string): Promise<SelectCommand> {
-  const [{ parseSql }, { lowerSql, countParams }] = await Promise.all([import("../../parser/index.js"), import("../../planner/lower-sql.js")]);
-  const statement = parseSql(sql);
-  if (countParams(statement) > 0) throw new UsageError("export --query takes no ? parameters; write the values into the query");
+  const [{ parseStatement }, { lowerSql }] = await Promise.all([import("../../parser/index.js"), import("../../planner/lower-sql.js")]);
+  const { statement, params } = parseStatement(sql);
+  if (params > 0) throw new UsageError("export --query takes no ? parameters; write the values into the query");
   const command = lowerSql(statement);
   if (command.kind !== "select") throw new UsageError("export --query takes a SELECT statement");
   return command;

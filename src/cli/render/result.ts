@@ -126,6 +126,8 @@ export function expressionText(expr: Expression): string {
       return "(SELECT …)";
     case "exists":
       return `${expr.not === true ? "NOT " : ""}EXISTS (SELECT …)`;
+    case "row":
+      return `(${expr.items.map(expressionText).join(", ")})`;
     default:
       return assertNever(expr, "expression");
   }

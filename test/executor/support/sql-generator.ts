@@ -287,6 +287,8 @@ class QueryBuilder {
     readonly tables: readonly TableDef[],
     /** Whether aggregates may take FILTER (WHERE …) (off: the random stream of a run is as it was before FILTER). */
     readonly filters = false,
+    /** Conditions may be row value tests (`rowValue`); off by default, so a run's queries stay as they were. */
+    readonly rowValues = false,
   ) {}
 
   /** Set while writing GROUP BY keys: the list repeats a key's text, and two `?` are never one key. */
@@ -570,9 +572,51 @@ class QueryBuilder {
     }
   }
 
+  /**
+   * A row value test, SQLite's: rows of 2 or 3 values (each pair of one
+   * family, NULLs among them) compared by any operator, BETWEEN two, IN a
+   * list of them or a subquery of as many columns, or compared with a subquery of one row
+   * (aggregates: SQLite takes a first row where storedb refuses two).
+   */
+  rowValue(depth: number, scope: readonly Source[]): Gen {
+    const r = this.r;
+    const families = Array.from({ length: 2 + r.int(2) }, () => r.pick<Family>(["num", "num", "text", "bool"]));
+    const row = (d: number, sources: readonly Source[] = scope): string => `(${families.map((f) => this.expr(f, d, sources).sql).join(", ")})`;
+    const not = r.chance(0.3) ? "NOT " : "";
+    switch (r.int(this.subqueries() ? 7 : 4)) {
+      case 0:
+      case 1:
+        return { sql: `(${row(depth)} ${r.pick(["=", "<>", "!=", "<", "<=", ">", ">=", "IS", "IS NOT"])} ${row(depth)})`, family: "bool" };
+      case 2:
+        return { sql: `(${row(depth)} ${not}BETWEEN ${row(depth - 1)} AND ${row(depth - 1)})`, family: "bool" };
+      case 3:
+        // SQLite reads the list as IN (VALUES …), a subquery, where a grouped query's aggregates are "misuse of aggregate".
+        if (this.leaves !== undefined) return { sql: `(${row(depth)} = ${row(depth)})`, family: "bool" };
+        return { sql: `(${row(depth)} ${not}IN (${Array.from({ length: 1 + r.int(3) }, () => row(depth - 1)).join(", ")}))`, family: "bool" };
+      case 4:
+      case 5:
+        return { sql: `(${row(depth)} ${not}IN ${this.subquery(scope, (both) => families.map((f) => this.expr(f, 1, both).sql).join(", "))})`, family: "bool" };
+      default: {
+        // One row whatever the rows: count(*) and max() over the subquery's own columns (a bool's as a number).
+        const text = families.map((f) => (f === "text" ? "text" : "num"));
+        const sub = this.subquery(scope, (both) =>
+          text
+            .map((f) => {
+              const own = this.columns(both.slice(0, 1), f);
+              return own.length === 0 || (f === "num" && r.chance(0.3)) ? (f === "num" ? "count(*)" : "''") : `max(${r.pick(own).sql})`;
+            })
+            .join(", "),
+        );
+        const left = `(${text.map((f) => this.expr(f, depth, scope).sql).join(", ")})`;
+        return { sql: `(${left} ${r.pick(["=", "<>", "<", ">=", "IS NOT"])} ${sub})`, family: "bool" };
+      }
+    }
+  }
+
   bool(depth: number, scope: readonly Source[]): Gen {
     const r = this.r;
     const d = depth - 1;
+    if (this.rowValues && r.chance(0.3)) return this.rowValue(d, scope);
     const family = (): Family => r.pick<Family>(["num", "num", "num", "text", "text", "bool"]);
     switch (r.int(12)) {
       case 10:
@@ -690,9 +734,9 @@ function keyInTerm(q: QueryBuilder, scope: readonly Source[]): string {
 // ---------------------------------------------------------------- statements
 
 /** One random select (see the header for what it may hold). */
-export function generateQuery(seed: number, tables: readonly TableDef[], options: { readonly filters?: boolean } = {}): Query {
+export function generateQuery(seed: number, tables: readonly TableDef[], options: { readonly filters?: boolean; readonly rowValues?: boolean } = {}): Query {
   const r = random(seed);
-  const q = new QueryBuilder(r, tables, options.filters === true);
+  const q = new QueryBuilder(r, tables, options.filters === true, options.rowValues === true);
   const table = (name: string): TableDef => tables.find((t) => t.name === name)!;
   const depth = 1 + r.int(3);
 
