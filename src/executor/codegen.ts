@@ -331,10 +331,8 @@ export class Codegen {
         const nulls = temps.map((t) => `${t} === null`).join(" || ");
         return `(${tests} ? ${decisive} : ${nulls} ? null : ${e.kind === "and" ? "true" : "false"})`;
       }
-      case "not": {
-        const t = this.temp();
-        return `((${t} = ${this.value(e.expr)}) === null ? null : !${t})`;
-      }
+      case "not":
+        return this.not3(this.value(e.expr));
       case "arithmetic":
         return this.arithmetic(e);
       case "concat": {
@@ -353,8 +351,7 @@ export class Codegen {
         const le = this.compareCode("<=", e.expr, e.high, x, hi, e.highCollation);
         // x >= low AND x <= high, three-valued; NOT BETWEEN is its negation.
         const both = `((${lo} = ${this.value(e.low)}), (${hi} = ${this.value(e.high)}), (${a} = ${lo} === null ? null : ${ge}), (${b} = ${hi} === null ? null : ${le}), ${a} === false || ${b} === false ? false : ${a} === null || ${b} === null ? null : true)`;
-        const t = this.temp();
-        const result = e.not ? `((${t} = ${both}) === null ? null : !${t})` : both;
+        const result = e.not ? this.not3(both) : both;
         return `((${x} = ${this.value(e.expr)}) === null ? null : ${result})`;
       }
       case "like":
@@ -424,16 +421,22 @@ export class Codegen {
       case "row-between": {
         // The row's values once, for both comparisons.
         const xs = e.expr.map(() => this.temp());
-        const [ge, le, t] = [this.temp(), this.temp(), this.temp()];
+        const [ge, le] = [this.temp(), this.temp()];
         const first = e.expr.map((x, i) => `(${xs[i]} = ${this.value(x)})`).join(", ");
         const low = this.lexicographic(">=", xs, e.expr, e.low, e.lowCollations);
         const high = this.lexicographic("<=", xs, e.expr, e.high, e.highCollations);
         const both = `((${ge} = ${low}) === false || (${le} = ${high}) === false ? false : ${ge} === null || ${le} === null ? null : true)`;
-        return `(${first}, ${e.not ? `((${t} = ${both}) === null ? null : !${t})` : both})`;
+        return `(${first}, ${e.not ? this.not3(both) : both})`;
       }
       default:
         return assertNever(e, "expression");
     }
+  }
+
+  /** SQL's three-valued NOT of `code`'s answer: NULL stays NULL. */
+  private not3(code: string): string {
+    const t = this.temp();
+    return `((${t} = ${code}) === null ? null : !${t})`;
   }
 
   /**
@@ -481,8 +484,7 @@ export class Codegen {
       return `(${pairs.join(" || ")} ? false : ${pairTemps.map((t) => `${t} === null`).join(" || ")} ? null : true)`;
     });
     const any = `(${rows.map((r, k) => `(${rowTemps[k]} = ${r}) === true`).join(" || ")} ? true : ${rowTemps.map((t) => `${t} === null`).join(" || ")} ? null : false)`;
-    const t = this.temp();
-    return `(${first}, ${e.not ? `((${t} = ${any}) === null ? null : !${t})` : any})`;
+    return `(${first}, ${e.not ? this.not3(any) : any})`;
   }
 
   /**
@@ -507,9 +509,8 @@ export class Codegen {
       const t = this.temp();
       return `${scratch}[${int(i)}] = (${t} = ${this.value(x)}) === null ? null : ${this.const(key)}(${t})`;
     });
-    const t = this.temp();
     const test = `${list}.test(p, ${scratch})`;
-    return `(${fill.join(", ")}, ${e.not ? `((${t} = ${test}) === null ? null : !${t})` : test})`;
+    return `(${fill.join(", ")}, ${e.not ? this.not3(test) : test})`;
   }
 
   /**
@@ -564,11 +565,7 @@ export class Codegen {
    */
   private inList(e: Extract<BoundExpr, { kind: "in" }>): string {
     const x = this.temp();
-    const negate = (code: string): string => {
-      if (!e.not) return code;
-      const t = this.temp();
-      return `((${t} = ${code}) === null ? null : !${t})`;
-    };
+    const negate = (code: string): string => (e.not ? this.not3(code) : code);
     const known = typeOf(e.expr) !== "unknown";
     if (known && e.values.every((v) => v.kind === "const" && v.value !== null)) {
       const values = e.values.map((v) => (v as Extract<BoundExpr, { kind: "const" }>).value);
